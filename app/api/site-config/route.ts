@@ -1,0 +1,5 @@
+// GET /api/site-config: every setting for the console, grouped, secrets masked (ADMIN, MANAGER).
+import { route } from '@/lib/http/route'
+import { listConfigForConsole } from '@/lib/site-config/list-config'
+
+export const GET = route({ access: 'console' }, () => listConfigForConsole())

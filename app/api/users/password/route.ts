@@ -1,0 +1,8 @@
+// POST /api/users/password {currentPassword, newPassword} → data.token: other sessions end.
+import { route } from '@/lib/http/route'
+import { changePassword } from '@/lib/users/profile'
+import { ZPasswordChangeSchema } from '@/lib/users/schemas'
+
+export const POST = route({ access: 'user', body: ZPasswordChangeSchema }, ({ user, body }) =>
+  changePassword(user.id, body.currentPassword, body.newPassword),
+)

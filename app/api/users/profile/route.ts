@@ -1,0 +1,8 @@
+// GET /api/users/profile: the caller's user info (SPEC section 3). PATCH {name}: edits it.
+import { route } from '@/lib/http/route'
+import { getProfile, updateProfile } from '@/lib/users/profile'
+import { ZProfileUpdateSchema } from '@/lib/users/schemas'
+
+export const GET = route({ access: 'user' }, ({ user }) => getProfile(user.id))
+
+export const PATCH = route({ access: 'user', body: ZProfileUpdateSchema }, ({ user, body }) => updateProfile(user.id, body))

@@ -1,0 +1,27 @@
+'use client'
+
+import { QueryClientProvider } from '@tanstack/react-query'
+import { useState, type ReactNode } from 'react'
+import { makeQueryClient, queryKeys } from '@/lib/api-client/query-client'
+import { configureRequest } from '@/lib/api-client/request'
+import type { PublicConfig } from '@/lib/site-config/registry'
+import { showToast } from '@/lib/ui/toast-store'
+import { Toaster } from '@/components/ui/toaster'
+import { AppStart } from './app-start'
+
+configureRequest({ toast: (message, ms) => showToast(message, 'error', ms) })
+
+export function Providers({ siteInfo, children }: { siteInfo: PublicConfig; children: ReactNode }) {
+  const [client] = useState(() => {
+    const qc = makeQueryClient()
+    qc.setQueryData(queryKeys.siteInfo, siteInfo)
+    return qc
+  })
+  return (
+    <QueryClientProvider client={client}>
+      <AppStart />
+      {children}
+      <Toaster />
+    </QueryClientProvider>
+  )
+}

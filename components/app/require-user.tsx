@@ -1,0 +1,22 @@
+'use client'
+
+import { usePathname, useRouter } from 'next/navigation'
+import { useEffect, type ReactNode } from 'react'
+import { useProfile, type Json } from '@/lib/api-client/hooks'
+import { loginUrlFor } from '@/lib/safe-redirect'
+import type { Profile } from '@/lib/users/user-views'
+import { Loading } from '@/components/ui/spinner'
+
+/** Renders its children with the signed-in user; sends everyone else to the login page. */
+export function RequireUser({ children }: { children: (profile: Json<Profile>) => ReactNode }) {
+  const { profile, isSignedIn } = useProfile()
+  const router = useRouter()
+  const pathname = usePathname()
+
+  useEffect(() => {
+    if (!isSignedIn) router.replace(loginUrlFor(pathname + window.location.search))
+  }, [isSignedIn, pathname, router])
+
+  if (!profile) return <Loading />
+  return <>{children(profile)}</>
+}

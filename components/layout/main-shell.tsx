@@ -1,0 +1,52 @@
+'use client'
+
+import Link from 'next/link'
+import { usePathname } from 'next/navigation'
+import type { ReactNode } from 'react'
+import { useSiteInfo } from '@/lib/api-client/hooks'
+import { MAIN_NAV } from '@/lib/navigation'
+import { cn } from '@/lib/ui/cn'
+import { SiteBrand } from './site-brand'
+import { UserMenu } from './user-menu'
+
+function isActive(pathname: string, href: string) {
+  return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`)
+}
+
+/** The main layout: header with brand, navigation and user menu; a scrolling nav row on phones. */
+export function MainShell({ children }: { children: ReactNode }) {
+  const pathname = usePathname()
+  const { data: config } = useSiteInfo()
+  const links = MAIN_NAV.map((item) => (
+    <Link
+      key={item.href}
+      href={item.href}
+      className={cn('shrink-0 rounded-lg px-3 py-1.5 text-sm transition', isActive(pathname, item.href) ? 'bg-zinc-800 text-white' : 'text-zinc-400 hover:text-white')}
+    >
+      {item.label}
+    </Link>
+  ))
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <header className="sticky top-0 z-30 border-b border-zinc-800/80 bg-zinc-950/85 backdrop-blur">
+        <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
+          <SiteBrand />
+          <nav aria-label="主导航" className="hidden flex-1 items-center gap-1 md:flex">
+            {links}
+          </nav>
+          <div className="ml-auto md:ml-0">
+            <UserMenu />
+          </div>
+        </div>
+        <nav aria-label="主导航" className="flex gap-1 overflow-x-auto px-3 pb-2 md:hidden">
+          {links}
+        </nav>
+      </header>
+      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:py-8">{children}</main>
+      <footer className="border-t border-zinc-900 py-6 text-center text-xs text-zinc-600">
+        © {config?.name}
+        {config?.icp && <span className="ml-3">{config.icp}</span>}
+      </footer>
+    </div>
+  )
+}

@@ -1,0 +1,19 @@
+import { QueryClient, keepPreviousData } from '@tanstack/react-query'
+
+/** SPEC section 9: no refetch on focus, no retry, cache time 0, keep previous data while loading. */
+export function makeQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { refetchOnWindowFocus: false, retry: false, gcTime: 0, placeholderData: keepPreviousData },
+      mutations: { retry: false },
+    },
+  })
+}
+
+/** Query keys, in one place so invalidation finds them. */
+export const queryKeys = {
+  siteInfo: ['site-info'] as const,
+  profile: ['profile'] as const,
+  adminUsers: (params: object) => ['admin', 'users', params] as const,
+  adminSiteConfig: ['admin', 'site-config'] as const,
+}

@@ -1,0 +1,126 @@
+import { INTEGRAL_NOT_ENOUGH, emit } from './events'
+import { clearToken, getStoredToken } from './token-store'
+import { loginUrlFor } from '@/lib/safe-redirect'
+
+/**
+ * The browser's one way to call the API, with SPEC section 8's error handling:
+ * every failure is shown (or turned into an event) here, and the promise rejects with
+ * an ApiError so callers only handle success.
+ */
+export const REQUEST_TIMEOUT_MS = 60_000
+export const TOAST_MS = 2000
+export const MSG_SYSTEM_ERROR = '系统错误'
+export const MSG_BUILD_FAILED = '服务器异常，请联系管理员'
+export const MSG_NETWORK = '网络异常，请检查网络或联系管理员'
+export const INSUFFICIENT_POINTS_PREFIX = '积分不足'
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body?: unknown,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+type Body = { success?: boolean; data?: unknown; errMessage?: string; message?: string }
+
+/** What the request layer needs from the page; replaced in tests. */
+export type RequestEnvironment = {
+  toast(message: string, durationMs: number): void
+  redirect(url: string): void
+  currentPath(): string
+  fetch: typeof fetch
+}
+
+let environment: RequestEnvironment = {
+  toast: () => {},
+  redirect: (url) => window.location.assign(url),
+  currentPath: () => window.location.pathname + window.location.search,
+  fetch: (...args) => globalThis.fetch(...args),
+}
+
+export function configureRequest(overrides: Partial<RequestEnvironment>): void {
+  environment = { ...environment, ...overrides }
+}
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+  query?: Record<string, string | number | boolean | undefined | null>
+  body?: unknown
+  headers?: Record<string, string>
+  signal?: AbortSignal
+}
+
+function buildRequest(path: string, { method = 'GET', query, body, headers, signal }: RequestOptions, timeout: AbortSignal): Request {
+  const url = new URL(path, window.location.origin)
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value))
+  }
+  const token = getStoredToken()
+  return new Request(url, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: token } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  })
+}
+
+const messageOf = (body: Body | undefined) => body?.errMessage || body?.message || ''
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+  let req: Request
+  try {
+    req = buildRequest(path, options, timeout)
+  } catch (error) {
+    environment.toast(MSG_BUILD_FAILED, TOAST_MS)
+    throw new ApiError(MSG_BUILD_FAILED, 0, error)
+  }
+
+  let res: Response
+  try {
+    res = await environment.fetch(req)
+  } catch (error) {
+    if (options.signal?.aborted) throw new ApiError('已取消', 0, error)
+    environment.toast(MSG_NETWORK, TOAST_MS)
+    throw new ApiError(MSG_NETWORK, 0, error)
+  }
+
+  const body = (await res.json().catch(() => undefined)) as Body | undefined
+  const message = messageOf(body)
+
+  if (body?.success === false && message.startsWith(INSUFFICIENT_POINTS_PREFIX)) {
+    emit(INTEGRAL_NOT_ENOUGH, body)
+    throw new ApiError(message, res.status, body)
+  }
+  if (res.status === 401) {
+    clearToken()
+    environment.redirect(loginUrlFor(environment.currentPath()))
+    throw new ApiError(message || '请先登录', 401, body)
+  }
+  if (res.status === 500 || res.status === 502) {
+    environment.toast(MSG_SYSTEM_ERROR, TOAST_MS)
+    throw new ApiError(MSG_SYSTEM_ERROR, res.status, body)
+  }
+  if (!res.ok) {
+    environment.toast(message || `请求失败（${res.status}）`, TOAST_MS)
+    throw new ApiError(message || `请求失败（${res.status}）`, res.status, body)
+  }
+  if (body?.success === false) {
+    environment.toast(message, TOAST_MS)
+    throw new ApiError(message, res.status, body)
+  }
+  return body?.data as T
+}
+
+export const api = {
+  get: <T>(path: string, query?: RequestOptions['query'], options?: Omit<RequestOptions, 'method' | 'query'>) =>
+    request<T>(path, { ...options, method: 'GET', query }),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
+  patch: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PATCH', body: body ?? {} }),
+  delete: <T>(path: string) => request<T>(path, { method: 'DELETE' }),
+}

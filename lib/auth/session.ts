@@ -1,0 +1,21 @@
+import { db } from '@/lib/db'
+import type { Role } from '@/lib/generated/prisma/enums'
+import { readBearerToken } from './token'
+
+export type SessionUser = { id: string; username: string; name: string; role: Role }
+
+/**
+ * The user behind a request, read fresh from the database every time: a token whose
+ * version is stale (logout, password change, ban) or whose user is gone counts as none,
+ * and a role change takes effect on the next request.
+ */
+export async function resolveSessionUser(headers: Headers): Promise<SessionUser | null> {
+  const claims = await readBearerToken(headers)
+  if (!claims) return null
+  const user = await db().user.findUnique({
+    where: { id: claims.sub },
+    select: { id: true, username: true, name: true, role: true, tokenVersion: true, bannedAt: true },
+  })
+  if (!user || user.tokenVersion !== claims.ver || user.bannedAt) return null
+  return { id: user.id, username: user.username, name: user.name, role: user.role }
+}

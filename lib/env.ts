@@ -1,0 +1,61 @@
+import { z } from 'zod'
+
+/**
+ * Every environment variable the app reads, validated once. Nothing else reads
+ * process.env (scripts/start.ts fills in the embedded default's values before the app
+ * starts). A missing or malformed variable stops start-up with its name.
+ */
+const booleanString = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((v) => v === 'true' || v === '1')
+
+export const ZEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** PostgreSQL connection URL. Unset: scripts/start.ts runs the embedded PGlite and sets it. */
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL').optional(),
+  /** Connections per process in the pool. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Signs and encrypts login tokens and secret site settings: at least 32 random characters. */
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (openssl rand -base64 48)').optional(),
+  /** Where the embedded database, generated secrets and stored files live. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOSTNAME: z.string().min(1).default('0.0.0.0'),
+  /** Public origin of the site, e.g. https://ai.example.com (OAuth callbacks, payment notifications). */
+  PUBLIC_URL: z.url().optional(),
+  /** The first administrator, created on first start when no ADMIN exists. */
+  ADMIN_USERNAME: z.string().regex(/^[a-zA-Z0-9_]{3,32}$/, 'must be 3-32 letters, digits or _').default('admin'),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  /** Trust X-Forwarded-For / X-Real-IP from a reverse proxy for the client address. */
+  TRUST_PROXY: booleanString.default(false),
+  /** Run the background worker inside the web process (the embedded default does). */
+  RUN_WORKER_IN_WEB: booleanString.default(false),
+})
+
+export type TEnv = z.infer<typeof ZEnvSchema> & { AUTH_SECRET: string }
+
+export function parseEnv(source: Record<string, string | undefined>): z.infer<typeof ZEnvSchema> {
+  const result = ZEnvSchema.safeParse(source)
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`)
+  }
+  return result.data
+}
+
+let cached: TEnv | undefined
+
+/** The validated environment of a running web or worker process (which needs its secrets). */
+export function env(): TEnv {
+  if (cached) return cached
+  const parsed = parseEnv(process.env)
+  const missing = (['DATABASE_URL', 'AUTH_SECRET'] as const).filter((name) => !parsed[name])
+  if (missing.length) {
+    throw new Error(
+      `Missing environment variable(s): ${missing.join(', ')}. Start the site with \`npm start\`, ` +
+        'which sets them for the embedded database, or set them yourself (see README.md).',
+    )
+  }
+  cached = parsed as TEnv
+  return cached
+}

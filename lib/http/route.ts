@@ -1,0 +1,69 @@
+import type { z } from 'zod'
+import { resolveSessionUser, type SessionUser } from '@/lib/auth/session'
+import { canEnterAdmin, isAdmin } from '@/lib/auth/permissions'
+import { AppError, badRequest, forbidden, unauthorized } from './app-error'
+import { clientIp } from './client-ip'
+import { errorToResponse, ok } from './envelope'
+
+/** Who may call: anyone, any signed-in user, the admin console (ADMIN/MANAGER), or ADMIN only. */
+export type Access = 'public' | 'user' | 'console' | 'admin'
+
+type Schema = z.ZodType
+type Out<S> = S extends Schema ? z.output<S> : undefined
+
+type Context<A extends Access, P, Q, B> = {
+  req: Request
+  user: A extends 'public' ? SessionUser | null : SessionUser
+  params: Out<P>
+  query: Out<Q>
+  body: Out<B>
+  ip: string
+}
+
+type Options<A extends Access, P, Q, B> = { access: A; params?: P; query?: Q; body?: B }
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> }
+
+/**
+ * Wraps a route handler: resolves the caller and checks their role against the
+ * database, parses params, query and body with zod, calls the handler and puts its
+ * result (or error) into the one response envelope.
+ */
+export function route<A extends Access, P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
+  options: Options<A, P, Q, B>,
+  handler: (ctx: Context<A, P, Q, B>) => Promise<unknown>,
+) {
+  return async (req: Request, segment?: RouteContext): Promise<Response> => {
+    try {
+      const user = await authorize(req, options.access)
+      const params = options.params ? options.params.parse((await segment?.params) ?? {}) : undefined
+      const query = options.query ? options.query.parse(Object.fromEntries(new URL(req.url).searchParams)) : undefined
+      const body = options.body ? options.body.parse(await readJson(req)) : undefined
+      const result = await handler({ req, user, params, query, body, ip: clientIp(req.headers) } as Context<A, P, Q, B>)
+      return result instanceof Response ? result : ok(result ?? null)
+    } catch (error) {
+      return errorToResponse(error)
+    }
+  }
+}
+
+async function authorize(req: Request, access: Access): Promise<SessionUser | null> {
+  const user = await resolveSessionUser(req.headers)
+  if (access === 'public') return user
+  if (!user) throw unauthorized()
+  if (access === 'console' && !canEnterAdmin(user.role)) throw forbidden()
+  if (access === 'admin' && !isAdmin(user.role)) throw forbidden()
+  return user
+}
+
+async function readJson(req: Request): Promise<unknown> {
+  const text = await req.text()
+  if (!text) return {}
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw badRequest('请求体不是合法的 JSON')
+  }
+}
+
+export { AppError }

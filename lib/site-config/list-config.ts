@@ -1,0 +1,35 @@
+import { CONFIG_GROUPS, CONFIG_REGISTRY, type ConfigType, type Visibility } from './registry'
+import { maskSecret } from './secret-box'
+import { getAllConfigValues, type ConfigValue } from './store'
+
+export type ConfigItem = {
+  name: string
+  group: string
+  label: string
+  help: string | null
+  type: ConfigType
+  visibility: Visibility
+  value: ConfigValue
+  /** For secrets: whether a value is stored (the value itself is masked). */
+  isSet: boolean
+}
+
+/** Every setting for the console, grouped in registry order; secrets masked. */
+export async function listConfigForConsole(): Promise<{ groups: readonly string[]; items: ConfigItem[] }> {
+  const values = await getAllConfigValues()
+  const items = CONFIG_REGISTRY.map((def) => {
+    const value = values.get(def.name) ?? def.defaultValue
+    const isSecret = def.visibility === 'secret'
+    return {
+      name: def.name,
+      group: def.group,
+      label: def.label,
+      help: def.help ?? null,
+      type: def.type,
+      visibility: def.visibility,
+      value: isSecret ? maskSecret(String(value)) : value,
+      isSet: value !== '' && value !== def.defaultValue,
+    }
+  })
+  return { groups: CONFIG_GROUPS, items }
+}

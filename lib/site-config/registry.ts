@@ -1,0 +1,70 @@
+import { z } from '@/lib/zod'
+
+/**
+ * Every site setting the app knows. `public` ones are sent to every browser by
+ * /api/site-config/site-info; `admin` ones only to the console; `secret` ones are
+ * encrypted at rest and only ever shown masked.
+ */
+export type Visibility = 'public' | 'admin' | 'secret'
+export type ConfigType = 'string' | 'text' | 'url' | 'boolean' | 'integer'
+
+export type ConfigDefinition = {
+  name: string
+  group: string
+  label: string
+  help?: string
+  type: ConfigType
+  visibility: Visibility
+  defaultValue: string | number | boolean
+  schema: z.ZodType
+}
+
+const text = (max: number) => z.string().trim().max(max, `最多 ${max} 个字符`)
+const imageUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((v) => v === '' || v.startsWith('/') || /^https?:\/\//.test(v), '请输入以 / 或 http(s):// 开头的地址')
+const integer = (min: number, max: number) => z.number().int('请输入整数').min(min).max(max)
+
+function define(entry: Omit<ConfigDefinition, 'schema'> & { schema?: z.ZodType }): ConfigDefinition {
+  const schemaByType: Record<ConfigType, z.ZodType> = {
+    string: text(200),
+    text: text(2000),
+    url: imageUrl,
+    boolean: z.boolean(),
+    integer: integer(0, 1_000_000_000),
+  }
+  return { ...entry, schema: entry.schema ?? schemaByType[entry.type] }
+}
+
+export const CONFIG_GROUPS = ['基本信息', '注册与登录', '微信'] as const
+
+export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
+  define({ name: 'name', group: '基本信息', label: '站点名称', help: '显示在页面标题和页眉', type: 'string', visibility: 'public', defaultValue: 'AI 画室', schema: text(40).min(1, '站点名称不能为空') }),
+  define({ name: 'logo', group: '基本信息', label: '站点 Logo', help: '图片地址，也用作浏览器图标', type: 'url', visibility: 'public', defaultValue: '/imgs/logo.svg' }),
+  define({ name: 'description', group: '基本信息', label: '站点简介', help: '显示在首页', type: 'text', visibility: 'public', defaultValue: '用 AI 把想象变成画面：文生图、图生图、局部重绘、线稿上色。' }),
+  define({ name: 'icp', group: '基本信息', label: 'ICP 备案号', help: '显示在页脚，留空则不显示', type: 'string', visibility: 'public', defaultValue: '' }),
+  define({ name: 'REGISTER_ENABLED', group: '注册与登录', label: '开放用户名注册', type: 'boolean', visibility: 'public', defaultValue: true }),
+  define({ name: 'MOBILE_ENABLED', group: '注册与登录', label: '要求绑定手机号', help: '开启后，未绑定手机号的用户登录后会被引导到绑定页面', type: 'boolean', visibility: 'public', defaultValue: false }),
+  define({ name: 'WX_ENABLED', group: '微信', label: '启用微信登录', type: 'boolean', visibility: 'public', defaultValue: false }),
+  define({ name: 'WX_APP_ID', group: '微信', label: '公众号 AppID', type: 'string', visibility: 'public', defaultValue: '', schema: z.string().trim().regex(/^(wx[0-9a-f]{16})?$/, 'AppID 形如 wx 加 16 位十六进制字符') }),
+  define({ name: 'WX_APP_SECRET', group: '微信', label: '公众号 AppSecret', type: 'string', visibility: 'secret', defaultValue: '', schema: z.string().trim().regex(/^([0-9a-f]{32})?$/, 'AppSecret 为 32 位十六进制字符') }),
+]
+
+const byName = new Map(CONFIG_REGISTRY.map((d) => [d.name, d]))
+
+export function findDefinition(name: string): ConfigDefinition | undefined {
+  return byName.get(name)
+}
+
+export type PublicConfig = {
+  name: string
+  logo: string
+  description: string
+  icp: string
+  REGISTER_ENABLED: boolean
+  MOBILE_ENABLED: boolean
+  WX_ENABLED: boolean
+  WX_APP_ID: string
+}

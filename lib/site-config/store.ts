@@ -1,0 +1,49 @@
+import { db } from '@/lib/db'
+import { CONFIG_REGISTRY, findDefinition, type ConfigDefinition } from './registry'
+import { openSecret } from './secret-box'
+
+export type ConfigValue = string | number | boolean
+
+/**
+ * Reads all settings at once and keeps them for a few seconds: every page and many
+ * requests need them, and they change rarely. A write in this process clears the copy;
+ * other processes see a change within CACHE_MS.
+ */
+const CACHE_MS = 5000
+let cache: { at: number; values: Map<string, ConfigValue> } | undefined
+
+export function invalidateConfigCache(): void {
+  cache = undefined
+}
+
+async function loadAll(): Promise<Map<string, ConfigValue>> {
+  if (cache && Date.now() - cache.at < CACHE_MS) return cache.values
+  const rows = await db().siteConfig.findMany()
+  const stored = new Map(rows.map((r) => [r.name, r.value]))
+  const values = new Map<string, ConfigValue>()
+  for (const def of CONFIG_REGISTRY) values.set(def.name, decodeStored(def, stored.get(def.name)))
+  cache = { at: Date.now(), values }
+  return values
+}
+
+function decodeStored(def: ConfigDefinition, raw: string | undefined): ConfigValue {
+  if (raw === undefined) return def.defaultValue
+  const json = def.visibility === 'secret' ? openSecret(raw) : raw
+  if (json === null) return def.defaultValue
+  try {
+    const parsed = def.schema.safeParse(JSON.parse(json))
+    return parsed.success ? (parsed.data as ConfigValue) : def.defaultValue
+  } catch {
+    return def.defaultValue
+  }
+}
+
+/** The current value of one setting (its default when never set). */
+export async function getConfigValue<T extends ConfigValue>(name: string): Promise<T> {
+  if (!findDefinition(name)) throw new Error(`Unknown site config name: ${name}`)
+  return (await loadAll()).get(name) as T
+}
+
+export async function getAllConfigValues(): Promise<Map<string, ConfigValue>> {
+  return loadAll()
+}

@@ -1,0 +1,38 @@
+import { db } from '@/lib/db'
+import { recordAudit } from '@/lib/audit/record-audit'
+import type { SessionUser } from '@/lib/auth/session'
+import { badRequest, notFound } from '@/lib/http/app-error'
+import { describeZodError } from '@/lib/http/envelope'
+import { findDefinition } from './registry'
+import { isMasked, maskSecret, sealSecret } from './secret-box'
+import { getConfigValue, invalidateConfigCache, type ConfigValue } from './store'
+
+/**
+ * Sets one setting after validating it against the registry. A secret sent back in
+ * its masked form means "unchanged". The write and its audit record share a transaction.
+ */
+export async function updateConfig(actor: SessionUser, ip: string, name: string, value: unknown): Promise<{ name: string; value: ConfigValue }> {
+  const def = findDefinition(name)
+  if (!def) throw notFound(`未知的配置项：${name}`)
+  const isSecret = def.visibility === 'secret'
+  const before = await getConfigValue(name)
+  if (isSecret && isMasked(value)) return { name, value: maskSecret(String(before)) }
+
+  const parsed = def.schema.safeParse(value)
+  if (!parsed.success) throw badRequest(`${def.label}：${describeZodError(parsed.error).replace(/^参数错误：/, '')}`)
+  const next = parsed.data as ConfigValue
+  const json = JSON.stringify(next)
+  const stored = isSecret ? sealSecret(json) : json
+  const shown = (v: ConfigValue) => (isSecret ? maskSecret(String(v)) : v)
+
+  await db().$transaction(async (tx) => {
+    await tx.siteConfig.upsert({
+      where: { name },
+      create: { name, value: stored, updatedById: actor.id },
+      update: { value: stored, updatedById: actor.id },
+    })
+    await recordAudit(tx, actor, ip, { action: 'site-config.update', targetType: 'SiteConfig', targetId: name, before: shown(before), after: shown(next) })
+  })
+  invalidateConfigCache()
+  return { name, value: shown(next) }
+}

@@ -1,0 +1,43 @@
+import { db } from '@/lib/db'
+import { verifyAgainstDummy, verifyPassword } from '@/lib/auth/password'
+import { assertUnderLimits, clearCounter, countEvent, type Limit } from '@/lib/auth/rate-limit'
+import { issueToken } from '@/lib/auth/token'
+import { badRequest, forbidden } from '@/lib/http/app-error'
+
+/** Failed logins allowed per account and per address before the wait (PROTOCOLS.md 4.3). */
+export const LOGIN_LIMITS = {
+  perAccount: { max: 5, windowSeconds: 15 * 60 },
+  perIp: { max: 20, windowSeconds: 15 * 60 },
+}
+
+const WRONG_CREDENTIALS = '用户名或密码错误'
+
+function limitsFor(username: string, ip: string): Limit[] {
+  return [
+    { key: `login:user:${username}`, ...LOGIN_LIMITS.perAccount },
+    { key: `login:ip:${ip}`, ...LOGIN_LIMITS.perIp },
+  ]
+}
+
+/**
+ * Checks a username and password. Unknown users and wrong passwords get the same
+ * answer after the same work; repeated failures per account and per address are
+ * throttled (a wait, not a lock-out, so nobody can lock another person out for good).
+ */
+export async function loginUser(username: string, password: string, ip: string): Promise<{ token: string }> {
+  const limits = limitsFor(username, ip)
+  await assertUnderLimits(limits, '登录尝试')
+
+  const user = await db().user.findUnique({
+    where: { username },
+    select: { id: true, passwordHash: true, tokenVersion: true, bannedAt: true },
+  })
+  const isValid = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : (await verifyAgainstDummy(password), false)
+  if (!user || !isValid) {
+    await Promise.all(limits.map(countEvent))
+    throw badRequest(WRONG_CREDENTIALS)
+  }
+  if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
+  await clearCounter(limits[0].key)
+  return { token: await issueToken(user.id, user.tokenVersion) }
+}

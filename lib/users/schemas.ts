@@ -1,0 +1,54 @@
+import { z } from '@/lib/zod'
+import { ZPasswordSchema } from '@/lib/auth/password'
+
+export const ZUsernameSchema = z
+  .string({ error: '请输入用户名' })
+  .trim()
+  .regex(/^[a-zA-Z0-9_]{3,32}$/, '用户名为 3-32 位字母、数字或下划线')
+  .transform((v) => v.toLowerCase())
+
+export const ZDisplayNameSchema = z.string().trim().min(1, '昵称不能为空').max(32, '昵称最多 32 个字符')
+
+export const ZMobileSchema = z.string().trim().regex(/^1[3-9]\d{9}$/, '请输入 11 位中国大陆手机号')
+
+export const ZCredentialsSchema = z.object({ username: ZUsernameSchema, password: ZPasswordSchema }).strict()
+export type TCredentials = z.infer<typeof ZCredentialsSchema>
+
+export const ZLoginSchema = z
+  .object({ username: ZUsernameSchema, password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(128) })
+  .strict()
+
+export const ZProfileUpdateSchema = z.object({ name: ZDisplayNameSchema }).strict()
+
+export const ZPasswordChangeSchema = z
+  .object({ currentPassword: z.string().max(128), newPassword: ZPasswordSchema })
+  .strict()
+
+const ZRoleSchema = z.enum(['ADMIN', 'MANAGER', 'USER'])
+
+export const ZAdminUserCreateSchema = z
+  .object({
+    username: ZUsernameSchema,
+    name: ZDisplayNameSchema,
+    password: ZPasswordSchema,
+    role: ZRoleSchema.default('USER'),
+    mobile: ZMobileSchema.or(z.literal('').transform(() => undefined)).optional(),
+  })
+  .strict()
+export type TAdminUserCreate = z.infer<typeof ZAdminUserCreateSchema>
+
+export const ZAdminUserUpdateSchema = z
+  .object({
+    name: ZDisplayNameSchema.optional(),
+    role: ZRoleSchema.optional(),
+    mobile: ZMobileSchema.nullable().or(z.literal('').transform(() => null)).optional(),
+    banned: z.boolean().optional(),
+    password: ZPasswordSchema.optional(),
+  })
+  .strict()
+export type TAdminUserUpdate = z.infer<typeof ZAdminUserUpdateSchema>
+
+export const ZUserListQuerySchema = z.object({
+  keyword: z.string().trim().max(64).optional(),
+  role: ZRoleSchema.optional(),
+})

@@ -1,0 +1,44 @@
+import type { Role } from '@/lib/generated/prisma/enums'
+
+/** The columns a profile needs: never the password hash or the token version. */
+export const PROFILE_SELECT = {
+  id: true,
+  username: true,
+  name: true,
+  avatar: true,
+  mobile: true,
+  role: true,
+  points: true,
+  balance: true,
+  wxOpenId: true,
+  createdAt: true,
+} as const
+
+/** SPEC section 3 "User info": what /api/users/profile answers. */
+export type Profile = {
+  id: string
+  username: string
+  name: string
+  avatar: string
+  mobile: string | null
+  role: Role
+  points: number
+  /** Cents. */
+  balance: number
+  oauth: { hasOpenId: boolean }
+  createdAt: Date
+}
+
+type ProfileRow = { [K in keyof typeof PROFILE_SELECT]: K extends 'wxOpenId' ? string | null : Profile[Exclude<K, 'wxOpenId'>] }
+
+export function toProfile({ wxOpenId, ...rest }: ProfileRow): Profile {
+  return { ...rest, oauth: { hasOpenId: Boolean(wxOpenId) } }
+}
+
+/** A row of the console's user list. */
+export const ADMIN_USER_SELECT = { ...PROFILE_SELECT, bannedAt: true, updatedAt: true } as const
+export type AdminUserRow = Profile & { bannedAt: Date | null; updatedAt: Date }
+
+export function toAdminUserRow({ bannedAt, updatedAt, ...profile }: ProfileRow & { bannedAt: Date | null; updatedAt: Date }): AdminUserRow {
+  return { ...toProfile(profile), bannedAt, updatedAt }
+}

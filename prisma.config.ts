@@ -1,0 +1,2 @@
+import { defineConfig } from 'prisma/config'
+export default defineConfig({ schema: 'prisma/schema.prisma', migrations: { path: 'prisma/migrations' } })

@@ -1,0 +1,92 @@
+// Starts the site: `npm start` (production build) or `npm run dev`.
+// Without DATABASE_URL it runs the embedded PostgreSQL (PGlite) under DATA_DIR and
+// makes up the secrets the embedded default needs; then it applies migrations,
+// creates the first administrator, and runs Next.js with the finished environment.
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseEnv } from '../lib/env'
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded'
+import { applyMigrations } from '../lib/db/migrate'
+import { createDb } from '../lib/db'
+import { ensureAdmin } from '../lib/users/ensure-admin'
+
+const isDev = process.argv.includes('--dev')
+
+async function readOrCreateSecret(file: string): Promise<string> {
+  const existing = await readFile(file, 'utf8').catch(() => '')
+  if (existing.trim().length >= 32) return existing.trim()
+  const secret = randomBytes(48).toString('base64url')
+  await writeFile(file, secret + '\n', { mode: 0o600 })
+  return secret
+}
+
+function printAdmin(username: string, password: string | null) {
+  const lines = password
+    ? [`Administrator created: ${username}`, `Password (shown only this once): ${password}`, 'Sign in at /login_by_password and change it on /profile.']
+    : [`Administrator created: ${username} (password from ADMIN_PASSWORD)`]
+  const width = Math.max(...lines.map((l) => l.length)) + 4
+  console.log(['', '='.repeat(width), ...lines.map((l) => `  ${l}`), '='.repeat(width), ''].join('\n'))
+}
+
+async function main() {
+  const config = parseEnv(process.env)
+  let embedded: EmbeddedDatabase | undefined
+  let databaseUrl = config.DATABASE_URL
+  let authSecret = config.AUTH_SECRET
+
+  if (!databaseUrl) {
+    const dataDir = path.resolve(config.DATA_DIR)
+    await mkdir(dataDir, { recursive: true })
+    console.log(`[start] no DATABASE_URL: embedded PostgreSQL in ${path.join(dataDir, 'pg')}`)
+    embedded = await startEmbeddedDatabase(path.join(dataDir, 'pg'))
+    databaseUrl = embedded.url
+    authSecret ??= await readOrCreateSecret(path.join(dataDir, 'auth-secret'))
+  } else if (!authSecret) {
+    throw new Error('Missing environment variable AUTH_SECRET: with DATABASE_URL set it must be provided (openssl rand -base64 48).')
+  }
+  process.env.DATABASE_URL = databaseUrl
+  process.env.AUTH_SECRET = authSecret
+
+  const applied = await applyMigrations(databaseUrl)
+  console.log(applied.length ? `[start] applied migrations: ${applied.join(', ')}` : '[start] database schema is up to date')
+
+  const client = createDb(databaseUrl, 1)
+  const admin = await ensureAdmin(client, config.ADMIN_USERNAME, config.ADMIN_PASSWORD)
+  await client.$disconnect()
+  if (admin.created) printAdmin(admin.username, admin.generatedPassword)
+
+  const server = path.join(path.dirname(fileURLToPath(import.meta.url)), 'next-server.mjs')
+  const child = spawn(process.execPath, [server, ...(isDev ? ['--dev'] : [])], {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      NODE_ENV: isDev ? 'development' : 'production',
+      PORT: String(config.PORT),
+      HOSTNAME: config.HOSTNAME,
+      DATABASE_URL: databaseUrl,
+      AUTH_SECRET: authSecret,
+      ...(embedded ? { RUN_WORKER_IN_WEB: process.env.RUN_WORKER_IN_WEB ?? 'true' } : {}),
+    },
+  })
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    child.kill(signal)
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  child.on('exit', async (code, signal) => {
+    await embedded?.stop().catch((e) => console.error('[start] closing the embedded database failed', e))
+    process.exit(code ?? (signal ? 0 : 1))
+  })
+}
+
+main().catch((error) => {
+  console.error(`[start] ${error instanceof Error ? error.message : error}`)
+  process.exit(1)
+})
