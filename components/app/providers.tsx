@@ -8,6 +8,7 @@ import type { PublicConfig } from '@/lib/site-config/registry'
 import { showToast } from '@/lib/ui/toast-store'
 import { Toaster } from '@/components/ui/toaster'
 import { AppStart } from './app-start'
+import { SiteTitleSync } from './site-title-sync'
 
 configureRequest({ toast: (message, ms) => showToast(message, 'error', ms) })
 
@@ -20,6 +21,7 @@ export function Providers({ siteInfo, children }: { siteInfo: PublicConfig; chil
   return (
     <QueryClientProvider client={client}>
       <AppStart />
+      <SiteTitleSync />
       {children}
       <Toaster />
     </QueryClientProvider>

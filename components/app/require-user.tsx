@@ -14,7 +14,7 @@ export function RequireUser({ children }: { children: (profile: Json<Profile>) =
   const pathname = usePathname()
 
   useEffect(() => {
-    if (!isSignedIn) router.replace(loginUrlFor(pathname + window.location.search))
+    if (isSignedIn === false) router.replace(loginUrlFor(pathname + window.location.search))
   }, [isSignedIn, pathname, router])
 
   if (!profile) return <Loading />

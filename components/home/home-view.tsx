@@ -20,7 +20,7 @@ export function HomeView() {
         <h1 className="relative text-3xl font-bold tracking-tight text-white sm:text-5xl">{config?.name}</h1>
         <p className="relative mt-4 max-w-2xl text-base leading-relaxed text-zinc-300 sm:text-lg">{config?.description}</p>
         <div className="relative mt-8 flex flex-wrap gap-3">
-          {isSignedIn ? (
+          {isSignedIn === undefined ? null : isSignedIn ? (
             <Link href="/account">
               <Button size="lg">我的账户</Button>
             </Link>

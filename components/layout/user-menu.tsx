@@ -22,6 +22,7 @@ export function UserMenu() {
     return () => document.removeEventListener('mousedown', close)
   }, [open])
 
+  if (isSignedIn === undefined) return <div className="size-9" />
   if (!isSignedIn) {
     return (
       <Link href="/login">

@@ -11,8 +11,9 @@ import { getStoredToken, subscribeToken } from './token-store'
 /** Dates arrive as strings over JSON. */
 export type Json<T> = T extends Date ? string : T extends object ? { [K in keyof T]: Json<T[K]> } : T
 
-export function useToken(): string | null {
-  return useSyncExternalStore(subscribeToken, getStoredToken, () => null)
+/** The stored token; undefined until the page has hydrated (the server cannot know it). */
+export function useToken(): string | null | undefined {
+  return useSyncExternalStore(subscribeToken, getStoredToken, () => undefined)
 }
 
 export function useSiteInfo(initial?: PublicConfig) {
@@ -35,5 +36,7 @@ export function useProfile() {
     gcTime: Infinity,
     placeholderData: undefined,
   })
-  return { ...query, isSignedIn: Boolean(token), profile: token ? query.data : undefined }
+  // isSignedIn is undefined while that is not known yet: never redirect on it then.
+  const isSignedIn = token === undefined ? undefined : token !== null
+  return { ...query, isSignedIn, profile: token ? query.data : undefined }
 }

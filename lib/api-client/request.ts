@@ -60,10 +60,12 @@ function buildRequest(path: string, { method = 'GET', query, body, headers, sign
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value))
   }
   const token = getStoredToken()
+  // Files go as multipart (the browser sets its boundary); everything else as JSON.
+  const isForm = typeof FormData !== 'undefined' && body instanceof FormData
   return new Request(url, {
     method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: token } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { ...(isForm ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: token } : {}), ...headers },
+    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
   })
 }
@@ -123,4 +125,9 @@ export const api = {
     request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
   patch: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PATCH', body: body ?? {} }),
   delete: <T>(path: string) => request<T>(path, { method: 'DELETE' }),
+  upload: <T>(path: string, file: Blob, field = 'file') => {
+    const form = new FormData()
+    form.append(field, file)
+    return request<T>(path, { method: 'POST', body: form })
+  },
 }

@@ -1,0 +1,89 @@
+'use client'
+
+import { useState, type FormEvent } from 'react'
+import { api } from '@/lib/api-client/request'
+import { toast } from '@/lib/ui/toast-store'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { Field, Input, Switch, Textarea } from '@/components/ui/field'
+import type { ConfigItemView } from './site-config-editor'
+
+type Value = string | number | boolean
+
+function ConfigControl({ item, value, onChange, disabled }: { item: ConfigItemView; value: Value; onChange: (v: Value) => void; disabled: boolean }) {
+  const id = `cfg-${item.name}`
+  if (item.type === 'boolean') return <Switch id={id} checked={Boolean(value)} onChange={onChange} label={item.label} disabled={disabled} />
+  if (item.type === 'text') return <Textarea id={id} rows={3} value={String(value)} onChange={(e) => onChange(e.target.value)} disabled={disabled} />
+  if (item.type === 'integer')
+    return <Input id={id} type="number" inputMode="numeric" value={String(value)} onChange={(e) => onChange(e.target.value === '' ? '' : Number(e.target.value))} disabled={disabled} />
+  const isSecret = item.visibility === 'secret'
+  return (
+    <Input
+      id={id}
+      type={isSecret ? 'password' : 'text'}
+      autoComplete="off"
+      value={String(value)}
+      placeholder={isSecret ? '未设置' : undefined}
+      onFocus={(e) => isSecret && String(value).startsWith('••••') && e.target.select()}
+      onChange={(e) => onChange(e.target.value)}
+      disabled={disabled}
+    />
+  )
+}
+
+/** One group of settings; saving sends only what changed, one PATCH per setting. */
+export function ConfigGroupForm({ title, items, canEdit, onSaved }: { title: string; items: ConfigItemView[]; canEdit: boolean; onSaved: () => Promise<void> }) {
+  const initial = Object.fromEntries(items.map((i) => [i.name, i.value])) as Record<string, Value>
+  const [values, setValues] = useState(initial)
+  const [busy, setBusy] = useState(false)
+  const changed = items.filter((i) => values[i.name] !== initial[i.name])
+
+  async function save(e: FormEvent) {
+    e.preventDefault()
+    setBusy(true)
+    try {
+      for (const item of changed) await api.patch(`/api/site-config/${item.name}`, { value: values[item.name] })
+      toast.success('保存成功')
+      await onSaved()
+    } catch {
+      // shown by the request layer; settings saved before the failing one stay saved
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card>
+      <form onSubmit={save}>
+        <h2 className="mb-4 font-medium text-white">{title}</h2>
+        <div className="space-y-5">
+          {items.map((item) =>
+            item.type === 'boolean' ? (
+              <div key={item.name} className="flex items-center justify-between gap-4">
+                <div>
+                  <label htmlFor={`cfg-${item.name}`} className="text-sm font-medium text-zinc-300">
+                    {item.label}
+                  </label>
+                  {item.help && <p className="text-xs text-zinc-500">{item.help}</p>}
+                </div>
+                <ConfigControl item={item} value={values[item.name]} onChange={(v) => setValues({ ...values, [item.name]: v })} disabled={!canEdit} />
+              </div>
+            ) : (
+              <Field key={item.name} label={item.label} htmlFor={`cfg-${item.name}`} help={item.help ?? (item.visibility === 'secret' ? '保密项：只显示末四位，不修改则保持原值' : undefined)}>
+                <ConfigControl item={item} value={values[item.name]} onChange={(v) => setValues({ ...values, [item.name]: v })} disabled={!canEdit} />
+              </Field>
+            ),
+          )}
+        </div>
+        {canEdit && (
+          <div className="mt-6 flex items-center gap-3">
+            <Button type="submit" loading={busy} disabled={changed.length === 0}>
+              保存
+            </Button>
+            {changed.length > 0 && <span className="text-xs text-zinc-500">{changed.length} 项未保存</span>}
+          </div>
+        )}
+      </form>
+    </Card>
+  )
+}

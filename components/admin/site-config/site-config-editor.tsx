@@ -1,0 +1,44 @@
+'use client'
+
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useProfile, type Json } from '@/lib/api-client/hooks'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { api } from '@/lib/api-client/request'
+import { isAdmin } from '@/lib/auth/permissions'
+import type { ConfigItem } from '@/lib/site-config/list-config'
+import { PageTitle } from '@/components/ui/card'
+import { Loading } from '@/components/ui/spinner'
+import { ConfigGroupForm } from './config-group-form'
+
+export type ConfigItemView = Json<ConfigItem>
+
+/** /admin/site_config: every known setting, grouped, each group saved on its own. */
+export function SiteConfigEditor() {
+  const { profile } = useProfile()
+  const queryClient = useQueryClient()
+  const { data } = useQuery({
+    queryKey: queryKeys.adminSiteConfig,
+    queryFn: () => api.get<{ groups: string[]; items: ConfigItemView[] }>('/api/site-config'),
+  })
+  const canEdit = profile ? isAdmin(profile.role) : false
+
+  async function afterSave() {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.adminSiteConfig }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.siteInfo }),
+    ])
+  }
+
+  if (!data) return <Loading />
+  return (
+    <div className="max-w-3xl">
+      <PageTitle>站点配置</PageTitle>
+      {!canEdit && <p className="mb-4 rounded-lg bg-amber-500/10 px-4 py-3 text-sm text-amber-300 ring-1 ring-amber-500/30">仅管理员可以修改站点配置。</p>}
+      <div className="space-y-5">
+        {data.groups.map((group) => (
+          <ConfigGroupForm key={group} title={group} items={data.items.filter((i) => i.group === group)} canEdit={canEdit} onSaved={afterSave} />
+        ))}
+      </div>
+    </div>
+  )
+}

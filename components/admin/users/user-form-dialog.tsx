@@ -1,0 +1,104 @@
+'use client'
+
+import { useState, type FormEvent } from 'react'
+import { api } from '@/lib/api-client/request'
+import { assignableRoles } from '@/lib/auth/permissions'
+import type { Role } from '@/lib/generated/prisma/enums'
+import { ROLE_LABELS } from '@/lib/users/role-labels'
+import { toast } from '@/lib/ui/toast-store'
+import { Button } from '@/components/ui/button'
+import { Dialog } from '@/components/ui/dialog'
+import { Field, Input, Select, Switch } from '@/components/ui/field'
+import type { UserRow } from './user-manager'
+
+/** Creates a user (user = null) or edits one: name, role, mobile, ban, password reset. */
+export function UserFormDialog({ actorRole, user, onClose, onSaved }: { actorRole: Role; user: UserRow | null; onClose: () => void; onSaved: () => void }) {
+  const isNew = user === null
+  const [username, setUsername] = useState('')
+  const [name, setName] = useState(user?.name ?? '')
+  const [role, setRole] = useState<Role>(user?.role ?? 'USER')
+  const [mobile, setMobile] = useState(user?.mobile ?? '')
+  const [password, setPassword] = useState('')
+  const [banned, setBanned] = useState(Boolean(user?.bannedAt))
+  const [busy, setBusy] = useState(false)
+  const roles = assignableRoles(actorRole)
+
+  async function save(e: FormEvent) {
+    e.preventDefault()
+    if (isNew && (!username.trim() || !password)) return toast.error('请填写用户名和初始密码')
+    if (!name.trim()) return toast.error('昵称不能为空')
+    setBusy(true)
+    try {
+      if (isNew) {
+        await api.post('/api/admin/user', { username: username.trim(), name: name.trim(), password, role, mobile: mobile.trim() })
+        toast.success('用户已创建')
+      } else {
+        await api.patch(`/api/admin/user/${user.id}`, {
+          name: name.trim(),
+          mobile: mobile.trim(),
+          banned,
+          ...(role !== user.role ? { role } : {}),
+          ...(password ? { password } : {}),
+        })
+        toast.success('已保存')
+      }
+      onSaved()
+    } catch {
+      // shown by the request layer
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Dialog
+      open
+      title={isNew ? '新建用户' : `编辑用户 ${user.username}`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            取消
+          </Button>
+          <Button type="submit" form="user-form" loading={busy}>
+            保存
+          </Button>
+        </>
+      }
+    >
+      <form id="user-form" onSubmit={save} className="space-y-4">
+        {isNew && (
+          <Field label="用户名" htmlFor="uf-username" help="3-32 位字母、数字或下划线">
+            <Input id="uf-username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
+          </Field>
+        )}
+        <Field label="昵称" htmlFor="uf-name">
+          <Input id="uf-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={32} />
+        </Field>
+        <Field label="角色" htmlFor="uf-role">
+          <Select id="uf-role" value={role} onChange={(e) => setRole(e.target.value as Role)} disabled={roles.length <= 1}>
+            {(roles.includes(role) ? roles : [role, ...roles]).map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="手机号" htmlFor="uf-mobile" help="可留空">
+          <Input id="uf-mobile" value={mobile} onChange={(e) => setMobile(e.target.value)} inputMode="numeric" maxLength={11} />
+        </Field>
+        <Field label={isNew ? '初始密码' : '重置密码'} htmlFor="uf-password" help={isNew ? '至少 8 位' : '留空则不修改；修改后该用户需重新登录'}>
+          <Input id="uf-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+        </Field>
+        {!isNew && (
+          <div className="flex items-center justify-between">
+            <label htmlFor="uf-banned" className="text-sm text-zinc-300">
+              禁用账号
+            </label>
+            <Switch id="uf-banned" checked={banned} onChange={setBanned} label="禁用账号" />
+          </div>
+        )}
+      </form>
+    </Dialog>
+  )
+}

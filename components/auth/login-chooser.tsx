@@ -1,0 +1,52 @@
+'use client'
+
+import Link from 'next/link'
+import type { ReactNode } from 'react'
+import { useSiteInfo } from '@/lib/api-client/hooks'
+import { ChatIcon, KeyIcon, PhoneIcon } from '@/components/ui/icons'
+import { useRedirectParam } from './use-redirect-param'
+
+function Option({ href, title, note, icon, disabled }: { href: string; title: string; note: string; icon: ReactNode; disabled?: boolean }) {
+  const body = (
+    <>
+      <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-zinc-800 text-brand-300">{icon}</span>
+      <span className="min-w-0">
+        <span className="block font-medium text-white">{title}</span>
+        <span className="block text-xs text-zinc-500">{note}</span>
+      </span>
+    </>
+  )
+  const cls = 'flex items-center gap-3 rounded-xl p-3 ring-1 ring-zinc-800 transition'
+  if (disabled) return <div className={`${cls} opacity-60`} aria-disabled="true">{body}</div>
+  return (
+    <Link href={href} className={`${cls} hover:bg-zinc-800/60 hover:ring-zinc-700`}>
+      {body}
+    </Link>
+  )
+}
+
+/** /login: the ways to sign in this site offers. */
+export function LoginChooser() {
+  const { data: config } = useSiteInfo()
+  const { carry } = useRedirectParam()
+  const withRedirect = (path: string) => (carry ? `${path}?${carry}` : path)
+  const isWechatReady = Boolean(config?.WX_ENABLED && config.WX_APP_ID)
+
+  return (
+    <div>
+      <h1 className="text-xl font-semibold text-white">登录</h1>
+      <p className="mt-1 text-sm text-zinc-400">选择登录方式</p>
+      <div className="mt-6 space-y-3">
+        <Option href={withRedirect('/login_by_password')} title="账号密码登录" note="使用用户名和密码登录或注册" icon={<KeyIcon className="size-5" />} />
+        <Option
+          href={withRedirect('/login_by_wechat')}
+          title="微信登录"
+          note={isWechatReady ? '微信扫码或在微信内一键登录' : '本站暂未配置微信登录，请使用账号密码登录'}
+          icon={<ChatIcon className="size-5" />}
+          disabled={!isWechatReady}
+        />
+        <Option href={withRedirect('/login/fastlogin')} title="手机验证码登录" note="本站暂未配置短信服务，请使用账号密码登录" icon={<PhoneIcon className="size-5" />} disabled />
+      </div>
+    </div>
+  )
+}

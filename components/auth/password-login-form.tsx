@@ -1,0 +1,97 @@
+'use client'
+
+import { useQueryClient } from '@tanstack/react-query'
+import Link from 'next/link'
+import { useRouter, useSearchParams } from 'next/navigation'
+import { useState, type FormEvent } from 'react'
+import { useSiteInfo } from '@/lib/api-client/hooks'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { api } from '@/lib/api-client/request'
+import { storeToken } from '@/lib/api-client/token-store'
+import { Button } from '@/components/ui/button'
+import { Field, Input } from '@/components/ui/field'
+import { cn } from '@/lib/ui/cn'
+import { useRedirectParam } from './use-redirect-param'
+
+type Mode = 'login' | 'register'
+
+/** /login_by_password: sign in, or create an account, with a username and password. */
+export function PasswordLoginForm() {
+  const params = useSearchParams()
+  const [mode, setMode] = useState<Mode>(params.get('mode') === 'register' ? 'register' : 'login')
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [confirm, setConfirm] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const { target, carry } = useRedirectParam()
+  const { data: config } = useSiteInfo()
+  const router = useRouter()
+  const queryClient = useQueryClient()
+  const canRegister = config?.REGISTER_ENABLED !== false
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setError(null)
+    if (!username.trim() || !password) return setError('请输入用户名和密码')
+    if (mode === 'register' && password !== confirm) return setError('两次输入的密码不一致')
+    setBusy(true)
+    try {
+      const path = mode === 'login' ? '/api/auth/login' : '/api/auth/register'
+      const { token } = await api.post<{ token: string }>(path, { username: username.trim(), password })
+      storeToken(token)
+      await queryClient.invalidateQueries({ queryKey: queryKeys.profile })
+      router.replace(target)
+    } catch {
+      // The request layer has shown the server's message.
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const tab = (value: Mode, label: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={mode === value}
+      onClick={() => {
+        setMode(value)
+        setError(null)
+      }}
+      className={cn('flex-1 rounded-lg py-2 text-sm font-medium transition', mode === value ? 'bg-zinc-800 text-white' : 'text-zinc-400 hover:text-white')}
+    >
+      {label}
+    </button>
+  )
+
+  return (
+    <div>
+      <div role="tablist" className="mb-6 flex gap-1 rounded-xl bg-zinc-950/60 p-1 ring-1 ring-zinc-800">
+        {tab('login', '登录')}
+        {canRegister && tab('register', '注册')}
+      </div>
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        <Field label="用户名" htmlFor="username" help={mode === 'register' ? '3-32 位字母、数字或下划线' : undefined}>
+          <Input id="username" name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} placeholder="请输入用户名" />
+        </Field>
+        <Field label="密码" htmlFor="password" help={mode === 'register' ? '至少 8 位' : undefined}>
+          <Input id="password" name="password" type="password" autoComplete={mode === 'login' ? 'current-password' : 'new-password'} value={password} onChange={(e) => setPassword(e.target.value)} placeholder="请输入密码" />
+        </Field>
+        {mode === 'register' && (
+          <Field label="确认密码" htmlFor="confirm">
+            <Input id="confirm" name="confirm" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} placeholder="请再次输入密码" />
+          </Field>
+        )}
+        {error && <p role="alert" className="text-sm text-red-400">{error}</p>}
+        <Button type="submit" className="w-full" size="lg" loading={busy}>
+          {mode === 'login' ? '登录' : '注册并登录'}
+        </Button>
+      </form>
+      <div className="mt-6 text-center text-sm">
+        <Link href={carry ? `/login?${carry}` : '/login'} className="text-zinc-400 hover:text-white">
+          其他登录方式
+        </Link>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,46 @@
+'use client'
+
+import { useQueryClient } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import type { Json } from '@/lib/api-client/hooks'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { api } from '@/lib/api-client/request'
+import type { Profile } from '@/lib/users/user-views'
+import { toast } from '@/lib/ui/toast-store'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { Field, Input } from '@/components/ui/field'
+
+export function NameForm({ profile }: { profile: Json<Profile> }) {
+  const [name, setName] = useState(profile.name)
+  const [busy, setBusy] = useState(false)
+  const queryClient = useQueryClient()
+
+  async function save(e: FormEvent) {
+    e.preventDefault()
+    if (!name.trim()) return toast.error('昵称不能为空')
+    setBusy(true)
+    try {
+      const updated = await api.patch<Json<Profile>>('/api/users/profile', { name: name.trim() })
+      queryClient.setQueryData(queryKeys.profile, updated)
+      toast.success('已保存')
+    } catch {
+      // shown by the request layer
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card>
+      <form onSubmit={save} className="flex flex-wrap items-end gap-3">
+        <Field label="昵称" htmlFor="name" className="min-w-48 flex-1">
+          <Input id="name" value={name} maxLength={32} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Button type="submit" loading={busy} disabled={name.trim() === profile.name}>
+          保存昵称
+        </Button>
+      </form>
+    </Card>
+  )
+}

@@ -1,0 +1,58 @@
+'use client'
+
+import { useState, type FormEvent } from 'react'
+import { api } from '@/lib/api-client/request'
+import { storeToken } from '@/lib/api-client/token-store'
+import { toast } from '@/lib/ui/toast-store'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { Field, Input } from '@/components/ui/field'
+
+/** Changing the password signs out every other device; this one gets a fresh token. */
+export function PasswordForm() {
+  const [current, setCurrent] = useState('')
+  const [next, setNext] = useState('')
+  const [confirm, setConfirm] = useState('')
+  const [busy, setBusy] = useState(false)
+
+  async function save(e: FormEvent) {
+    e.preventDefault()
+    if (next.length < 8) return toast.error('新密码至少 8 位')
+    if (next !== confirm) return toast.error('两次输入的新密码不一致')
+    setBusy(true)
+    try {
+      const { token } = await api.post<{ token: string }>('/api/users/password', { currentPassword: current, newPassword: next })
+      storeToken(token)
+      setCurrent('')
+      setNext('')
+      setConfirm('')
+      toast.success('密码已修改，其他设备需要重新登录')
+    } catch {
+      // shown by the request layer
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card>
+      <h2 className="mb-4 font-medium text-white">修改密码</h2>
+      <form onSubmit={save} className="grid gap-4 sm:grid-cols-3">
+        <Field label="当前密码" htmlFor="current-password">
+          <Input id="current-password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+        </Field>
+        <Field label="新密码" htmlFor="new-password">
+          <Input id="new-password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
+        </Field>
+        <Field label="确认新密码" htmlFor="confirm-password">
+          <Input id="confirm-password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+        </Field>
+        <div className="sm:col-span-3">
+          <Button type="submit" loading={busy}>
+            修改密码
+          </Button>
+        </div>
+      </form>
+    </Card>
+  )
+}

@@ -1,0 +1,54 @@
+/**
+ * Runs the app's background jobs in a loop each: a job runs, then sleeps for its
+ * interval unless woken early. Used by `npm run worker` and, for the embedded default,
+ * inside the web process. Jobs must be safe to run in many processes at once (they
+ * claim work in the database), so any number of workers may run.
+ */
+export type BackgroundJob = {
+  name: string
+  intervalMs: number
+  /** Returns true when it did work and should run again at once (a backlog). */
+  run(): Promise<boolean | void>
+}
+
+export type RunningWorker = { wake(name: string): void; stop(): Promise<void> }
+
+export function startBackgroundWorker(jobs: BackgroundJob[], log: (message: string) => void = console.log): RunningWorker {
+  let stopped = false
+  const wakers = new Map<string, () => void>()
+
+  const loop = async (job: BackgroundJob) => {
+    while (!stopped) {
+      let again = false
+      try {
+        again = (await job.run()) === true
+      } catch (error) {
+        log(`[worker] ${job.name} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
+      }
+      if (stopped) break
+      if (!again) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, job.intervalMs)
+          wakers.set(job.name, () => {
+            clearTimeout(timer)
+            resolve()
+          })
+        })
+      }
+    }
+  }
+
+  const loops = jobs.map(loop)
+  log(`[worker] started: ${jobs.map((j) => j.name).join(', ')}`)
+  return {
+    wake(name) {
+      wakers.get(name)?.()
+    },
+    async stop() {
+      stopped = true
+      wakers.forEach((wake) => wake())
+      await Promise.all(loops)
+      log('[worker] stopped')
+    },
+  }
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: unit, integration (real PostgreSQL),
+# then end-to-end (Playwright + Debian's Chromium against the production build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+bash scripts/ensure-test-deps.sh
+npm run --silent db:generate
+npx vitest run --project unit
+npx vitest run --project integration
+npm run --silent build
+npx playwright test

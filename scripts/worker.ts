@@ -1,0 +1,21 @@
+// `npm run worker`: the background worker as its own process. Run any number of them
+// on any machine that reaches the database. SIGTERM/SIGINT finish the current work first.
+import { env } from '../lib/env'
+import { disconnectDb } from '../lib/db'
+import { startBackgroundWorker } from '../lib/worker/background-worker'
+import { backgroundJobs } from '../lib/worker/jobs'
+
+env()
+const worker = startBackgroundWorker(backgroundJobs())
+
+let stopping = false
+async function shutdown(signal: string) {
+  if (stopping) return
+  stopping = true
+  console.log(`[worker] ${signal}: draining`)
+  await worker.stop()
+  await disconnectDb()
+  process.exit(0)
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))

@@ -1,0 +1,4 @@
+/** Shared by the e2e server script and the specs. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210)
+export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`
+export const E2E_ADMIN = { username: 'admin', password: 'e2e-admin-password-1' }

@@ -1,0 +1,37 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test'
+import { E2E_ADMIN } from './constants'
+
+let counter = 0
+/** A username no other test uses. */
+export function uniqueName(prefix = 'u'): string {
+  return `${prefix}${Date.now().toString(36)}${counter++}`
+}
+
+/** Registers a user through the API (as another client would) and returns its token. */
+export async function registerViaApi(request: APIRequestContext, username = uniqueName(), password = 'e2e-password-9'): Promise<{ username: string; password: string; token: string }> {
+  const res = await request.post('/api/auth/register', { data: { username, password } })
+  expect(res.ok(), await res.text()).toBeTruthy()
+  return { username, password, token: (await res.json()).data.token }
+}
+
+export async function loginViaApi(request: APIRequestContext, username: string, password: string): Promise<string> {
+  const res = await request.post('/api/auth/login', { data: { username, password } })
+  expect(res.ok(), await res.text()).toBeTruthy()
+  return (await res.json()).data.token
+}
+
+export const adminToken = (request: APIRequestContext) => loginViaApi(request, E2E_ADMIN.username, E2E_ADMIN.password)
+
+/** Puts a token where the app keeps it (SPEC section 4), as a login would have. */
+export async function useToken(page: Page, token: string): Promise<void> {
+  await page.goto('/api/site-config/site-info')
+  await page.evaluate((value) => window.localStorage.setItem('token', `Bearer ${value}`), token)
+}
+
+/** Signs in through the password form, like a person. */
+export async function loginThroughUi(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login_by_password')
+  await page.getByLabel('用户名').fill(username)
+  await page.getByLabel('密码', { exact: true }).fill(password)
+  await page.getByRole('button', { name: '登录', exact: true }).click()
+}
