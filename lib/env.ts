@@ -20,7 +20,8 @@ export const ZEnvSchema = z.object({
   /** Where the embedded database, generated secrets and stored files live. */
   DATA_DIR: z.string().min(1).default('./data'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  HOSTNAME: z.string().min(1).default('0.0.0.0'),
+  /** Address to listen on (not HOSTNAME, which Docker sets to the container's name). */
+  LISTEN_HOST: z.string().min(1).default('0.0.0.0'),
   /** Public origin of the site, e.g. https://ai.example.com (OAuth callbacks, payment notifications). */
   PUBLIC_URL: z.url().optional(),
   /** The first administrator, created on first start when no ADMIN exists. */
@@ -35,7 +36,9 @@ export const ZEnvSchema = z.object({
 export type TEnv = z.infer<typeof ZEnvSchema> & { AUTH_SECRET: string }
 
 export function parseEnv(source: Record<string, string | undefined>): z.infer<typeof ZEnvSchema> {
-  const result = ZEnvSchema.safeParse(source)
+  // `NAME=` in an env file means "not set", not "set to nothing".
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''))
+  const result = ZEnvSchema.safeParse(present)
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`)

@@ -9,7 +9,9 @@ export function safeRedirectPath(value: string | null | undefined, origin = 'htt
   try {
     const url = new URL(value, origin)
     if (url.origin !== new URL(origin).origin) return '/'
-    return url.pathname + url.search + url.hash
+    // Parsing removes dot segments ('/.//evil.com' → '//evil.com'): check the result too.
+    const path = url.pathname + url.search + url.hash
+    return path.startsWith('//') || path.startsWith('/\\') ? '/' : path
   } catch {
     return '/'
   }

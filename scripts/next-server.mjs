@@ -6,7 +6,7 @@ import next from 'next'
 
 const dev = process.argv.includes('--dev')
 const port = Number(process.env.PORT ?? 3000)
-const hostname = process.env.HOSTNAME ?? '0.0.0.0'
+const hostname = process.env.LISTEN_HOST ?? '0.0.0.0'
 
 const app = next({ dev, port, hostname })
 const handle = app.getRequestHandler()

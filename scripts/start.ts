@@ -65,7 +65,7 @@ async function main() {
       ...process.env,
       NODE_ENV: isDev ? 'development' : 'production',
       PORT: String(config.PORT),
-      HOSTNAME: config.HOSTNAME,
+      LISTEN_HOST: config.LISTEN_HOST,
       DATABASE_URL: databaseUrl,
       AUTH_SECRET: authSecret,
       ...(embedded ? { RUN_WORKER_IN_WEB: process.env.RUN_WORKER_IN_WEB ?? 'true' } : {}),

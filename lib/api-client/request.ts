@@ -112,8 +112,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     throw new ApiError(message || `请求失败（${res.status}）`, res.status, body)
   }
   if (body?.success === false) {
-    environment.toast(message, TOAST_MS)
-    throw new ApiError(message, res.status, body)
+    environment.toast(message || '操作失败', TOAST_MS)
+    throw new ApiError(message || '操作失败', res.status, body)
   }
   return body?.data as T
 }

@@ -20,7 +20,7 @@ const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cl
     ADMIN_USERNAME: E2E_ADMIN.username,
     ADMIN_PASSWORD: E2E_ADMIN.password,
     PORT: String(E2E_PORT),
-    HOSTNAME: '127.0.0.1',
+    LISTEN_HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     RUN_WORKER_IN_WEB: 'true',
   },

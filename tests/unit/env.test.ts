@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest'
+import { ZEnvSchema, parseEnv } from '@/lib/env'
+
+const SECRET = 'x'.repeat(32)
+
+function errorOf(source: Record<string, string | undefined>): Error {
+  try {
+    parseEnv(source)
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error)
+    return error as Error
+  }
+  throw new Error(`expected parseEnv to throw for ${JSON.stringify(source)}`)
+}
+
+describe('parseEnv defaults', () => {
+  it('an empty environment gets every default', () => {
+    expect(parseEnv({})).toEqual({
+      NODE_ENV: 'development',
+      DATABASE_POOL_SIZE: 10,
+      DATA_DIR: './data',
+      PORT: 3000,
+      LISTEN_HOST: '0.0.0.0',
+      ADMIN_USERNAME: 'admin',
+      TRUST_PROXY: false,
+      RUN_WORKER_IN_WEB: false,
+    })
+  })
+
+  it('leaves the optional values unset', () => {
+    const env = parseEnv({})
+    expect(env.DATABASE_URL).toBeUndefined()
+    expect(env.AUTH_SECRET).toBeUndefined()
+    expect(env.PUBLIC_URL).toBeUndefined()
+    expect(env.ADMIN_PASSWORD).toBeUndefined()
+  })
+
+  it('ignores variables it does not know', () => {
+    const env = parseEnv({ PATH: '/usr/bin', HOME: '/root' }) as Record<string, unknown>
+    expect(env.PATH).toBeUndefined()
+    expect(env.HOME).toBeUndefined()
+  })
+})
+
+describe('parseEnv valid values', () => {
+  it('accepts a full production configuration', () => {
+    const env = parseEnv({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://aiimg:pw@db:5432/aiimg',
+      DATABASE_POOL_SIZE: '25',
+      AUTH_SECRET: SECRET,
+      DATA_DIR: '/app/data',
+      PORT: '8080',
+      LISTEN_HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://ai.example.com',
+      ADMIN_USERNAME: 'root_admin',
+      ADMIN_PASSWORD: 'correct horse',
+      TRUST_PROXY: 'true',
+      RUN_WORKER_IN_WEB: '1',
+    })
+    expect(env).toEqual({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://aiimg:pw@db:5432/aiimg',
+      DATABASE_POOL_SIZE: 25,
+      AUTH_SECRET: SECRET,
+      DATA_DIR: '/app/data',
+      PORT: 8080,
+      LISTEN_HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://ai.example.com',
+      ADMIN_USERNAME: 'root_admin',
+      ADMIN_PASSWORD: 'correct horse',
+      TRUST_PROXY: true,
+      RUN_WORKER_IN_WEB: true,
+    })
+  })
+
+  it('accepts postgres:// as well as postgresql://', () => {
+    expect(parseEnv({ DATABASE_URL: 'postgres://u@localhost/db' }).DATABASE_URL).toBe('postgres://u@localhost/db')
+  })
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['false', false],
+    ['0', false],
+    ['', false],
+  ])('boolean %j → %s', (value, expected) => {
+    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toBe(expected)
+    expect(parseEnv({ RUN_WORKER_IN_WEB: value }).RUN_WORKER_IN_WEB).toBe(expected)
+  })
+
+  it('an AUTH_SECRET of exactly 32 characters is enough', () => {
+    expect(parseEnv({ AUTH_SECRET: SECRET }).AUTH_SECRET).toBe(SECRET)
+  })
+})
+
+describe('parseEnv rejects malformed values, naming the variable', () => {
+  it.each([
+    ['DATABASE_URL', 'mysql://root@localhost/db'],
+    ['DATABASE_URL', 'localhost:5432'],
+    ['AUTH_SECRET', 'short'],
+    ['AUTH_SECRET', 'x'.repeat(31)],
+    ['PORT', 'abc'],
+    ['PORT', '0'],
+    ['PORT', '65536'],
+    ['PORT', '80.5'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_SIZE', 'many'],
+    ['NODE_ENV', 'staging'],
+    ['PUBLIC_URL', 'not a url'],
+    ['ADMIN_USERNAME', 'a'],
+    ['ADMIN_USERNAME', 'bad name!'],
+    ['ADMIN_PASSWORD', 'short'],
+    ['TRUST_PROXY', 'yes'],
+    ['RUN_WORKER_IN_WEB', 'TRUE'],
+  ])('%s=%j', (name, value) => {
+    const error = errorOf({ [name]: value })
+    expect(error.message).toContain(name)
+    expect(error.message).toMatch(/^Invalid environment configuration/)
+    // Only the bad variable is named.
+    for (const other of Object.keys(ZEnvSchema.shape)) {
+      if (other !== name && !name.startsWith(other) && !other.startsWith(name)) expect(error.message).not.toContain(`${other}:`)
+    }
+  })
+
+  it('names every bad variable at once', () => {
+    const error = errorOf({ DATABASE_URL: 'mysql://x', AUTH_SECRET: 'short', PORT: 'http' })
+    expect(error.message).toContain('DATABASE_URL')
+    expect(error.message).toContain('AUTH_SECRET')
+    expect(error.message).toContain('PORT')
+  })
+
+  it('does not echo the secret value itself', () => {
+    const error = errorOf({ AUTH_SECRET: 'hunter2-secret' })
+    expect(error.message).not.toContain('hunter2-secret')
+  })
+})
+
+describe('parseEnv treats an empty value as not set', () => {
+  it.each(['DATA_DIR', 'ADMIN_PASSWORD', 'PUBLIC_URL', 'PORT'])('%s=""', (name) => {
+    const parsed = parseEnv({ [name]: '' })
+    expect(parsed).toEqual(parseEnv({}))
+  })
+})
