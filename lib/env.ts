@@ -33,7 +33,7 @@ export const ZEnvSchema = z.object({
   RUN_WORKER_IN_WEB: booleanString.default(false),
 })
 
-export type TEnv = z.infer<typeof ZEnvSchema> & { AUTH_SECRET: string }
+export type TEnv = z.infer<typeof ZEnvSchema> & { AUTH_SECRET: string; DATABASE_URL: string }
 
 export function parseEnv(source: Record<string, string | undefined>): z.infer<typeof ZEnvSchema> {
   // `NAME=` in an env file means "not set", not "set to nothing".

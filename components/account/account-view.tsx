@@ -3,6 +3,7 @@
 import { RequireUser } from '@/components/app/require-user'
 import { Card, PageTitle } from '@/components/ui/card'
 import { formatCents } from '@/lib/format'
+import { LedgerList } from './ledger-list'
 import { ROLE_LABELS } from '@/lib/users/role-labels'
 
 
@@ -29,6 +30,8 @@ export function AccountView() {
             <Stat label="积分" value={String(profile.points)} testId="account-points" />
             <Stat label="账户角色" value={ROLE_LABELS[profile.role]} testId="account-role" />
           </div>
+          <h2 className="mb-3 mt-8 text-lg font-medium text-white">收支明细</h2>
+          <LedgerList />
         </div>
       )}
     </RequireUser>

@@ -2,19 +2,22 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTML
 import { cn } from '@/lib/ui/cn'
 
 const control =
-  'w-full rounded-lg bg-zinc-900 px-3 text-sm text-zinc-100 ring-1 ring-inset ring-zinc-700 placeholder:text-zinc-500 transition focus:outline-none focus:ring-2 focus:ring-brand-500 disabled:opacity-60'
+  'rounded-lg bg-zinc-900 px-3 text-sm text-zinc-100 ring-1 ring-inset ring-zinc-700 placeholder:text-zinc-500 transition focus:outline-none focus:ring-2 focus:ring-brand-500 disabled:opacity-60'
+
+/** Controls fill their row unless the caller gives a width. */
+const width = (className?: string) => (/(^|\s)w-/.test(className ?? '') ? '' : 'w-full')
 
 export function Input({ className, ...rest }: InputHTMLAttributes<HTMLInputElement>) {
-  return <input className={cn(control, 'h-10', className)} {...rest} />
+  return <input className={cn(control, width(className), 'h-10', className)} {...rest} />
 }
 
 export function Textarea({ className, ...rest }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return <textarea className={cn(control, 'py-2 leading-relaxed', className)} {...rest} />
+  return <textarea className={cn(control, width(className), 'py-2 leading-relaxed', className)} {...rest} />
 }
 
 export function Select({ className, children, ...rest }: SelectHTMLAttributes<HTMLSelectElement>) {
   return (
-    <select className={cn(control, 'h-10 pr-8', className)} {...rest}>
+    <select className={cn(control, width(className), 'h-10 pr-8', className)} {...rest}>
       {children}
     </select>
   )

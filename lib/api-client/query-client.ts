@@ -16,4 +16,8 @@ export const queryKeys = {
   profile: ['profile'] as const,
   adminUsers: (params: object) => ['admin', 'users', params] as const,
   adminSiteConfig: ['admin', 'site-config'] as const,
+  adminCards: (params: object) => ['admin', 'cards', params] as const,
+  cardBatches: ['admin', 'card-batches'] as const,
+  myCards: ['my-cards'] as const,
+  ledger: ['ledger'] as const,
 }

@@ -52,6 +52,10 @@ export type RequestOptions = {
   body?: unknown
   headers?: Record<string, string>
   signal?: AbortSignal
+  /** 'blob' for file downloads (CSV exports); errors still arrive as JSON. */
+  responseType?: 'json' | 'blob'
+  /** The caller shows failures itself (no toast here); 401 and 积分不足 are still handled. */
+  silent?: boolean
 }
 
 function buildRequest(path: string, { method = 'GET', query, body, headers, signal }: RequestOptions, timeout: AbortSignal): Request {
@@ -73,12 +77,13 @@ function buildRequest(path: string, { method = 'GET', query, body, headers, sign
 const messageOf = (body: Body | undefined) => body?.errMessage || body?.message || ''
 
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const toast = options.silent ? () => {} : environment.toast
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
   let req: Request
   try {
     req = buildRequest(path, options, timeout)
   } catch (error) {
-    environment.toast(MSG_BUILD_FAILED, TOAST_MS)
+    toast(MSG_BUILD_FAILED, TOAST_MS)
     throw new ApiError(MSG_BUILD_FAILED, 0, error)
   }
 
@@ -87,10 +92,11 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     res = await environment.fetch(req)
   } catch (error) {
     if (options.signal?.aborted) throw new ApiError('已取消', 0, error)
-    environment.toast(MSG_NETWORK, TOAST_MS)
+    toast(MSG_NETWORK, TOAST_MS)
     throw new ApiError(MSG_NETWORK, 0, error)
   }
 
+  if (res.ok && options.responseType === 'blob') return (await res.blob()) as T
   const body = (await res.json().catch(() => undefined)) as Body | undefined
   const message = messageOf(body)
 
@@ -104,15 +110,15 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     throw new ApiError(message || '请先登录', 401, body)
   }
   if (res.status === 500 || res.status === 502) {
-    environment.toast(MSG_SYSTEM_ERROR, TOAST_MS)
+    toast(MSG_SYSTEM_ERROR, TOAST_MS)
     throw new ApiError(MSG_SYSTEM_ERROR, res.status, body)
   }
   if (!res.ok) {
-    environment.toast(message || `请求失败（${res.status}）`, TOAST_MS)
+    toast(message || `请求失败（${res.status}）`, TOAST_MS)
     throw new ApiError(message || `请求失败（${res.status}）`, res.status, body)
   }
   if (body?.success === false) {
-    environment.toast(message || '操作失败', TOAST_MS)
+    toast(message || '操作失败', TOAST_MS)
     throw new ApiError(message || '操作失败', res.status, body)
   }
   return body?.data as T
@@ -125,6 +131,7 @@ export const api = {
     request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
   patch: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PATCH', body: body ?? {} }),
   delete: <T>(path: string) => request<T>(path, { method: 'DELETE' }),
+  download: (path: string, query?: RequestOptions['query']) => request<Blob>(path, { method: 'GET', query, responseType: 'blob' }),
   upload: <T>(path: string, file: Blob, field = 'file') => {
     const form = new FormData()
     form.append(field, file)

@@ -18,18 +18,21 @@ export async function countEvent({ key, windowSeconds }: Limit): Promise<{ count
   return rows[0]
 }
 
-/** How many events the window holds now, without counting one. */
-export async function peekCount({ key }: Limit): Promise<{ count: number; resetAt: Date | null }> {
-  const row = await db().rateLimitCounter.findUnique({ where: { key } })
-  if (!row || row.resetAt <= new Date()) return { count: 0, resetAt: null }
-  return { count: row.count, resetAt: row.resetAt }
-}
-
-/** Throws 429 with a message saying when to retry if any of the limits is already used up. */
-export async function assertUnderLimits(limits: Limit[], what: string): Promise<void> {
-  for (const limit of limits) {
-    const { count, resetAt } = await peekCount(limit)
-    if (count >= limit.max && resetAt) throw tooManyRequests(`${what}过于频繁，请 ${waitText(resetAt)} 后再试`)
+/**
+ * Takes one attempt from each limit before the guarded work runs, atomically, so
+ * attempts sent at the same moment cannot all slip under the limit. Throws 429 saying
+ * when to retry if any limit is used up. `release` gives an attempt back when its
+ * outcome should not count (a successful login, a race lost fairly).
+ */
+export async function takeAttempt(limits: Limit[], what: string): Promise<{ release(): Promise<void> }> {
+  const counted = await Promise.all(limits.map(async (limit) => ({ limit, ...(await countEvent(limit)) })))
+  const over = counted.find((c) => c.count > c.limit.max)
+  if (over) throw tooManyRequests(`${what}过于频繁，请 ${waitText(over.resetAt)} 后再试`)
+  return {
+    async release() {
+      const keys = limits.map((l) => l.key)
+      await db().$executeRaw`UPDATE "RateLimitCounter" SET "count" = GREATEST("count" - 1, 0) WHERE "key" = ANY(${keys}::text[])`
+    },
   }
 }
 

@@ -31,6 +31,7 @@ export function errorToResponse(error: unknown): Response {
   const code = (error as PrismaLikeError)?.code
   if (code === 'P2002') return fail(ERROR_STATUS.CONFLICT, 'CONFLICT', '记录已存在')
   if (code === 'P2025') return fail(ERROR_STATUS.NOT_FOUND, 'NOT_FOUND', '记录不存在')
+  if (code === 'P2003') return fail(ERROR_STATUS.CONFLICT, 'CONFLICT', '记录仍被其他数据引用，无法删除')
   console.error('[api] unexpected error', error)
   return fail(500, 'INTERNAL', '系统错误')
 }

@@ -1,3 +1,5 @@
+import { isAdmin } from '@/lib/auth/permissions'
+import type { Role } from '@/lib/generated/prisma/enums'
 import { CONFIG_GROUPS, CONFIG_REGISTRY, type ConfigType, type Visibility } from './registry'
 import { maskSecret } from './secret-box'
 import { getAllConfigValues, type ConfigValue } from './store'
@@ -14,10 +16,14 @@ export type ConfigItem = {
   isSet: boolean
 }
 
-/** Every setting for the console, grouped in registry order; secrets masked. */
-export async function listConfigForConsole(): Promise<{ groups: readonly string[]; items: ConfigItem[] }> {
+/**
+ * Every setting for the console, grouped in registry order. Secrets are masked for an
+ * ADMIN and left out altogether for a MANAGER.
+ */
+export async function listConfigForConsole(role: Role): Promise<{ groups: readonly string[]; items: ConfigItem[] }> {
   const values = await getAllConfigValues()
-  const items = CONFIG_REGISTRY.map((def) => {
+  const visible = CONFIG_REGISTRY.filter((def) => def.visibility !== 'secret' || isAdmin(role))
+  const items = visible.map((def) => {
     const value = values.get(def.name) ?? def.defaultValue
     const isSecret = def.visibility === 'secret'
     return {
@@ -31,5 +37,5 @@ export async function listConfigForConsole(): Promise<{ groups: readonly string[
       isSet: value !== '' && value !== def.defaultValue,
     }
   })
-  return { groups: CONFIG_GROUPS, items }
+  return { groups: CONFIG_GROUPS.filter((g) => items.some((i) => i.group === g)), items }
 }

@@ -1,6 +1,6 @@
 import { db } from '@/lib/db'
 import { verifyAgainstDummy, verifyPassword } from '@/lib/auth/password'
-import { assertUnderLimits, clearCounter, countEvent, type Limit } from '@/lib/auth/rate-limit'
+import { clearCounter, takeAttempt, type Limit } from '@/lib/auth/rate-limit'
 import { issueToken } from '@/lib/auth/token'
 import { badRequest, forbidden } from '@/lib/http/app-error'
 
@@ -21,23 +21,24 @@ function limitsFor(username: string, ip: string): Limit[] {
 
 /**
  * Checks a username and password. Unknown users and wrong passwords get the same
- * answer after the same work; repeated failures per account and per address are
- * throttled (a wait, not a lock-out, so nobody can lock another person out for good).
+ * answer after the same work. Every attempt is counted before the check (so parallel
+ * guesses cannot slip through) and successes are given back: failures per account and
+ * per address are throttled with a wait, not a lock-out, so nobody can lock another
+ * person out for good.
  */
 export async function loginUser(username: string, password: string, ip: string): Promise<{ token: string }> {
   const limits = limitsFor(username, ip)
-  await assertUnderLimits(limits, '登录尝试')
+  const attempt = await takeAttempt(limits, '登录尝试')
 
   const user = await db().user.findUnique({
     where: { username },
     select: { id: true, passwordHash: true, tokenVersion: true, bannedAt: true },
   })
   const isValid = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : (await verifyAgainstDummy(password), false)
-  if (!user || !isValid) {
-    await Promise.all(limits.map(countEvent))
-    throw badRequest(WRONG_CREDENTIALS)
-  }
-  if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
+  if (!user || !isValid) throw badRequest(WRONG_CREDENTIALS)
+  // A success does not count against the address, and forgives the account's failures.
+  await attempt.release()
   await clearCounter(limits[0].key)
+  if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
   return { token: await issueToken(user.id, user.tokenVersion) }
 }

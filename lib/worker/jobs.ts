@@ -1,9 +1,12 @@
 import { pruneExpiredCounters } from '@/lib/auth/rate-limit'
+import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-cards'
 import type { BackgroundJob } from './background-worker'
 
 /** Every background job of the app. Features add theirs here. */
 export function backgroundJobs(): BackgroundJob[] {
   return [
+    // Woken by each import; the interval only catches work left by a crash.
+    { name: CHECK_CARDS_JOB, intervalMs: 60_000, run: checkPendingCards },
     {
       name: 'prune-rate-limits',
       intervalMs: 10 * 60_000,

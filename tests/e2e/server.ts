@@ -1,41 +1,60 @@
-// The site as Playwright tests it: the production build started by the same launcher a
-// site owner uses (scripts/start.ts), on a fresh database that is dropped afterwards.
-import { spawn } from 'node:child_process'
-import { rm } from 'node:fs/promises'
+// The site as Playwright tests it, in the production topology: the build started by
+// the launcher a site owner uses (scripts/start.ts) and a separate worker process
+// (npm run worker), on a fresh database that is dropped afterwards.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createTestDatabase } from '../helpers/test-database'
-import { E2E_ADMIN, E2E_PORT } from './support/constants'
+import { E2E_ADMIN, E2E_PORT, E2E_WORKER_PID_FILE } from './support/constants'
 
 const root = path.resolve(import.meta.dirname, '../..')
+const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs')
 const dataDir = path.join(root, '.tmp', `e2e-data-${process.pid}`)
 const database = await createTestDatabase('aiimg_e2e')
 
-const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'scripts/start.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    DATABASE_URL: database.url,
-    AUTH_SECRET: 'e2e-secret-0123456789abcdefghijklmnopqrstuvwxyz',
-    ADMIN_USERNAME: E2E_ADMIN.username,
-    ADMIN_PASSWORD: E2E_ADMIN.password,
-    PORT: String(E2E_PORT),
-    LISTEN_HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    RUN_WORKER_IN_WEB: 'true',
-  },
-})
+const env = {
+  ...process.env,
+  DATABASE_URL: database.url,
+  AUTH_SECRET: 'e2e-secret-0123456789abcdefghijklmnopqrstuvwxyz',
+  ADMIN_USERNAME: E2E_ADMIN.username,
+  ADMIN_PASSWORD: E2E_ADMIN.password,
+  PORT: String(E2E_PORT),
+  LISTEN_HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  RUN_WORKER_IN_WEB: 'false',
+}
+
+const web = spawn(process.execPath, [tsx, path.join(root, 'scripts/start.ts')], { cwd: root, stdio: 'inherit', env })
+let worker: ChildProcess | undefined
+
+// The worker starts once the launcher has migrated the database.
+const startWorker = setInterval(async () => {
+  const ready = await fetch(`http://127.0.0.1:${E2E_PORT}/api/site-config/site-info`).then((r) => r.ok, () => false)
+  if (!ready || worker) return
+  clearInterval(startWorker)
+  // `node --import tsx`, not the tsx CLI, which would run the script in a child process
+  // that SIGSTOP sent to this pid would not reach.
+  worker = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], { cwd: root, stdio: 'inherit', env })
+  await mkdir(path.dirname(E2E_WORKER_PID_FILE), { recursive: true })
+  await writeFile(E2E_WORKER_PID_FILE, String(worker.pid))
+}, 500)
 
 let cleaning = false
 async function cleanUp(code: number) {
   if (cleaning) return
   cleaning = true
-  child.kill('SIGTERM')
-  await new Promise((resolve) => child.once('exit', resolve).once('error', resolve))
+  clearInterval(startWorker)
+  for (const child of [worker, web]) {
+    if (!child || child.exitCode !== null) continue
+    child.kill('SIGCONT')
+    child.kill('SIGTERM')
+    await new Promise((resolve) => child.once('exit', resolve))
+  }
   await database.drop().catch((e) => console.error('[e2e] dropping the database failed', e))
   await rm(dataDir, { recursive: true, force: true })
+  await rm(E2E_WORKER_PID_FILE, { force: true })
   process.exit(code)
 }
 process.on('SIGTERM', () => void cleanUp(0))
 process.on('SIGINT', () => void cleanUp(0))
-child.on('exit', (code) => void cleanUp(code ?? 1))
+web.on('exit', (code) => void cleanUp(code ?? 1))

@@ -2,6 +2,7 @@ import { hashPassword } from '@/lib/auth/password'
 import { issueToken } from '@/lib/auth/token'
 import { db } from '@/lib/db'
 import type { Role } from '@/lib/generated/prisma/enums'
+import { postMovement } from '@/lib/ledger/post-movement'
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>
 
@@ -47,9 +48,15 @@ export async function createUser(options: { role?: Role; username?: string; pass
       name: options.name ?? username,
       role: options.role ?? 'USER',
       passwordHash: await hashPassword(options.password ?? 'a-good-password'),
-      points: options.points ?? 0,
-      balance: options.balance ?? 0,
     },
   })
-  return { ...user, token: await issueToken(user.id, user.tokenVersion) }
+  // Opening value goes through the ledger, so the ledger invariant holds in every test.
+  if (options.points || options.balance) {
+    await db().$transaction(async (tx) => {
+      if (options.points) await postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: options.points, reference: `test-opening:${user.id}:points` })
+      if (options.balance) await postMovement(tx, { userId: user.id, account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: options.balance, reference: `test-opening:${user.id}:balance` })
+    })
+  }
+  const fresh = await db().user.findUniqueOrThrow({ where: { id: user.id } })
+  return { ...fresh, token: await issueToken(fresh.id, fresh.tokenVersion) }
 }

@@ -151,10 +151,18 @@ describe('Prisma-like errors', () => {
   })
 })
 
+describe('a row still referenced (Prisma P2003)', () => {
+  it('→ 409 with a readable message', async () => {
+    const res = await read(errorToResponse({ code: 'P2003', message: 'fk' }))
+    expect(res.status).toBe(409)
+    expect(res.body).toEqual({ success: false, data: null, errMessage: '记录仍被其他数据引用，无法删除', code: 'CONFLICT' })
+  })
+})
+
 describe('unknown errors', () => {
   it.each([
     ['an Error', new Error('connection reset: secret details')],
-    ['another Prisma code', { code: 'P2003', message: 'fk' }],
+    ['another Prisma code', { code: 'P2034', message: 'write conflict' }],
     ['a string', 'boom'],
     ['null', null],
     ['undefined', undefined],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DATE_FORMAT, formatCents, formatDateTime } from '@/lib/format'
+import { DATE_FORMAT, formatCents, formatDateTime, parseYuanToCents } from '@/lib/format'
 
 describe('formatCents (SPEC section 9: cents / 100 with 2 decimals)', () => {
   it.each([
@@ -49,4 +49,18 @@ describe('formatDateTime (SPEC section 9: YYYY-MM-DD HH:mm:ss)', () => {
   it('an invalid Date → -', () => {
     expect(formatDateTime(new Date(Number.NaN))).toBe('-')
   })
+})
+
+describe('parseYuanToCents', () => {
+  it.each([
+    ['12', 1200],
+    ['12.3', 1230],
+    ['12.34', 1234],
+    ['0.05', 5],
+    ['-3.5', -350],
+    ['+1', 100],
+    [' 7 ', 700],
+  ])('%j → %i', (text, cents) => expect(parseYuanToCents(text)).toBe(cents))
+
+  it.each(['', 'abc', '1.234', '1,000', '1e3', '.5', '--1', '1.'])('refuses %j', (text) => expect(parseYuanToCents(text)).toBeNull())
 })

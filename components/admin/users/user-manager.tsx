@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react'
 import { useProfile, type Json } from '@/lib/api-client/hooks'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
-import { canManageUser } from '@/lib/auth/permissions'
+import { canManageUser, isAdmin } from '@/lib/auth/permissions'
 import { formatCents, formatDateTime } from '@/lib/format'
 import { DEFAULT_PAGE_SIZE, type Page } from '@/lib/http/pagination'
 import { ROLE_LABELS } from '@/lib/users/role-labels'
@@ -19,6 +19,7 @@ import { Pagination } from '@/components/ui/pagination'
 import { Loading } from '@/components/ui/spinner'
 import { Table, TableMessage, Td, Th } from '@/components/ui/table'
 import { EmptyState } from '@/components/ui/card'
+import { AdjustDialog } from './adjust-dialog'
 import { UserFormDialog } from './user-form-dialog'
 
 export type UserRow = Json<AdminUserRow>
@@ -30,6 +31,7 @@ export function UserManager() {
   const [keyword, setKeyword] = useState('')
   const [editing, setEditing] = useState<UserRow | 'new' | null>(null)
   const [deleting, setDeleting] = useState<UserRow | null>(null)
+  const [adjusting, setAdjusting] = useState<UserRow | null>(null)
   const [isDeleting, setIsDeleting] = useState(false)
   const { profile: me } = useProfile()
   const queryClient = useQueryClient()
@@ -110,6 +112,11 @@ export function UserManager() {
                     <Button size="sm" variant="ghost" disabled={!canManage} onClick={() => setEditing(u)}>
                       编辑
                     </Button>
+                    {me && isAdmin(me.role) && (
+                      <Button size="sm" variant="ghost" onClick={() => setAdjusting(u)}>
+                        调整
+                      </Button>
+                    )}
                     <Button size="sm" variant="ghost" className="text-red-400" disabled={!canManage || u.id === me?.id} onClick={() => setDeleting(u)}>
                       删除
                     </Button>
@@ -129,6 +136,16 @@ export function UserManager() {
           onClose={() => setEditing(null)}
           onSaved={async () => {
             setEditing(null)
+            await refresh()
+          }}
+        />
+      )}
+      {adjusting && (
+        <AdjustDialog
+          user={adjusting}
+          onClose={() => setAdjusting(null)}
+          onSaved={async () => {
+            setAdjusting(null)
             await refresh()
           }}
         />

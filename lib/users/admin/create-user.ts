@@ -3,12 +3,14 @@ import { recordAudit } from '@/lib/audit/record-audit'
 import { hashPassword } from '@/lib/auth/password'
 import { assignableRoles } from '@/lib/auth/permissions'
 import type { SessionUser } from '@/lib/auth/session'
-import { conflict, forbidden } from '@/lib/http/app-error'
+import { badRequest, conflict, forbidden } from '@/lib/http/app-error'
+import { isTooCommon } from '../common-passwords'
 import { ADMIN_USER_SELECT, toAdminUserRow, type AdminUserRow } from '../user-views'
 import type { TAdminUserCreate } from '../schemas'
 
 export async function createUserByAdmin(actor: SessionUser, ip: string, input: TAdminUserCreate): Promise<AdminUserRow> {
   if (!assignableRoles(actor.role).includes(input.role)) throw forbidden('没有权限创建该角色的用户')
+  if (isTooCommon(input.password, input.username)) throw badRequest('密码太常见，请换一个更难猜的密码')
   const passwordHash = await hashPassword(input.password)
   try {
     return await db().$transaction(async (tx) => {

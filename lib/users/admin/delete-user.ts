@@ -15,6 +15,9 @@ export async function deleteUserByAdmin(actor: SessionUser, ip: string, id: stri
     if (!target) throw notFound('用户不存在')
     if (!canManageUser(actor.role, target.role)) throw forbidden('没有权限删除该用户')
     if (target.role === 'ADMIN') await assertNotLastAdmin(tx, id, '删除')
+    // Money history is kept forever; such accounts are banned instead of deleted.
+    const history = await tx.ledgerEntry.count({ where: { userId: id } })
+    if (history > 0) throw conflict('该用户有积分或余额流水，不能删除；可以禁用该账号')
     await tx.user.delete({ where: { id } })
     await recordAudit(tx, actor, ip, { action: 'user.delete', targetType: 'User', targetId: id, before: target })
   })

@@ -1,4 +1,5 @@
 import { db } from '@/lib/db'
+import { escapeLike } from '@/lib/db/like'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { Role } from '@/lib/generated/prisma/enums'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
@@ -6,7 +7,7 @@ import { ADMIN_USER_SELECT, toAdminUserRow, type AdminUserRow } from '../user-vi
 
 /** The console's user list: newest first, searchable by username, name or mobile. */
 export async function listUsers(query: TPageQuery & { keyword?: string; role?: Role }): Promise<Page<AdminUserRow>> {
-  const keyword = query.keyword?.trim()
+  const keyword = query.keyword?.trim() ? escapeLike(query.keyword.trim()) : undefined
   const where: Prisma.UserWhereInput = {
     ...(query.role ? { role: query.role } : {}),
     ...(keyword

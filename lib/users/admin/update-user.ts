@@ -4,7 +4,8 @@ import { hashPassword } from '@/lib/auth/password'
 import { assignableRoles, canManageUser } from '@/lib/auth/permissions'
 import type { SessionUser } from '@/lib/auth/session'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { conflict, forbidden, notFound } from '@/lib/http/app-error'
+import { badRequest, conflict, forbidden, notFound } from '@/lib/http/app-error'
+import { isTooCommon } from '../common-passwords'
 import { ADMIN_USER_SELECT, toAdminUserRow, type AdminUserRow } from '../user-views'
 import type { TAdminUserUpdate } from '../schemas'
 import { assertNotLastAdmin } from './last-admin-guard'
@@ -21,6 +22,7 @@ export async function updateUserByAdmin(actor: SessionUser, ip: string, id: stri
       const target = await tx.user.findUnique({ where: { id }, select: { ...ADMIN_USER_SELECT } })
       if (!target) throw notFound('用户不存在')
       if (!canManageUser(actor.role, target.role)) throw forbidden('没有权限修改该用户')
+      if (input.password && isTooCommon(input.password, target.username)) throw badRequest('密码太常见，请换一个更难猜的密码')
       const isRoleChange = input.role !== undefined && input.role !== target.role
       if (isRoleChange && !assignableRoles(actor.role).includes(input.role!)) throw forbidden('没有权限设置该角色')
       if (isRoleChange && target.role === 'ADMIN') await assertNotLastAdmin(tx, id, '降级')

@@ -1,4 +1,8 @@
+import path from 'node:path'
+
 /** Shared by the e2e server script and the specs. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210)
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`
 export const E2E_ADMIN = { username: 'admin', password: 'e2e-admin-password-1' }
+/** The separate worker process writes its pid here, so specs can pause and resume it. */
+export const E2E_WORKER_PID_FILE = path.resolve(import.meta.dirname, '../../../.tmp/e2e-worker.pid')

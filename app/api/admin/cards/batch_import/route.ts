@@ -1,0 +1,7 @@
+// POST /api/admin/cards/batch_import {cards: string[], points?, note?, expiresAt?}: stores PENDING cards
+// for the background check → data: {batchId, count}.
+import { route } from '@/lib/http/route'
+import { importCards } from '@/lib/cards/import-cards'
+import { ZCardImportSchema } from '@/lib/cards/schemas'
+
+export const POST = route({ access: 'console', body: ZCardImportSchema }, ({ user, ip, body }) => importCards(user, ip, body))

@@ -1,0 +1,78 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { api } from '@/lib/api-client/request'
+import type { Page } from '@/lib/http/pagination'
+import { toast } from '@/lib/ui/toast-store'
+import { cn } from '@/lib/ui/cn'
+import { Button } from '@/components/ui/button'
+import { Dialog } from '@/components/ui/dialog'
+import { Input } from '@/components/ui/field'
+import type { UserRow } from '@/components/admin/users/user-manager'
+import type { CardRow } from './card-status'
+
+/** Hands a ready card to a user found by username, name or mobile. */
+export function AssignCardDialog({ card, onClose, onAssigned }: { card: CardRow; onClose: () => void; onAssigned: () => void }) {
+  const [keyword, setKeyword] = useState('')
+  const [chosen, setChosen] = useState<UserRow | null>(null)
+  const [busy, setBusy] = useState(false)
+  const params = { page: 1, pageSize: 8, keyword: keyword.trim() }
+  const { data } = useQuery({
+    queryKey: queryKeys.adminUsers(params),
+    queryFn: () => api.get<Page<UserRow>>('/api/users', params),
+    enabled: keyword.trim().length > 0,
+  })
+
+  async function assign() {
+    if (!chosen) return toast.error('请选择用户')
+    setBusy(true)
+    try {
+      await api.post(`/api/admin/cards/${card.id}/assign`, { userId: chosen.id })
+      toast.success(`已分配给 ${chosen.name}`)
+      onAssigned()
+    } catch {
+      // shown by the request layer
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Dialog
+      open
+      title={`分配卡密 ${card.cardNo}`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            取消
+          </Button>
+          <Button loading={busy} disabled={!chosen} onClick={assign}>
+            分配
+          </Button>
+        </>
+      }
+    >
+      <Input aria-label="查找用户" value={keyword} onChange={(e) => (setKeyword(e.target.value), setChosen(null))} placeholder="输入用户名、昵称或手机号查找" />
+      <ul className="mt-3 max-h-64 space-y-1 overflow-y-auto">
+        {data?.list.map((u) => (
+          <li key={u.id}>
+            <button
+              type="button"
+              onClick={() => setChosen(u)}
+              className={cn('flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm', chosen?.id === u.id ? 'bg-brand-600/20 text-white ring-1 ring-brand-500' : 'hover:bg-zinc-800')}
+            >
+              <span>
+                {u.name} <span className="text-zinc-500">@{u.username}</span>
+              </span>
+              <span className="text-xs text-zinc-500">{u.mobile ?? ''}</span>
+            </button>
+          </li>
+        ))}
+        {keyword.trim() && data?.list.length === 0 && <li className="px-3 py-2 text-sm text-zinc-500">没有找到用户</li>}
+      </ul>
+    </Dialog>
+  )
+}

@@ -1,0 +1,81 @@
+'use client'
+
+import { useState } from 'react'
+import { ApiError, api } from '@/lib/api-client/request'
+import { parseImportText } from '@/lib/cards/parse-import-text'
+import { toast } from '@/lib/ui/toast-store'
+import { Button } from '@/components/ui/button'
+import { Dialog } from '@/components/ui/dialog'
+import { Field, Input, Textarea } from '@/components/ui/field'
+
+/** SPEC section 2: 批量导入卡密, a 10-row box, 取消 and 导入; plus points, note and expiry. */
+export function ImportCardsDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: (batchId: number) => void }) {
+  const [text, setText] = useState('')
+  const [points, setPoints] = useState('')
+  const [note, setNote] = useState('')
+  const [expiresAt, setExpiresAt] = useState('')
+  const [busy, setBusy] = useState(false)
+  const count = parseImportText(text).length
+
+  async function submit() {
+    if (!text.trim()) return toast.error('请输入卡密')
+    setBusy(true)
+    try {
+      const { batchId } = await api.post<{ batchId: number }>(
+        '/api/admin/cards/batch_import',
+        {
+          cards: parseImportText(text),
+          ...(points.trim() ? { points: Number(points) } : {}),
+          ...(note.trim() ? { note: note.trim() } : {}),
+          ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
+        },
+        { silent: true },
+      )
+      toast.success('导入成功')
+      setText('')
+      setPoints('')
+      setNote('')
+      setExpiresAt('')
+      onImported(batchId)
+    } catch (error) {
+      toast.error((error instanceof ApiError && error.message) || '导入失败')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Dialog
+      open={open}
+      title="批量导入卡密"
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            取消
+          </Button>
+          <Button loading={busy} onClick={submit}>
+            导入
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-4">
+        <Field label="卡密" htmlFor="import-cards" help={count ? `共 ${count} 个卡密` : '每行一个，首尾空格和空行会被忽略'}>
+          <Textarea id="import-cards" rows={10} value={text} onChange={(e) => setText(e.target.value)} placeholder="请输入卡密，每行一个" className="font-mono" />
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="每张积分（可选）" htmlFor="import-points" help="留空则使用站点配置的默认积分">
+            <Input id="import-points" type="number" inputMode="numeric" min={1} value={points} onChange={(e) => setPoints(e.target.value)} />
+          </Field>
+          <Field label="过期时间（可选）" htmlFor="import-expires">
+            <Input id="import-expires" type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} />
+          </Field>
+        </div>
+        <Field label="批次备注（可选）" htmlFor="import-note">
+          <Input id="import-note" maxLength={100} value={note} onChange={(e) => setNote(e.target.value)} />
+        </Field>
+      </div>
+    </Dialog>
+  )
+}

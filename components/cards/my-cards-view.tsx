@@ -1,0 +1,147 @@
+'use client'
+
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import type { Json } from '@/lib/api-client/hooks'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { api } from '@/lib/api-client/request'
+import type { MyCard } from '@/lib/cards/card-views'
+import { formatDateTime } from '@/lib/format'
+import { toast } from '@/lib/ui/toast-store'
+import { RequireUser } from '@/components/app/require-user'
+import { Button } from '@/components/ui/button'
+import { Card, EmptyState, PageTitle } from '@/components/ui/card'
+import { Input } from '@/components/ui/field'
+import { Loading } from '@/components/ui/spinner'
+import { Table, TableMessage, Td, Th } from '@/components/ui/table'
+
+type CardView = Json<MyCard>
+
+/** SPEC section 2 "My cards": 未使用 in green, or 已使用 with the used time. */
+function UsageStatus({ card }: { card: CardView }) {
+  if (card.usedAt) return <span className="text-zinc-400">已使用 {formatDateTime(card.usedAt)}</span>
+  if (card.isDisabled) return <span className="text-zinc-500">已停用</span>
+  if (card.expiresAt && new Date(card.expiresAt) <= new Date()) return <span className="text-zinc-500">已过期</span>
+  return <span className="font-medium text-emerald-400">未使用</span>
+}
+
+function useRedeem() {
+  const queryClient = useQueryClient()
+  return async (body: { cardKey: string } | { cardId: number }) => {
+    const { points } = await api.post<{ points: number }>('/api/my-cards/redeem', body)
+    toast.success(`兑换成功，获得 ${points} 积分`)
+    await Promise.all(
+      [queryKeys.myCards, queryKeys.profile, queryKeys.ledger].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    )
+  }
+}
+
+function RedeemForm() {
+  const [cardKey, setCardKey] = useState('')
+  const [busy, setBusy] = useState(false)
+  const redeem = useRedeem()
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    if (!cardKey.trim()) return toast.error('请输入卡密')
+    setBusy(true)
+    try {
+      await redeem({ cardKey: cardKey.trim() })
+      setCardKey('')
+    } catch {
+      // shown by the request layer
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card className="mb-5">
+      <form onSubmit={submit} className="flex flex-wrap gap-3">
+        <Input aria-label="卡密" value={cardKey} onChange={(e) => setCardKey(e.target.value)} placeholder="输入卡密兑换积分" autoComplete="off" className="min-w-56 flex-1 font-mono" />
+        <Button type="submit" loading={busy}>
+          兑换
+        </Button>
+      </form>
+    </Card>
+  )
+}
+
+function CardList() {
+  const { data, isLoading } = useQuery({ queryKey: queryKeys.myCards, queryFn: () => api.get<CardView[]>('/api/my-cards') })
+  const [using, setUsing] = useState<number | null>(null)
+  const redeem = useRedeem()
+
+  async function use(card: CardView) {
+    setUsing(card.id)
+    try {
+      await redeem({ cardId: card.id })
+    } catch {
+      // shown by the request layer
+    } finally {
+      setUsing(null)
+    }
+  }
+
+  const columns = ['卡密', '积分', '创建时间', '使用状态', '操作']
+  return (
+    <Table>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <Th key={c}>{c}</Th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {isLoading && (
+          <TableMessage colSpan={columns.length}>
+            <Loading />
+          </TableMessage>
+        )}
+        {data?.length === 0 && (
+          <TableMessage colSpan={columns.length}>
+            <EmptyState>还没有卡密</EmptyState>
+          </TableMessage>
+        )}
+        {data?.map((card) => {
+          const isUsable = !card.usedAt && !card.isDisabled && !(card.expiresAt && new Date(card.expiresAt) <= new Date())
+          return (
+            <tr key={card.id}>
+              <Td className="font-mono">{card.cardKey}</Td>
+              <Td>{card.points}</Td>
+              <Td className="text-zinc-400">{formatDateTime(card.createdAt)}</Td>
+              <Td>
+                <UsageStatus card={card} />
+              </Td>
+              <Td>
+                {isUsable ? (
+                  <Button size="sm" loading={using === card.id} onClick={() => use(card)}>
+                    使用
+                  </Button>
+                ) : (
+                  '-'
+                )}
+              </Td>
+            </tr>
+          )
+        })}
+      </tbody>
+    </Table>
+  )
+}
+
+/** /my_cards: redeem a key, and the cards the user holds or has used. */
+export function MyCardsView() {
+  return (
+    <RequireUser>
+      {() => (
+        <div>
+          <PageTitle>我的卡密</PageTitle>
+          <RedeemForm />
+          <CardList />
+        </div>
+      )}
+    </RequireUser>
+  )
+}

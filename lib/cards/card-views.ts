@@ -1,0 +1,58 @@
+import type { Status } from '@/lib/generated/prisma/enums'
+
+/** A row of the admin card list: never the full key. */
+export type AdminCardRow = {
+  id: number
+  cardNo: string
+  cardKey: string
+  points: number
+  status: Status
+  failReason: string | null
+  claimant: { id: string; name: string } | null
+  holder: { id: string; name: string } | null
+  usedAt: Date | null
+  disabledAt: Date | null
+  expiresAt: Date | null
+  createdAt: Date
+  batch: { id: number; note: string | null }
+}
+
+export const ADMIN_CARD_SELECT = {
+  id: true,
+  cardNo: true,
+  keyMask: true,
+  points: true,
+  status: true,
+  failReason: true,
+  usedAt: true,
+  disabledAt: true,
+  expiresAt: true,
+  createdAt: true,
+  usedBy: { select: { id: true, name: true } },
+  holder: { select: { id: true, name: true } },
+  batch: { select: { id: true, note: true } },
+} as const
+
+type AdminCardRecord = Omit<AdminCardRow, 'cardKey' | 'claimant'> & { keyMask: string; usedBy: { id: string; name: string } | null }
+
+export function toAdminCardRow({ keyMask, usedBy, ...rest }: AdminCardRecord): AdminCardRow {
+  return { ...rest, cardKey: keyMask, claimant: usedBy }
+}
+
+/** A card on the user's /my_cards (SPEC section 2): masked key, times, usage. */
+export type MyCard = {
+  id: number
+  cardNo: string
+  cardKey: string
+  points: number
+  createdAt: Date
+  usedAt: Date | null
+  expiresAt: Date | null
+  isDisabled: boolean
+}
+
+export const MY_CARD_SELECT = { id: true, cardNo: true, keyMask: true, points: true, createdAt: true, usedAt: true, expiresAt: true, disabledAt: true } as const
+
+export function toMyCard({ keyMask, disabledAt, ...rest }: { id: number; cardNo: string; keyMask: string; points: number; createdAt: Date; usedAt: Date | null; expiresAt: Date | null; disabledAt: Date | null }): MyCard {
+  return { ...rest, cardKey: keyMask, isDisabled: Boolean(disabledAt) }
+}

@@ -1,0 +1,75 @@
+import { db } from '@/lib/db'
+import { malformedReason, openKey } from './card-key'
+
+/** The worker job that settles PENDING cards. */
+export const CHECK_CARDS_JOB = 'check-pending-cards'
+const CHUNK = 1000
+
+type Claimed = { id: number; cardNo: string; keyHash: string; cardKeyEnc: string; batchId: number }
+type Verdict = { id: number; ok: true } | { id: number; ok: false; reason: string }
+
+/**
+ * Decides a chunk of claimed PENDING cards, in id order: a malformed key fails; a key
+ * that matches a ready card, or an earlier card of this chunk, fails as a duplicate;
+ * the rest become ready. Pure, so the rules are easy to test.
+ */
+export function judgeCards(claimed: Array<Omit<Claimed, 'cardKeyEnc'> & { key: string | null }>, readyByHash: Map<string, string>): Verdict[] {
+  const firstInChunk = new Map<string, { cardNo: string; batchId: number }>()
+  return claimed.map((card) => {
+    if (card.key === null) return { id: card.id, ok: false, reason: '卡密无法解密，请重新导入' }
+    const malformed = malformedReason(card.key)
+    if (malformed) return { id: card.id, ok: false, reason: malformed }
+    const ready = readyByHash.get(card.keyHash)
+    if (ready) return { id: card.id, ok: false, reason: `与已有卡密重复（卡号 ${ready}）` }
+    const earlier = firstInChunk.get(card.keyHash)
+    if (earlier) {
+      const where = earlier.batchId === card.batchId ? '同批次' : '已有'
+      return { id: card.id, ok: false, reason: `与${where}卡密重复（卡号 ${earlier.cardNo}）` }
+    }
+    firstInChunk.set(card.keyHash, { cardNo: card.cardNo, batchId: card.batchId })
+    return { id: card.id, ok: true }
+  })
+}
+
+/**
+ * The background check (a worker job): claims up to CHUNK pending cards with SKIP
+ * LOCKED, so any number of workers share the work, and settles them in one
+ * transaction. Cards left PENDING by a crash are simply claimed again. Returns true
+ * while there may be more to do.
+ */
+export async function checkPendingCards(): Promise<boolean> {
+  try {
+    return await db().$transaction(
+      async (tx) => {
+        const claimed = await tx.$queryRaw<Claimed[]>`
+          SELECT "id", "cardNo", "keyHash", "cardKeyEnc", "batchId" FROM "Card"
+          WHERE "status" = 'PENDING' ORDER BY "id" LIMIT ${CHUNK} FOR UPDATE SKIP LOCKED`
+        if (claimed.length === 0) return false
+
+        const hashes = [...new Set(claimed.map((c) => c.keyHash))]
+        const ready = await tx.card.findMany({ where: { keyHash: { in: hashes }, status: 'SUCCESS' }, select: { keyHash: true, cardNo: true } })
+        const verdicts = judgeCards(
+          claimed.map(({ cardKeyEnc, ...c }) => ({ ...c, key: openKey(cardKeyEnc) })),
+          new Map(ready.map((r) => [r.keyHash, r.cardNo])),
+        )
+
+        const readyIds = verdicts.filter((v) => v.ok).map((v) => v.id)
+        const failed = verdicts.filter((v): v is Extract<Verdict, { ok: false }> => !v.ok)
+        if (readyIds.length) await tx.card.updateMany({ where: { id: { in: readyIds } }, data: { status: 'SUCCESS' } })
+        if (failed.length) {
+          await tx.$executeRaw`
+            UPDATE "Card" AS c SET "status" = 'FAIL', "failReason" = v."reason"
+            FROM unnest(${failed.map((f) => f.id)}::int[], ${failed.map((f) => f.reason)}::text[]) AS v("id", "reason")
+            WHERE c."id" = v."id"`
+        }
+        return claimed.length === CHUNK
+      },
+      { timeout: 60_000 },
+    )
+  } catch (error) {
+    // Another worker made a card with the same key ready at the same moment (the
+    // partial unique index refused ours): run again, and the rerun sees it as a duplicate.
+    if ((error as { code?: string }).code === 'P2002') return true
+    throw error
+  }
+}

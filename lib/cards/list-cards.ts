@@ -1,0 +1,42 @@
+import { db } from '@/lib/db'
+import { escapeLike } from '@/lib/db/like'
+import type { Prisma } from '@/lib/generated/prisma/client'
+import type { Status } from '@/lib/generated/prisma/enums'
+import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
+import { ADMIN_CARD_SELECT, MY_CARD_SELECT, toAdminCardRow, toMyCard, type AdminCardRow, type MyCard } from './card-views'
+
+/** The admin card list, newest first: SPEC section 2 /admin/cards_mana. */
+export async function listCards(query: TPageQuery & { status?: Status; keyword?: string; batchId?: number }): Promise<Page<AdminCardRow>> {
+  const where: Prisma.CardWhereInput = {
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.batchId ? { batchId: query.batchId } : {}),
+    ...(query.keyword ? { cardNo: { contains: escapeLike(query.keyword.toUpperCase()) } } : {}),
+  }
+  const [rows, total] = await Promise.all([
+    db().card.findMany({ where, select: ADMIN_CARD_SELECT, orderBy: { id: 'desc' }, ...pageArgs(query) }),
+    db().card.count({ where }),
+  ])
+  return { list: rows.map(toAdminCardRow), total }
+}
+
+/** The cards a user holds or has redeemed (SPEC: GET /api/my-cards → data: list). */
+export async function listMyCards(userId: string): Promise<MyCard[]> {
+  const rows = await db().card.findMany({
+    where: { OR: [{ holderId: userId }, { usedById: userId }] },
+    select: MY_CARD_SELECT,
+    orderBy: { id: 'desc' },
+    take: 500,
+  })
+  return rows.map(toMyCard)
+}
+
+export type CardBatchRow = { id: number; note: string | null; points: number; count: number; expiresAt: Date | null; createdAt: Date }
+
+/** Recent import batches, newest first, for the console's batch filter. */
+export async function listCardBatches(limit = 100): Promise<CardBatchRow[]> {
+  return db().cardBatch.findMany({
+    select: { id: true, note: true, points: true, count: true, expiresAt: true, createdAt: true },
+    orderBy: { id: 'desc' },
+    take: limit,
+  })
+}

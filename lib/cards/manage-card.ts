@@ -1,0 +1,40 @@
+import { db } from '@/lib/db'
+import { recordAudit } from '@/lib/audit/record-audit'
+import type { SessionUser } from '@/lib/auth/session'
+import { conflict, notFound } from '@/lib/http/app-error'
+import { ADMIN_CARD_SELECT, toAdminCardRow, type AdminCardRow } from './card-views'
+
+/** Hands a ready, unused, unheld card to a user; it then shows on their /my_cards. */
+export async function assignCard(actor: SessionUser, ip: string, cardId: number, userId: string): Promise<AdminCardRow> {
+  return db().$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, username: true } })
+    if (!user) throw notFound('用户不存在')
+    const { count } = await tx.card.updateMany({
+      where: { id: cardId, status: 'SUCCESS', usedAt: null, disabledAt: null, holderId: null },
+      data: { holderId: userId },
+    })
+    if (count === 0) {
+      const card = await tx.card.findUnique({ where: { id: cardId }, select: { status: true, usedAt: true, disabledAt: true, holderId: true } })
+      if (!card) throw notFound('卡密不存在')
+      if (card.status !== 'SUCCESS') throw conflict('只有校验通过的卡密才能分配')
+      if (card.usedAt) throw conflict('该卡密已被使用')
+      if (card.disabledAt) throw conflict('该卡密已停用')
+      throw conflict('该卡密已分配给其他用户')
+    }
+    await recordAudit(tx, actor, ip, { action: 'card.assign', targetType: 'Card', targetId: String(cardId), after: { holderId: userId, holder: user.username } })
+    return toAdminCardRow(await tx.card.findUniqueOrThrow({ where: { id: cardId }, select: ADMIN_CARD_SELECT }))
+  })
+}
+
+/** Stops (or allows again) the redemption of an unused card. */
+export async function setCardDisabled(actor: SessionUser, ip: string, cardId: number, disabled: boolean): Promise<AdminCardRow> {
+  return db().$transaction(async (tx) => {
+    const { count } = await tx.card.updateMany({ where: { id: cardId, usedAt: null }, data: { disabledAt: disabled ? new Date() : null } })
+    if (count === 0) {
+      const exists = await tx.card.count({ where: { id: cardId } })
+      throw exists ? conflict('已使用的卡密不能停用或启用') : notFound('卡密不存在')
+    }
+    await recordAudit(tx, actor, ip, { action: disabled ? 'card.disable' : 'card.enable', targetType: 'Card', targetId: String(cardId) })
+    return toAdminCardRow(await tx.card.findUniqueOrThrow({ where: { id: cardId }, select: ADMIN_CARD_SELECT }))
+  })
+}

@@ -1,0 +1,76 @@
+import { db, type Tx } from '@/lib/db'
+import { takeAttempt, type Limit } from '@/lib/auth/rate-limit'
+import { AppError, badRequest, conflict, notFound } from '@/lib/http/app-error'
+import { postMovement } from '@/lib/ledger/post-movement'
+import { hashKey } from './card-key'
+import { MY_CARD_SELECT, toMyCard, type MyCard } from './card-views'
+import type { TRedeem } from './schemas'
+
+/** Failed redemptions allowed before a wait (guessing keys): PROTOCOLS.md 4.3. */
+export const REDEEM_LIMITS = {
+  perUser: { max: 10, windowSeconds: 60 * 60 },
+  perIp: { max: 30, windowSeconds: 60 * 60 },
+}
+
+type CardState = { id: number; status: string; usedAt: Date | null; usedById: string | null; holderId: string | null; disabledAt: Date | null; expiresAt: Date | null }
+
+/** Why a card cannot be redeemed by this user now, as the user should read it. */
+function refusal(card: CardState | null, userId: string): AppError {
+  if (!card || (card.holderId && card.holderId !== userId)) return notFound('卡密不存在，请检查后重试')
+  if (card.status === 'PENDING') return conflict('卡密正在校验中，请稍后再试')
+  if (card.status === 'FAIL') return badRequest('卡密无效')
+  if (card.usedAt) return conflict(card.usedById === userId ? '你已使用过该卡密' : '该卡密已被使用')
+  if (card.disabledAt) return badRequest('该卡密已停用')
+  if (card.expiresAt && card.expiresAt <= new Date()) return badRequest('该卡密已过期')
+  return conflict('该卡密已被使用')
+}
+
+/**
+ * Claims a card in one conditional UPDATE: of any number of concurrent attempts on one
+ * card, exactly one changes the row and credits the points (ledger reference
+ * card:<id>:redeem); everyone else gets a clear refusal.
+ */
+async function claim(tx: Tx, cardId: number, userId: string): Promise<{ card: MyCard; points: number } | null> {
+  const claimed = await tx.$queryRaw<{ id: number; points: number }[]>`
+    UPDATE "Card" SET "usedById" = ${userId}, "usedAt" = now()
+    WHERE "id" = ${cardId} AND "status" = 'SUCCESS' AND "usedAt" IS NULL AND "disabledAt" IS NULL
+      AND ("expiresAt" IS NULL OR "expiresAt" > now()) AND ("holderId" IS NULL OR "holderId" = ${userId})
+    RETURNING "id", "points"`
+  if (claimed.length === 0) return null
+  const { points } = claimed[0]
+  await postMovement(tx, { userId, account: 'POINTS', kind: 'CARD_REDEEM', amount: points, reference: `card:${cardId}:redeem`, note: '卡密兑换' })
+  const card = await tx.card.findUniqueOrThrow({ where: { id: cardId }, select: MY_CARD_SELECT })
+  return { card: toMyCard(card), points }
+}
+
+const STATE_SELECT = { id: true, status: true, usedAt: true, usedById: true, holderId: true, disabledAt: true, expiresAt: true } as const
+
+/** Redeems a typed key, or a card the user holds, crediting its points through the ledger. */
+export async function redeemCard(userId: string, ip: string, input: TRedeem): Promise<{ card: MyCard; points: number }> {
+  const limits: Limit[] = [
+    { key: `redeem:user:${userId}`, ...REDEEM_LIMITS.perUser },
+    { key: `redeem:ip:${ip}`, ...REDEEM_LIMITS.perIp },
+  ]
+  const attempt = await takeAttempt(limits, '卡密兑换')
+
+  const card =
+    'cardId' in input
+      ? await db().card.findFirst({ where: { id: input.cardId, holderId: userId }, select: STATE_SELECT })
+      : await findByKey(input.cardKey)
+
+  const result = card ? await db().$transaction((tx) => claim(tx, card.id, userId)) : null
+  const latest = result || !card ? null : await db().card.findUnique({ where: { id: card.id }, select: STATE_SELECT })
+  const error = result ? null : refusal(latest, userId)
+  // Only what looks like guessing counts: an unknown or invalid key, not a success or a lost race.
+  const isGuess = error && (error.code === 'NOT_FOUND' || latest?.status === 'FAIL')
+  if (!isGuess) await attempt.release()
+  if (error) throw error
+  return result!
+}
+
+/** A ready card wins over failed or pending duplicates of the same key. */
+async function findByKey(cardKey: string): Promise<CardState | null> {
+  const matches = await db().card.findMany({ where: { keyHash: hashKey(cardKey) }, select: STATE_SELECT, orderBy: { id: 'asc' }, take: 20 })
+  const rank = (c: CardState) => (c.status === 'SUCCESS' ? 0 : c.status === 'PENDING' ? 1 : 2)
+  return matches.sort((a, b) => rank(a) - rank(b))[0] ?? null
+}

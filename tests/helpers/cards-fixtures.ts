@@ -1,0 +1,40 @@
+// Shared by the cards-* integration tests: importing keys through the API, running the
+// background check to the end, and finding cards by their key.
+import { expect } from 'vitest'
+import * as importRoute from '@/app/api/admin/cards/batch_import/route'
+import { hashKey } from '@/lib/cards/card-key'
+import { checkPendingCards } from '@/lib/cards/check-pending-cards'
+import { db } from '@/lib/db'
+import { callRoute } from './call-route'
+import { expectOk } from './expect-response'
+
+type Actor = { token: string }
+
+/** POST /api/admin/cards/batch_import as `admin`; expects success and returns {batchId, count}. */
+export async function importKeys(admin: Actor, cards: string[], extra: { points?: number; note?: string; expiresAt?: string } = {}): Promise<{ batchId: number; count: number }> {
+  return expectOk(await callRoute(importRoute.POST, { token: admin.token, body: { cards, ...extra }, ip: '10.1.1.1' }))
+}
+
+/** Runs the background check until it says there is nothing more to do; returns the rounds. */
+export async function settleCards(): Promise<number> {
+  let rounds = 1
+  while (await checkPendingCards()) rounds++
+  return rounds
+}
+
+/** Imports keys and settles them: every key ready (the caller passes distinct, new keys). */
+export async function readyCards(admin: Actor, keys: string[], extra: Parameters<typeof importKeys>[2] = {}) {
+  const { batchId } = await importKeys(admin, keys, extra)
+  await settleCards()
+  const cards = await db().card.findMany({ where: { batchId }, orderBy: { id: 'asc' } })
+  expect(cards.map((c) => c.status)).toEqual(keys.map(() => 'SUCCESS'))
+  return cards.map((card, i) => ({ ...card, key: keys[i] }))
+}
+
+/** Every card stored for a key (any status), oldest first. */
+export const cardsWithKey = (key: string) => db().card.findMany({ where: { keyHash: hashKey(key) }, orderBy: { id: 'asc' } })
+
+let keyCounter = 0
+/** Distinct, well-formed keys no other test uses. */
+export const freshKeys = (n: number, prefix = 'K') =>
+  Array.from({ length: n }, () => `${prefix}${process.pid.toString(36).toUpperCase()}X${(keyCounter++).toString(36).toUpperCase().padStart(6, '0')}`)

@@ -1,0 +1,182 @@
+// Role checks: every admin route (found on disk, so a new one cannot ship unguarded) and the
+// console routes refuse anonymous callers (401) and plain users (403); what a MANAGER may do.
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import * as adminUser from '@/app/api/admin/user/route'
+import * as adminUserItem from '@/app/api/admin/user/[id]/route'
+import * as users from '@/app/api/users/route'
+import * as siteConfig from '@/app/api/site-config/route'
+import * as siteConfigItem from '@/app/api/site-config/[name]/route'
+import { db } from '@/lib/db'
+import { callRoute, createUser, type CallOptions } from '../helpers/call-route'
+import { expectFail, expectOk } from '../helpers/expect-response'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
+
+type Handler = Parameters<typeof callRoute>[0]
+type Endpoint = { label: string; handler: Handler; method: string; params: Record<string, string> }
+
+/** Every route.ts under app/api/admin, relative to the project root. */
+function adminRouteFiles(): string[] {
+  const dir = path.join(ROOT, 'app/api/admin')
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => path.basename(f) === 'route.ts')
+    .map((f) => path.join('app/api/admin', f))
+    .sort()
+}
+
+/** A placeholder for every dynamic segment ([id], [...slug]) of a route file's path. */
+function placeholderParams(file: string): Record<string, string> {
+  const params: Record<string, string> = {}
+  for (const match of file.matchAll(/\[(?:\.\.\.)?([^\]]+)\]/g)) params[match[1]] = 'guard-test-id'
+  return params
+}
+
+async function endpointsOf(file: string): Promise<Endpoint[]> {
+  const mod = (await import(path.join(ROOT, file))) as Record<string, unknown>
+  const urlPath = '/' + path.dirname(file).replace(/^app\//, '')
+  return HTTP_METHODS.filter((m) => typeof mod[m] === 'function').map((method) => ({
+    label: `${method} ${urlPath}`,
+    handler: mod[method] as Handler,
+    method,
+    params: placeholderParams(file),
+  }))
+}
+
+/** The console routes outside /api/admin that are also for ADMIN and MANAGER only. */
+const CONSOLE_ENDPOINTS: Endpoint[] = [
+  { label: 'GET /api/users', handler: users.GET, method: 'GET', params: {} },
+  { label: 'GET /api/site-config', handler: siteConfig.GET, method: 'GET', params: {} },
+  { label: 'PATCH /api/site-config/[name]', handler: siteConfigItem.PATCH, method: 'PATCH', params: { name: 'name' } },
+]
+
+function call(endpoint: Endpoint, token?: string) {
+  const hasBody = !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(endpoint.method)
+  const options: CallOptions = { method: endpoint.method, params: endpoint.params, token }
+  // A plausible body, so that nothing but the role check can be what refuses the call.
+  if (hasBody) options.body = { value: 'x', username: 'guard_probe', name: 'x', password: 'guard-probe-pass', role: 'USER' }
+  return callRoute(endpoint.handler, options)
+}
+
+const files = adminRouteFiles()
+const adminEndpoints = (await Promise.all(files.map(endpointsOf))).flat()
+const guarded = [...adminEndpoints, ...CONSOLE_ENDPOINTS]
+
+describe('every admin and console route', () => {
+  let userToken: string
+  beforeAll(async () => {
+    userToken = (await createUser({ username: 'guard_plain_user' })).token
+  })
+
+  it('finds the admin routes on disk, each exporting at least one HTTP method', async () => {
+    expect(files).toEqual(expect.arrayContaining(['app/api/admin/user/route.ts', 'app/api/admin/user/[id]/route.ts']))
+    for (const file of files) expect((await endpointsOf(file)).length, file).toBeGreaterThan(0)
+    expect(adminEndpoints.map((e) => e.label)).toEqual(
+      expect.arrayContaining(['POST /api/admin/user', 'PATCH /api/admin/user/[id]', 'DELETE /api/admin/user/[id]']),
+    )
+  })
+
+  it.each(guarded.map((e) => [e.label, e] as const))('%s: 401 without a token', async (_label, endpoint) => {
+    expectFail(await call(endpoint), 401, '请先登录')
+  })
+
+  it.each(guarded.map((e) => [e.label, e] as const))('%s: 403 with a USER token', async (_label, endpoint) => {
+    expectFail(await call(endpoint, userToken), 403)
+  })
+
+  it('wrote nothing while refusing', async () => {
+    expect(await db().user.count({ where: { username: 'guard_probe' } })).toBe(0)
+    expect(await db().adminAuditLog.count()).toBe(0)
+    expect(await db().siteConfig.count()).toBe(0)
+  })
+})
+
+describe('roles are read from the database on every request', () => {
+  it('a role given or taken away takes effect at once, with the same token', async () => {
+    const user = await createUser({ username: 'guard_role_flip' })
+    expectFail(await callRoute(users.GET, { token: user.token }), 403)
+    await db().user.update({ where: { id: user.id }, data: { role: 'MANAGER' } })
+    expectOk(await callRoute(users.GET, { token: user.token }))
+    await db().user.update({ where: { id: user.id }, data: { role: 'USER' } })
+    expectFail(await callRoute(users.GET, { token: user.token }), 403)
+  })
+})
+
+describe('what a MANAGER may do', () => {
+  let manager: Awaited<ReturnType<typeof createUser>>
+  let admin: Awaited<ReturnType<typeof createUser>>
+  beforeAll(async () => {
+    manager = await createUser({ role: 'MANAGER', username: 'guard_manager' })
+    admin = await createUser({ role: 'ADMIN', username: 'guard_admin' })
+  })
+
+  const createAs = (token: string, body: Record<string, unknown>) =>
+    callRoute(adminUser.POST, { token, body: { name: '新用户', password: 'created-by-manager', ...body } })
+  const patchAs = (token: string, id: string, body: unknown) => callRoute(adminUserItem.PATCH, { method: 'PATCH', token, params: { id }, body })
+  const deleteAs = (token: string, id: string) => callRoute(adminUserItem.DELETE, { method: 'DELETE', token, params: { id } })
+  const rowOf = (id: string) => db().user.findUniqueOrThrow({ where: { id } })
+
+  it('can list users and read the site config', async () => {
+    const list = expectOk(await callRoute(users.GET, { token: manager.token }))
+    expect(list.total).toBeGreaterThanOrEqual(2)
+    const config = expectOk(await callRoute(siteConfig.GET, { token: manager.token }))
+    expect(config.items.map((i: { name: string }) => i.name)).toContain('name')
+  })
+
+  it('cannot change the site config (403) and nothing is written', async () => {
+    const res = await callRoute(siteConfigItem.PATCH, { method: 'PATCH', token: manager.token, params: { name: 'name' }, body: { value: '经理改的名字' } })
+    expectFail(res, 403, '没有权限')
+    expect(await db().siteConfig.findUnique({ where: { name: 'name' } })).toBeNull()
+  })
+
+  it.each(['ADMIN', 'MANAGER'])('cannot create a %s', async (role) => {
+    const username = `guard_new_${role.toLowerCase()}`
+    expectFail(await createAs(manager.token, { username, role }), 403, '没有权限创建该角色的用户')
+    expect(await db().user.findUnique({ where: { username } })).toBeNull()
+  })
+
+  it('can create a USER (audited as the manager)', async () => {
+    const created = expectOk(await createAs(manager.token, { username: 'guard_made_by_mgr', role: 'USER' }))
+    expect(created).toMatchObject({ username: 'guard_made_by_mgr', role: 'USER' })
+    const audit = await db().adminAuditLog.findFirstOrThrow({ where: { action: 'user.create', targetId: created.id } })
+    expect(audit).toMatchObject({ actorId: manager.id, actorRole: 'MANAGER' })
+  })
+
+  it('can edit a USER (name, mobile, ban)', async () => {
+    const target = await createUser({ username: 'guard_edit_me' })
+    const edited = expectOk(await patchAs(manager.token, target.id, { name: '改过的名字', mobile: '13900000001' }))
+    expect(edited).toMatchObject({ name: '改过的名字', mobile: '13900000001', role: 'USER' })
+    expect(await rowOf(target.id)).toMatchObject({ name: '改过的名字', mobile: '13900000001' })
+    expectOk(await patchAs(manager.token, target.id, { banned: true }))
+    expect((await rowOf(target.id)).bannedAt).not.toBeNull()
+  })
+
+  it('cannot change anyone\'s role', async () => {
+    const target = await createUser({ username: 'guard_promote_me' })
+    for (const role of ['MANAGER', 'ADMIN']) {
+      expectFail(await patchAs(manager.token, target.id, { role }), 403, '没有权限设置该角色')
+    }
+    expect(await rowOf(target.id)).toMatchObject({ role: 'USER', tokenVersion: target.tokenVersion })
+  })
+
+  it('cannot edit or delete an ADMIN, another MANAGER or themself', async () => {
+    const otherManager = await createUser({ role: 'MANAGER', username: 'guard_manager2' })
+    for (const target of [admin, otherManager, manager]) {
+      expectFail(await patchAs(manager.token, target.id, { name: '被经理改了' }), 403, '没有权限修改该用户')
+      expectFail(await patchAs(manager.token, target.id, { banned: true }), 403, '没有权限修改该用户')
+      expect(await rowOf(target.id)).toMatchObject({ name: target.name, bannedAt: null, role: target.role })
+    }
+    for (const target of [admin, otherManager]) {
+      expectFail(await deleteAs(manager.token, target.id), 403, '没有权限删除该用户')
+      expect(await db().user.findUnique({ where: { id: target.id } })).not.toBeNull()
+    }
+  })
+
+  it('can delete a USER', async () => {
+    const target = await createUser({ username: 'guard_delete_me' })
+    expect(expectOk(await deleteAs(manager.token, target.id))).toEqual({ id: target.id })
+    expect(await db().user.findUnique({ where: { id: target.id } })).toBeNull()
+  })
+})

@@ -1,0 +1,131 @@
+// POST /api/auth/login: credentials, identical failures, throttling per account and per address, bans.
+import { describe, expect, it } from 'vitest'
+import * as login from '@/app/api/auth/login/route'
+import * as profile from '@/app/api/users/profile/route'
+import * as adminUser from '@/app/api/admin/user/[id]/route'
+import { db } from '@/lib/db'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectFail, expectOk } from '../helpers/expect-response'
+
+const PASSWORD = 'the-right-password'
+const WRONG_CREDENTIALS = '用户名或密码错误'
+const THROTTLED = /^登录尝试过于频繁，请 \d+ (秒|分钟) 后再试$/
+
+let ipCounter = 0
+/** Every test gets its own address, so the per-address counter of one test never leaks into another. */
+const freshIp = () => `192.0.2.${++ipCounter}`
+
+const loginAs = (username: string, password: string, ip: string) => callRoute(login.POST, { body: { username, password }, ip })
+
+async function failTimes(n: number, username: string, ip: string) {
+  for (let i = 0; i < n; i++) expectFail(await loginAs(username, `wrong-password-${i}`, ip), 400, WRONG_CREDENTIALS)
+}
+
+describe('POST /api/auth/login', () => {
+  it('returns a working token for good credentials, whatever the username case', async () => {
+    const user = await createUser({ username: 'login_ann', password: PASSWORD })
+    const data = expectOk(await loginAs('Login_ANN', PASSWORD, freshIp()))
+    expect(Object.keys(data)).toEqual(['token'])
+    const me = expectOk(await callRoute(profile.GET, { token: data.token }))
+    expect(me.id).toBe(user.id)
+  })
+
+  it('answers a wrong password and an unknown user identically', async () => {
+    await createUser({ username: 'login_ben', password: PASSWORD })
+    const wrongPassword = await loginAs('login_ben', 'not-the-password', freshIp())
+    const unknownUser = await loginAs('login_nobody', 'not-the-password', freshIp())
+    expectFail(wrongPassword, 400, WRONG_CREDENTIALS)
+    expect(unknownUser).toEqual(wrongPassword)
+  })
+
+  it('refuses a malformed request with 400 and a readable message', async () => {
+    expectFail(await callRoute(login.POST, { body: { username: 'login_ben' }, ip: freshIp() }), 400, '参数错误：password: 请输入密码')
+    expectFail(await callRoute(login.POST, { body: { username: 'login_ben', password: '' }, ip: freshIp() }), 400, '参数错误：password: 请输入密码')
+    expectFail(await callRoute(login.POST, { body: { password: PASSWORD }, ip: freshIp() }), 400, '参数错误：username: 请输入用户名')
+  })
+
+  describe('per-account throttling', () => {
+    it('answers 429 on the 6th attempt after 5 failures, even with the right password', async () => {
+      await createUser({ username: 'login_cat', password: PASSWORD })
+      await failTimes(5, 'login_cat', freshIp())
+      // From a fresh address too: the account is throttled, not just the address.
+      const res = await loginAs('login_cat', PASSWORD, freshIp())
+      const message = expectFail(res, 429, THROTTLED)
+      expect(res.body.code).toBe('TOO_MANY_REQUESTS')
+      expect(message).toMatch(/1[45] 分钟|\d+ 秒/)
+      // The username is matched case-insensitively, so capitals do not get round the wait.
+      expectFail(await loginAs('LOGIN_CAT', PASSWORD, freshIp()), 429, THROTTLED)
+    })
+
+    it('counts failures against unknown usernames too, with the same 429', async () => {
+      await failTimes(5, 'login_ghost', freshIp())
+      expectFail(await loginAs('login_ghost', 'anything-at-all', freshIp()), 429, THROTTLED)
+    })
+
+    it('does not throttle other accounts', async () => {
+      await createUser({ username: 'login_dan', password: PASSWORD })
+      await createUser({ username: 'login_dan2', password: PASSWORD })
+      const ip = freshIp()
+      await failTimes(5, 'login_dan', ip)
+      expectOk(await loginAs('login_dan2', PASSWORD, ip))
+    })
+
+    it('clears the account counter after a successful login', async () => {
+      await createUser({ username: 'login_eve', password: PASSWORD })
+      await failTimes(4, 'login_eve', freshIp())
+      expectOk(await loginAs('login_eve', PASSWORD, freshIp()))
+      expect(await db().rateLimitCounter.findUnique({ where: { key: 'login:user:login_eve' } })).toBeNull()
+      // Without the reset the 6th failure overall would already be throttled.
+      await failTimes(4, 'login_eve', freshIp())
+      expectOk(await loginAs('login_eve', PASSWORD, freshIp()))
+    })
+
+    // Attempts are counted before the password is checked, so parallel guesses cannot
+    // all slip under the limit.
+    it('allows at most 5 guesses per account when the attempts arrive at the same time', async () => {
+      await createUser({ username: 'login_fay', password: PASSWORD })
+      const attempts = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => loginAs('login_fay', `wrong-guess-${i}`, freshIp())),
+      )
+      const statuses = attempts.map((r) => r.status)
+      expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(5)
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(7)
+    })
+  })
+
+  describe('per-address throttling', () => {
+    it('answers 429 to an address after 20 failures across usernames; another address still works', async () => {
+      await createUser({ username: 'login_gus', password: PASSWORD })
+      const ip = freshIp()
+      for (let i = 0; i < 20; i++) expectFail(await loginAs(`login_spray${i}`, 'guessing-away', ip), 400, WRONG_CREDENTIALS)
+
+      expectFail(await loginAs('login_gus', PASSWORD, ip), 429, THROTTLED)
+      expectFail(await loginAs('login_newname', 'guessing-away', ip), 429, THROTTLED)
+      expectOk(await loginAs('login_gus', PASSWORD, freshIp()))
+    })
+  })
+
+  describe('banned users', () => {
+    it('cannot log in (403) and their existing token stops working (401); unbanning restores login', async () => {
+      const admin = await createUser({ role: 'ADMIN' })
+      const user = await createUser({ username: 'login_hal', password: PASSWORD })
+      expectOk(await callRoute(profile.GET, { token: user.token }))
+
+      const setBanned = (banned: boolean) =>
+        callRoute(adminUser.PATCH, { method: 'PATCH', token: admin.token, params: { id: user.id }, body: { banned } })
+      const banned = expectOk(await setBanned(true))
+      expect(banned.bannedAt).toEqual(expect.any(String))
+
+      expectFail(await loginAs('login_hal', PASSWORD, freshIp()), 403, '账号已被禁用，请联系管理员')
+      expectFail(await callRoute(profile.GET, { token: user.token }), 401, '请先登录')
+      // A wrong password still gets the ordinary answer: a ban is not revealed without the password.
+      expectFail(await loginAs('login_hal', 'not-the-password', freshIp()), 400, WRONG_CREDENTIALS)
+
+      expectOk(await setBanned(false))
+      const { token } = expectOk(await loginAs('login_hal', PASSWORD, freshIp()))
+      expectOk(await callRoute(profile.GET, { token }))
+      // The token from before the ban stays revoked.
+      expectFail(await callRoute(profile.GET, { token: user.token }), 401)
+    })
+  })
+})

@@ -1,0 +1,124 @@
+// GET/PATCH /api/users/profile and POST /api/users/password.
+import { describe, expect, it } from 'vitest'
+import * as login from '@/app/api/auth/login/route'
+import * as profile from '@/app/api/users/profile/route'
+import * as password from '@/app/api/users/password/route'
+import { db } from '@/lib/db'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectFail, expectOk } from '../helpers/expect-response'
+
+const PROFILE_KEYS = ['avatar', 'balance', 'createdAt', 'id', 'mobile', 'name', 'oauth', 'points', 'role', 'username']
+
+const getProfile = (token: string) => callRoute(profile.GET, { token })
+const patchProfile = (token: string, body: unknown) => callRoute(profile.PATCH, { method: 'PATCH', token, body })
+const changePassword = (token: string, currentPassword: string, newPassword: string) =>
+  callRoute(password.POST, { token, body: { currentPassword, newPassword } })
+
+let ipCounter = 0
+const loginAs = (username: string, pw: string) => callRoute(login.POST, { body: { username, password: pw }, ip: `198.51.100.${++ipCounter}` })
+
+describe('GET /api/users/profile', () => {
+  it('answers exactly the user-info fields, never the password hash or token version', async () => {
+    const user = await createUser({ username: 'prof_amy', name: '小艾', points: 120, balance: 3450 })
+    await db().user.update({ where: { id: user.id }, data: { mobile: '13800138000', wxOpenId: 'o-wx-openid-1' } })
+
+    const data = expectOk(await getProfile(user.token))
+    expect(Object.keys(data).sort()).toEqual(PROFILE_KEYS)
+    expect(data).toEqual({
+      id: user.id,
+      username: 'prof_amy',
+      name: '小艾',
+      avatar: '/imgs/default_avatar.png',
+      mobile: '13800138000',
+      role: 'USER',
+      points: 120,
+      balance: 3450,
+      oauth: { hasOpenId: true },
+      createdAt: user.createdAt.toISOString(),
+    })
+    expect(Object.keys(data.oauth)).toEqual(['hasOpenId'])
+    const raw = JSON.stringify(data)
+    for (const hidden of ['passwordHash', 'tokenVersion', 'wxOpenId', 'o-wx-openid-1', 'argon2', 'bannedAt']) expect(raw).not.toContain(hidden)
+  })
+
+  it('reports hasOpenId false and a null mobile for a plain account', async () => {
+    const user = await createUser({ username: 'prof_bo' })
+    expect(expectOk(await getProfile(user.token))).toMatchObject({ mobile: null, oauth: { hasOpenId: false } })
+  })
+
+  it('answers 401 without a token', async () => {
+    expectFail(await callRoute(profile.GET), 401, '请先登录')
+  })
+})
+
+describe('PATCH /api/users/profile', () => {
+  it('changes the name (trimmed) and answers the new profile', async () => {
+    const user = await createUser({ username: 'prof_cy' })
+    const data = expectOk(await patchProfile(user.token, { name: '  新昵称  ' }))
+    expect(Object.keys(data).sort()).toEqual(PROFILE_KEYS)
+    expect(data.name).toBe('新昵称')
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).name).toBe('新昵称')
+  })
+
+  it.each([
+    ['empty', { name: '' }, '参数错误：name: 昵称不能为空'],
+    ['blank', { name: '    ' }, '参数错误：name: 昵称不能为空'],
+    ['longer than 32 characters', { name: '名'.repeat(33) }, '参数错误：name: 昵称最多 32 个字符'],
+    ['not a string', { name: 42 }, /^参数错误：name: /],
+    ['with a field the user may not set (role)', { name: 'ok', role: 'ADMIN' }, /^参数错误：.*"role"/],
+    ['with a field the user may not set (points)', { name: 'ok', points: 999 }, /^参数错误：.*"points"/],
+  ])('refuses a body %s with 400 and changes nothing', async (_case, body, message) => {
+    const user = await createUser({ name: 'before' })
+    expectFail(await patchProfile(user.token, body), 400, message)
+    const row = await db().user.findUniqueOrThrow({ where: { id: user.id } })
+    expect(row).toMatchObject({ name: 'before', role: 'USER', points: 0 })
+  })
+
+  it('answers 401 without a token', async () => {
+    expectFail(await callRoute(profile.PATCH, { method: 'PATCH', body: { name: 'x' } }), 401)
+  })
+})
+
+describe('POST /api/users/password', () => {
+  it('refuses a wrong current password with 400 and keeps the old password and tokens', async () => {
+    const user = await createUser({ username: 'prof_eli', password: 'old-password-1' })
+    expectFail(await changePassword(user.token, 'not-my-password', 'brand-new-pass-2'), 400, '当前密码不正确')
+    expectOk(await getProfile(user.token))
+    expectOk(await loginAs('prof_eli', 'old-password-1'))
+  })
+
+  it.each([
+    ['too short', () => 'short', '参数错误：newPassword: 密码至少 8 位'],
+    ['too common', () => 'password1', '密码太常见，请换一个更难猜的密码'],
+    ['equal to the username', (username: string) => username.toUpperCase(), '密码太常见，请换一个更难猜的密码'],
+  ])('refuses a new password that is %s with 400 and keeps the session', async (_case, newPasswordFor, message) => {
+    const user = await createUser({ password: 'old-password-1' })
+    expectFail(await changePassword(user.token, 'old-password-1', newPasswordFor(user.username)), 400, message)
+    expectOk(await getProfile(user.token))
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).tokenVersion).toBe(user.tokenVersion)
+  })
+
+  it('returns a new token; the old token then gets 401 and only the new password logs in', async () => {
+    const user = await createUser({ username: 'prof_gil', password: 'old-password-1' })
+    const { token } = expectOk(await changePassword(user.token, 'old-password-1', 'brand-new-pass-2'))
+    expect(token).toEqual(expect.any(String))
+    expect(token).not.toBe(user.token)
+
+    expectFail(await getProfile(user.token), 401, '请先登录')
+    expect(expectOk(await getProfile(token)).id).toBe(user.id)
+
+    expectFail(await loginAs('prof_gil', 'old-password-1'), 400, '用户名或密码错误')
+    expectOk(await loginAs('prof_gil', 'brand-new-pass-2'))
+  })
+
+  it('refuses unknown fields with 400', async () => {
+    const user = await createUser({ username: 'prof_hu', password: 'old-password-1' })
+    const res = await callRoute(password.POST, { token: user.token, body: { currentPassword: 'old-password-1', newPassword: 'brand-new-pass-2', userId: 'x' } })
+    expectFail(res, 400, /^参数错误：.*"userId"/)
+    expectOk(await getProfile(user.token))
+  })
+
+  it('answers 401 without a token', async () => {
+    expectFail(await callRoute(password.POST, { body: { currentPassword: 'a', newPassword: 'brand-new-pass-2' } }), 401)
+  })
+})
