@@ -4,18 +4,19 @@ import { tooManyRequests } from '@/lib/http/app-error'
 export type Limit = { key: string; max: number; windowSeconds: number }
 
 /**
- * Counts one event against a fixed-window counter in PostgreSQL (so every process
- * shares it and restarts keep it) and returns the count in the current window.
+ * Counts one event against each limit's fixed-window counter in PostgreSQL (so every
+ * process shares them and restarts keep them), all in one statement.
  */
-export async function countEvent({ key, windowSeconds }: Limit): Promise<{ count: number; resetAt: Date }> {
-  const rows = await db().$queryRaw<{ count: number; resetAt: Date }[]>`
+async function countEvents(limits: Limit[]): Promise<Array<{ limit: Limit; count: number; resetAt: Date }>> {
+  const rows = await db().$queryRaw<{ key: string; count: number; resetAt: Date }[]>`
     INSERT INTO "RateLimitCounter" ("key", "count", "resetAt")
-    VALUES (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
+    SELECT k, 1, now() + make_interval(secs => w) FROM unnest(${limits.map((l) => l.key)}::text[], ${limits.map((l) => l.windowSeconds)}::int[]) AS t(k, w)
     ON CONFLICT ("key") DO UPDATE SET
       "count"   = CASE WHEN "RateLimitCounter"."resetAt" <= now() THEN 1 ELSE "RateLimitCounter"."count" + 1 END,
       "resetAt" = CASE WHEN "RateLimitCounter"."resetAt" <= now() THEN EXCLUDED."resetAt" ELSE "RateLimitCounter"."resetAt" END
-    RETURNING "count", "resetAt"`
-  return rows[0]
+    RETURNING "key", "count", "resetAt"`
+  const byKey = new Map(rows.map((r) => [r.key, r]))
+  return limits.map((limit) => ({ limit, count: byKey.get(limit.key)!.count, resetAt: byKey.get(limit.key)!.resetAt }))
 }
 
 /**
@@ -25,7 +26,7 @@ export async function countEvent({ key, windowSeconds }: Limit): Promise<{ count
  * outcome should not count (a successful login, a race lost fairly).
  */
 export async function takeAttempt(limits: Limit[], what: string): Promise<{ release(): Promise<void> }> {
-  const counted = await Promise.all(limits.map(async (limit) => ({ limit, ...(await countEvent(limit)) })))
+  const counted = await countEvents(limits)
   const over = counted.find((c) => c.count > c.limit.max)
   if (over) throw tooManyRequests(`${what}过于频繁，请 ${waitText(over.resetAt)} 后再试`)
   return {

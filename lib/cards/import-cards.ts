@@ -20,16 +20,12 @@ export async function importCards(actor: SessionUser, ip: string, input: TCardIm
       const created = await tx.cardBatch.create({
         data: { note: input.note || null, points, expiresAt: input.expiresAt ?? null, count: keys.length, createdById: actor.id },
       })
-      await tx.card.createMany({
-        data: keys.map((key) => ({
-          keyHash: hashKey(key),
-          cardKeyEnc: sealKey(key),
-          keyMask: maskKey(key),
-          points,
-          batchId: created.id,
-          expiresAt: input.expiresAt ?? null,
-        })),
-      })
+      // One INSERT ... unnest for the whole batch: 10,000 rows in one statement.
+      await tx.$executeRaw`
+        INSERT INTO "Card" ("keyHash", "cardKeyEnc", "keyMask", "points", "batchId", "expiresAt")
+        SELECT h, e, m, ${points}, ${created.id}, ${input.expiresAt ?? null}::timestamp
+        FROM unnest(${keys.map(hashKey)}::text[], ${keys.map(sealKey)}::text[], ${keys.map(maskKey)}::text[]) WITH ORDINALITY AS t(h, e, m, n)
+        ORDER BY n`
       await recordAudit(tx, actor, ip, { action: 'cards.import', targetType: 'CardBatch', targetId: String(created.id), after: { count: keys.length, points, note: input.note ?? null, expiresAt: input.expiresAt?.toISOString() ?? null } })
       await signalJob(tx, CHECK_CARDS_JOB)
       return created

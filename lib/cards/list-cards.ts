@@ -12,10 +12,12 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
     ...(query.batchId ? { batchId: query.batchId } : {}),
     ...(query.keyword ? { cardNo: { contains: escapeLike(query.keyword.toUpperCase()) } } : {}),
   }
-  const [rows, total] = await Promise.all([
-    db().card.findMany({ where, select: ADMIN_CARD_SELECT, orderBy: { id: 'desc' }, ...pageArgs(query) }),
+  // Deep pages: find the page's ids on the index alone, then load just those rows.
+  const [page, total] = await Promise.all([
+    db().card.findMany({ where, select: { id: true }, orderBy: { id: 'desc' }, ...pageArgs(query) }),
     db().card.count({ where }),
   ])
+  const rows = await db().card.findMany({ where: { id: { in: page.map((c) => c.id) } }, select: ADMIN_CARD_SELECT, orderBy: { id: 'desc' } })
   return { list: rows.map(toAdminCardRow), total }
 }
 

@@ -3,7 +3,7 @@ import { takeAttempt, type Limit } from '@/lib/auth/rate-limit'
 import { AppError, badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { hashKey } from './card-key'
-import { MY_CARD_SELECT, toMyCard, type MyCard } from './card-views'
+import { toMyCard, type MyCard } from './card-views'
 import type { TRedeem } from './schemas'
 
 /** Failed redemptions allowed before a wait (guessing keys): PROTOCOLS.md 4.3. */
@@ -31,16 +31,15 @@ function refusal(card: CardState | null, userId: string): AppError {
  * card:<id>:redeem); everyone else gets a clear refusal.
  */
 async function claim(tx: Tx, cardId: number, userId: string): Promise<{ card: MyCard; points: number } | null> {
-  const claimed = await tx.$queryRaw<{ id: number; points: number }[]>`
+  const claimed = await tx.$queryRaw<Parameters<typeof toMyCard>[0][]>`
     UPDATE "Card" SET "usedById" = ${userId}, "usedAt" = now()
     WHERE "id" = ${cardId} AND "status" = 'SUCCESS' AND "usedAt" IS NULL AND "disabledAt" IS NULL
       AND ("expiresAt" IS NULL OR "expiresAt" > now()) AND ("holderId" IS NULL OR "holderId" = ${userId})
-    RETURNING "id", "points"`
+    RETURNING "id", "cardNo", "keyMask", "points", "createdAt", "usedAt", "expiresAt", "disabledAt"`
   if (claimed.length === 0) return null
-  const { points } = claimed[0]
-  await postMovement(tx, { userId, account: 'POINTS', kind: 'CARD_REDEEM', amount: points, reference: `card:${cardId}:redeem`, note: '卡密兑换' })
-  const card = await tx.card.findUniqueOrThrow({ where: { id: cardId }, select: MY_CARD_SELECT })
-  return { card: toMyCard(card), points }
+  const card = toMyCard(claimed[0])
+  await postMovement(tx, { userId, account: 'POINTS', kind: 'CARD_REDEEM', amount: card.points, reference: `card:${cardId}:redeem`, note: '卡密兑换' })
+  return { card, points: card.points }
 }
 
 const STATE_SELECT = { id: true, status: true, usedAt: true, usedById: true, holderId: true, disabledAt: true, expiresAt: true } as const
