@@ -1,0 +1,121 @@
+/**
+ * One interface for every generation backend. The worker (lib/tasks/run-task.ts) drives
+ * an adapter; adapters know their backend's wire protocol and nothing of our database.
+ */
+export const BACKEND_KINDS = ['sd-webui', 'comfyui', 'openai-images', 'mj-proxy', 'demo'] as const
+export type BackendKind = (typeof BACKEND_KINDS)[number]
+
+/** What the operator configured for one backend (an AiModel row, secret decrypted). */
+export type BackendConfig = {
+  endpoint: string
+  /** sd-webui: "user:pass" for --api-auth; comfyui: optional bearer token; openai-images: API key. */
+  secret: string | null
+  /** Checkpoint / model name to use unless the job names one. */
+  checkpoint: string | null
+  /** Backend-specific settings, e.g. ComfyUI workflow templates or the OpenAI model name. */
+  options: Record<string, unknown>
+}
+
+export type JobMode = 'txt2img' | 'img2img' | 'inpaint' | 'lineart'
+
+/** A task as a backend sees it: parameters resolved, images loaded. */
+export type GenerationJob = {
+  /** Our task id: use it as the backend's idempotency/trace id where the protocol allows. */
+  taskId: string
+  mode: JobMode
+  prompt: string
+  negativePrompt: string
+  width: number
+  height: number
+  steps: number
+  cfgScale: number
+  /** -1 = random. */
+  seed: number
+  sampler: string | null
+  /** Images wanted. */
+  count: number
+  /** img2img / inpaint: 0 keeps the input, 1 ignores it. */
+  denoisingStrength: number | null
+  /** Overrides BackendConfig.checkpoint (custom models). */
+  checkpoint: string | null
+  /** PNG bytes: img2img and inpaint input. */
+  initImage: Buffer | null
+  /** PNG bytes, white = repaint, black = keep (SD WebUI convention). */
+  maskImage: Buffer | null
+  /** PNG bytes: line art, black lines on white (lineart mode). */
+  controlImage: Buffer | null
+  /** lineart mode: ControlNet preprocessor, model and weight. */
+  controlnet: { module: string; model: string; weight: number } | null
+}
+
+/** One produced image: the bytes as the backend gave them (PNG, JPEG or WebP). */
+export type BackendImage = { bytes: Buffer; seed: number | null }
+
+export type SubmitOutcome =
+  /** Synchronous backends (SD WebUI, OpenAI images, demo): the images are here. */
+  | { kind: 'completed'; images: BackendImage[]; log?: unknown }
+  /** Asynchronous backends (ComfyUI, Midjourney proxy): the job is queued there under this id. */
+  | { kind: 'accepted'; upstreamId: string; log?: unknown }
+
+export type WaitOutcome = { kind: 'completed'; images: BackendImage[]; log?: unknown }
+
+export type RunContext = {
+  /** Aborted at the task's deadline, on cancellation, or when the worker shuts down. */
+  signal: AbortSignal
+  /** Progress 0-100 as the backend reports it. */
+  onProgress(progress: number): void
+}
+
+export type BackendErrorCode =
+  /** Could not reach the backend (connection refused, DNS, TLS). */
+  | 'UNREACHABLE'
+  /** The backend did not answer in time. */
+  | 'TIMEOUT'
+  /** The backend is busy (HTTP 429/503, queue full): try the submit again later. */
+  | 'BUSY'
+  /** The backend refused the job itself (bad parameters, unknown model, content policy). */
+  | 'REJECTED'
+  /** The answer did not follow the protocol. */
+  | 'BAD_RESPONSE'
+  /** The backend accepted the job and then failed it. */
+  | 'UPSTREAM_FAILED'
+  /** Credentials were refused. */
+  | 'UNAUTHORIZED'
+  /** ctx.signal was aborted. */
+  | 'ABORTED'
+
+/**
+ * Every failure an adapter reports. `retryable` says whether trying the same submit
+ * again could succeed (network, 5xx, busy); the worker retries only the submit step
+ * and only when the backend has not accepted the job.
+ */
+export class BackendError extends Error {
+  constructor(
+    readonly code: BackendErrorCode,
+    message: string,
+    readonly retryable: boolean,
+    readonly detail?: unknown,
+  ) {
+    super(message)
+    this.name = 'BackendError'
+  }
+}
+
+export interface BackendAdapter {
+  readonly kind: BackendKind
+  /** Starts the job; throws BackendError. */
+  submit(job: GenerationJob, ctx: RunContext): Promise<SubmitOutcome>
+  /** Asynchronous backends: waits for an accepted job (also after a worker restart) and returns its images; throws BackendError. */
+  wait?(upstreamId: string, job: GenerationJob, ctx: RunContext): Promise<WaitOutcome>
+  /**
+   * After a worker died in the middle of submit: does the backend know this job? Lets the
+   * worker resume an accepted job instead of submitting it twice.
+   */
+  probe?(job: GenerationJob): Promise<{ known: false } | { known: true; upstreamId: string | null }>
+  /** Best-effort stop of a running job (cancel, deadline). Never throws. */
+  interrupt?(upstreamId: string | null, job: GenerationJob): Promise<void>
+  /** 测试连接: calls a health or model-list endpoint and says what it found. Never throws. */
+  test(): Promise<{ ok: boolean; message: string; detail?: unknown }>
+}
+
+export type AdapterFactory = (config: BackendConfig) => BackendAdapter

@@ -1,0 +1,112 @@
+import { lookup } from 'node:dns/promises'
+import http from 'node:http'
+import https from 'node:https'
+import net from 'node:net'
+
+/**
+ * Fetches a URL that came from a user or from a backend's answer without letting it
+ * reach our own network (SSRF, PROTOCOLS.md C 4.8): the host is resolved once, every
+ * address is checked against private, loopback, link-local and cloud-metadata ranges,
+ * and the connection goes to that checked address (no DNS rebinding). Redirects are
+ * followed by hand and checked again; size and time are capped.
+ */
+const blocked = new net.BlockList()
+for (const [range, bits] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(range, bits, 'ipv4')
+for (const [range, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) blocked.addSubnet(range, bits, 'ipv6')
+
+export class UnsafeUrlError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UnsafeUrlError'
+  }
+}
+
+/** True for addresses a fetch on someone else's behalf must never reach. */
+export function isBlockedAddress(address: string): boolean {
+  if (net.isIPv4(address)) return blocked.check(address, 'ipv4')
+  if (!net.isIPv6(address)) return true
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
+  if (mapped) return blocked.check(mapped[1], 'ipv4')
+  return blocked.check(address, 'ipv6')
+}
+
+export type SafeFetchOptions = {
+  /** Hosts trusted as they are (the operator's own backend), checks skipped. */
+  trustedHosts?: string[]
+  maxBytes?: number
+  timeoutMs?: number
+  maxRedirects?: number
+  signal?: AbortSignal
+  /** Allow plain http (only ever for trusted hosts by default). */
+  allowHttp?: boolean
+}
+
+export async function safeFetchBytes(rawUrl: string, options: SafeFetchOptions = {}): Promise<{ bytes: Buffer; contentType: string | null }> {
+  const { maxBytes = 50 * 1024 * 1024, timeoutMs = 20_000, maxRedirects = 3 } = options
+  const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)
+  let url = new URL(rawUrl)
+  for (let hop = 0; hop <= maxRedirects; hop++) {
+    const trusted = options.trustedHosts?.includes(url.host) ?? false
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (trusted || options.allowHttp))) throw new UnsafeUrlError(`只允许 https 地址：${url.origin}`)
+    const address = trusted ? null : await checkedAddress(url.hostname)
+    const answer = await requestOnce(url, address, maxBytes, signal)
+    if (answer.redirect) {
+      url = new URL(answer.redirect, url)
+      continue
+    }
+    return { bytes: answer.bytes!, contentType: answer.contentType }
+  }
+  throw new UnsafeUrlError('重定向次数过多')
+}
+
+async function checkedAddress(hostname: string): Promise<{ address: string; family: number }> {
+  const host = hostname.replace(/^\[|\]$/g, '')
+  const addresses = net.isIP(host) ? [{ address: host, family: net.isIPv6(host) ? 6 : 4 }] : await lookup(host, { all: true })
+  if (addresses.length === 0 || addresses.some((a) => isBlockedAddress(a.address))) throw new UnsafeUrlError(`拒绝访问内网或保留地址：${hostname}`)
+  return addresses[0]
+}
+
+function requestOnce(url: URL, pinned: { address: string; family: number } | null, maxBytes: number, signal: AbortSignal): Promise<{ redirect?: string; bytes?: Buffer; contentType: string | null }> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http
+    const req = client.request(
+      url,
+      {
+        method: 'GET',
+        signal,
+        headers: { 'user-agent': 'aiimg/1.0' },
+        ...(pinned ? { lookup: (_h: string, _o: unknown, cb: (e: Error | null, a: string, f: number) => void) => cb(null, pinned.address, pinned.family) } : {}),
+      },
+      (res) => {
+        const status = res.statusCode ?? 0
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume()
+          return resolve({ redirect: res.headers.location, contentType: null })
+        }
+        if (status < 200 || status >= 300) {
+          res.resume()
+          return reject(new Error(`HTTP ${status} from ${url.origin}`))
+        }
+        const declared = Number(res.headers['content-length'] ?? 0)
+        if (declared > maxBytes) {
+          res.destroy()
+          return reject(new Error(`文件过大（${declared} 字节）`))
+        }
+        const chunks: Buffer[] = []
+        let size = 0
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length
+          if (size > maxBytes) res.destroy(new Error(`文件过大（超过 ${maxBytes} 字节）`))
+          else chunks.push(chunk)
+        })
+        res.on('error', reject)
+        res.on('end', () => resolve({ bytes: Buffer.concat(chunks), contentType: res.headers['content-type'] ?? null }))
+      },
+    )
+    req.on('error', reject)
+    req.end()
+  })
+}
