@@ -1,4 +1,4 @@
-import { db } from '@/lib/db'
+import { db, type Tx } from '@/lib/db'
 import { tooManyRequests } from '@/lib/http/app-error'
 
 export type Limit = { key: string; max: number; windowSeconds: number }
@@ -7,8 +7,8 @@ export type Limit = { key: string; max: number; windowSeconds: number }
  * Counts one event against each limit's fixed-window counter in PostgreSQL (so every
  * process shares them and restarts keep them), all in one statement.
  */
-async function countEvents(limits: Limit[]): Promise<Array<{ limit: Limit; count: number; resetAt: Date }>> {
-  const rows = await db().$queryRaw<{ key: string; count: number; resetAt: Date }[]>`
+async function countEvents(limits: Limit[], client: Tx = db()): Promise<Array<{ limit: Limit; count: number; resetAt: Date }>> {
+  const rows = await client.$queryRaw<{ key: string; count: number; resetAt: Date }[]>`
     INSERT INTO "RateLimitCounter" ("key", "count", "resetAt")
     SELECT k, 1, now() + make_interval(secs => w) FROM unnest(${limits.map((l) => l.key)}::text[], ${limits.map((l) => l.windowSeconds)}::int[]) AS t(k, w)
     ON CONFLICT ("key") DO UPDATE SET
@@ -27,14 +27,37 @@ async function countEvents(limits: Limit[]): Promise<Array<{ limit: Limit; count
  */
 export async function takeAttempt(limits: Limit[], what: string): Promise<{ release(): Promise<void> }> {
   const counted = await countEvents(limits)
+  const release = () => giveBack(limits.map((l) => l.key))
   const over = counted.find((c) => c.count > c.limit.max)
-  if (over) throw tooManyRequests(`${what}过于频繁，请 ${waitText(over.resetAt)} 后再试`)
-  return {
-    async release() {
-      const keys = limits.map((l) => l.key)
-      await db().$executeRaw`UPDATE "RateLimitCounter" SET "count" = GREATEST("count" - 1, 0) WHERE "key" = ANY(${keys}::text[])`
-    },
+  if (over) {
+    // A refused attempt did not happen: it does not count either.
+    await release()
+    throw tooManyRequests(`${what}过于频繁，请 ${waitText(over.resetAt)} 后再试`)
   }
+  return { release }
+}
+
+async function giveBack(keys: string[]): Promise<void> {
+  await db().$executeRaw`UPDATE "RateLimitCounter" SET "count" = GREATEST("count" - 1, 0) WHERE "key" = ANY(${keys}::text[])`
+}
+
+/**
+ * For work that only counts failures: inside the caller's transaction, takes a lock per
+ * limit key (so one user's or one address's attempts run one at a time and cannot slip
+ * under the limit together), then refuses with 429 if a limit is used up. Call
+ * `countFailure` in the same transaction when the attempt turns out to be one.
+ */
+export async function lockAndCheckLimits(tx: Tx, limits: Limit[], what: string): Promise<void> {
+  for (const key of limits.map((l) => l.key).sort()) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`
+  const rows = await tx.rateLimitCounter.findMany({ where: { key: { in: limits.map((l) => l.key) }, resetAt: { gt: new Date() } } })
+  for (const limit of limits) {
+    const row = rows.find((r) => r.key === limit.key)
+    if (row && row.count >= limit.max) throw tooManyRequests(`${what}过于频繁，请 ${waitText(row.resetAt)} 后再试`)
+  }
+}
+
+export async function countFailure(tx: Tx, limits: Limit[]): Promise<void> {
+  await countEvents(limits, tx)
 }
 
 export async function clearCounter(key: string): Promise<void> {

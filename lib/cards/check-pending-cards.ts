@@ -67,9 +67,11 @@ export async function checkPendingCards(): Promise<boolean> {
       { timeout: 60_000 },
     )
   } catch (error) {
-    // Another worker made a card with the same key ready at the same moment (the
-    // partial unique index refused ours): run again, and the rerun sees it as a duplicate.
-    if ((error as { code?: string }).code === 'P2002') return true
+    // Another checker made a card with the same key ready at the same moment: the partial
+    // unique index refused ours (P2002), or the two waited on each other in that index and
+    // PostgreSQL broke the deadlock (P2034). Run again; the rerun sees the duplicate.
+    const code = (error as { code?: string }).code
+    if (code === 'P2002' || code === 'P2034') return true
     throw error
   }
 }

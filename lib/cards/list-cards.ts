@@ -2,7 +2,7 @@ import { db } from '@/lib/db'
 import { escapeLike } from '@/lib/db/like'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
-import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
+import { nearerEndWindow, pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { ADMIN_CARD_SELECT, MY_CARD_SELECT, toAdminCardRow, toMyCard, type AdminCardRow, type MyCard } from './card-views'
 
 /** The admin card list, newest first: SPEC section 2 /admin/cards_mana. */
@@ -12,12 +12,13 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
     ...(query.batchId ? { batchId: query.batchId } : {}),
     ...(query.keyword ? { cardNo: { contains: escapeLike(query.keyword.toUpperCase()) } } : {}),
   }
-  // Deep pages: find the page's ids on the index alone, then load just those rows.
-  const [page, total] = await Promise.all([
-    db().card.findMany({ where, select: { id: true }, orderBy: { id: 'desc' }, ...pageArgs(query) }),
-    db().card.count({ where }),
-  ])
-  const rows = await db().card.findMany({ where: { id: { in: page.map((c) => c.id) } }, select: ADMIN_CARD_SELECT, orderBy: { id: 'desc' } })
+  const total = await db().card.count({ where })
+  const window = nearerEndWindow(pageArgs(query), total)
+  if (!window) return { list: [], total }
+  // The page's ids come from the index alone, walked from whichever end is nearer (so the
+  // last page costs what the first does); then only those rows are loaded.
+  const ids = await db().card.findMany({ where, select: { id: true }, orderBy: { id: window.order }, skip: window.skip, take: window.take })
+  const rows = await db().card.findMany({ where: { id: { in: ids.map((c) => c.id) } }, select: ADMIN_CARD_SELECT, orderBy: { id: 'desc' } })
   return { list: rows.map(toAdminCardRow), total }
 }
 

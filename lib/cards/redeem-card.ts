@@ -1,5 +1,5 @@
 import { db, type Tx } from '@/lib/db'
-import { takeAttempt, type Limit } from '@/lib/auth/rate-limit'
+import { countFailure, lockAndCheckLimits, type Limit } from '@/lib/auth/rate-limit'
 import { AppError, badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { hashKey } from './card-key'
@@ -50,26 +50,29 @@ export async function redeemCard(userId: string, ip: string, input: TRedeem): Pr
     { key: `redeem:user:${userId}`, ...REDEEM_LIMITS.perUser },
     { key: `redeem:ip:${ip}`, ...REDEEM_LIMITS.perIp },
   ]
-  const attempt = await takeAttempt(limits, '卡密兑换')
 
-  const card =
-    'cardId' in input
-      ? await db().card.findFirst({ where: { id: input.cardId, holderId: userId }, select: STATE_SELECT })
-      : await findByKey(input.cardKey)
-
-  const result = card ? await db().$transaction((tx) => claim(tx, card.id, userId)) : null
-  const latest = result || !card ? null : await db().card.findUnique({ where: { id: card.id }, select: STATE_SELECT })
-  const error = result ? null : refusal(latest, userId)
-  // Only what looks like guessing counts: an unknown or invalid key, not a success or a lost race.
-  const isGuess = error && (error.code === 'NOT_FOUND' || latest?.status === 'FAIL')
-  if (!isGuess) await attempt.release()
-  if (error) throw error
-  return result!
+  const outcome = await db().$transaction(async (tx) => {
+    // One user's (and one address's) attempts take turns, so the failure count checked
+    // here is exact even for attempts sent at the same moment.
+    await lockAndCheckLimits(tx, limits, '卡密兑换')
+    const card = 'cardId' in input ? await tx.card.findFirst({ where: { id: input.cardId, holderId: userId }, select: STATE_SELECT }) : await findByKey(tx, input.cardKey)
+    const result = card ? await claim(tx, card.id, userId) : null
+    if (result) return { result }
+    const latest = card ? await tx.card.findUnique({ where: { id: card.id }, select: STATE_SELECT }) : null
+    const error = refusal(latest, userId)
+    // Only what looks like guessing counts: an unknown or invalid key, not a lost race.
+    if (error.code === 'NOT_FOUND' || latest?.status === 'FAIL') await countFailure(tx, limits)
+    return { error }
+  })
+  if (outcome.error) throw outcome.error
+  return outcome.result
 }
 
 /** A ready card wins over failed or pending duplicates of the same key. */
-async function findByKey(cardKey: string): Promise<CardState | null> {
-  const matches = await db().card.findMany({ where: { keyHash: hashKey(cardKey) }, select: STATE_SELECT, orderBy: { id: 'asc' }, take: 20 })
+async function findByKey(tx: Tx, cardKey: string): Promise<CardState | null> {
+  // No ORDER BY/LIMIT here: with them the planner may walk the primary key instead of
+  // the keyHash index. A key has only a handful of cards.
+  const matches = await tx.card.findMany({ where: { keyHash: hashKey(cardKey) }, select: STATE_SELECT })
   const rank = (c: CardState) => (c.status === 'SUCCESS' ? 0 : c.status === 'PENDING' ? 1 : 2)
-  return matches.sort((a, b) => rank(a) - rank(b))[0] ?? null
+  return matches.sort((a, b) => rank(a) - rank(b) || a.id - b.id)[0] ?? null
 }

@@ -1,0 +1,162 @@
+// GET /api/admin/cards/export: the one place full keys leave the server. ADMIN only,
+// audited, CSV (UTF-8 with BOM) of exactly the cards that can still be handed out.
+import { beforeAll, describe, expect, it } from 'vitest'
+import * as assignRoute from '@/app/api/admin/cards/[id]/assign/route'
+import * as disableRoute from '@/app/api/admin/cards/[id]/disable/route'
+import * as exportRoute from '@/app/api/admin/cards/export/route'
+import * as redeemRoute from '@/app/api/my-cards/redeem/route'
+import { db } from '@/lib/db'
+import { formatDateTime } from '@/lib/format'
+import { callRoute } from '../helpers/call-route'
+import { freshKeys, importKeys, readyCards, settleCards } from '../helpers/cards-fixtures'
+import { expectFail, expectOk } from '../helpers/expect-response'
+import { quickUser, type QuickUser } from '../helpers/ledger-fixtures'
+
+const ADMIN_IP = '10.7.7.7'
+const HEADER = ['卡号', '卡密', '积分', '过期时间', '批次备注']
+
+/** Calls the export handler as Next.js would; the body is CSV, not the JSON envelope. */
+async function exportCsv(token: string | undefined, query: Record<string, string | number> = {}) {
+  const url = new URL('http://localhost/api/admin/cards/export')
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v))
+  const headers = new Headers({ 'x-client-ip': ADMIN_IP })
+  if (token) headers.set('authorization', `Bearer ${token}`)
+  const res = await exportRoute.GET(new Request(url, { headers }))
+  const bytes = new Uint8Array(await res.arrayBuffer())
+  return { res, bytes, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) }
+}
+
+/** A small RFC 4180 reader: quoted cells, doubled quotes, CRLF rows. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let cell = ''
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++
+      else if (ch === '"') quoted = false
+      else cell += ch
+    } else if (ch === '"') quoted = true
+    else if (ch === ',') row.push(cell), (cell = '')
+    else if (ch === '\r' && text[i + 1] === '\n') rows.push([...row, cell]), (row = []), (cell = ''), i++
+    else cell += ch
+  }
+  if (cell || row.length) rows.push([...row, cell])
+  return rows
+}
+
+let admin: QuickUser
+let manager: QuickUser
+let user: QuickUser
+const expected = new Map<string, { key: string; points: number; expiry: string; note: string }>() // by cardNo
+let notExported: string[] = []
+
+beforeAll(async () => {
+  admin = await quickUser({ role: 'ADMIN' })
+  manager = await quickUser({ role: 'MANAGER' })
+  user = await quickUser()
+
+  // Exported: plain keys, keys a spreadsheet would run as formulas, quotes and commas.
+  const plain = await readyCards(admin, freshKeys(3, 'EXP'), { points: 25, note: '渠道A' })
+  const tricky = await readyCards(admin, ['=1+2*3', '+CMD-12', '-DANGER1', '@ATKEY12', 'QU"OTE-12', 'A,B,C,D1'], { points: 9, note: '=HYPERLINK("http://x")' })
+  const later = new Date(Date.now() + 7 * 24 * 3600_000)
+  const expiring = await readyCards(admin, freshKeys(1, 'LATER'), { points: 3, expiresAt: later.toISOString() })
+  for (const c of [...plain, ...tricky, ...expiring]) {
+    expected.set(c.cardNo, { key: c.key, points: c.points, expiry: c.expiresAt ? formatDateTime(c.expiresAt) : '', note: (await db().cardBatch.findUniqueOrThrow({ where: { id: c.batchId } })).note ?? '' })
+  }
+
+  // Not exported: used, held, disabled, expired, failed, pending.
+  const [used, held, disabled] = await readyCards(admin, freshKeys(3, 'GONE'))
+  expectOk(await callRoute(redeemRoute.POST, { token: user.token, body: { cardKey: used.key } }))
+  expectOk(await callRoute(assignRoute.POST, { token: admin.token, params: { id: String(held.id) }, body: { userId: user.id } }))
+  expectOk(await callRoute(disableRoute.POST, { token: admin.token, params: { id: String(disabled.id) }, body: { disabled: true } }))
+  const [expired] = await readyCards(admin, freshKeys(1, 'GONE'), { expiresAt: new Date(Date.now() - 60_000).toISOString() })
+  const failedKey = 'GONE FAILED'
+  await importKeys(admin, [failedKey])
+  await settleCards()
+  const [pendingKey] = freshKeys(1, 'GONEP')
+  await importKeys(admin, [pendingKey])
+  notExported = [used.key, held.key, disabled.key, expired.key, failedKey, pendingKey]
+})
+
+describe('GET /api/admin/cards/export', () => {
+  it('answers CSV as a download, UTF-8 with a BOM, never cached', async () => {
+    const { res, bytes } = await exportCsv(admin.token)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="cards-all-\d{4}-\d{2}-\d{2}\.csv"$/)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+  })
+
+  it('has the header, then exactly the ready, unused, unheld, enabled, unexpired cards with their full keys', async () => {
+    const { text } = await exportCsv(admin.token)
+    expect(text.startsWith('\uFEFF"卡号","卡密","积分","过期时间","批次备注"\r\n')).toBe(true)
+    expect(text.endsWith('\r\n')).toBe(true)
+    const [header, ...rows] = parseCsv(text.slice(1))
+    expect(header).toEqual(HEADER)
+    const unquote = (cell: string) => cell.replace(/^'(?=[=+\-@])/, '')
+    const got = new Map(rows.map(([cardNo, key, points, expiry, note]) => [cardNo, { key: unquote(key), points: Number(points), expiry, note: unquote(note) }]))
+    expect(got).toEqual(expected)
+    for (const key of notExported) expect(text).not.toContain(key)
+    // Oldest first.
+    const numbers = rows.map((r) => r[0])
+    expect(numbers).toEqual([...numbers].sort())
+  })
+
+  it('neutralises cells a spreadsheet would run as formulas, and doubles quotes', async () => {
+    const { text } = await exportCsv(admin.token)
+    const lines = text.split('\r\n')
+    const keyCell = (key: string) => lines.find((l) => l.includes(key.replace(/"/g, '""')))!.split('","')[1]
+    expect(keyCell('=1+2*3')).toBe("'=1+2*3")
+    expect(keyCell('+CMD-12')).toBe("'+CMD-12")
+    expect(keyCell('-DANGER1')).toBe("'-DANGER1")
+    expect(keyCell('@ATKEY12')).toBe("'@ATKEY12")
+    expect(lines.some((l) => l.includes('"QU""OTE-12"'))).toBe(true)
+    expect(lines.some((l) => l.includes('"A,B,C,D1"'))).toBe(true)
+    // The batch note is neutralised too; no cell of the file starts with a formula character.
+    expect(lines.filter((l) => l.endsWith('"\'=HYPERLINK(""http://x"")"'))).toHaveLength(6)
+    const cells = parseCsv(text.slice(1)).flat()
+    expect(cells.filter((c) => /^[=+\-@]/.test(c))).toEqual([])
+  })
+
+  it('writes an audit record cards.export with the count, and exports one batch when asked', async () => {
+    const before = await db().adminAuditLog.count({ where: { action: 'cards.export' } })
+    await exportCsv(admin.token)
+    const audit = await db().adminAuditLog.findFirstOrThrow({ where: { action: 'cards.export' }, orderBy: { id: 'desc' } })
+    expect(audit).toMatchObject({ actorId: admin.id, actorRole: 'ADMIN', targetType: 'CardBatch', targetId: null, ip: ADMIN_IP, after: { count: expected.size } })
+    expect(JSON.stringify(audit)).not.toContain([...expected.values()][0].key)
+
+    const [one] = await readyCards(admin, freshKeys(1, 'SOLO'))
+    const { text } = await exportCsv(admin.token, { batchId: one.batchId })
+    const rows = parseCsv(text.slice(1)).slice(1)
+    expect(rows).toEqual([[one.cardNo, one.key, String(one.points), '', '']])
+    const batchAudit = await db().adminAuditLog.findFirstOrThrow({ where: { action: 'cards.export' }, orderBy: { id: 'desc' } })
+    expect(batchAudit).toMatchObject({ targetId: String(one.batchId), after: { count: 1 } })
+    expect(await db().adminAuditLog.count({ where: { action: 'cards.export' } })).toBe(before + 2)
+  })
+
+  it('an export with nothing to give is just the header', async () => {
+    const { batchId } = await importKeys(admin, freshKeys(1, 'NONE')) // still pending
+    const { text } = await exportCsv(admin.token, { batchId })
+    expect(text).toBe('\uFEFF"卡号","卡密","积分","过期时间","批次备注"\r\n')
+  })
+
+  it('is for ADMIN only: MANAGER and USER get 403, no token 401, and nothing is audited', async () => {
+    const before = await db().adminAuditLog.count()
+    for (const [token, status] of [[manager.token, 403], [user.token, 403], [undefined, 401]] as const) {
+      const { res, text } = await exportCsv(token)
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+      expectFail({ status: res.status, body: JSON.parse(text) }, status)
+      for (const { key } of expected.values()) expect(text).not.toContain(key)
+    }
+    expect(await db().adminAuditLog.count()).toBe(before)
+  })
+
+  it('refuses a bad batch id with 400', async () => {
+    const { res, text } = await exportCsv(admin.token, { batchId: 'abc' })
+    expectFail({ status: res.status, body: JSON.parse(text) }, 400, /^参数错误：batchId: /)
+  })
+})
