@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg'
+import pg from 'pg'
 import { PrismaClient } from '@/lib/generated/prisma/client'
 import { env } from '@/lib/env'
 
@@ -6,24 +7,39 @@ export type Db = PrismaClient
 /** A transaction client, for domain functions that join their caller's transaction. */
 export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0]
 
-const globalForDb = globalThis as unknown as { prisma?: PrismaClient }
+const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pool?: pg.Pool }
+
+/**
+ * A pool whose idle connections may die (database restart, failover) without taking
+ * the process with them: pg emits those errors on the pool, and an unheard 'error'
+ * event would crash Node. The pool reconnects on the next query.
+ */
+function createPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max })
+  pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`))
+  return pool
+}
 
 /** The one Prisma client of this process, created on first use. */
 export function db(): PrismaClient {
   if (!globalForDb.prisma) {
     const { DATABASE_URL, DATABASE_POOL_SIZE } = env()
-    const adapter = new PrismaPg({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE })
-    globalForDb.prisma = new PrismaClient({ adapter })
+    globalForDb.pool = createPool(DATABASE_URL, DATABASE_POOL_SIZE)
+    globalForDb.prisma = new PrismaClient({ adapter: new PrismaPg(globalForDb.pool) })
   }
   return globalForDb.prisma
 }
 
-/** For tests and scripts that manage their own connection. */
-export function createDb(connectionString: string, max = 10): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max }) })
+/** A client of its own for a script step (start-up); close() ends its connections. */
+export function createDb(connectionString: string, max = 10): { client: PrismaClient; close(): Promise<void> } {
+  const pool = createPool(connectionString, max)
+  const client = new PrismaClient({ adapter: new PrismaPg(pool) })
+  return { client, close: async () => (await client.$disconnect(), await pool.end()) }
 }
 
 export async function disconnectDb(): Promise<void> {
   await globalForDb.prisma?.$disconnect()
+  await globalForDb.pool?.end().catch(() => undefined)
   globalForDb.prisma = undefined
+  globalForDb.pool = undefined
 }

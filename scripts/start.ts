@@ -53,9 +53,9 @@ async function main() {
   const applied = await applyMigrations(databaseUrl)
   console.log(applied.length ? `[start] applied migrations: ${applied.join(', ')}` : '[start] database schema is up to date')
 
-  const client = createDb(databaseUrl, 1)
-  const admin = await ensureAdmin(client, config.ADMIN_USERNAME, config.ADMIN_PASSWORD)
-  await client.$disconnect()
+  const setup = createDb(databaseUrl, 1)
+  const admin = await ensureAdmin(setup.client, config.ADMIN_USERNAME, config.ADMIN_PASSWORD)
+  await setup.close()
   if (admin.created) printAdmin(admin.username, admin.generatedPassword)
 
   const server = path.join(path.dirname(fileURLToPath(import.meta.url)), 'next-server.mjs')
