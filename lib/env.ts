@@ -29,6 +29,10 @@ export const ZEnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   /** Trust X-Forwarded-For / X-Real-IP from a reverse proxy for the client address. */
   TRUST_PROXY: booleanString.default(false),
+  /** Generation tasks one worker process runs at once (most of the time is spent waiting on backends). */
+  WORKER_TASK_SLOTS: z.coerce.number().int().min(1).max(64).default(4),
+  /** Seconds a stopping worker gives running tasks to finish before handing them to other workers. */
+  WORKER_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(25),
   /** Run the background worker inside the web process (the embedded default does). */
   RUN_WORKER_IN_WEB: booleanString.default(false),
 })

@@ -11,7 +11,7 @@ import { parseEnv } from '../lib/env'
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded'
 import { applyMigrations } from '../lib/db/migrate'
 import { createDb } from '../lib/db'
-import { ensureAdmin } from '../lib/users/ensure-admin'
+import { ensureAdmin, ensureDemoModel } from '../lib/users/ensure-admin'
 
 const isDev = process.argv.includes('--dev')
 
@@ -55,6 +55,7 @@ async function main() {
 
   const setup = createDb(databaseUrl, 1)
   const admin = await ensureAdmin(setup.client, config.ADMIN_USERNAME, config.ADMIN_PASSWORD)
+  if (await ensureDemoModel(setup.client)) console.log('[start] added the built-in demo renderer as the first generation model')
   await setup.close()
   if (admin.created) printAdmin(admin.username, admin.generatedPassword)
 

@@ -2,11 +2,10 @@
 // on any machine that reaches the database. SIGTERM/SIGINT finish the current work first.
 import { env } from '../lib/env'
 import { disconnectDb } from '../lib/db'
-import { startBackgroundWorker } from '../lib/worker/background-worker'
-import { backgroundJobs } from '../lib/worker/jobs'
+import { startWorker } from '../lib/worker/start-worker'
 
 env()
-const worker = startBackgroundWorker(backgroundJobs())
+const worker = startWorker()
 
 let stopping = false
 async function shutdown(signal: string) {

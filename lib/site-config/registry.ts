@@ -38,7 +38,7 @@ function define(entry: Omit<ConfigDefinition, 'schema'> & { schema?: z.ZodType }
   return { ...entry, schema: entry.schema ?? schemaByType[entry.type] }
 }
 
-export const CONFIG_GROUPS = ['基本信息', '注册与登录', '微信', '卡密'] as const
+export const CONFIG_GROUPS = ['基本信息', '注册与登录', '微信', '生成', '内容安全', '卡密'] as const
 
 export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
   define({ name: 'name', group: '基本信息', label: '站点名称', help: '显示在页面标题和页眉', type: 'string', visibility: 'public', defaultValue: 'AI 画室', schema: text(40).min(1, '站点名称不能为空') }),
@@ -49,6 +49,9 @@ export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
   define({ name: 'MOBILE_ENABLED', group: '注册与登录', label: '要求绑定手机号', help: '开启后，未绑定手机号的用户登录后会被引导到绑定页面', type: 'boolean', visibility: 'public', defaultValue: false }),
   define({ name: 'WX_ENABLED', group: '微信', label: '启用微信登录', type: 'boolean', visibility: 'public', defaultValue: false }),
   define({ name: 'WX_APP_ID', group: '微信', label: '公众号 AppID', type: 'string', visibility: 'public', defaultValue: '', schema: z.string().trim().regex(/^(wx[0-9a-f]{16})?$/, 'AppID 形如 wx 加 16 位十六进制字符') }),
+  define({ name: 'TASK_MAX_PENDING_PER_USER', group: '生成', label: '每人同时进行的任务数上限', help: '排队和生成中的任务总数，超出时提交会被拒绝（不扣积分）', type: 'integer', visibility: 'admin', defaultValue: 4, schema: integer(1, 100) }),
+  define({ name: 'AI_MARK_ENABLED', group: '内容安全', label: '在生成图片上添加“AI生成”角标', help: '图片元数据中的隐式标识始终写入', type: 'boolean', visibility: 'admin', defaultValue: true }),
+  define({ name: 'BANNED_WORDS', group: '内容安全', label: '违禁词', help: '每行一个；提示词包含其中任何一个时拒绝提交，不扣积分', type: 'text', visibility: 'admin', defaultValue: '', schema: text(20000) }),
   define({ name: 'CARD_DEFAULT_POINTS', group: '卡密', label: '每张卡密默认积分', help: '批量导入时未填写积分则使用此值', type: 'integer', visibility: 'admin', defaultValue: 100, schema: integer(1, 1_000_000) }),
   define({ name: 'WX_APP_SECRET', group: '微信', label: '公众号 AppSecret', type: 'string', visibility: 'secret', defaultValue: '', schema: z.string().trim().regex(/^([0-9a-f]{32})?$/, 'AppSecret 为 32 位十六进制字符') }),
 ]

@@ -41,14 +41,13 @@ export async function readUploadedFile(req: Request, field = 'file'): Promise<Bu
  * Decodes an uploaded image safely and re-encodes it (which also drops EXIF, GPS and
  * anything smuggled after the image data).
  */
-export async function reencodeImage(bytes: Buffer, resize: { width: number; height: number; fit: 'cover' | 'inside' }): Promise<Buffer> {
+export async function reencodeImage(bytes: Buffer, resize: { width: number; height: number; fit: 'cover' | 'inside' }, format: 'webp' | 'png' = 'webp'): Promise<Buffer> {
   if (!sniffImageType(bytes)) throw badRequest('只支持 JPG、PNG、WebP 或 GIF 图片')
   try {
-    return await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false })
+    const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false })
       .rotate()
       .resize({ ...resize, withoutEnlargement: resize.fit === 'inside' })
-      .webp({ quality: 86 })
-      .toBuffer()
+    return await (format === 'png' ? image.png() : image.webp({ quality: 86 })).toBuffer()
   } catch {
     throw badRequest('图片无法解析或尺寸过大')
   }

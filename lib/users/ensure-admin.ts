@@ -28,3 +28,21 @@ export async function ensureAdmin(client: PrismaClient, username: string, passwo
   })
   return { created: true, username: username.toLowerCase(), generatedPassword }
 }
+
+/**
+ * On first start (no model at all) adds the built-in demo renderer, so a new site can
+ * generate at once; the operator sets prices, adds real backends and may disable it.
+ */
+export async function ensureDemoModel(client: PrismaClient): Promise<boolean> {
+  if (await client.aiModel.count()) return false
+  await client.aiModel.create({
+    data: {
+      name: '演示渲染器',
+      backend: 'demo',
+      prices: { SD_TEXT2IMG: 1, SD_IMG2IMG: 1, SD_IMGINPAINT: 1, SD_IMGCONTROLNET: 1 },
+      concurrency: 2,
+      sort: 100,
+    },
+  })
+  return true
+}

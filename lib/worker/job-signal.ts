@@ -1,5 +1,5 @@
 import pg from 'pg'
-import type { Tx } from '@/lib/db'
+import { db, type Tx } from '@/lib/db'
 import { wakeInProcessJob } from './in-process'
 
 /** The PostgreSQL channel on which work is announced to workers (LISTEN/NOTIFY). */
@@ -58,4 +58,10 @@ export function listenForJobs(databaseUrl: string, onSignal: (name: string) => v
     clearTimeout(retry)
     await client?.end().catch(() => undefined)
   }
+}
+
+/** Announces at once, outside any transaction (for signals about work that already exists). */
+export async function signalNow(name: string): Promise<void> {
+  await db().$executeRaw`SELECT pg_notify(${JOB_CHANNEL}, ${name})`
+  wakeLocalWorker(name)
 }

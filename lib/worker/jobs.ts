@@ -1,5 +1,6 @@
 import { pruneExpiredCounters } from '@/lib/auth/rate-limit'
 import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-cards'
+import { SWEEP_TASKS_JOB, sweepTasks } from '@/lib/tasks/sweep-tasks'
 import type { BackgroundJob } from './background-worker'
 
 /** Every background job of the app. Features add theirs here. */
@@ -7,6 +8,8 @@ export function backgroundJobs(): BackgroundJob[] {
   return [
     // Woken by each import; the interval only catches work left by a crash.
     { name: CHECK_CARDS_JOB, intervalMs: 60_000, run: checkPendingCards },
+    // Expired leases and deadlines: two indexed queries every 30 s when all is well.
+    { name: SWEEP_TASKS_JOB, intervalMs: 30_000, run: sweepTasks },
     {
       name: 'prune-rate-limits',
       intervalMs: 10 * 60_000,

@@ -1,17 +1,33 @@
 import { env } from '@/lib/env'
+import { RUN_TASKS_JOB } from '@/lib/tasks/submit-task'
+import { CANCEL_SIGNAL_PREFIX } from '@/lib/tasks/cancel-task'
+import { activeRuns } from '@/lib/tasks/run-task'
+import { startTaskRunner } from '@/lib/tasks/task-runner'
 import { startBackgroundWorker, type RunningWorker } from './background-worker'
 import { listenForJobs } from './job-signal'
 import { backgroundJobs } from './jobs'
 
-/** All background jobs, woken early by LISTEN/NOTIFY signals from other processes. */
+
+/**
+ * The worker: the generation task runner plus the periodic jobs, woken early by
+ * LISTEN/NOTIFY signals from any process (and directly inside this one).
+ */
 export function startWorker(): RunningWorker {
-  const worker = startBackgroundWorker(backgroundJobs())
-  const stopListening = listenForJobs(env().DATABASE_URL, (name) => worker.wake(name))
+  const { DATABASE_URL, WORKER_TASK_SLOTS, WORKER_DRAIN_SECONDS } = env()
+  const jobs = startBackgroundWorker(backgroundJobs())
+  const runner = startTaskRunner(WORKER_TASK_SLOTS)
+  const wake = (name: string) => {
+    if (name === RUN_TASKS_JOB) runner.wake()
+    else if (name.startsWith(CANCEL_SIGNAL_PREFIX)) activeRuns.get(name.slice(CANCEL_SIGNAL_PREFIX.length))?.()
+    else jobs.wake(name)
+  }
+  const stopListening = listenForJobs(DATABASE_URL, wake)
   return {
-    wake: worker.wake,
+    wake,
     async stop() {
       await stopListening()
-      await worker.stop()
+      await runner.stop(WORKER_DRAIN_SECONDS * 1000)
+      await jobs.stop()
     },
   }
 }

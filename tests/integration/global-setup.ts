@@ -1,3 +1,4 @@
+import { readdir, rm } from 'node:fs/promises'
 import type { TestProject } from 'vitest/node'
 import { createTestDatabase } from '../helpers/test-database'
 
@@ -11,5 +12,10 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const database = await createTestDatabase('aiimg_it')
   project.provide('databaseUrl', database.url)
-  return () => database.drop()
+  return async () => {
+    await database.drop()
+    // Files the tests stored (uploads, results) live in .tmp/it-data-<pid>.
+    const tmp = `${process.cwd()}/.tmp`
+    for (const dir of (await readdir(tmp).catch(() => [])).filter((d) => d.startsWith('it-data-'))) await rm(`${tmp}/${dir}`, { recursive: true, force: true })
+  }
 }

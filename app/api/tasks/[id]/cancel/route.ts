@@ -1,0 +1,6 @@
+// POST /api/tasks/{id}/cancel: cancels a queued or running task of the caller, with a full refund.
+import { route } from '@/lib/http/route'
+import { cancelTask } from '@/lib/tasks/cancel-task'
+import { ZTaskIdParamsSchema } from '@/lib/tasks/schemas'
+
+export const POST = route({ access: 'user', params: ZTaskIdParamsSchema }, ({ user, params }) => cancelTask(user.id, params.id))

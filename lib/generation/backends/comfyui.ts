@@ -1,0 +1,286 @@
+import { randomInt } from 'node:crypto'
+import WebSocket from 'ws'
+import { DEFAULT_WORKFLOWS, fillWorkflow, type WorkflowValues } from './comfyui-workflows'
+import { abortError, baseUrl, checkedImage, isRecord, numberOption, okJson, parseJson, send, sendJson, testOutcome } from './http'
+import { BackendError, type BackendAdapter, type BackendConfig, type BackendImage, type GenerationJob, type RunContext } from './types'
+
+export { fillWorkflow } from './comfyui-workflows'
+
+/**
+ * ComfyUI (PROTOCOLS.md A 2c): inputs are uploaded, the filled workflow is queued under
+ * our task id, and wait() follows the websocket for progress while /history stays the
+ * source of truth. Options: `workflows` ({txt2img?, img2img?, inpaint?, lineart?} API-format
+ * templates), `pollIntervalMs` (default 3000).
+ */
+export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
+  const base = baseUrl(config.endpoint)
+  const headers: Record<string, string> = config.secret ? { authorization: `Bearer ${config.secret}` } : {}
+  const pollIntervalMs = numberOption(config.options, 'pollIntervalMs', 3000)
+  const workflows = isRecord(config.options.workflows) ? config.options.workflows : {}
+
+  async function upload(bytes: Buffer | null, name: string, what: string, signal: AbortSignal): Promise<string> {
+    if (!bytes) throw new BackendError('REJECTED', `这个任务缺少${what}`, false)
+    const form = new FormData()
+    form.append('image', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name)
+    form.append('type', 'input')
+    form.append('overwrite', 'true')
+    const answer = await sendJson(`${base}/upload/image`, { form, headers, signal, timeoutMs: 60_000 })
+    if (!isRecord(answer) || typeof answer.name !== 'string') throw new BackendError('BAD_RESPONSE', 'ComfyUI 上传图片的应答格式不对', true)
+    return typeof answer.subfolder === 'string' && answer.subfolder ? `${answer.subfolder}/${answer.name}` : answer.name
+  }
+
+  async function historyEntry(promptId: string, signal?: AbortSignal): Promise<Record<string, unknown> | null> {
+    const answer = await sendJson(`${base}/history/${encodeURIComponent(promptId)}`, { headers, signal, timeoutMs: 15_000 })
+    const entry = isRecord(answer) ? answer[promptId] : undefined
+    return isRecord(entry) ? entry : null
+  }
+
+  /** Queue items as [number, prompt_id, prompt, extra_data, outputs]. */
+  async function readQueue(signal?: AbortSignal): Promise<{ running: QueueItem[]; pending: QueueItem[] }> {
+    const answer = await sendJson(`${base}/queue`, { headers, signal, timeoutMs: 15_000 })
+    const items = (list: unknown): QueueItem[] =>
+      (Array.isArray(list) ? list : []).filter(Array.isArray).map((item) => ({
+        promptId: String(item[1]),
+        clientId: isRecord(item[3]) && typeof item[3].client_id === 'string' ? item[3].client_id : null,
+      }))
+    return isRecord(answer) ? { running: items(answer.queue_running), pending: items(answer.queue_pending) } : { running: [], pending: [] }
+  }
+
+  async function outputImages(entry: Record<string, unknown>, job: GenerationJob, signal: AbortSignal): Promise<BackendImage[]> {
+    const files = Object.values(isRecord(entry.outputs) ? entry.outputs : {})
+      .flatMap((output) => (isRecord(output) && Array.isArray(output.images) ? output.images : []))
+      .filter((image): image is Record<string, unknown> => isRecord(image) && image.type === 'output' && typeof image.filename === 'string')
+      .slice(0, job.count)
+    if (files.length === 0) throw new BackendError('BAD_RESPONSE', 'ComfyUI 的任务完成了，但没有输出图片（工作流里要有 SaveImage）', false)
+    const seed = job.seed >= 0 ? job.seed : seedOf(entry)
+    return Promise.all(
+      files.map(async (file) => {
+        const query = new URLSearchParams({ filename: String(file.filename), subfolder: String(file.subfolder ?? ''), type: 'output' })
+        const reply = await send(`${base}/view?${query}`, { headers, signal, timeoutMs: 60_000 })
+        if (reply.status !== 200) throw new BackendError('BAD_RESPONSE', `ComfyUI 取图片 ${String(file.filename)} 失败（HTTP ${reply.status}）`, false)
+        return { bytes: checkedImage(reply.bytes, `ComfyUI 的 ${String(file.filename)} `), seed }
+      }),
+    )
+  }
+
+  return {
+    kind: 'comfyui',
+
+    async submit(job, ctx) {
+      const template = workflows[job.mode] ?? DEFAULT_WORKFLOWS[job.mode]
+      if (!isRecord(template)) throw new BackendError('REJECTED', `ComfyUI 的 ${job.mode} 工作流模板不是对象`, false)
+      const name = job.taskId.replace(/[^\w-]/g, '_')
+      const values: WorkflowValues = {
+        task_id: name,
+        prompt: job.prompt,
+        negative_prompt: job.negativePrompt,
+        seed: job.seed >= 0 ? job.seed : randomInt(0, 2 ** 32),
+        width: job.width,
+        height: job.height,
+        steps: job.steps,
+        cfg: job.cfgScale,
+        sampler: job.sampler ?? 'euler',
+        batch_size: job.count,
+        denoise: job.denoisingStrength ?? (job.mode === 'img2img' ? 0.75 : 1),
+        checkpoint: job.checkpoint ?? config.checkpoint ?? undefined,
+        controlnet_model: job.controlnet?.model,
+        controlnet_strength: job.controlnet?.weight,
+      }
+      if (job.mode === 'img2img' || job.mode === 'inpaint') values.init_image = await upload(job.initImage, `${name}-init.png`, '输入图片', ctx.signal)
+      if (job.mode === 'inpaint') values.mask_image = await upload(job.maskImage, `${name}-mask.png`, '蒙版', ctx.signal)
+      if (job.mode === 'lineart') values.control_image = await upload(job.controlImage, `${name}-lineart.png`, '线稿图片', ctx.signal)
+      let prompt: unknown
+      try {
+        prompt = fillWorkflow(template, values)
+      } catch (err) {
+        throw new BackendError('REJECTED', `ComfyUI 工作流模板不适用于这个任务：${(err as Error).message}`, false)
+      }
+      const reply = await send(`${base}/prompt`, { json: { prompt, client_id: clientIdOf(job), prompt_id: job.taskId }, headers, signal: ctx.signal, timeoutMs: 60_000 })
+      if (reply.status === 400) {
+        const body = parseJson(reply)
+        throw new BackendError('REJECTED', `ComfyUI 拒绝了工作流：${describeRejection(body)}`, false, body)
+      }
+      const answer = okJson(reply)
+      if (!isRecord(answer) || typeof answer.prompt_id !== 'string') throw new BackendError('BAD_RESPONSE', 'ComfyUI 接受任务的应答里没有 prompt_id', true)
+      return { kind: 'accepted', upstreamId: answer.prompt_id, log: { promptId: answer.prompt_id, number: answer.number, seed: values.seed } }
+    },
+
+    async wait(upstreamId, job, ctx) {
+      const socket = watchSocket(`${base}/ws?clientId=${encodeURIComponent(clientIdOf(job))}`, headers, upstreamId, ctx)
+      try {
+        let misses = 0
+        for (;;) {
+          const entry = await historyEntry(upstreamId, ctx.signal)
+          if (entry) {
+            const failure = historyFailure(entry)
+            if (failure) throw failure
+            const images = await outputImages(entry, job, ctx.signal)
+            ctx.onProgress(100)
+            return { kind: 'completed', images, log: { promptId: upstreamId } }
+          }
+          socket.throwIfFailed()
+          const queue = await readQueue(ctx.signal)
+          const queued = [...queue.running, ...queue.pending].some((item) => item.promptId === upstreamId)
+          // Neither finished nor queued, several times over (one miss can be the moment between the two).
+          misses = queued ? 0 : misses + 1
+          if (misses >= 3) throw new BackendError('UPSTREAM_FAILED', 'ComfyUI 已不知道这个任务（可能重启过），任务丢失', false)
+          await socket.pause(pollIntervalMs)
+        }
+      } finally {
+        socket.close()
+      }
+    },
+
+    async probe(job) {
+      if (await historyEntry(job.taskId)) return { known: true, upstreamId: job.taskId }
+      const queue = await readQueue()
+      // Builds that ignore a client-chosen prompt_id are matched by our client_id.
+      const found = [...queue.running, ...queue.pending].find((item) => item.promptId === job.taskId || item.clientId === clientIdOf(job))
+      return found ? { known: true, upstreamId: found.promptId } : { known: false }
+    },
+
+    async interrupt(upstreamId, job) {
+      const promptId = upstreamId ?? job.taskId
+      const post = (path: string, json: unknown) => send(`${base}${path}`, { json, headers, timeoutMs: 10_000 }).catch(() => undefined)
+      const queue = await readQueue().catch(() => null)
+      const has = (items: QueueItem[]) => items.some((item) => item.promptId === promptId)
+      if (!queue || has(queue.pending)) await post('/queue', { delete: [promptId] })
+      // Older builds stop whatever runs, whatever prompt_id says: ask only when it is ours.
+      if (!queue || has(queue.running)) await post('/interrupt', { prompt_id: promptId })
+    },
+
+    test: () =>
+      testOutcome(async () => {
+        const stats = await sendJson(`${base}/system_stats`, { headers, timeoutMs: 10_000 })
+        if (!isRecord(stats) || !isRecord(stats.system)) throw new BackendError('BAD_RESPONSE', 'ComfyUI 的 system_stats 格式不对', false)
+        const version = typeof stats.system.comfyui_version === 'string' ? ` ${stats.system.comfyui_version}` : ''
+        const device = Array.isArray(stats.devices) && isRecord(stats.devices[0]) ? `，${String(stats.devices[0].name)}` : ''
+        const checkpoints = await sendJson(`${base}/object_info/CheckpointLoaderSimple`, { headers, timeoutMs: 10_000 }).then(checkpointNames, () => null)
+        const models = checkpoints ? `，${checkpoints.length} 个模型` : ''
+        return { message: `连接正常：ComfyUI${version}${device}${models}`, detail: { system: stats.system, checkpoints } }
+      }),
+  }
+}
+
+type QueueItem = { promptId: string; clientId: string | null }
+
+/** Derived from the task so a wait() after a worker restart gets the same prompt's events. */
+const clientIdOf = (job: GenerationJob) => `aiimg-${job.taskId}`
+
+/**
+ * Progress from the websocket, and an early wake-up when it says the prompt ended. The
+ * socket is a hint: if it cannot connect or drops, history polling carries on alone.
+ */
+function watchSocket(httpUrl: string, headers: Record<string, string>, promptId: string, ctx: RunContext) {
+  const socket = new WebSocket(httpUrl.replace(/^http/, 'ws'), { headers })
+  let failure: BackendError | null = null
+  // News that arrives between two pauses must still cut the next pause short.
+  let news = false
+  let onNews = () => {}
+  const wake = () => {
+    news = true
+    onNews()
+  }
+  let reported = 0
+  socket.on('error', () => {})
+  socket.on('message', (raw, isBinary) => {
+    if (isBinary) return
+    let frame: unknown
+    try {
+      frame = JSON.parse(raw.toString())
+    } catch {
+      return
+    }
+    if (!isRecord(frame) || !isRecord(frame.data)) return
+    const { type, data } = frame
+    // Only our prompt's events reach our clientId; older builds leave prompt_id out of progress.
+    if (data.prompt_id !== undefined && data.prompt_id !== promptId) return
+    if (type === 'progress' && typeof data.value === 'number' && typeof data.max === 'number' && data.max > 0) {
+      const percent = Math.min(99, Math.round((data.value / data.max) * 100))
+      if (percent > reported) ctx.onProgress((reported = percent))
+    } else if ((type === 'executing' && data.node === null) || type === 'execution_success') {
+      wake()
+    } else if (type === 'execution_error' || type === 'execution_interrupted') {
+      failure = executionFailure(type, data)
+      wake()
+    }
+  })
+  return {
+    throwIfFailed() {
+      if (failure) throw failure
+    },
+    /** Resolves after `ms` or as soon as the socket has news; throws when the task is aborted. */
+    pause(ms: number): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const finish = (error?: BackendError) => {
+          clearTimeout(timer)
+          ctx.signal.removeEventListener('abort', onAbort)
+          news = false
+          onNews = () => {}
+          if (error) reject(error)
+          else resolve()
+        }
+        const onAbort = () => finish(abortError(ctx.signal))
+        const timer = setTimeout(() => finish(), ms)
+        onNews = () => finish()
+        if (ctx.signal.aborted) onAbort()
+        else if (news) finish()
+        else ctx.signal.addEventListener('abort', onAbort, { once: true })
+      })
+    },
+    close: () => socket.terminate(),
+  }
+}
+
+function executionFailure(type: string, data: Record<string, unknown>): BackendError {
+  if (type === 'execution_interrupted') return new BackendError('UPSTREAM_FAILED', '任务在 ComfyUI 上被中断', false, data)
+  const node = data.node_id !== undefined ? `节点 ${String(data.node_id)}（${String(data.node_type ?? '?')}）` : '工作流'
+  return new BackendError('UPSTREAM_FAILED', `ComfyUI 执行出错：${node}：${String(data.exception_message ?? '未知错误').trim()}`, false, {
+    exception_type: data.exception_type,
+    node_id: data.node_id,
+  })
+}
+
+/** A finished history entry's error, from the execution_error/interrupted message it keeps. */
+function historyFailure(entry: Record<string, unknown>): BackendError | null {
+  const status = isRecord(entry.status) ? entry.status : {}
+  if (status.status_str !== 'error') return null
+  const messages = Array.isArray(status.messages) ? status.messages : []
+  const message = messages.find((m): m is [string, Record<string, unknown>] => Array.isArray(m) && (m[0] === 'execution_error' || m[0] === 'execution_interrupted') && isRecord(m[1]))
+  return message ? executionFailure(message[0], message[1]) : new BackendError('UPSTREAM_FAILED', 'ComfyUI 执行出错', false)
+}
+
+/** The seed the sampler used, read back from the queued workflow (random seeds are only known there). */
+function seedOf(entry: Record<string, unknown>): number | null {
+  const workflow = Array.isArray(entry.prompt) ? entry.prompt[2] : null
+  for (const node of Object.values(isRecord(workflow) ? workflow : {})) {
+    if (!isRecord(node) || !isRecord(node.inputs) || !String(node.class_type).startsWith('KSampler')) continue
+    const seed = node.inputs.seed ?? node.inputs.noise_seed
+    if (typeof seed === 'number') return seed
+  }
+  return null
+}
+
+/** ComfyUI's 400: `{error: {message, details}, node_errors: {id: {class_type, errors: [{message, details}]}}}`. */
+function describeRejection(body: unknown): string {
+  if (!isRecord(body)) return String(body)
+  const parts: string[] = []
+  const { error } = body
+  if (typeof error === 'string') parts.push(error)
+  else if (isRecord(error)) parts.push([error.message, error.details].filter((t) => typeof t === 'string' && t).join('：'))
+  for (const [id, node] of Object.entries(isRecord(body.node_errors) ? body.node_errors : {})) {
+    if (!isRecord(node) || !Array.isArray(node.errors)) continue
+    const errors = node.errors.map((e) => (isRecord(e) ? [e.message, e.details].filter((t) => typeof t === 'string' && t).join('：') : '')).filter(Boolean)
+    parts.push(`节点 ${id}（${String(node.class_type)}）：${errors.join('；')}`)
+  }
+  return parts.filter(Boolean).join('；') || '未说明原因'
+}
+
+/** Checkpoint names from /object_info/CheckpointLoaderSimple (old `[[names]]` or new `["COMBO", {options}]`). */
+function checkpointNames(info: unknown): string[] | null {
+  const node = isRecord(info) ? info.CheckpointLoaderSimple : null
+  const input = isRecord(node) && isRecord(node.input) && isRecord(node.input.required) ? node.input.required.ckpt_name : null
+  if (!Array.isArray(input)) return null
+  if (Array.isArray(input[0])) return input[0].map(String)
+  return isRecord(input[1]) && Array.isArray(input[1].options) ? input[1].options.map(String) : null
+}

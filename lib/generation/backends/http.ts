@@ -1,0 +1,184 @@
+import http from 'node:http'
+import https from 'node:https'
+import { setTimeout as delay } from 'node:timers/promises'
+import { sniffImageType } from '@/lib/uploads/image-upload'
+import { BackendError } from './types'
+
+/**
+ * The small HTTP client the adapters share. Built on node:http rather than fetch because
+ * fetch gives up on any answer slower than 300 s, and a large SD batch can take longer:
+ * generation calls are limited by the task's own signal alone.
+ */
+export type HttpRequest = {
+  method?: 'GET' | 'POST'
+  headers?: Record<string, string>
+  json?: unknown
+  form?: FormData
+  /** The task's signal: aborting it gives ABORTED (or TIMEOUT for a deadline). */
+  signal?: AbortSignal
+  /** A limit of our own, for short calls (progress, uploads, health checks). */
+  timeoutMs?: number
+}
+
+export type HttpReply = { status: number; bytes: Buffer; contentType: string | null }
+
+const MAX_REPLY_BYTES = 256 * 1024 * 1024
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'])
+
+export async function send(url: string, request: HttpRequest = {}): Promise<HttpReply> {
+  const target = new URL(url)
+  const timeout = request.timeoutMs ? AbortSignal.timeout(request.timeoutMs) : undefined
+  const signals = [request.signal, timeout].filter((s): s is AbortSignal => s !== undefined)
+  const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers }
+  let body: Buffer | undefined
+  if (request.json !== undefined) {
+    body = Buffer.from(JSON.stringify(request.json))
+    headers['content-type'] = 'application/json'
+  } else if (request.form) {
+    const encoded = new Response(request.form)
+    body = Buffer.from(await encoded.arrayBuffer())
+    headers['content-type'] = encoded.headers.get('content-type')!
+  }
+  try {
+    signal?.throwIfAborted()
+    return await roundTrip(target, request.method ?? (body ? 'POST' : 'GET'), headers, body, signal)
+  } catch (err) {
+    if (request.signal?.aborted) throw abortError(request.signal)
+    if (timeout?.aborted) throw new BackendError('TIMEOUT', `后端 ${target.host} 在 ${request.timeoutMs! / 1000} 秒内没有应答`, true)
+    if (err instanceof BackendError) throw err
+    const code = (err as NodeJS.ErrnoException).code
+    const why = code && (NETWORK_CODES.has(code) || code.startsWith('CERT_') || code.includes('TLS')) ? code : (err as Error).message
+    throw new BackendError('UNREACHABLE', `无法连接后端 ${target.host}（${why}）`, true)
+  }
+}
+
+function roundTrip(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined): Promise<HttpReply> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http
+    const req = client.request(url, { method, headers: body ? { ...headers, 'content-length': String(body.length) } : headers, signal }, (res) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > MAX_REPLY_BYTES) req.destroy(new BackendError('BAD_RESPONSE', `后端的应答超过 ${MAX_REPLY_BYTES} 字节`, false))
+        else chunks.push(chunk)
+      })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks), contentType: res.headers['content-type'] ?? null }))
+      res.on('error', reject)
+      res.on('close', () => {
+        if (!res.complete) reject(new Error('连接在应答中途断开'))
+      })
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** The error for an aborted task signal: a deadline (TimeoutError reason) is TIMEOUT, anything else ABORTED. */
+export function abortError(signal: AbortSignal): BackendError {
+  const reason: unknown = signal.reason
+  if (reason instanceof Error && reason.name === 'TimeoutError') return new BackendError('TIMEOUT', '任务超时，已停止等待后端', false)
+  return new BackendError('ABORTED', '任务已取消', false)
+}
+
+/** Waits, unless the signal ends it first (then throws abortError). */
+export async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal })
+  } catch {
+    throw abortError(signal)
+  }
+}
+
+export function parseJson(reply: HttpReply): unknown {
+  try {
+    return JSON.parse(reply.bytes.toString('utf8'))
+  } catch {
+    throw new BackendError('BAD_RESPONSE', `后端的应答不是 JSON（HTTP ${reply.status}）：${preview(reply.bytes.toString('utf8'))}`, true)
+  }
+}
+
+/** The JSON body of a successful reply; any other status becomes statusError. */
+export function okJson(reply: HttpReply): unknown {
+  if (reply.status < 200 || reply.status >= 300) throw statusError(reply)
+  return parseJson(reply)
+}
+
+export async function sendJson(url: string, request: HttpRequest): Promise<unknown> {
+  return okJson(await send(url, request))
+}
+
+/** Maps a failed HTTP status to a BackendError; `text` replaces the message the body gives. */
+export function statusError(reply: HttpReply, text = errorText(reply)): BackendError {
+  const { status } = reply
+  const suffix = text ? `：${text}` : ''
+  const detail = { status, body: preview(reply.bytes.toString('utf8'), 2000) }
+  if (status === 401 || status === 403) return new BackendError('UNAUTHORIZED', `后端拒绝了凭据（HTTP ${status}），请检查账号密码或密钥${suffix}`, false, detail)
+  if (status === 429 || status === 503) return new BackendError('BUSY', `后端繁忙（HTTP ${status}）${suffix}`, true, detail)
+  if (status >= 500) return new BackendError('UPSTREAM_FAILED', `后端出错（HTTP ${status}）${suffix}`, true, detail)
+  return new BackendError('REJECTED', `后端拒绝了任务（HTTP ${status}）${suffix}`, false, detail)
+}
+
+/**
+ * The readable part of an error body: FastAPI's `detail` (text or validation list),
+ * A1111's `errors`, or an `error` that is text or `{message}` (OpenAI, ComfyUI).
+ */
+export function errorText(reply: HttpReply): string {
+  const raw = reply.bytes.toString('utf8')
+  let body: unknown
+  try {
+    body = JSON.parse(raw)
+  } catch {
+    return preview(raw)
+  }
+  if (!isRecord(body)) return preview(String(body))
+  for (const part of [body.detail, body.errors, body.error, body.message]) {
+    const text = describe(part)
+    if (text) return preview(text, 500)
+  }
+  return ''
+}
+
+function describe(part: unknown): string {
+  if (typeof part === 'string') return part.trim()
+  if (Array.isArray(part)) return part.map(describe).filter(Boolean).join('；')
+  if (!isRecord(part)) return ''
+  if (typeof part.msg === 'string') return Array.isArray(part.loc) ? `${part.loc.join('.')}: ${part.msg}` : part.msg
+  return typeof part.message === 'string' ? part.message : ''
+}
+
+function preview(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The endpoint without trailing slashes, so paths can be appended. */
+export function baseUrl(endpoint: string): string {
+  return endpoint.trim().replace(/\/+$/, '')
+}
+
+export function numberOption(options: Record<string, unknown>, name: string, fallback: number): number {
+  const value = options[name]
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback
+}
+
+/** Rejects bytes that are not an image before they reach our storage. */
+export function checkedImage(bytes: Buffer, where: string): Buffer {
+  if (!sniffImageType(bytes)) throw new BackendError('BAD_RESPONSE', `${where}不是图片`, true)
+  return bytes
+}
+
+/** For test(): the outcome of a health call as a message, never an exception. */
+export async function testOutcome(check: () => Promise<{ message: string; detail?: unknown }>): Promise<{ ok: boolean; message: string; detail?: unknown }> {
+  try {
+    return { ok: true, ...(await check()) }
+  } catch (err) {
+    if (err instanceof BackendError) return { ok: false, message: err.message, detail: { code: err.code } }
+    return { ok: false, message: `连接测试失败：${(err as Error).message}` }
+  }
+}

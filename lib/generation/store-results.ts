@@ -1,0 +1,59 @@
+import sharp from 'sharp'
+import { putFile } from '@/lib/storage/local-storage'
+import { MAX_INPUT_PIXELS } from '@/lib/uploads/image-upload'
+import { asset } from './assets'
+import type { BackendImage } from './backends/types'
+
+export type StoredImage = { url: string; thumbUrl: string; width: number; height: number; seed: number | null }
+
+export const THUMB_WIDTH = 384
+
+/**
+ * The implicit label of China's AI-content labelling measures (in force 2025-09): who
+ * produced the content and its id, in the file's metadata.
+ */
+export function aigcMetadata(siteName: string, taskId: string): string {
+  return JSON.stringify({ AIGC: { Label: '1', ContentProducer: siteName, ProduceID: taskId, ContentPropagator: siteName, PropagateID: taskId } })
+}
+
+/**
+ * Copies a backend's images into our storage before the task can succeed (backend URLs
+ * expire): each is decoded with a pixel limit, optionally marked "AI生成" in a corner,
+ * saved as PNG with the implicit AIGC label in its EXIF, plus a WebP thumbnail.
+ */
+export async function storeResults(taskId: string, images: BackendImage[], options: { siteName: string; visibleMark: boolean }): Promise<StoredImage[]> {
+  const month = new Date().toISOString().slice(0, 7).replace('-', '')
+  const stored: StoredImage[] = []
+  for (const [index, image] of images.entries()) {
+    const input = sharp(image.bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+    const { width = 0, height = 0 } = await input.metadata()
+    // Too small for a legible mark: such images are previews or icons, not artworks.
+    const canMark = options.visibleMark && width >= 128 && height >= 128
+    const marked = canMark ? input.composite([{ input: await markFor(width, height), gravity: 'southeast' }]) : input
+    const png = await marked
+      .png({ compressionLevel: 6 })
+      .withExif({ IFD0: { ImageDescription: aigcMetadata(options.siteName, taskId), Software: 'aiimg' } })
+      .toBuffer()
+    const thumb = await sharp(png).resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer()
+    const base = `results/${month}/${taskId}-${index}`
+    stored.push({
+      url: await putFile(`${base}.png`, png),
+      thumbUrl: await putFile(`${base}.thumb.webp`, thumb),
+      width,
+      height,
+      seed: image.seed,
+    })
+  }
+  return stored
+}
+
+/** The "AI生成" mark, about a seventh of the shorter side wide, with a small margin. */
+async function markFor(width: number, height: number): Promise<Buffer> {
+  const markWidth = Math.max(48, Math.round(Math.min(width, height) / 7))
+  const margin = Math.round(markWidth / 10)
+  return sharp(await asset('ai-mark.png'))
+    .resize({ width: markWidth })
+    .extend({ right: margin, bottom: margin, background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .png()
+    .toBuffer()
+}

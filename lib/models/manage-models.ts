@@ -1,0 +1,91 @@
+import { db } from '@/lib/db'
+import { recordAudit } from '@/lib/audit/record-audit'
+import type { SessionUser } from '@/lib/auth/session'
+import type { Prisma } from '@/lib/generated/prisma/client'
+import { createAdapter } from '@/lib/generation/backends/registry'
+import { badRequest, conflict, notFound } from '@/lib/http/app-error'
+import { maskSecret } from '@/lib/site-config/secret-box'
+import { backendConfig } from '@/lib/tasks/build-job'
+import { openModelSecret, sealModelSecret } from './model-secret'
+import type { TModelInput, TModelUpdate } from './schemas'
+
+const MODEL_SELECT = { id: true, name: true, type: true, backend: true, endpoint: true, secretEnc: true, checkpoint: true, prices: true, options: true, concurrency: true, enabled: true, sort: true, createdAt: true, updatedAt: true } as const
+type ModelRecord = Prisma.AiModelGetPayload<{ select: typeof MODEL_SELECT }>
+
+/** A model for the console: the secret only ever masked. */
+export type AdminModelRow = Omit<ModelRecord, 'secretEnc'> & { secret: string; queued: number; running: number }
+
+function toRow(m: ModelRecord, load: { queued: number; running: number }): AdminModelRow {
+  const { secretEnc, ...rest } = m
+  return { ...rest, secret: secretEnc ? maskSecret(openModelSecret(secretEnc) ?? '') || '••••••' : '', ...load }
+}
+
+export async function listModels(): Promise<AdminModelRow[]> {
+  const [models, load] = await Promise.all([
+    db().aiModel.findMany({ select: MODEL_SELECT, orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }] }),
+    db().task.groupBy({ by: ['modelId', 'stage'], where: { status: 'PENDING' }, _count: { _all: true } }),
+  ])
+  const count = (id: string, stages: string[]) => load.filter((l) => l.modelId === id && stages.includes(l.stage)).reduce((n, l) => n + l._count._all, 0)
+  return models.map((m) => toRow(m, { queued: count(m.id, ['QUEUED']), running: count(m.id, ['SUBMITTING', 'RUNNING']) }))
+}
+
+const secretData = (secret: string | undefined) => (secret === undefined ? {} : { secretEnc: secret ? sealModelSecret(secret) : null })
+const audited = (m: ModelRecord) => ({ name: m.name, backend: m.backend, endpoint: m.endpoint, checkpoint: m.checkpoint, prices: m.prices, concurrency: m.concurrency, enabled: m.enabled, hasSecret: Boolean(m.secretEnc) }) as Prisma.InputJsonValue
+
+export async function createModel(actor: SessionUser, ip: string, input: TModelInput): Promise<AdminModelRow> {
+  const { secret, ...data } = input
+  return db().$transaction(async (tx) => {
+    const model = await tx.aiModel.create({ data: { ...data, prices: data.prices as Prisma.InputJsonValue, options: data.options as Prisma.InputJsonValue, ...secretData(secret) }, select: MODEL_SELECT })
+    await recordAudit(tx, actor, ip, { action: 'model.create', targetType: 'AiModel', targetId: model.id, after: audited(model) })
+    return toRow(model, { queued: 0, running: 0 })
+  })
+}
+
+export async function updateModel(actor: SessionUser, ip: string, id: string, input: TModelUpdate): Promise<AdminModelRow> {
+  const { secret, ...data } = input
+  return db().$transaction(async (tx) => {
+    const before = await tx.aiModel.findUnique({ where: { id }, select: MODEL_SELECT })
+    if (!before) throw notFound('模型不存在')
+    const backend = data.backend ?? before.backend
+    if (backend !== 'demo' && (data.endpoint ?? before.endpoint) === '') throw badRequest('请填写接口地址')
+    const model = await tx.aiModel.update({
+      where: { id },
+      data: { ...data, prices: data.prices as Prisma.InputJsonValue | undefined, options: data.options as Prisma.InputJsonValue | undefined, ...secretData(secret) },
+      select: MODEL_SELECT,
+    })
+    await recordAudit(tx, actor, ip, { action: 'model.update', targetType: 'AiModel', targetId: id, before: audited(before), after: audited(model) })
+    return toRow(model, { queued: 0, running: 0 })
+  })
+}
+
+/** A model that ran tasks keeps them pointing at it: it can only be disabled. */
+export async function deleteModel(actor: SessionUser, ip: string, id: string): Promise<{ id: string }> {
+  return db().$transaction(async (tx) => {
+    const model = await tx.aiModel.findUnique({ where: { id }, select: MODEL_SELECT })
+    if (!model) throw notFound('模型不存在')
+    const used = await tx.task.count({ where: { modelId: id } })
+    if (used) throw conflict(`该模型已有 ${used} 个任务记录，不能删除，可以停用`)
+    if (await tx.customModel.count({ where: { modelId: id } })) throw conflict('有风格模型使用该模型，请先删除或改绑')
+    await tx.aiModel.delete({ where: { id } })
+    await recordAudit(tx, actor, ip, { action: 'model.delete', targetType: 'AiModel', targetId: id, before: audited(model) })
+    return { id }
+  })
+}
+
+/** 测试连接: asks the backend for its health or model list and reports what it said. */
+export async function testModel(id: string): Promise<{ ok: boolean; message: string; detail?: unknown }> {
+  const model = await db().aiModel.findUnique({ where: { id }, select: MODEL_SELECT })
+  if (!model) throw notFound('模型不存在')
+  const adapter = createAdapter(model.backend, backendConfig(model))
+  const timeout = new Promise<{ ok: boolean; message: string }>((resolve) => setTimeout(() => resolve({ ok: false, message: '连接超时（15 秒无响应）' }), 15_000).unref())
+  return Promise.race([adapter.test(), timeout])
+}
+
+/** Enabled models and what they cost, for the creation pages (no endpoints, no secrets). */
+export async function listAvailableModels() {
+  return db().aiModel.findMany({
+    where: { enabled: true },
+    select: { id: true, name: true, type: true, backend: true, prices: true },
+    orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
+  })
+}

@@ -1,0 +1,50 @@
+import { z } from '@/lib/zod'
+import { BACKEND_KINDS } from '@/lib/generation/backends/types'
+
+const TASK_TYPES = ['SD_TEXT2IMG', 'SD_IMG2IMG', 'SD_IMGINPAINT', 'SD_IMGCONTROLNET', 'MJ_TEXT2IMG', 'MJ_IMG2IMG', 'MAKE_SAME', 'SD_XIAOLIMAO'] as const
+
+const endpoint = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/.test(v), '接口地址需以 http:// 或 https:// 开头')
+
+/** Points per image by task type; a type that is absent is not offered by this model. */
+export const ZPricesSchema = z.partialRecord(z.enum(TASK_TYPES), z.number().int('价格必须是整数').min(0).max(1_000_000))
+
+export const ZModelInputSchema = z
+  .object({
+    name: z.string().trim().min(1, '请填写名称').max(40),
+    type: z.enum(['STABLE_DIFFUSION', 'MID_JOURNEY']).default('STABLE_DIFFUSION'),
+    backend: z.enum(BACKEND_KINDS),
+    endpoint: endpoint.default(''),
+    /** Write-only: absent keeps the stored secret, '' removes it. */
+    secret: z.string().max(500).optional(),
+    checkpoint: z.string().trim().max(200).nullable().default(null),
+    prices: ZPricesSchema.default({}),
+    options: z.record(z.string(), z.unknown()).default({}),
+    concurrency: z.number().int().min(1).max(64).default(1),
+    enabled: z.boolean().default(true),
+    sort: z.number().int().min(-10000).max(10000).default(0),
+  })
+  .strict()
+  .refine((m) => m.backend === 'demo' || m.endpoint !== '', { message: '请填写接口地址', path: ['endpoint'] })
+export type TModelInput = z.infer<typeof ZModelInputSchema>
+
+export const ZModelUpdateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(40),
+    type: z.enum(['STABLE_DIFFUSION', 'MID_JOURNEY']),
+    backend: z.enum(BACKEND_KINDS),
+    endpoint,
+    secret: z.string().max(500),
+    checkpoint: z.string().trim().max(200).nullable(),
+    prices: ZPricesSchema,
+    options: z.record(z.string(), z.unknown()),
+    concurrency: z.number().int().min(1).max(64),
+    enabled: z.boolean(),
+    sort: z.number().int().min(-10000).max(10000),
+  })
+  .partial()
+  .strict()
+export type TModelUpdate = z.infer<typeof ZModelUpdateSchema>

@@ -1,0 +1,66 @@
+import type { BackendConfig, GenerationJob, JobMode } from '@/lib/generation/backends/types'
+import { db } from '@/lib/db'
+import { openModelSecret } from '@/lib/models/model-secret'
+import { readStoredFile } from '@/lib/storage/local-storage'
+
+const MODE_BY_TYPE: Record<string, JobMode> = { SD_TEXT2IMG: 'txt2img', SD_IMG2IMG: 'img2img', SD_IMGINPAINT: 'inpaint', SD_IMGCONTROLNET: 'lineart' }
+
+/** ControlNet units for line-art colouring, unless the model's options say otherwise. */
+const DEFAULT_LINEART = {
+  standard: { module: 'lineart_standard', model: 'control_v11p_sd15_lineart' },
+  anime: { module: 'lineart_anime', model: 'control_v11p_sd15s2_lineart_anime' },
+} as const
+
+export class MissingInputError extends Error {}
+
+type TaskForRun = {
+  id: string
+  params: unknown
+  model: { backend: string; endpoint: string; secretEnc: string | null; checkpoint: string | null; options: unknown }
+  customModel: { checkpoint: string | null; lora: string | null } | null
+}
+
+export function backendConfig(model: TaskForRun['model']): BackendConfig {
+  return {
+    endpoint: model.endpoint,
+    secret: model.secretEnc ? openModelSecret(model.secretEnc) : null,
+    checkpoint: model.checkpoint,
+    options: (model.options ?? {}) as Record<string, unknown>,
+  }
+}
+
+async function loadImage(id: unknown): Promise<Buffer | null> {
+  if (typeof id !== 'string') return null
+  const upload = await db().uploadedImage.findUnique({ where: { id }, select: { storageKey: true } })
+  const bytes = upload ? await readStoredFile(upload.storageKey) : null
+  if (!bytes) throw new MissingInputError(`uploaded image ${id} is gone`)
+  return bytes
+}
+
+/** The task as its backend sees it: parameters resolved, input images loaded. */
+export async function buildJob(task: TaskForRun): Promise<GenerationJob> {
+  const p = task.params as Record<string, unknown> & { baseType: string }
+  const options = (task.model.options ?? {}) as { lineart?: Partial<Record<'standard' | 'anime', { module: string; model: string }>> }
+  const style = p.lineStyle === 'anime' ? 'anime' : 'standard'
+  const lineart = options.lineart?.[style] ?? DEFAULT_LINEART[style]
+  const lora = task.customModel?.lora ? ` <lora:${task.customModel.lora}:0.8>` : ''
+  return {
+    taskId: task.id,
+    mode: MODE_BY_TYPE[p.baseType] ?? 'txt2img',
+    prompt: String(p.prompt ?? '') + lora,
+    negativePrompt: String(p.negativePrompt ?? ''),
+    width: Number(p.width),
+    height: Number(p.height),
+    steps: Number(p.steps),
+    cfgScale: Number(p.cfgScale),
+    seed: Number(p.seed ?? -1),
+    sampler: typeof p.sampler === 'string' ? p.sampler : null,
+    count: Number(p.count ?? 1),
+    denoisingStrength: typeof p.denoisingStrength === 'number' ? p.denoisingStrength : null,
+    checkpoint: task.customModel?.checkpoint ?? null,
+    initImage: await loadImage(p.initImageId),
+    maskImage: await loadImage(p.maskImageId),
+    controlImage: await loadImage(p.controlImageId),
+    controlnet: p.baseType === 'SD_IMGCONTROLNET' ? { ...lineart, weight: Number(p.controlWeight ?? 1) } : null,
+  }
+}

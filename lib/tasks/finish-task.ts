@@ -1,0 +1,68 @@
+import { db, type Tx } from '@/lib/db'
+import type { Prisma } from '@/lib/generated/prisma/client'
+import type { StoredImage } from '@/lib/generation/store-results'
+import { postMovement } from '@/lib/ledger/post-movement'
+
+/**
+ * The ways a task ends. Each is one conditional UPDATE from PENDING: whoever changes the
+ * row decided the ending, and only that caller refunds (in the same transaction, with
+ * ledger reference task:<id>:refund), so a task is refunded at most once however the
+ * worker, the sweeper, the user and an admin race.
+ */
+
+/** SUCCESS, if this worker still holds the task (else the results are dropped). */
+export async function completeTask(taskId: string, workerId: string, results: StoredImage[], log: unknown): Promise<boolean> {
+  const { count } = await db().task.updateMany({
+    where: { id: taskId, status: 'PENDING', leaseOwner: workerId },
+    data: {
+      status: 'SUCCESS',
+      stage: 'DONE',
+      progress: 100,
+      results: results as unknown as Prisma.InputJsonValue,
+      backendLog: [log ?? null] as Prisma.InputJsonValue,
+      finishedAt: new Date(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    },
+  })
+  return count === 1
+}
+
+type Ending = { status: 'FAIL' | 'CANCELED'; errorCode: string | null; errorMessage: string | null; log?: unknown }
+
+async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending): Promise<{ id: string; stage: string; upstreamId: string | null } | null> {
+  const [task] = await tx.task.findMany({ where: { ...where, status: 'PENDING' }, select: { id: true, userId: true, chargedPoints: true, stage: true, upstreamId: true }, take: 1 })
+  if (!task) return null
+  const { count } = await tx.task.updateMany({
+    where: { id: task.id, status: 'PENDING' },
+    data: {
+      status: ending.status,
+      stage: 'DONE',
+      errorCode: ending.errorCode,
+      errorMessage: ending.errorMessage,
+      cancelRequested: ending.status === 'CANCELED',
+      refundedAt: task.chargedPoints > 0 ? new Date() : null,
+      finishedAt: new Date(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      ...(ending.log === undefined ? {} : { backendLog: [ending.log] as Prisma.InputJsonValue }),
+    },
+  })
+  if (count === 0) return null
+  if (task.chargedPoints > 0) {
+    await postMovement(tx, { userId: task.userId, account: 'POINTS', kind: 'TASK_REFUND', amount: task.chargedPoints, reference: `task:${task.id}:refund`, note: ending.status === 'CANCELED' ? '取消任务退还' : '任务失败退还' })
+  }
+  return { id: task.id, stage: task.stage, upstreamId: task.upstreamId }
+}
+
+/** FAIL with a refund. `workerId` limits it to the worker holding the lease. */
+export function failTask(taskId: string, ending: Omit<Ending, 'status'>, workerId?: string) {
+  return db().$transaction((tx) => endAndRefund(tx, { id: taskId, ...(workerId ? { leaseOwner: workerId } : {}) }, { ...ending, status: 'FAIL' }))
+}
+
+/** CANCELED with a refund; `userId` limits it to the owner's tasks. Returns the stage it was cancelled in. */
+export function cancelPendingTask(taskId: string, by: { userId?: string; reason: string | null; code?: string }) {
+  return db().$transaction((tx) =>
+    endAndRefund(tx, { id: taskId, ...(by.userId ? { userId: by.userId } : {}) }, { status: 'CANCELED', errorCode: by.code ?? null, errorMessage: by.reason }),
+  )
+}

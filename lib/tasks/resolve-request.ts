@@ -1,0 +1,57 @@
+import { db } from '@/lib/db'
+import type { TaskType } from '@/lib/generated/prisma/enums'
+import { badRequest, notFound } from '@/lib/http/app-error'
+import { parseTaskParams, type SdTaskType } from './params'
+
+/** What a submission turns into after presets and sources are applied. */
+export type ResolvedRequest = {
+  type: TaskType
+  /** The kind of run it is (MAKE_SAME and 小狸猫 run as text-to-image etc.). */
+  baseType: Exclude<SdTaskType, 'MAKE_SAME' | 'SD_XIAOLIMAO'>
+  params: Record<string, unknown>
+  modelId: string | null
+  customModel: { id: number; price: number } | null
+  parentId: string | null
+}
+
+/**
+ * Validates a submission and applies what it refers to: 小狸猫 merges a custom model's
+ * defaults and trigger words; 做同款 copies a finished wall item's (or the user's own)
+ * prompt and parameters.
+ */
+export async function resolveRequest(userId: string, type: TaskType, rawParams: unknown, modelId: string | null): Promise<ResolvedRequest> {
+  if (type === 'MJ_TEXT2IMG' || type === 'MJ_IMG2IMG') throw badRequest('Midjourney 模式尚未开放')
+  if (type === 'SD_XIAOLIMAO') {
+    const input = parseTaskParams('SD_XIAOLIMAO', rawParams)
+    const preset = await db().customModel.findFirst({ where: { id: input.customModelId, enabled: true } })
+    if (!preset) throw notFound('该风格模型不存在或已停用')
+    const defaults = (preset.defaultParams ?? {}) as Record<string, unknown>
+    const { customModelId, prompt, ...rest } = input
+    const merged = parseTaskParams('SD_TEXT2IMG', {
+      ...defaults,
+      ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+      prompt: [preset.triggerWords.trim(), prompt?.trim() ?? ''].filter(Boolean).join(', ') || preset.name,
+    })
+    return { type, baseType: 'SD_TEXT2IMG', params: { ...merged, customModelId }, modelId: preset.modelId, customModel: { id: preset.id, price: preset.price }, parentId: null }
+  }
+  if (type === 'MAKE_SAME') {
+    const input = parseTaskParams('MAKE_SAME', rawParams)
+    const source = await db().task.findFirst({
+      where: { id: input.sourceTaskId, status: 'SUCCESS', OR: [{ isRecommended: true }, { userId }] },
+      select: { id: true, type: true, params: true, modelId: true, customModelId: true },
+    })
+    if (!source) throw notFound('原作品不存在或未公开')
+    const sourceParams = source.params as Record<string, unknown>
+    const baseType = (sourceParams.baseType as ResolvedRequest['baseType'] | undefined) ?? (source.type as ResolvedRequest['baseType'])
+    if (baseType !== 'SD_TEXT2IMG') throw badRequest('该作品需要原图，暂不支持做同款')
+    const params = parseTaskParams('SD_TEXT2IMG', pick(sourceParams, ['prompt', 'negativePrompt', 'width', 'height', 'steps', 'cfgScale', 'sampler', 'count']))
+    if (input.seed !== undefined) params.seed = input.seed
+    return { type, baseType, params: { ...params, sourceTaskId: source.id }, modelId: modelId ?? source.modelId, customModel: null, parentId: source.id }
+  }
+  const baseType = type as ResolvedRequest['baseType']
+  return { type, baseType, params: parseTaskParams(baseType, rawParams), modelId, customModel: null, parentId: null }
+}
+
+function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => source[k] !== undefined && source[k] !== null).map((k) => [k, source[k]]))
+}

@@ -1,0 +1,152 @@
+import { db } from '@/lib/db'
+import type { Prisma } from '@/lib/generated/prisma/client'
+import { createAdapter } from '@/lib/generation/backends/registry'
+import { BackendError, type BackendAdapter, type BackendImage, type GenerationJob } from '@/lib/generation/backends/types'
+import { storeResults } from '@/lib/generation/store-results'
+import { getConfigValue } from '@/lib/site-config/store'
+import { backendConfig, buildJob, MissingInputError } from './build-job'
+import { LEASE_MS, type ClaimedTask } from './claim-task'
+import { completeTask, failTask } from './finish-task'
+import { TASK_ERROR_MESSAGES } from './task-views'
+
+const HEARTBEAT_MS = 15_000
+const PROGRESS_WRITE_MS = 1_000
+const BACKOFF_BASE_MS = 5_000
+const BACKOFF_MAX_MS = 5 * 60_000
+
+/** Runs in this process by task id, so a cancel signal can stop one at once. */
+export const activeRuns = new Map<string, () => void>()
+
+/** Why a run stopped early, from the worker's point of view. */
+type StopReason = 'deadline' | 'ended-elsewhere' | 'shutdown'
+
+/**
+ * Runs one claimed task to its end: builds the job, submits it (or, after a worker
+ * died, probes and resumes it: an accepted job is never submitted twice), waits,
+ * copies the images into storage and marks the task SUCCESS. While it runs, a heartbeat
+ * keeps the lease and notices a cancel or deadline. Failures that may pass (network,
+ * busy, 5xx before the backend accepted) go back to the queue with backoff; others fail
+ * the task with a refund.
+ */
+export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: AbortSignal): Promise<void> {
+  const task = await db().task.findUniqueOrThrow({
+    where: { id: claimed.id },
+    select: { id: true, params: true, deadlineAt: true, maxAttempts: true, upstreamId: true, model: true, customModel: { select: { checkpoint: true, lora: true } } },
+  })
+  const stop = new AbortController()
+  let stopReason: StopReason | null = null
+  const stopWith = (reason: StopReason) => {
+    stopReason ??= reason
+    stop.abort()
+  }
+  const onShutdown = () => stopWith('shutdown')
+  shutdown.addEventListener('abort', onShutdown)
+  activeRuns.set(task.id, () => stopWith('ended-elsewhere'))
+  const deadline = setTimeout(() => stopWith('deadline'), Math.max(0, task.deadlineAt.getTime() - Date.now()))
+
+  let progress = 0
+  let writtenProgress = 0
+  let lastWrite = 0
+  const heartbeat = async () => {
+    const shouldWrite = progress !== writtenProgress && Date.now() - lastWrite >= PROGRESS_WRITE_MS
+    const { count } = await db().task.updateMany({
+      where: { id: task.id, leaseOwner: workerId, status: 'PENDING' },
+      data: { leaseExpiresAt: new Date(Date.now() + LEASE_MS), ...(shouldWrite ? { progress } : {}) },
+    })
+    if (shouldWrite) (writtenProgress = progress), (lastWrite = Date.now())
+    if (count === 0) stopWith('ended-elsewhere') // cancelled, timed out or taken over
+  }
+  const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS)
+  const ctx = {
+    signal: stop.signal,
+    onProgress(p: number) {
+      progress = Math.max(progress, Math.min(99, Math.round(p)))
+      if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) void heartbeat().catch(() => undefined)
+    },
+  }
+
+  let adapter: BackendAdapter | null = null
+  let job: GenerationJob | null = null
+  let upstreamId = task.upstreamId
+  try {
+    adapter = createAdapter(task.model.backend, backendConfig(task.model))
+    job = await buildJob(task)
+    const images = await produce(adapter, job, claimed, ctx, async (id) => {
+      upstreamId = id
+      await db().task.updateMany({ where: { id: task.id, leaseOwner: workerId }, data: { upstreamId: id, stage: 'RUNNING' } })
+    })
+    const [siteName, visibleMark] = await Promise.all([getConfigValue<string>('name'), getConfigValue<boolean>('AI_MARK_ENABLED')])
+    const stored = await storeResults(task.id, images.images, { siteName, visibleMark }).catch((error) => {
+      throw new StorageError(String(error))
+    })
+    await completeTask(task.id, workerId, stored, images.log)
+  } catch (error) {
+    await handleFailure(error, { taskId: task.id, workerId, attempts: claimed.attempts, maxAttempts: task.maxAttempts, accepted: Boolean(upstreamId), stopReason })
+    if (adapter?.interrupt && job && (stopReason === 'deadline' || stopReason === 'ended-elsewhere')) await adapter.interrupt(upstreamId, job)
+  } finally {
+    clearInterval(beat)
+    clearTimeout(deadline)
+    shutdown.removeEventListener('abort', onShutdown)
+    activeRuns.delete(task.id)
+  }
+}
+
+class StorageError extends Error {}
+
+/** Submit (or resume) and wait: the images, however the backend delivers them. */
+async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: ClaimedTask, ctx: Parameters<BackendAdapter['submit']>[1], onAccepted: (id: string) => Promise<void>): Promise<{ images: BackendImage[]; log?: unknown }> {
+  let upstreamId = claimed.upstreamId
+  if (!upstreamId && claimed.attempts > 1 && adapter.probe) {
+    // A previous attempt may have reached the backend before its worker died.
+    const known = await adapter.probe(job)
+    if (known.known && !known.upstreamId) throw new BackendError('UPSTREAM_FAILED', 'the backend ran an earlier attempt whose result cannot be fetched', false, { code: 'BACKEND_LOST' })
+    if (known.known) upstreamId = known.upstreamId
+  }
+  if (!upstreamId) {
+    const outcome = await adapter.submit(job, ctx)
+    if (outcome.kind === 'completed') return outcome
+    upstreamId = outcome.upstreamId
+    await onAccepted(upstreamId)
+  } else if (upstreamId !== claimed.upstreamId) {
+    await onAccepted(upstreamId)
+  }
+  if (!adapter.wait) throw new BackendError('BAD_RESPONSE', `backend ${adapter.kind} accepted a job but cannot be waited on`, false)
+  return adapter.wait(upstreamId, job, ctx)
+}
+
+async function handleFailure(error: unknown, run: { taskId: string; workerId: string; attempts: number; maxAttempts: number; accepted: boolean; stopReason: StopReason | null }): Promise<void> {
+  const { taskId, workerId } = run
+  if (run.stopReason === 'ended-elsewhere') return // the canceller or the sweeper already ended it
+  if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId, run.accepted)
+  if (run.stopReason === 'deadline') return void (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId))
+
+  const code = error instanceof BackendError ? ((error.detail as { code?: string } | undefined)?.code ?? error.code) : error instanceof MissingInputError ? 'INPUT_MISSING' : error instanceof StorageError ? 'STORAGE_FAILED' : 'UPSTREAM_FAILED'
+  const retryable = error instanceof BackendError && error.retryable && !run.accepted && run.attempts < run.maxAttempts
+  if (retryable) {
+    const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))
+    await db().task.updateMany({
+      where: { id: taskId, leaseOwner: workerId, status: 'PENDING' },
+      data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, runAfter: new Date(Date.now() + delay), progress: 0, backendLog: [describe(error)] as Prisma.InputJsonValue },
+    })
+    return
+  }
+  if (!(error instanceof BackendError || error instanceof MissingInputError || error instanceof StorageError)) console.error(`[worker] task ${taskId} failed unexpectedly`, error)
+  await failTask(taskId, { errorCode: code, errorMessage: TASK_ERROR_MESSAGES[code] ?? TASK_ERROR_MESSAGES.UPSTREAM_FAILED, log: describe(error) }, workerId)
+}
+
+/**
+ * When a draining worker runs out of time: a job the backend accepted keeps running
+ * there and another worker resumes waiting for it; any other goes back to the queue,
+ * where the next attempt first probes whether the backend got it after all.
+ */
+async function releaseForLater(taskId: string, workerId: string, accepted: boolean): Promise<void> {
+  await db().task.updateMany({
+    where: { id: taskId, leaseOwner: workerId, status: 'PENDING' },
+    data: accepted ? { leaseOwner: null, leaseExpiresAt: null } : { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null },
+  })
+}
+
+function describe(error: unknown) {
+  if (error instanceof BackendError) return { error: error.code, message: error.message, retryable: error.retryable, detail: error.detail ?? null, at: new Date().toISOString() }
+  return { error: 'INTERNAL', message: error instanceof Error ? error.message : String(error), at: new Date().toISOString() }
+}

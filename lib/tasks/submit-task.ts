@@ -1,0 +1,106 @@
+import { db } from '@/lib/db'
+import type { Prisma } from '@/lib/generated/prisma/client'
+import type { TaskType } from '@/lib/generated/prisma/enums'
+import { AppError, badRequest, conflict, notFound, tooManyRequests } from '@/lib/http/app-error'
+import { postMovement } from '@/lib/ledger/post-movement'
+import { getConfigValue } from '@/lib/site-config/store'
+import { signalJob, wakeLocalWorker } from '@/lib/worker/job-signal'
+import { assertNoBannedWords } from './banned-words'
+import { resolveRequest, type ResolvedRequest } from './resolve-request'
+import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
+
+export const RUN_TASKS_JOB = 'run-tasks'
+/** How long a task may wait and run in all before it fails with a refund. */
+export const TASK_DEADLINE_MS = 30 * 60_000
+
+const IMAGE_INPUTS = ['initImageId', 'maskImageId', 'controlImageId'] as const
+
+export type SubmitInput = { type: TaskType; modelId?: string; params: unknown }
+
+/** The enabled model that runs this kind of task, and its price per image. */
+async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; name: string; backend: string; pricePerImage: number }> {
+  const candidates = await db().aiModel.findMany({
+    where: { enabled: true, ...(resolved.modelId ? { id: resolved.modelId } : {}) },
+    select: { id: true, name: true, backend: true, prices: true },
+    orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
+  })
+  for (const model of candidates) {
+    const price = (model.prices as Record<string, unknown>)[resolved.baseType]
+    if (typeof price === 'number' && Number.isInteger(price) && price >= 0) {
+      return { id: model.id, name: model.name, backend: model.backend, pricePerImage: resolved.customModel?.price ?? price }
+    }
+  }
+  if (resolved.modelId) throw badRequest('所选模型不可用或不支持该功能')
+  throw badRequest('暂无可用的生成模型，请联系管理员')
+}
+
+/**
+ * Submits a task: checks the prompt and limits, then in ONE transaction takes the price
+ * from the user's points (ledger reference task:<id>:charge) and queues the task, so
+ * there is never a charge without a task or a task without its charge. A repeated
+ * Idempotency-Key returns the first task instead of charging again.
+ */
+export async function submitTask(userId: string, input: SubmitInput, idempotencyKey?: string): Promise<TaskView> {
+  if (idempotencyKey) {
+    const earlier = await findByKey(userId, idempotencyKey)
+    if (earlier) return replay(earlier, input)
+  }
+
+  const resolved = await resolveRequest(userId, input.type, input.params, input.modelId ?? null)
+  const params = resolved.params as { prompt: string; negativePrompt?: string; count: number }
+  await assertNoBannedWords(params.prompt, params.negativePrompt ?? '')
+  const imageIds = IMAGE_INPUTS.map((k) => resolved.params[k]).filter((v): v is string => typeof v === 'string')
+  if (imageIds.length && (await db().uploadedImage.count({ where: { id: { in: imageIds }, userId } })) !== new Set(imageIds).size) {
+    throw notFound('上传的图片不存在或已过期，请重新上传')
+  }
+  const model = await chooseModel(resolved)
+  const cost = model.pricePerImage * params.count
+  const maxPending = await getConfigValue<number>('TASK_MAX_PENDING_PER_USER')
+
+  try {
+    const task = await db().$transaction(async (tx) => {
+      // The user row is the lock that makes the pending count exact under concurrent submits.
+      const [user] = await tx.$queryRaw<{ points: number }[]>`SELECT "points" FROM "User" WHERE "id" = ${userId} FOR UPDATE`
+      const pending = await tx.task.count({ where: { userId, status: 'PENDING' } })
+      if (pending >= maxPending) throw tooManyRequests(`进行中的任务已达上限（${maxPending} 个），请等待完成后再提交`)
+      if (user.points < cost) throw new AppError('INSUFFICIENT_POINTS', `积分不足：本次需要 ${cost} 积分，当前 ${user.points} 积分`)
+      const created = await tx.task.create({
+        data: {
+          userId,
+          type: resolved.type,
+          params: { ...resolved.params, baseType: resolved.baseType } as Prisma.InputJsonValue,
+          modelId: model.id,
+          customModelId: resolved.customModel?.id ?? null,
+          parentId: resolved.parentId,
+          priceSnapshot: { pricePerImage: model.pricePerImage, count: params.count, backend: model.backend, model: model.name },
+          chargedPoints: cost,
+          deadlineAt: new Date(Date.now() + TASK_DEADLINE_MS),
+          idempotencyKey: idempotencyKey ?? null,
+        },
+        select: TASK_VIEW_SELECT,
+      })
+      if (cost > 0) await postMovement(tx, { userId, account: 'POINTS', kind: 'TASK_CHARGE', amount: -cost, reference: `task:${created.id}:charge`, note: model.name })
+      await signalJob(tx, RUN_TASKS_JOB)
+      return created
+    })
+    wakeLocalWorker(RUN_TASKS_JOB)
+    return toTaskView(task)
+  } catch (error) {
+    // Two requests with one key at the same moment: the loser returns the winner's task.
+    if (idempotencyKey && (error as { code?: string }).code === 'P2002') {
+      const winner = await findByKey(userId, idempotencyKey)
+      if (winner) return replay(winner, input)
+    }
+    throw error
+  }
+}
+
+async function findByKey(userId: string, idempotencyKey: string) {
+  return db().task.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select: { ...TASK_VIEW_SELECT, type: true } })
+}
+
+/** The same key with a different request is a client bug, not a retry. */
+function replay(task: NonNullable<Awaited<ReturnType<typeof findByKey>>>, input: SubmitInput): TaskView {
+  if (task.type !== input.type) throw conflict('该 Idempotency-Key 已用于另一个请求')
+  return toTaskView(task)
+}

@@ -1,0 +1,62 @@
+import type { Status, TaskStage, TaskType } from '@/lib/generated/prisma/enums'
+import type { StoredImage } from '@/lib/generation/store-results'
+
+/** A task as its owner sees it (GET /api/tasks, /api/tasks/{id}). */
+export type TaskView = {
+  id: string
+  type: TaskType
+  status: Status
+  stage: TaskStage
+  progress: number
+  params: Record<string, unknown>
+  model: { id: string; name: string }
+  chargedPoints: number
+  errorMessage: string | null
+  results: StoredImage[]
+  parentId: string | null
+  isRecommended: boolean
+  refundedAt: Date | null
+  createdAt: Date
+  startedAt: Date | null
+  finishedAt: Date | null
+}
+
+export const TASK_VIEW_SELECT = {
+  id: true,
+  type: true,
+  status: true,
+  stage: true,
+  progress: true,
+  params: true,
+  chargedPoints: true,
+  errorMessage: true,
+  results: true,
+  parentId: true,
+  isRecommended: true,
+  refundedAt: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+  model: { select: { id: true, name: true } },
+} as const
+
+type TaskRecord = Omit<TaskView, 'params' | 'results'> & { params: unknown; results: unknown }
+
+export function toTaskView(row: TaskRecord): TaskView {
+  return { ...row, params: (row.params ?? {}) as Record<string, unknown>, results: (row.results ?? []) as StoredImage[] }
+}
+
+/** What a user-facing failure says (the console keeps the backend's own words). */
+export const TASK_ERROR_MESSAGES: Record<string, string> = {
+  TIMEOUT: '生成超时，积分已退还',
+  UNREACHABLE: '生成服务暂时无法连接，积分已退还',
+  BUSY: '生成服务繁忙，积分已退还，请稍后再试',
+  REJECTED: '生成服务拒绝了该任务，积分已退还',
+  UPSTREAM_FAILED: '生成失败，积分已退还',
+  BAD_RESPONSE: '生成服务返回了无法识别的结果，积分已退还',
+  UNAUTHORIZED: '生成服务配置有误，积分已退还，请联系管理员',
+  BACKEND_LOST: '生成服务中断，积分已退还',
+  INPUT_MISSING: '输入图片已失效，积分已退还，请重新上传',
+  STORAGE_FAILED: '保存结果失败，积分已退还',
+  CANCELED_BY_ADMIN: '任务已被管理员取消，积分已退还',
+}

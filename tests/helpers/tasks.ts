@@ -1,0 +1,30 @@
+import { db } from '@/lib/db'
+import type { Prisma } from '@/lib/generated/prisma/client'
+import { claimTask } from '@/lib/tasks/claim-task'
+import { runTask } from '@/lib/tasks/run-task'
+
+/** A model row for tests; the demo renderer at full speed unless told otherwise. */
+export async function createModel(data: Partial<Prisma.AiModelUncheckedCreateInput> = {}) {
+  return db().aiModel.create({
+    data: {
+      name: 'demo',
+      backend: 'demo',
+      prices: { SD_TEXT2IMG: 10, SD_IMG2IMG: 10, SD_IMGINPAINT: 10, SD_IMGCONTROLNET: 10 },
+      options: { stepMs: 0 },
+      concurrency: 4,
+      ...data,
+    },
+  })
+}
+
+/** Claims and runs queued tasks in this process, as a worker would, until none is left. */
+export async function drainQueue(workerId = 'test-worker'): Promise<number> {
+  let ran = 0
+  const shutdown = new AbortController()
+  for (;;) {
+    const claimed = await claimTask(workerId)
+    if (!claimed) return ran
+    await runTask(claimed, workerId, shutdown.signal)
+    ran++
+  }
+}
