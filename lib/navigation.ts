@@ -4,7 +4,13 @@
  */
 export type NavItem = { href: string; label: string; description?: string }
 
-export const MAIN_NAV: NavItem[] = [{ href: '/', label: '首页' }]
+export const MAIN_NAV: NavItem[] = [
+  { href: '/', label: '首页' },
+  { href: '/text2img_v2', label: 'AI 创作', description: '文生图、局部重绘、线稿上色，一页切换' },
+  { href: '/text2img', label: '文生图', description: '用文字描述生成图片' },
+  { href: '/img_inpaint', label: '局部重绘', description: '涂抹区域，只改你想改的部分' },
+  { href: '/img_controlnet', label: '线稿上色', description: '上传线稿，AI 帮你上色' },
+]
 
 /** The user menu (signed in). */
 export const USER_MENU: NavItem[] = [
@@ -15,6 +21,10 @@ export const USER_MENU: NavItem[] = [
 
 export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/user_mana', label: '用户管理' },
+  { href: '/admin/task_mana', label: '任务管理' },
+  { href: '/admin/model_mana', label: '模型管理' },
+  { href: '/admin/custom_model_mana', label: '风格模型' },
+  { href: '/admin/prompt_mana', label: '提示词管理' },
   { href: '/admin/cards_mana', label: '卡密管理' },
   { href: '/admin/site_config', label: '站点配置' },
 ]

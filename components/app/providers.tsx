@@ -8,6 +8,7 @@ import type { PublicConfig } from '@/lib/site-config/registry'
 import { showToast } from '@/lib/ui/toast-store'
 import { Toaster } from '@/components/ui/toaster'
 import { AppStart } from './app-start'
+import { IntegralNotEnoughDialog } from './integral-not-enough'
 import { SiteTitleSync } from './site-title-sync'
 
 configureRequest({ toast: (message, ms) => showToast(message, 'error', ms) })
@@ -23,6 +24,7 @@ export function Providers({ siteInfo, children }: { siteInfo: PublicConfig; chil
       <AppStart />
       <SiteTitleSync />
       {children}
+      <IntegralNotEnoughDialog />
       <Toaster />
     </QueryClientProvider>
   )

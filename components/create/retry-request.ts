@@ -1,0 +1,9 @@
+import type { TaskJson } from './use-task'
+
+/** The submission that runs a finished task again: what the user asked for, not what we derived. */
+export function retryRequest(task: TaskJson): { type: string; params: Record<string, unknown> } {
+  const { baseType: _b, sourceTaskId, userPrompt, customModelId, ...params } = task.params
+  if (task.type === 'MAKE_SAME') return { type: task.type, params: { sourceTaskId } }
+  if (task.type === 'SD_XIAOLIMAO') return { type: task.type, params: { ...params, prompt: userPrompt || undefined, customModelId } }
+  return { type: task.type, params }
+}

@@ -1,0 +1,78 @@
+'use client'
+
+import { useState, type FormEvent, type ReactNode } from 'react'
+import { RequireUser } from '@/components/app/require-user'
+import { Button } from '@/components/ui/button'
+import { Card, PageTitle } from '@/components/ui/card'
+import { toast } from '@/lib/ui/toast-store'
+import { ModelAndPrice } from './model-price'
+import { ParamsFields } from './params-fields'
+import { PromptFields } from './prompt-fields'
+import { DEFAULT_SD_PARAMS, type SdParams } from './sd-params'
+import { TaskHistory } from './task-history'
+import { TaskResult } from './task-result'
+import { useSubmitTask } from './use-task'
+
+type Props = {
+  title?: string
+  type: string
+  /** Extra inputs above the prompt (uploads, mode options). */
+  extraFields?: ReactNode
+  /** The extra params those inputs give (may upload first), or an error message when something is missing. */
+  extraParams?: () => Promise<Record<string, unknown> | string> | Record<string, unknown> | string
+  showSize?: boolean
+  historyTypes?: string[]
+  placeholder?: string
+}
+
+/** A creation page for the SD task types: form, price, live result and the user's works. */
+export function SdStudio({ title, type, extraFields, extraParams, showSize = true, historyTypes, placeholder = '生成的图片会显示在这里' }: Props) {
+  const [params, setParams] = useState<SdParams>(DEFAULT_SD_PARAMS)
+  const [modelId, setModelId] = useState<string | null>(null)
+  const [taskId, setTaskId] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const submit = useSubmitTask()
+
+  async function generate(e: FormEvent) {
+    e.preventDefault()
+    if (!params.prompt.trim()) return toast.error('请输入提示词')
+    setBusy(true)
+    try {
+      const extra = (await extraParams?.()) ?? {}
+      if (typeof extra === 'string') return toast.error(extra)
+      const task = await submit({ type, modelId: modelId ?? undefined, params: { ...params, prompt: params.prompt.trim(), negativePrompt: params.negativePrompt.trim(), ...extra } })
+      setTaskId(task.id)
+    } catch {
+      // shown by the request layer (or the 积分不足 dialog)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <RequireUser>
+      {() => (
+        <div className="space-y-8">
+          {title && <PageTitle>{title}</PageTitle>}
+          <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+            <Card>
+              <form onSubmit={generate} className="space-y-5">
+                {extraFields}
+                <PromptFields prompt={params.prompt} negativePrompt={params.negativePrompt} onChange={(next) => setParams((p) => ({ ...p, ...next }))} />
+                <ParamsFields value={params} onChange={(next) => setParams((p) => ({ ...p, ...next }))} showSize={showSize} />
+                <ModelAndPrice taskType={type} modelId={modelId} onModelChange={setModelId} count={params.count} />
+                <Button type="submit" size="lg" className="w-full" loading={busy}>
+                  立即生成
+                </Button>
+              </form>
+            </Card>
+            <div className="lg:sticky lg:top-20 lg:self-start">
+              <TaskResult taskId={taskId} onNewTask={setTaskId} placeholder={placeholder} />
+            </div>
+          </div>
+          <TaskHistory types={historyTypes ?? [type]} onOpen={(t) => setTaskId(t.id)} activeId={taskId} />
+        </div>
+      )}
+    </RequireUser>
+  )
+}

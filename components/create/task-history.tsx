@@ -1,0 +1,83 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { api } from '@/lib/api-client/request'
+import { formatDateTime } from '@/lib/format'
+import type { Page } from '@/lib/http/pagination'
+import { cn } from '@/lib/ui/cn'
+import { Badge, EmptyState } from '@/components/ui/card'
+import { Select } from '@/components/ui/field'
+import { Pagination } from '@/components/ui/pagination'
+import { Loading } from '@/components/ui/spinner'
+import { TASK_STATUS_LABELS, TASK_TYPE_LABELS, stageText } from './task-labels'
+import { TASK_POLL_MS, type TaskJson } from './use-task'
+
+const PAGE_SIZE = 12
+const TONES = { PENDING: 'amber', SUCCESS: 'green', FAIL: 'red', CANCELED: 'zinc' } as const
+
+/** The user's works: filters, live progress, and a way back to any of them. */
+export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onOpen: (task: TaskJson) => void; activeId?: string | null }) {
+  const [page, setPage] = useState(1)
+  const [status, setStatus] = useState('')
+  const [type, setType] = useState(types?.length === 1 ? types[0] : '')
+  const params = { page, pageSize: PAGE_SIZE, status, type }
+  const { data, isLoading } = useQuery({
+    queryKey: queryKeys.myTasks(params),
+    queryFn: () => api.get<Page<TaskJson>>('/api/tasks', params),
+    refetchInterval: (q) => (q.state.data?.list.some((t) => t.status === 'PENDING') ? TASK_POLL_MS * 1.33 : false),
+  })
+
+  return (
+    <section>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-medium text-white">我的作品</h2>
+        <div className="flex gap-2">
+          {(!types || types.length > 1) && (
+            <Select aria-label="类型" value={type} onChange={(e) => (setType(e.target.value), setPage(1))} className="w-32">
+              <option value="">全部类型</option>
+              {(types ?? Object.keys(TASK_TYPE_LABELS)).map((t) => (
+                <option key={t} value={t}>
+                  {TASK_TYPE_LABELS[t]}
+                </option>
+              ))}
+            </Select>
+          )}
+          <Select aria-label="状态" value={status} onChange={(e) => (setStatus(e.target.value), setPage(1))} className="w-28">
+            <option value="">全部状态</option>
+            {Object.entries(TASK_STATUS_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </Select>
+        </div>
+      </div>
+      {isLoading && <Loading />}
+      {data?.list.length === 0 && <EmptyState>还没有作品，写下提示词开始创作吧</EmptyState>}
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+        {data?.list.map((task) => (
+          <button key={task.id} type="button" onClick={() => onOpen(task)} className={cn('overflow-hidden rounded-xl bg-zinc-900 text-left ring-1 transition hover:ring-brand-500/70', activeId === task.id ? 'ring-brand-500' : 'ring-zinc-800')}>
+            <div className="flex aspect-square items-center justify-center bg-zinc-950">
+              {task.results[0] ? (
+                // eslint-disable-next-line @next/next/no-img-element
+                <img src={task.results[0].thumbUrl} alt={String(task.params.prompt ?? '')} className="h-full w-full object-cover" loading="lazy" />
+              ) : (
+                <span className="px-3 text-center text-xs text-zinc-500">{task.status === 'PENDING' ? `${stageText(task.status, task.stage)} ${task.progress}%` : task.errorMessage ?? TASK_STATUS_LABELS[task.status]}</span>
+              )}
+            </div>
+            <div className="space-y-1 p-2.5">
+              <div className="line-clamp-1 text-xs text-zinc-300">{String(task.params.prompt ?? TASK_TYPE_LABELS[task.type])}</div>
+              <div className="flex items-center justify-between gap-1">
+                <Badge tone={TONES[task.status]}>{TASK_STATUS_LABELS[task.status]}</Badge>
+                <span className="text-[10px] text-zinc-500">{formatDateTime(task.createdAt).slice(5, 16)}</span>
+              </div>
+            </div>
+          </button>
+        ))}
+      </div>
+      {data && data.total > PAGE_SIZE && <Pagination page={page} pageSize={PAGE_SIZE} total={data.total} onChange={setPage} />}
+    </section>
+  )
+}

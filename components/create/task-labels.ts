@@ -1,0 +1,20 @@
+/** How task types and statuses read in the interface. */
+export const TASK_TYPE_LABELS: Record<string, string> = {
+  SD_TEXT2IMG: '文生图',
+  SD_IMG2IMG: '图生图',
+  SD_IMGINPAINT: '局部重绘',
+  SD_IMGCONTROLNET: '线稿上色',
+  MJ_TEXT2IMG: 'MJ 文生图',
+  MJ_IMG2IMG: 'MJ 图生图',
+  MAKE_SAME: '做同款',
+  SD_XIAOLIMAO: '小狸猫',
+}
+
+export const TASK_STATUS_LABELS: Record<string, string> = { PENDING: '进行中', SUCCESS: '成功', FAIL: '失败', CANCELED: '已取消' }
+
+export function stageText(status: string, stage: string, queuePosition?: number | null): string {
+  if (status !== 'PENDING') return TASK_STATUS_LABELS[status] ?? status
+  if (stage === 'QUEUED') return queuePosition ? `排队中（第 ${queuePosition} 位）` : '排队中'
+  if (stage === 'SUBMITTING') return '提交中'
+  return '生成中'
+}

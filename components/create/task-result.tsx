@@ -1,0 +1,81 @@
+'use client'
+
+import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { toast } from '@/lib/ui/toast-store'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { Spinner } from '@/components/ui/spinner'
+import { retryRequest } from './retry-request'
+import { stageText } from './task-labels'
+import { TaskImages } from './task-images'
+import { cancelTask, useSubmitTask, useTask } from './use-task'
+
+/** The task just submitted: live progress, then the images (download, 做同款), or the error. */
+export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string | null; onNewTask: (id: string) => void; placeholder: string }) {
+  const { data: task } = useTask(taskId)
+  const submit = useSubmitTask()
+  const queryClient = useQueryClient()
+  const [busy, setBusy] = useState(false)
+
+  async function run(work: () => Promise<unknown>) {
+    setBusy(true)
+    try {
+      await work()
+    } catch {
+      // shown by the request layer
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  if (!taskId || !task) {
+    return (
+      <Card className="flex min-h-72 items-center justify-center text-center text-sm text-zinc-500">
+        <p>{placeholder}</p>
+      </Card>
+    )
+  }
+
+  return (
+    <Card className="space-y-4" >
+      <div className="flex flex-wrap items-center justify-between gap-2" data-testid="task-status">
+        <span className="text-sm text-zinc-300">{stageText(task.status, task.stage, task.queuePosition)}</span>
+        {task.status === 'PENDING' && (
+          <Button size="sm" variant="ghost" loading={busy} onClick={() => run(async () => (await cancelTask(task.id), toast.success('已取消，积分已退还'), queryClient.invalidateQueries({ queryKey: queryKeys.task(task.id) }), queryClient.invalidateQueries({ queryKey: queryKeys.profile })))}>
+            取消
+          </Button>
+        )}
+      </div>
+      {task.status === 'PENDING' && (
+        <div>
+          <div className="h-2 overflow-hidden rounded-full bg-zinc-800" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={task.progress}>
+            <div className="h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-400 transition-all" style={{ width: `${Math.max(3, task.progress)}%` }} />
+          </div>
+          <div className="mt-3 flex items-center gap-2 text-xs text-zinc-500">
+            <Spinner className="size-3.5" /> {task.progress}%
+          </div>
+        </div>
+      )}
+      {task.status === 'SUCCESS' && (
+        <>
+          <TaskImages images={task.results} taskId={task.id} />
+          <div className="flex flex-wrap gap-2">
+            <Button size="sm" variant="secondary" loading={busy} onClick={() => run(async () => onNewTask((await submit({ type: 'MAKE_SAME', params: { sourceTaskId: task.id } })).id))}>
+              做同款
+            </Button>
+          </div>
+        </>
+      )}
+      {(task.status === 'FAIL' || task.status === 'CANCELED') && (
+        <>
+          <p className="rounded-lg bg-red-500/10 px-3 py-2 text-sm text-red-300">{task.errorMessage ?? '任务未完成'}</p>
+          <Button size="sm" variant="secondary" loading={busy} onClick={() => run(async () => onNewTask((await submit({ ...retryRequest(task), modelId: task.model.id })).id))}>
+            重新生成
+          </Button>
+        </>
+      )}
+    </Card>
+  )
+}

@@ -1,0 +1,48 @@
+'use client'
+
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useRef } from 'react'
+import type { Json } from '@/lib/api-client/hooks'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { api } from '@/lib/api-client/request'
+import type { TaskView } from '@/lib/tasks/task-views'
+
+export type TaskJson = Json<TaskView> & { queuePosition?: number | null }
+
+/** How often a page asks about a task that is still running (the issue allows at most every 2 s). */
+export const TASK_POLL_MS = 1500
+
+/** One task, refreshed while it is PENDING. */
+export function useTask(id: string | null) {
+  return useQuery({
+    queryKey: queryKeys.task(id ?? ''),
+    queryFn: () => api.get<TaskJson>(`/api/tasks/${id}`),
+    enabled: Boolean(id),
+    refetchInterval: (q) => (q.state.data?.status === 'PENDING' ? TASK_POLL_MS : false),
+    placeholderData: undefined,
+  })
+}
+
+/**
+ * Submits a task. One Idempotency-Key per form submission: a double click or a retry
+ * after a network error sends the same key, so the server charges once.
+ */
+export function useSubmitTask() {
+  const queryClient = useQueryClient()
+  const pending = useRef<{ body: string; key: string } | null>(null)
+  return useCallback(
+    async (body: { type: string; modelId?: string; params: Record<string, unknown> }) => {
+      const text = JSON.stringify(body)
+      if (pending.current?.body !== text) pending.current = { body: text, key: crypto.randomUUID() }
+      const task = await api.post<TaskJson>('/api/tasks', body, { headers: { 'Idempotency-Key': pending.current.key } })
+      pending.current = null
+      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.profile }), queryClient.invalidateQueries({ queryKey: ['my-tasks'] })])
+      return task
+    },
+    [queryClient],
+  )
+}
+
+export async function cancelTask(id: string): Promise<TaskJson> {
+  return api.post<TaskJson>(`/api/tasks/${id}/cancel`)
+}
