@@ -18,6 +18,7 @@ const redeemRoute = await import('../app/api/my-cards/redeem/route')
 const { checkPendingCards } = await import('../lib/cards/check-pending-cards')
 const { hashKey, maskKey, sealKey } = await import('../lib/cards/card-key')
 const { db, disconnectDb } = await import('../lib/db')
+const { nearerEndWindow } = await import('../lib/http/pagination')
 const pool = new pg.Pool({ connectionString: database.url, max: 20 })
 
 try {
@@ -59,12 +60,12 @@ try {
   const listRows: Row[] = []
   for (const [label, page] of [['page 1', 1], [`last page (${lastPage})`, lastPage]] as const) {
     const ours = await load(LIST_REQUESTS, CONCURRENCY, () => callRoute(listRoute.GET, { token: admin.token, query: { page, pageSize: 20 } }))
-    // The same two steps listCards takes: the page's ids from the index, then those rows.
+    // The same steps listCards takes: the total, the page's ids from the nearer end of
+    // the index, then those rows.
     const floor = await load(LIST_REQUESTS, CONCURRENCY, async () => {
-      const [ids] = await Promise.all([
-        pool.query(`SELECT id FROM "Card" ORDER BY id DESC LIMIT 20 OFFSET $1`, [(page - 1) * 20]),
-        pool.query(`SELECT count(*) FROM "Card"`),
-      ])
+      const count = Number((await pool.query(`SELECT count(*) FROM "Card"`)).rows[0].count)
+      const w = nearerEndWindow({ skip: (page - 1) * 20, take: 20 }, count)!
+      const ids = await pool.query(`SELECT id FROM "Card" ORDER BY id ${w.order === 'asc' ? 'ASC' : 'DESC'} LIMIT $1 OFFSET $2`, [w.take, w.skip])
       await pool.query(
         `SELECT c.id, c."cardNo", c."keyMask", c.points, c.status, c."failReason", c."usedAt", c."disabledAt", c."expiresAt", c."createdAt", u.id AS uid, u.name, h.id AS hid, h.name AS hname, b.id AS bid, b.note
          FROM "Card" c LEFT JOIN "User" u ON u.id = c."usedById" LEFT JOIN "User" h ON h.id = c."holderId" JOIN "CardBatch" b ON b.id = c."batchId"
