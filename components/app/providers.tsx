@@ -16,6 +16,9 @@ configureRequest({ toast: (message, ms) => showToast(message, 'error', ms) })
 export function Providers({ siteInfo, children }: { siteInfo: PublicConfig; children: ReactNode }) {
   const [client] = useState(() => {
     const qc = makeQueryClient()
+    // Kept for the page's life (the default cache time is 0): every layout reads it from
+    // the first render on, and hydration must see what the server rendered.
+    qc.setQueryDefaults(queryKeys.siteInfo, { gcTime: Infinity, staleTime: 30_000 })
     qc.setQueryData(queryKeys.siteInfo, siteInfo)
     return qc
   })

@@ -1,25 +1,24 @@
 import { mkdir } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
+import { PGliteServer } from './pglite-server'
 
 export type EmbeddedDatabase = { url: string; stop(): Promise<void> }
 
 /**
  * The embedded default: PGlite (PostgreSQL compiled to WebAssembly) keeping its files
  * in `dataDir`, served over the PostgreSQL wire protocol on a loopback port so the
- * app talks to it exactly as it talks to a real server. The socket server runs one
- * transaction at a time, so a pool of a few connections is plenty.
+ * app talks to it exactly as it talks to a real server. PGlite runs one statement
+ * batch (and one transaction) at a time, so a pool of a few connections is plenty.
  */
 export async function startEmbeddedDatabase(dataDir: string, port = 0): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true })
   const db = await PGlite.create(dataDir)
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 32 })
-  await server.start()
-  const address = server.getServerConn()
+  const server = new PGliteServer(db)
+  const address = await server.listen(port, '127.0.0.1')
   return {
-    url: `postgresql://postgres:postgres@${address}/postgres?sslmode=disable`,
+    url: `postgresql://postgres:postgres@${address.host}:${address.port}/postgres?sslmode=disable`,
     async stop() {
-      await server.stop()
+      await server.close()
       await db.close()
     },
   }

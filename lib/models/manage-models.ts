@@ -2,7 +2,7 @@ import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { createAdapter } from '@/lib/generation/backends/registry'
+import { createAdapter, isSupportedBackend } from '@/lib/generation/backends/registry'
 import { badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { maskSecret } from '@/lib/site-config/secret-box'
 import { backendConfig } from '@/lib/tasks/build-job'
@@ -76,6 +76,7 @@ export async function deleteModel(actor: SessionUser, ip: string, id: string): P
 export async function testModel(id: string): Promise<{ ok: boolean; message: string; detail?: unknown }> {
   const model = await db().aiModel.findUnique({ where: { id }, select: MODEL_SELECT })
   if (!model) throw notFound('模型不存在')
+  if (!isSupportedBackend(model.backend)) return { ok: false, message: `暂不支持该后端类型（${model.backend}）` }
   const adapter = createAdapter(model.backend, backendConfig(model))
   const timeout = new Promise<{ ok: boolean; message: string }>((resolve) => setTimeout(() => resolve({ ok: false, message: '连接超时（15 秒无响应）' }), 15_000).unref())
   return Promise.race([adapter.test(), timeout])

@@ -2,6 +2,7 @@ import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { TaskType } from '@/lib/generated/prisma/enums'
 import { AppError, badRequest, conflict, notFound, tooManyRequests } from '@/lib/http/app-error'
+import { isSupportedBackend } from '@/lib/generation/backends/registry'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { getConfigValue } from '@/lib/site-config/store'
 import { signalJob, wakeLocalWorker } from '@/lib/worker/job-signal'
@@ -25,6 +26,7 @@ async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; nam
     orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
   })
   for (const model of candidates) {
+    if (!isSupportedBackend(model.backend)) continue
     const price = (model.prices as Record<string, unknown>)[resolved.baseType]
     if (typeof price === 'number' && Number.isInteger(price) && price >= 0) {
       return { id: model.id, name: model.name, backend: model.backend, pricePerImage: resolved.customModel?.price ?? price }

@@ -24,6 +24,8 @@ describe('parseEnv defaults', () => {
       ADMIN_USERNAME: 'admin',
       TRUST_PROXY: false,
       RUN_WORKER_IN_WEB: false,
+      WORKER_TASK_SLOTS: 4,
+      WORKER_DRAIN_SECONDS: 25,
     })
   })
 
@@ -57,6 +59,8 @@ describe('parseEnv valid values', () => {
       ADMIN_PASSWORD: 'correct horse',
       TRUST_PROXY: 'true',
       RUN_WORKER_IN_WEB: '1',
+      WORKER_TASK_SLOTS: '8',
+      WORKER_DRAIN_SECONDS: '60',
     })
     expect(env).toEqual({
       NODE_ENV: 'production',
@@ -71,6 +75,8 @@ describe('parseEnv valid values', () => {
       ADMIN_PASSWORD: 'correct horse',
       TRUST_PROXY: true,
       RUN_WORKER_IN_WEB: true,
+      WORKER_TASK_SLOTS: 8,
+      WORKER_DRAIN_SECONDS: 60,
     })
   })
 

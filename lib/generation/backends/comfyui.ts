@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto'
-import WebSocket from 'ws'
+import { executionFailure, watchSocket } from './comfyui-socket'
 import { DEFAULT_WORKFLOWS, fillWorkflow, type WorkflowValues } from './comfyui-workflows'
-import { abortError, baseUrl, checkedImage, isRecord, numberOption, okJson, parseJson, send, sendJson, testOutcome } from './http'
-import { BackendError, type BackendAdapter, type BackendConfig, type BackendImage, type GenerationJob, type RunContext } from './types'
+import { baseUrl, checkedImage, isRecord, numberOption, okJson, parseJson, send, sendJson, statusError, testOutcome, type HttpReply } from './http'
+import { BackendError, type BackendAdapter, type BackendConfig, type BackendImage, type GenerationJob } from './types'
 
 export { fillWorkflow } from './comfyui-workflows'
 
@@ -96,10 +96,7 @@ export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
         throw new BackendError('REJECTED', `ComfyUI 工作流模板不适用于这个任务：${(err as Error).message}`, false)
       }
       const reply = await send(`${base}/prompt`, { json: { prompt, client_id: clientIdOf(job), prompt_id: job.taskId }, headers, signal: ctx.signal, timeoutMs: 60_000 })
-      if (reply.status === 400) {
-        const body = parseJson(reply)
-        throw new BackendError('REJECTED', `ComfyUI 拒绝了工作流：${describeRejection(body)}`, false, body)
-      }
+      if (reply.status === 400) throw rejection(reply)
       const answer = okJson(reply)
       if (!isRecord(answer) || typeof answer.prompt_id !== 'string') throw new BackendError('BAD_RESPONSE', 'ComfyUI 接受任务的应答里没有 prompt_id', true)
       return { kind: 'accepted', upstreamId: answer.prompt_id, log: { promptId: answer.prompt_id, number: answer.number, seed: values.seed } }
@@ -123,7 +120,7 @@ export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
           const queued = [...queue.running, ...queue.pending].some((item) => item.promptId === upstreamId)
           // Neither finished nor queued, several times over (one miss can be the moment between the two).
           misses = queued ? 0 : misses + 1
-          if (misses >= 3) throw new BackendError('UPSTREAM_FAILED', 'ComfyUI 已不知道这个任务（可能重启过），任务丢失', false)
+          if (misses >= 3) throw new BackendError('UPSTREAM_FAILED', 'ComfyUI 已不知道这个任务（可能重启过），任务丢失', false, { code: 'BACKEND_LOST' })
           await socket.pause(pollIntervalMs)
         }
       } finally {
@@ -167,80 +164,6 @@ type QueueItem = { promptId: string; clientId: string | null }
 /** Derived from the task so a wait() after a worker restart gets the same prompt's events. */
 const clientIdOf = (job: GenerationJob) => `aiimg-${job.taskId}`
 
-/**
- * Progress from the websocket, and an early wake-up when it says the prompt ended. The
- * socket is a hint: if it cannot connect or drops, history polling carries on alone.
- */
-function watchSocket(httpUrl: string, headers: Record<string, string>, promptId: string, ctx: RunContext) {
-  const socket = new WebSocket(httpUrl.replace(/^http/, 'ws'), { headers })
-  let failure: BackendError | null = null
-  // News that arrives between two pauses must still cut the next pause short.
-  let news = false
-  let onNews = () => {}
-  const wake = () => {
-    news = true
-    onNews()
-  }
-  let reported = 0
-  socket.on('error', () => {})
-  socket.on('message', (raw, isBinary) => {
-    if (isBinary) return
-    let frame: unknown
-    try {
-      frame = JSON.parse(raw.toString())
-    } catch {
-      return
-    }
-    if (!isRecord(frame) || !isRecord(frame.data)) return
-    const { type, data } = frame
-    // Only our prompt's events reach our clientId; older builds leave prompt_id out of progress.
-    if (data.prompt_id !== undefined && data.prompt_id !== promptId) return
-    if (type === 'progress' && typeof data.value === 'number' && typeof data.max === 'number' && data.max > 0) {
-      const percent = Math.min(99, Math.round((data.value / data.max) * 100))
-      if (percent > reported) ctx.onProgress((reported = percent))
-    } else if ((type === 'executing' && data.node === null) || type === 'execution_success') {
-      wake()
-    } else if (type === 'execution_error' || type === 'execution_interrupted') {
-      failure = executionFailure(type, data)
-      wake()
-    }
-  })
-  return {
-    throwIfFailed() {
-      if (failure) throw failure
-    },
-    /** Resolves after `ms` or as soon as the socket has news; throws when the task is aborted. */
-    pause(ms: number): Promise<void> {
-      return new Promise((resolve, reject) => {
-        const finish = (error?: BackendError) => {
-          clearTimeout(timer)
-          ctx.signal.removeEventListener('abort', onAbort)
-          news = false
-          onNews = () => {}
-          if (error) reject(error)
-          else resolve()
-        }
-        const onAbort = () => finish(abortError(ctx.signal))
-        const timer = setTimeout(() => finish(), ms)
-        onNews = () => finish()
-        if (ctx.signal.aborted) onAbort()
-        else if (news) finish()
-        else ctx.signal.addEventListener('abort', onAbort, { once: true })
-      })
-    },
-    close: () => socket.terminate(),
-  }
-}
-
-function executionFailure(type: string, data: Record<string, unknown>): BackendError {
-  if (type === 'execution_interrupted') return new BackendError('UPSTREAM_FAILED', '任务在 ComfyUI 上被中断', false, data)
-  const node = data.node_id !== undefined ? `节点 ${String(data.node_id)}（${String(data.node_type ?? '?')}）` : '工作流'
-  return new BackendError('UPSTREAM_FAILED', `ComfyUI 执行出错：${node}：${String(data.exception_message ?? '未知错误').trim()}`, false, {
-    exception_type: data.exception_type,
-    node_id: data.node_id,
-  })
-}
-
 /** A finished history entry's error, from the execution_error/interrupted message it keeps. */
 function historyFailure(entry: Record<string, unknown>): BackendError | null {
   const status = isRecord(entry.status) ? entry.status : {}
@@ -262,8 +185,14 @@ function seedOf(entry: Record<string, unknown>): number | null {
 }
 
 /** ComfyUI's 400: `{error: {message, details}, node_errors: {id: {class_type, errors: [{message, details}]}}}`. */
-function describeRejection(body: unknown): string {
-  if (!isRecord(body)) return String(body)
+function rejection(reply: HttpReply): BackendError {
+  let body: unknown
+  try {
+    body = parseJson(reply)
+  } catch {
+    return statusError(reply)
+  }
+  if (!isRecord(body)) return statusError(reply)
   const parts: string[] = []
   const { error } = body
   if (typeof error === 'string') parts.push(error)
@@ -273,7 +202,7 @@ function describeRejection(body: unknown): string {
     const errors = node.errors.map((e) => (isRecord(e) ? [e.message, e.details].filter((t) => typeof t === 'string' && t).join('：') : '')).filter(Boolean)
     parts.push(`节点 ${id}（${String(node.class_type)}）：${errors.join('；')}`)
   }
-  return parts.filter(Boolean).join('；') || '未说明原因'
+  return new BackendError('REJECTED', `ComfyUI 拒绝了工作流：${parts.filter(Boolean).join('；') || '未说明原因'}`, false, body)
 }
 
 /** Checkpoint names from /object_info/CheckpointLoaderSimple (old `[[names]]` or new `["COMBO", {options}]`). */

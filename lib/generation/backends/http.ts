@@ -1,14 +1,12 @@
 import http from 'node:http'
 import https from 'node:https'
-import { setTimeout as delay } from 'node:timers/promises'
 import { sniffImageType } from '@/lib/uploads/image-upload'
 import { BackendError } from './types'
 
-/**
- * The small HTTP client the adapters share. Built on node:http rather than fetch because
- * fetch gives up on any answer slower than 300 s, and a large SD batch can take longer:
- * generation calls are limited by the task's own signal alone.
- */
+// The small HTTP client the adapters share, and the mapping of failures to BackendError.
+// Built on node:http rather than fetch because fetch gives up on any answer slower than
+// 300 s and a large SD batch can take longer: generation calls end by the task's signal.
+
 export type HttpRequest = {
   method?: 'GET' | 'POST'
   headers?: Record<string, string>
@@ -23,10 +21,10 @@ export type HttpRequest = {
 export type HttpReply = { status: number; bytes: Buffer; contentType: string | null }
 
 const MAX_REPLY_BYTES = 256 * 1024 * 1024
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'])
 
 export async function send(url: string, request: HttpRequest = {}): Promise<HttpReply> {
-  const target = new URL(url)
+  const target = URL.canParse(url) ? new URL(url) : null
+  if (target?.protocol !== 'http:' && target?.protocol !== 'https:') throw new BackendError('UNREACHABLE', `后端地址无效：${url}`, false)
   const timeout = request.timeoutMs ? AbortSignal.timeout(request.timeoutMs) : undefined
   const signals = [request.signal, timeout].filter((s): s is AbortSignal => s !== undefined)
   const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined
@@ -47,8 +45,8 @@ export async function send(url: string, request: HttpRequest = {}): Promise<Http
     if (request.signal?.aborted) throw abortError(request.signal)
     if (timeout?.aborted) throw new BackendError('TIMEOUT', `后端 ${target.host} 在 ${request.timeoutMs! / 1000} 秒内没有应答`, true)
     if (err instanceof BackendError) throw err
-    const code = (err as NodeJS.ErrnoException).code
-    const why = code && (NETWORK_CODES.has(code) || code.startsWith('CERT_') || code.includes('TLS')) ? code : (err as Error).message
+    // Refused, DNS, TLS, reset: the code says which (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED ...).
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message
     throw new BackendError('UNREACHABLE', `无法连接后端 ${target.host}（${why}）`, true)
   }
 }
@@ -80,15 +78,6 @@ export function abortError(signal: AbortSignal): BackendError {
   const reason: unknown = signal.reason
   if (reason instanceof Error && reason.name === 'TimeoutError') return new BackendError('TIMEOUT', '任务超时，已停止等待后端', false)
   return new BackendError('ABORTED', '任务已取消', false)
-}
-
-/** Waits, unless the signal ends it first (then throws abortError). */
-export async function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  try {
-    await delay(ms, undefined, { signal })
-  } catch {
-    throw abortError(signal)
-  }
 }
 
 export function parseJson(reply: HttpReply): unknown {

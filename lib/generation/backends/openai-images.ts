@@ -9,7 +9,7 @@ import { BackendError, type BackendAdapter, type BackendConfig, type BackendImag
  */
 export function createOpenaiImagesAdapter(config: BackendConfig): BackendAdapter {
   const api = `${baseUrl(config.endpoint).replace(/\/v1$/, '')}/v1`
-  const host = new URL(api).host
+  const host = URL.canParse(api) ? new URL(api).host : ''
   const headers: Record<string, string> = config.secret ? { authorization: `Bearer ${config.secret}` } : {}
   const configuredModel = typeof config.options.model === 'string' && config.options.model ? config.options.model : null
 
@@ -122,8 +122,8 @@ function failure(reply: HttpReply): BackendError {
   }
   const text = errorText(reply)
   if (reply.status === 400 && typeof code === 'string' && POLICY_CODES.has(code)) {
-    return new BackendError('REJECTED', `提示词或图片未通过内容安全审核：${text}`, false, { status: 400, code })
+    return new BackendError('REJECTED', `提示词或图片未通过内容安全审核：${text}`, false, { status: 400, openaiCode: code })
   }
-  if (reply.status === 429 && code === 'insufficient_quota') return new BackendError('REJECTED', `OpenAI 账户额度不足：${text}`, false, { status: 429, code })
+  if (reply.status === 429 && code === 'insufficient_quota') return new BackendError('REJECTED', `OpenAI 账户额度不足：${text}`, false, { status: 429, openaiCode: code })
   return statusError(reply, text)
 }

@@ -1,8 +1,14 @@
+import { createComfyuiAdapter } from './comfyui'
 import { createDemoAdapter } from './demo'
+import { createOpenaiImagesAdapter } from './openai-images'
+import { createSdWebuiAdapter } from './sd-webui'
 import type { AdapterFactory, BackendAdapter, BackendConfig, BackendKind } from './types'
 
-/** Adapter factories by backend kind. */
+/** Adapter factories by backend kind (the Midjourney proxy arrives with its own issue). */
 const factories: Partial<Record<BackendKind, AdapterFactory>> = {
+  'sd-webui': createSdWebuiAdapter,
+  comfyui: createComfyuiAdapter,
+  'openai-images': createOpenaiImagesAdapter,
   demo: createDemoAdapter,
 }
 

@@ -47,9 +47,10 @@ export function createSdWebuiAdapter(config: BackendConfig): BackendAdapter {
       }
     },
 
+    // Known but never resumable: the images went to the connection of the worker that died.
     async probe(job) {
       const state = await taskState(job.taskId)
-      if (state && (state.active === true || state.queued === true || state.completed === true)) return { known: true, upstreamId: job.taskId }
+      if (state && (state.active === true || state.queued === true || state.completed === true)) return { known: true, upstreamId: null }
       return { known: false }
     },
 

@@ -1,0 +1,185 @@
+'use client'
+
+import { useState, type FormEvent } from 'react'
+import type { ModelType } from '@/lib/generated/prisma/enums'
+import type { BackendKind } from '@/lib/generation/backends/types'
+import { api } from '@/lib/api-client/request'
+import { toast } from '@/lib/ui/toast-store'
+import { Button } from '@/components/ui/button'
+import { Dialog } from '@/components/ui/dialog'
+import { Field, Input, Select, Switch, Textarea } from '@/components/ui/field'
+import { formatJsonObject, parseIntegerInput, parseJsonObject } from '@/components/admin/shared/json-object'
+import { BACKEND_HINTS, BACKEND_KINDS, BACKEND_LABELS, MODEL_TYPE_LABELS, PRICED_TASK_TYPES, pricesOf, taskTypeLabel, type ModelRow } from './model-labels'
+import { ModelPriceTable, type PriceInputs } from './model-price-table'
+
+function initialPrices(model: ModelRow | null): PriceInputs {
+  const prices = model ? pricesOf(model) : {}
+  return Object.fromEntries(PRICED_TASK_TYPES.map((t) => [t, prices[t] === undefined ? '' : String(prices[t])])) as PriceInputs
+}
+
+/** Creates a model (model = null) or edits one; the secret is write-only (empty keeps it). */
+export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow | null; onClose: () => void; onSaved: () => void }) {
+  const isNew = model === null
+  const [name, setName] = useState(model?.name ?? '')
+  const [type, setType] = useState<ModelType>(model?.type ?? 'STABLE_DIFFUSION')
+  const [backend, setBackend] = useState<BackendKind>((model?.backend as BackendKind | undefined) ?? 'sd-webui')
+  const [endpoint, setEndpoint] = useState(model?.endpoint ?? '')
+  const [secret, setSecret] = useState('')
+  const [isClearingSecret, setIsClearingSecret] = useState(false)
+  const [checkpoint, setCheckpoint] = useState(model?.checkpoint ?? '')
+  const [prices, setPrices] = useState(() => initialPrices(model))
+  const [concurrency, setConcurrency] = useState(String(model?.concurrency ?? 1))
+  const [enabled, setEnabled] = useState(model?.enabled ?? true)
+  const [sort, setSort] = useState(String(model?.sort ?? 0))
+  const [optionsText, setOptionsText] = useState(() => formatJsonObject(model?.options))
+  const [optionsError, setOptionsError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const isDemo = backend === 'demo'
+  const hints = BACKEND_HINTS[backend]
+  const hasSecret = Boolean(model?.secret)
+
+  async function save(e: FormEvent) {
+    e.preventDefault()
+    if (!name.trim()) return toast.error('请填写名称')
+    if (!isDemo && !/^https?:\/\/\S+$/.test(endpoint.trim())) return toast.error('接口地址需以 http:// 或 https:// 开头')
+    const priceValues: Partial<Record<string, number>> = {}
+    for (const t of PRICED_TASK_TYPES) {
+      const price = parseIntegerInput(prices[t])
+      if (price === null) continue
+      if (!Number.isInteger(price) || price < 0) return toast.error(`${taskTypeLabel(t)}的价格需为不小于 0 的整数`)
+      priceValues[t] = price
+    }
+    const slots = parseIntegerInput(concurrency)
+    if (slots === null || !Number.isInteger(slots) || slots < 1 || slots > 64) return toast.error('并发数需为 1-64 的整数')
+    const order = parseIntegerInput(sort) ?? 0
+    if (!Number.isInteger(order)) return toast.error('排序需为整数')
+    const options = parseJsonObject(optionsText)
+    setOptionsError(options.error)
+    if (options.error !== null) return
+    const secretPart = isClearingSecret ? { secret: '' } : secret ? { secret } : {}
+    const body = {
+      name: name.trim(),
+      type,
+      backend,
+      endpoint: isDemo ? '' : endpoint.trim(),
+      checkpoint: checkpoint.trim() || null,
+      prices: priceValues,
+      options: options.value,
+      concurrency: slots,
+      enabled,
+      sort: order,
+      ...secretPart,
+    }
+    setBusy(true)
+    try {
+      if (isNew) await api.post('/api/admin/models', body)
+      else await api.patch(`/api/admin/models/${model.id}`, body)
+      toast.success(isNew ? '模型已创建' : '已保存')
+      onSaved()
+    } catch {
+      // shown by the request layer
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Dialog
+      open
+      title={isNew ? '新建模型' : `编辑模型 ${model.name}`}
+      onClose={onClose}
+      className="sm:max-w-2xl!"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            取消
+          </Button>
+          <Button type="submit" form="model-form" loading={busy}>
+            保存
+          </Button>
+        </>
+      }
+    >
+      <form id="model-form" onSubmit={save} className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="名称" htmlFor="mf-name">
+            <Input id="mf-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={40} />
+          </Field>
+          <Field label="类型" htmlFor="mf-type">
+            <Select id="mf-type" value={type} onChange={(e) => setType(e.target.value as ModelType)}>
+              {(Object.keys(MODEL_TYPE_LABELS) as ModelType[]).map((t) => (
+                <option key={t} value={t}>
+                  {MODEL_TYPE_LABELS[t]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field label="后端" htmlFor="mf-backend">
+            <Select id="mf-backend" value={backend} onChange={(e) => setBackend(e.target.value as BackendKind)}>
+              {BACKEND_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {BACKEND_LABELS[k]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          {!isDemo && (
+            <Field label="接口地址" htmlFor="mf-endpoint">
+              <Input id="mf-endpoint" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} maxLength={500} placeholder={hints.endpoint} autoComplete="off" />
+            </Field>
+          )}
+          {!isDemo && (
+            <Field label="密钥" htmlFor="mf-secret" help={isNew || !hasSecret ? hints.secret : '留空则保持原密钥不变'}>
+              <Input
+                id="mf-secret"
+                type="password"
+                value={secret}
+                onChange={(e) => setSecret(e.target.value)}
+                disabled={isClearingSecret}
+                placeholder={hasSecret ? model?.secret : '未设置'}
+                autoComplete="new-password"
+                maxLength={500}
+              />
+              {hasSecret && (
+                <label className="mt-1.5 flex items-center gap-2 text-xs text-zinc-400">
+                  <input type="checkbox" checked={isClearingSecret} onChange={(e) => (setIsClearingSecret(e.target.checked), setSecret(''))} className="accent-brand-500" />
+                  清除已保存的密钥
+                </label>
+              )}
+            </Field>
+          )}
+          <Field label="Checkpoint（可选）" htmlFor="mf-checkpoint" help="后端使用的底模名称，留空则用后端当前的">
+            <Input id="mf-checkpoint" value={checkpoint} onChange={(e) => setCheckpoint(e.target.value)} maxLength={200} />
+          </Field>
+          <Field label="并发数" htmlFor="mf-concurrency" help="该后端同时运行的任务数，1-64">
+            <Input id="mf-concurrency" type="number" inputMode="numeric" min={1} max={64} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} />
+          </Field>
+          <Field label="排序" htmlFor="mf-sort" help="数字小的排在前面，也优先接单">
+            <Input id="mf-sort" type="number" inputMode="numeric" value={sort} onChange={(e) => setSort(e.target.value)} />
+          </Field>
+        </div>
+        <ModelPriceTable value={prices} onChange={setPrices} />
+        <div className="flex items-center justify-between">
+          <label htmlFor="mf-enabled" className="text-sm text-zinc-300">
+            启用
+          </label>
+          <Switch id="mf-enabled" checked={enabled} onChange={setEnabled} label="启用" />
+        </div>
+        <details className="rounded-xl bg-zinc-950/40 p-3 ring-1 ring-zinc-800" open={Boolean(optionsError) || undefined}>
+          <summary className="cursor-pointer text-sm text-zinc-300">高级设置（options JSON）</summary>
+          <Field label="后端专用设置" htmlFor="mf-options" help={hints.options} error={optionsError} className="mt-3">
+            <Textarea
+              id="mf-options"
+              rows={6}
+              value={optionsText}
+              onChange={(e) => (setOptionsText(e.target.value), setOptionsError(null))}
+              className="font-mono text-xs"
+              placeholder="{}"
+              spellCheck={false}
+            />
+          </Field>
+        </details>
+      </form>
+    </Dialog>
+  )
+}

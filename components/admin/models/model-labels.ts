@@ -1,0 +1,47 @@
+import type { Json } from '@/lib/api-client/hooks'
+import type { ModelType, TaskType } from '@/lib/generated/prisma/enums'
+import type { BackendKind } from '@/lib/generation/backends/types'
+import type { AdminModelRow } from '@/lib/models/manage-models'
+import { TASK_TYPE_LABELS } from '@/components/create/task-labels'
+
+export type ModelRow = Json<AdminModelRow>
+
+/** SPEC section 3: Model type labels. */
+export const MODEL_TYPE_LABELS: Record<ModelType, string> = { STABLE_DIFFUSION: 'SD', MID_JOURNEY: 'MJ' }
+
+export const BACKEND_LABELS: Record<BackendKind, string> = {
+  'sd-webui': 'SD WebUI',
+  comfyui: 'ComfyUI',
+  'openai-images': 'OpenAI 兼容图像接口',
+  'mj-proxy': 'Midjourney 代理',
+  demo: '内置演示渲染器',
+}
+export const BACKEND_KINDS = Object.keys(BACKEND_LABELS) as BackendKind[]
+
+/** What each backend expects in the secret and options fields. */
+export const BACKEND_HINTS: Record<BackendKind, { endpoint: string; secret: string; options: string }> = {
+  'sd-webui': { endpoint: 'http://127.0.0.1:7860', secret: '启动参数 --api-auth 的“用户名:密码”，未开启认证可留空', options: '一般无需填写' },
+  comfyui: { endpoint: 'http://127.0.0.1:8188', secret: '可选的 Bearer 令牌（经反向代理鉴权时使用）', options: '例如 {"workflows": {"txt2img": { …API 格式工作流… }}}' },
+  'openai-images': { endpoint: 'https://api.example.com/v1', secret: 'API Key', options: '例如 {"model": "gpt-image-1"}' },
+  'mj-proxy': { endpoint: 'http://127.0.0.1:8080', secret: 'mj-api-secret，未设置可留空', options: '一般无需填写' },
+  demo: { endpoint: '', secret: '演示渲染器无需密钥', options: '例如 {"stepMs": 120}（每步耗时，毫秒）' },
+}
+
+/** The task types a model can be priced for (points per image); 做同款 and 小狸猫 use the base type's price. */
+export const PRICED_TASK_TYPES = ['SD_TEXT2IMG', 'SD_IMG2IMG', 'SD_IMGINPAINT', 'SD_IMGCONTROLNET', 'MJ_TEXT2IMG', 'MJ_IMG2IMG'] as const satisfies readonly TaskType[]
+export type PricedTaskType = (typeof PRICED_TASK_TYPES)[number]
+
+export const taskTypeLabel = (type: string) => TASK_TYPE_LABELS[type] ?? type
+export const backendLabel = (kind: string) => BACKEND_LABELS[kind as BackendKind] ?? kind
+
+export function pricesOf(model: ModelRow): Partial<Record<PricedTaskType, number>> {
+  const prices = model.prices
+  return prices && typeof prices === 'object' && !Array.isArray(prices) ? (prices as Partial<Record<PricedTaskType, number>>) : {}
+}
+
+/** "文生图 2 · 图生图 3", or null when the model offers nothing. */
+export function pricesSummary(model: ModelRow): string | null {
+  const prices = pricesOf(model)
+  const parts = PRICED_TASK_TYPES.filter((t) => typeof prices[t] === 'number').map((t) => `${taskTypeLabel(t)} ${prices[t]}`)
+  return parts.length ? parts.join(' · ') : null
+}

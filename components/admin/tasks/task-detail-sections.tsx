@@ -1,0 +1,116 @@
+import type { ReactNode } from 'react'
+import { formatDateTime } from '@/lib/format'
+import { LEDGER_KIND_LABELS } from '@/lib/ledger/labels'
+import { cn } from '@/lib/ui/cn'
+import { Table, Td, Th } from '@/components/ui/table'
+import { TASK_TYPE_LABELS } from '@/components/create/task-labels'
+import type { TaskDetail } from './task-status'
+
+/** How parameter names read (lib/tasks/params.ts). */
+const PARAM_LABELS: Record<string, string> = {
+  prompt: '提示词',
+  negativePrompt: '反向提示词',
+  width: '宽度',
+  height: '高度',
+  steps: '采样步数',
+  cfgScale: '提示词相关性（CFG）',
+  seed: '随机种子',
+  sampler: '采样器',
+  count: '生成数量',
+  denoisingStrength: '重绘幅度',
+  initImageId: '参考图',
+  maskImageId: '蒙版',
+  controlImageId: '线稿',
+  lineStyle: '线稿风格',
+  controlWeight: '控制权重',
+  customModelId: '风格模型 ID',
+  sourceTaskId: '原作品任务 ID',
+  baseType: '计费类型',
+}
+
+function paramValue(key: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '-'
+  if (key === 'baseType' && typeof value === 'string') return TASK_TYPE_LABELS[value] ?? value
+  if (key === 'seed' && value === -1) return '随机（-1）'
+  return typeof value === 'object' ? JSON.stringify(value) : String(value)
+}
+
+export function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="space-y-2">
+      <h3 className="text-sm font-medium text-zinc-300">{title}</h3>
+      {children}
+    </section>
+  )
+}
+
+/** Label/value pairs in two columns on wide screens. */
+export function Facts({ items }: { items: [string, ReactNode][] }) {
+  return (
+    <dl className="grid gap-x-6 gap-y-2 rounded-xl bg-zinc-950/40 p-4 text-sm ring-1 ring-zinc-800 sm:grid-cols-2">
+      {items.map(([label, value]) => (
+        <div key={label} className="flex min-w-0 gap-3">
+          <dt className="w-24 shrink-0 text-zinc-500">{label}</dt>
+          <dd className="min-w-0 break-all text-zinc-200">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+/** The task's parameters as readable key/value rows. */
+export function ParamsList({ params }: { params: Record<string, unknown> }) {
+  // Known parameters in a reading order (prompt first), anything else after them.
+  const order = Object.keys(PARAM_LABELS)
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length)
+  const entries = Object.entries(params).sort(([a], [b]) => rank(a) - rank(b))
+  if (!entries.length) return <p className="text-sm text-zinc-500">无</p>
+  return (
+    <dl className="divide-y divide-zinc-800 rounded-xl bg-zinc-950/40 text-sm ring-1 ring-zinc-800">
+      {entries.map(([key, value]) => (
+        <div key={key} className="flex gap-3 px-4 py-2">
+          <dt className="w-36 shrink-0 text-zinc-500" title={key}>
+            {PARAM_LABELS[key] ?? key}
+          </dt>
+          <dd className="min-w-0 whitespace-pre-wrap break-all text-zinc-200">{paramValue(key, value)}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+/** The charge and the refund this task caused (points). */
+export function LedgerRows({ rows }: { rows: TaskDetail['ledger'] }) {
+  if (!rows.length) return <p className="text-sm text-zinc-500">没有积分流水</p>
+  return (
+    <Table>
+      <thead>
+        <tr>
+          {['时间', '类型', '积分变动', '变动后积分', '流水标识'].map((c) => (
+            <Th key={c}>{c}</Th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.id}>
+            <Td className="text-zinc-400">{formatDateTime(r.createdAt)}</Td>
+            <Td>{LEDGER_KIND_LABELS[r.kind] ?? r.kind}</Td>
+            <Td>
+              <span className={cn('font-medium', r.amount < 0 ? 'text-red-400' : 'text-emerald-400')}>{r.amount > 0 ? `+${r.amount}` : r.amount}</span>
+            </Td>
+            <Td>{r.balanceAfter}</Td>
+            <Td className="font-mono text-xs text-zinc-500">{r.reference}</Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  )
+}
+
+/** Raw JSON (backend answers), pretty-printed and scrollable. */
+export function JsonBlock({ value }: { value: unknown }) {
+  const isEmpty = value === null || value === undefined || (Array.isArray(value) && value.length === 0)
+  if (isEmpty) return <p className="text-sm text-zinc-500">无</p>
+  return <pre className="max-h-72 overflow-auto rounded-xl bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-300 ring-1 ring-zinc-800">{JSON.stringify(value, null, 2)}</pre>
+}

@@ -1,0 +1,38 @@
+import type { Json } from '@/lib/api-client/hooks'
+import type { AdminTaskRow, getTaskForAdmin } from '@/lib/tasks/admin-tasks'
+import { Badge } from '@/components/ui/card'
+import { TASK_STATUS_LABELS, stageText } from '@/components/create/task-labels'
+
+export type TaskRow = Json<AdminTaskRow>
+export type TaskDetail = Json<Awaited<ReturnType<typeof getTaskForAdmin>>>
+
+const TONES = { PENDING: 'amber', SUCCESS: 'green', FAIL: 'red', CANCELED: 'zinc' } as const
+
+/** 进行中 / 成功 / 失败 / 已取消; a pending task also says where it is and how far along. */
+export function TaskStatusBadge({ task }: { task: Pick<TaskRow, 'status' | 'stage' | 'progress'> }) {
+  return (
+    <span className="inline-flex items-center gap-2">
+      <Badge tone={TONES[task.status]}>{TASK_STATUS_LABELS[task.status] ?? task.status}</Badge>
+      {task.status === 'PENDING' && (
+        <span className="text-xs text-zinc-400">
+          {stageText(task.status, task.stage)} {task.progress}%
+        </span>
+      )}
+    </span>
+  )
+}
+
+/** The results' thumbnails, each opening the full image. */
+export function ResultThumbs({ results, size = 'sm' }: { results: TaskRow['results']; size?: 'sm' | 'lg' }) {
+  if (!results.length) return <span className="text-zinc-500">-</span>
+  return (
+    <div className="flex flex-wrap gap-1.5">
+      {results.map((r, i) => (
+        <a key={r.url} href={r.url} target="_blank" rel="noreferrer" title={`查看原图 ${i + 1}（${r.width}×${r.height}）`} className="block overflow-hidden rounded-md ring-1 ring-zinc-700 hover:ring-brand-400">
+          {/* eslint-disable-next-line @next/next/no-img-element */}
+          <img src={r.thumbUrl} alt={`结果 ${i + 1}`} loading="lazy" className={size === 'lg' ? 'h-32 w-auto' : 'size-10 object-cover'} />
+        </a>
+      ))}
+    </div>
+  )
+}
