@@ -16,7 +16,7 @@ export type RecordedRequest = {
 export type MultipartFile = { filename: string; type: string; bytes: Buffer }
 export type Multipart = { fields: Record<string, string>; files: Record<string, MultipartFile> }
 
-export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer) => Promise<void> | void
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer) => Promise<unknown> | unknown
 
 export async function startServer(handler: Handler): Promise<{ server: http.Server; url: string; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {

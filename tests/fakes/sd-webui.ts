@@ -21,12 +21,16 @@ export type FakeSdOptions = {
   auth?: string | null
   /** An older build without POST /internal/progress. */
   legacyProgress?: boolean
+  /** An older ControlNet that appends detected maps even when told not to. */
+  alwaysDetectedMaps?: boolean
   models?: string[]
   controlnetModels?: string[]
 }
 
-export const SD_SAMPLERS = ['Euler a', 'Euler', 'LMS', 'Heun', 'DPM2', 'DPM++ 2M', 'DPM++ SDE', 'DPM++ 2M Karras', 'DDIM', 'UniPC']
+const SD_SAMPLERS = ['Euler a', 'Euler', 'LMS', 'Heun', 'DPM2', 'DPM++ 2M', 'DPM++ SDE', 'DPM++ 2M Karras', 'DDIM', 'UniPC']
 const CONTROLNET_MODULES = ['none', 'invert', 'lineart_standard', 'lineart', 'lineart_coarse', 'lineart_anime', 'lineart_anime_denoise', 'canny']
+/** Detected maps are drawn as fakePng(DETECTED_MAP_SEED). */
+export const DETECTED_MAP_SEED = 0xffffff
 const INTEGER_FIELDS = ['seed', 'steps', 'width', 'height', 'batch_size', 'n_iter']
 const NUMBER_FIELDS = ['cfg_scale', 'denoising_strength']
 
@@ -81,8 +85,8 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
     const seed = typeof body.seed === 'number' && body.seed !== -1 ? body.seed : randomSeed()
     const seeds = Array.from({ length: count }, (_, i) => seed + i)
     const images = await Promise.all(seeds.map((s) => fakePng(s)))
-    // ControlNet appends each unit's detected map unless the unit says save_detected_map: false.
-    for (const unit of controlnetUnits(body)) if (unit.save_detected_map !== false) images.push(await fakePng(0xffffff))
+    // ControlNet appends each unit's detected map after the images unless the unit says save_detected_map: false.
+    for (const unit of controlnetUnits(body)) if (unit.save_detected_map !== false || options.alwaysDetectedMaps) images.push(await fakePng(DETECTED_MAP_SEED))
     const { init_images: _init, mask: _mask, ...parameters } = body
     const info = {
       prompt: body.prompt ?? '',
@@ -192,7 +196,9 @@ async function validate(route: 'txt2img' | 'img2img', body: Record<string, unkno
   }
   for (const unit of controlnetUnits(body)) {
     if (!CONTROLNET_MODULES.includes(String(unit.module ?? 'none'))) return httpError(422, `module '${String(unit.module)}' not found`)
-    if (!options.controlnetModels!.includes(String(unit.model))) return httpError(422, `ControlNet model '${String(unit.model)}' not found`)
+    // Like the extension, a model may be named without its hash.
+    const model = String(unit.model)
+    if (!options.controlnetModels!.some((m) => m === model || m.replace(/ \[\w+\]$/, '') === model)) return httpError(422, `ControlNet model '${model}' not found`)
     const bytes = decodeBase64Image(unit.image ?? unit.input_image)
     if (!bytes || !(await isImage(bytes))) return httpError(422, 'ControlNet is enabled but no valid input image is given')
   }
