@@ -4,19 +4,21 @@ import { z } from '@/lib/zod'
 /** OWASP's argon2id minimum: 19 MiB, 2 passes, 1 lane (about 80 ms here). */
 const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const
 
-/** Each hash takes 19 MiB; a burst of logins must not take the server's memory with it. */
+/**
+ * Each hash takes 19 MiB; a burst of logins must not take the server's memory with it.
+ * The slots are per process (on globalThis: Next.js gives each route its own modules).
+ */
 const MAX_CONCURRENT_HASHES = 4
-let running = 0
-const waiting: Array<() => void> = []
+const slots = ((globalThis as unknown as { aiimgHashSlots?: { running: number; waiting: Array<() => void> } }).aiimgHashSlots ??= { running: 0, waiting: [] })
 
 async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => waiting.push(resolve))
-  running++
+  if (slots.running >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => slots.waiting.push(resolve))
+  slots.running++
   try {
     return await work()
   } finally {
-    running--
-    waiting.shift()?.()
+    slots.running--
+    slots.waiting.shift()?.()
   }
 }
 

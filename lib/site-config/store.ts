@@ -7,22 +7,24 @@ export type ConfigValue = string | number | boolean
 /**
  * Reads all settings at once and keeps them for a few seconds: every page and many
  * requests need them, and they change rarely. A write in this process clears the copy;
- * other processes see a change within CACHE_MS.
+ * other processes see a change within CACHE_MS. The copy lives on globalThis because
+ * Next.js bundles pages and route handlers separately, each with its own module state.
  */
 const CACHE_MS = 5000
-let cache: { at: number; values: Map<string, ConfigValue> } | undefined
+const shared = globalThis as unknown as { aiimgConfigCache?: { at: number; values: Map<string, ConfigValue> } }
 
 export function invalidateConfigCache(): void {
-  cache = undefined
+  shared.aiimgConfigCache = undefined
 }
 
 async function loadAll(): Promise<Map<string, ConfigValue>> {
-  if (cache && Date.now() - cache.at < CACHE_MS) return cache.values
+  const cached = shared.aiimgConfigCache
+  if (cached && Date.now() - cached.at < CACHE_MS) return cached.values
   const rows = await db().siteConfig.findMany()
   const stored = new Map(rows.map((r) => [r.name, r.value]))
   const values = new Map<string, ConfigValue>()
   for (const def of CONFIG_REGISTRY) values.set(def.name, decodeStored(def, stored.get(def.name)))
-  cache = { at: Date.now(), values }
+  shared.aiimgConfigCache = { at: Date.now(), values }
   return values
 }
 
