@@ -44,7 +44,7 @@ export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onO
               ))}
             </Select>
           )}
-          <Select aria-label="状态" value={status} onChange={(e) => (setStatus(e.target.value), setPage(1))} className="w-28">
+          <Select aria-label="状态" value={status} onChange={(e) => (setStatus(e.target.value), setPage(1))} className="w-32">
             <option value="">全部状态</option>
             {Object.entries(TASK_STATUS_LABELS).map(([value, label]) => (
               <option key={value} value={value}>

@@ -1,0 +1,105 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import sharp from 'sharp'
+import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
+import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
+
+let fakeSd: FakeSd
+let sdModelId = ''
+
+async function asAdmin(request: APIRequestContext) {
+  return { authorization: `Bearer ${await adminToken(request)}` }
+}
+
+/** A user with points, signed in on the page. */
+async function userWithPoints(page: Page, request: APIRequestContext, points = 100) {
+  const user = await registerViaApi(request)
+  const headers = await asAdmin(request)
+  const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
+  expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers, data: { points, reason: 'e2e' } })).ok()).toBeTruthy()
+  await useToken(page, user.token)
+  return user
+}
+
+test.beforeAll(async ({ request }) => {
+  fakeSd = await startFakeSdWebui({ stepMs: 60 })
+  const headers = await asAdmin(request)
+  const created = await request.post('/api/admin/models', {
+    headers,
+    data: { name: uniqueName('SD测试'), backend: 'sd-webui', endpoint: fakeSd.url, checkpoint: 'sd15.safetensors', prices: { SD_TEXT2IMG: 3, SD_IMGINPAINT: 4 }, concurrency: 1, sort: 50 },
+  })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  sdModelId = (await created.json()).data.id
+})
+
+test.afterAll(async ({ request }) => {
+  await request.patch(`/api/admin/models/${sdModelId}`, { headers: await asAdmin(request), data: { enabled: false } })
+  await fakeSd.close()
+})
+
+test('a user generates on /text2img with the demo renderer, watches the progress and downloads the result', async ({ page, request }) => {
+  await userWithPoints(page, request)
+  await page.goto('/text2img')
+  await page.getByLabel('模型').selectOption({ label: '演示渲染器（1 积分/张）' })
+  await page.getByLabel('提示词', { exact: true }).fill('夕阳下的海边小镇，水彩风格')
+  await page.getByRole('button', { name: '2 张' }).click()
+  await expect(page.getByTestId('task-cost')).toHaveText('2')
+  await page.getByRole('button', { name: '立即生成' }).click()
+
+  const bar = page.getByRole('progressbar')
+  await expect(bar).toBeVisible()
+  await expect(page.getByTestId('task-status')).toContainText(/排队中|提交中|生成中/)
+  await expect(page.getByTestId('task-status')).toContainText('成功', { timeout: 30_000 })
+  const results = page.getByRole('img', { name: /生成结果/ })
+  await expect(results).toHaveCount(2)
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: '下载' }).first().click()])
+  expect(download.suggestedFilename()).toMatch(/\.png$/)
+  const bytes = await sharp(await download.path()).metadata()
+  expect(bytes.format).toBe('png')
+  await expect(page.getByRole('heading', { name: '我的作品' })).toBeVisible()
+  await expect(page.getByRole('button', { name: /夕阳下的海边小镇/ })).toBeVisible()
+})
+
+test('a user generates on /text2img with SD WebUI and sees its image', async ({ page, request }) => {
+  await userWithPoints(page, request)
+  await page.goto('/text2img')
+  await page.getByLabel('模型').selectOption(sdModelId)
+  await expect(page.getByTestId('task-cost')).toHaveText('3')
+  await page.getByLabel('提示词', { exact: true }).fill('a lighthouse in a storm')
+  await page.getByRole('button', { name: '立即生成' }).click()
+  await expect(page.getByRole('progressbar')).toBeVisible()
+  await expect(page.getByTestId('task-status')).toContainText('成功', { timeout: 30_000 })
+  await expect(page.getByRole('img', { name: '生成结果 1' })).toBeVisible()
+  const sent = fakeSd.calls.filter((c) => c.path === '/sdapi/v1/txt2img').at(-1)!.body as Record<string, unknown>
+  expect(sent).toMatchObject({ prompt: 'a lighthouse in a storm', override_settings: { sd_model_checkpoint: 'sd15.safetensors' } })
+})
+
+test('a user paints a mask on /img_inpaint and the backend receives exactly that mask', async ({ page, request }) => {
+  await userWithPoints(page, request)
+  await page.goto('/img_inpaint')
+  const picture = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#3b82f6' } }).png().toBuffer()
+  await page.getByLabel('原图').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: picture })
+  const canvas = page.getByLabel('蒙版画布')
+  await expect(canvas).toBeVisible()
+
+  // Paint a horizontal stroke across the middle of the picture.
+  const box = (await canvas.boundingBox())!
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.5)
+  await page.mouse.down()
+  await page.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.5, { steps: 12 })
+  await page.mouse.up()
+
+  await page.getByLabel('模型').selectOption(sdModelId)
+  await page.getByLabel('提示词', { exact: true }).fill('a red balloon')
+  await page.getByRole('button', { name: '立即生成' }).click()
+  await expect(page.getByTestId('task-status')).toContainText('成功', { timeout: 30_000 })
+
+  const sent = fakeSd.calls.filter((c) => c.path === '/sdapi/v1/img2img').at(-1)!.body as { mask: string; init_images: string[] }
+  const mask = await sharp(Buffer.from(sent.mask, 'base64')).greyscale().raw().toBuffer({ resolveWithObject: true })
+  const at = (x: number, y: number) => mask.data[Math.round(y) * mask.info.width + Math.round(x)]
+  expect(mask.info.width).toBe(256)
+  expect(at(128, 128)).toBe(255) // painted
+  expect(at(128, 20)).toBe(0) // untouched
+  expect(at(20, 128)).toBe(0)
+  expect(sent.init_images).toHaveLength(1)
+})
