@@ -11,6 +11,8 @@ export type RecordedRequest = {
   headers: http.IncomingHttpHeaders
   /** Parsed JSON, the parsed multipart form, or null for an empty body. */
   body: unknown
+  /** When it arrived (ms since the epoch, sub-millisecond), for latency figures. */
+  at: number
 }
 
 export type MultipartFile = { filename: string; type: string; bytes: Buffer }
@@ -82,7 +84,7 @@ export async function parseMultipart(req: http.IncomingMessage, raw: Buffer): Pr
 }
 
 export function record(calls: RecordedRequest[], req: http.IncomingMessage, url: URL, body: unknown): void {
-  calls.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body })
+  calls.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, at: performance.timeOrigin + performance.now() })
 }
 
 /** An 8×8 PNG whose colour depends on the seed, so different seeds give different bytes. */
