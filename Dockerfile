@@ -16,7 +16,9 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: as on the development machines (npm 11 runs no install scripts). Native
 # packages ship prebuilt binaries as optional dependencies; Prisma's postinstall would only
 # try to download a native engine the app does not use.
-RUN npm ci --ignore-scripts --no-audit --no-fund --registry="${NPM_REGISTRY}"
+# `npm install` (with the lock file) rather than `npm ci`: the lock written by npm 11 lacks
+# other platforms' optional packages, which `npm ci` refuses (npm/cli#4828, #8320).
+RUN npm install --ignore-scripts --no-audit --no-fund --registry="${NPM_REGISTRY}"
 
 # ---- build: generate the Prisma client, then next build ----
 FROM ${NODE_IMAGE} AS build
