@@ -33,21 +33,37 @@ export const ZEnvSchema = z.object({
   WORKER_TASK_SLOTS: z.coerce.number().int().min(1).max(64).default(4),
   /** Seconds a stopping worker gives running tasks to finish before handing them to other workers. */
   WORKER_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(25),
+  /**
+   * S3-compatible object storage for stored files (AWS S3, Aliyun OSS, Tencent COS, MinIO).
+   * Unset S3_BUCKET: files stay in DATA_DIR/files and are served by the app.
+   */
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Address files are read from by browsers (a CDN or the bucket's public domain). */
+  S3_PUBLIC_URL: z.url().optional(),
+  /** bucket in the path (MinIO) instead of the host name (AWS, OSS, COS). */
+  S3_FORCE_PATH_STYLE: booleanString.default(false),
   /** Run the background worker inside the web process (the embedded default does). */
   RUN_WORKER_IN_WEB: booleanString.default(false),
 })
 
 export type TEnv = z.infer<typeof ZEnvSchema> & { AUTH_SECRET: string; DATABASE_URL: string }
 
+const S3_REQUIRED = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const
+
 export function parseEnv(source: Record<string, string | undefined>): z.infer<typeof ZEnvSchema> {
   // `NAME=` in an env file means "not set", not "set to nothing".
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''))
   const result = ZEnvSchema.safeParse(present)
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
-    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`)
+  const issues = result.success ? [] : result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+  if (result.success && result.data.S3_BUCKET) {
+    for (const name of S3_REQUIRED) if (!result.data[name]) issues.push(`  ${name}: required when S3_BUCKET is set`)
   }
-  return result.data
+  if (issues.length) throw new Error(`Invalid environment configuration:\n${issues.join('\n')}`)
+  return result.data!
 }
 
 let cached: TEnv | undefined

@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import { putFile } from '@/lib/storage/local-storage'
+import { putFile } from '@/lib/storage/storage'
 import { MAX_INPUT_PIXELS } from '@/lib/uploads/image-upload'
 import { asset } from './assets'
 import type { BackendImage } from './backends/types'

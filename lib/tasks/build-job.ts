@@ -1,7 +1,7 @@
 import type { BackendConfig, GenerationJob, JobMode } from '@/lib/generation/backends/types'
 import { db } from '@/lib/db'
 import { openModelSecret } from '@/lib/models/model-secret'
-import { readStoredFile } from '@/lib/storage/local-storage'
+import { readStoredFile } from '@/lib/storage/storage'
 
 const MODE_BY_TYPE: Record<string, JobMode> = { SD_TEXT2IMG: 'txt2img', SD_IMG2IMG: 'img2img', SD_IMGINPAINT: 'inpaint', SD_IMGCONTROLNET: 'lineart' }
 

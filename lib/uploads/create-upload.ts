@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { db } from '@/lib/db'
-import { newKey, putFile } from '@/lib/storage/local-storage'
+import { newKey, putFile } from '@/lib/storage/storage'
 import { reencodeImage } from './image-upload'
 
 /** Inputs larger than this are scaled down: no backend takes more. */

@@ -1,4 +1,4 @@
-import { newKey, putFile } from '@/lib/storage/local-storage'
+import { newKey, putFile } from '@/lib/storage/storage'
 import { reencodeImage } from '@/lib/uploads/image-upload'
 import type { Profile } from './user-views'
 import { updateProfile } from './profile'

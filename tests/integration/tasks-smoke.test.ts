@@ -3,7 +3,7 @@ import sharp from 'sharp'
 import * as tasksRoute from '@/app/api/tasks/route'
 import * as taskRoute from '@/app/api/tasks/[id]/route'
 import { db } from '@/lib/db'
-import { readStoredFile } from '@/lib/storage/local-storage'
+import { readStoredFile } from '@/lib/storage/storage'
 import { callRoute, createUser } from '../helpers/call-route'
 import { createModel, drainQueue } from '../helpers/tasks'
 

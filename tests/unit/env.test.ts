@@ -26,6 +26,8 @@ describe('parseEnv defaults', () => {
       RUN_WORKER_IN_WEB: false,
       WORKER_TASK_SLOTS: 4,
       WORKER_DRAIN_SECONDS: 25,
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: false,
     })
   })
 
@@ -77,6 +79,8 @@ describe('parseEnv valid values', () => {
       RUN_WORKER_IN_WEB: true,
       WORKER_TASK_SLOTS: 8,
       WORKER_DRAIN_SECONDS: 60,
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: false,
     })
   })
 
@@ -146,5 +150,18 @@ describe('parseEnv treats an empty value as not set', () => {
   it.each(['DATA_DIR', 'ADMIN_PASSWORD', 'PUBLIC_URL', 'PORT'])('%s=""', (name) => {
     const parsed = parseEnv({ [name]: '' })
     expect(parsed).toEqual(parseEnv({}))
+  })
+})
+
+describe('parseEnv and object storage', () => {
+  it('needs the endpoint and both keys once a bucket is named, naming each missing one', () => {
+    const error = errorOf({ S3_BUCKET: 'aiimg', S3_ENDPOINT: 'https://oss-cn-hangzhou.aliyuncs.com' })
+    expect(error.message).toContain('S3_ACCESS_KEY_ID: required when S3_BUCKET is set')
+    expect(error.message).toContain('S3_SECRET_ACCESS_KEY: required when S3_BUCKET is set')
+    expect(error.message).not.toContain('S3_ENDPOINT:')
+  })
+  it('accepts a complete configuration', () => {
+    const env = parseEnv({ S3_BUCKET: 'b', S3_ENDPOINT: 'https://cos.ap-shanghai.myqcloud.com', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret', S3_FORCE_PATH_STYLE: 'true' })
+    expect(env).toMatchObject({ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: true, S3_REGION: 'us-east-1' })
   })
 })

@@ -1,0 +1,35 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { env } from '@/lib/env'
+
+/** Files kept in DATA_DIR/files and served by app/files/[...key] (the default). */
+export const FILES_URL_PREFIX = '/files/'
+const KEY_PATTERN = /^[a-z0-9-]+(\/[a-zA-Z0-9._-]+)+$/
+
+export function assertKey(key: string): void {
+  if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`Invalid storage key: ${key}`)
+}
+
+function fileFor(key: string): string {
+  assertKey(key)
+  return path.join(path.resolve(env().DATA_DIR, 'files'), key)
+}
+
+/** Writes atomically (temp file + rename), so a reader never sees half a file. */
+export async function putLocal(key: string, bytes: Buffer): Promise<string> {
+  const file = fileFor(key)
+  await mkdir(path.dirname(file), { recursive: true })
+  const temp = `${file}.${process.pid}.tmp`
+  await writeFile(temp, bytes)
+  await rename(temp, file)
+  return FILES_URL_PREFIX + key
+}
+
+/** Null for a key that is malformed or not stored. */
+export async function readLocal(key: string): Promise<Buffer | null> {
+  try {
+    return await readFile(fileFor(key))
+  } catch {
+    return null
+  }
+}
