@@ -9,9 +9,8 @@ import { LEDGER_ACCOUNT_LABELS, LEDGER_KIND_LABELS } from '@/lib/ledger/labels'
 import type { LedgerFeed, LedgerRow } from '@/lib/ledger/list-ledger'
 import { cn } from '@/lib/ui/cn'
 import { Button } from '@/components/ui/button'
-import { EmptyState } from '@/components/ui/card'
-import { Loading } from '@/components/ui/spinner'
-import { Table, TableMessage, Td, Th } from '@/components/ui/table'
+import { DataTable } from '@/components/ui/data-table'
+import { Td } from '@/components/ui/table'
 
 function amountText(row: Json<LedgerRow>): string {
   const sign = row.amount > 0 ? '+' : '-'
@@ -35,37 +34,18 @@ export function LedgerList() {
 
   return (
     <div>
-      <Table>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <Th key={c}>{c}</Th>
-            ))}
+      <DataTable columns={columns} isLoading={isLoading} isEmpty={rows.length === 0} empty="暂无收支记录">
+        {rows.map((row) => (
+          <tr key={row.id}>
+            <Td className="text-zinc-400">{formatDateTime(row.createdAt)}</Td>
+            <Td>{LEDGER_KIND_LABELS[row.kind]}</Td>
+            <Td>{LEDGER_ACCOUNT_LABELS[row.account]}</Td>
+            <Td className={cn('font-medium', row.amount > 0 ? 'text-emerald-400' : 'text-red-400')}>{amountText(row)}</Td>
+            <Td>{afterText(row)}</Td>
+            <Td className="max-w-64 truncate text-zinc-400">{row.note ?? '-'}</Td>
           </tr>
-        </thead>
-        <tbody>
-          {isLoading && (
-            <TableMessage colSpan={columns.length}>
-              <Loading />
-            </TableMessage>
-          )}
-          {!isLoading && rows.length === 0 && (
-            <TableMessage colSpan={columns.length}>
-              <EmptyState>暂无收支记录</EmptyState>
-            </TableMessage>
-          )}
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <Td className="text-zinc-400">{formatDateTime(row.createdAt)}</Td>
-              <Td>{LEDGER_KIND_LABELS[row.kind]}</Td>
-              <Td>{LEDGER_ACCOUNT_LABELS[row.account]}</Td>
-              <Td className={cn('font-medium', row.amount > 0 ? 'text-emerald-400' : 'text-red-400')}>{amountText(row)}</Td>
-              <Td>{afterText(row)}</Td>
-              <Td className="max-w-64 truncate text-zinc-400">{row.note ?? '-'}</Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+        ))}
+      </DataTable>
       {hasNextPage && (
         <div className="mt-4 text-center">
           <Button variant="secondary" loading={isFetchingNextPage} onClick={() => fetchNextPage()}>

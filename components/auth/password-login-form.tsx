@@ -11,6 +11,7 @@ import { storeToken } from '@/lib/api-client/token-store'
 import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/field'
 import { cn } from '@/lib/ui/cn'
+import { useAction } from '@/lib/ui/use-action'
 import { useRedirectParam } from './use-redirect-param'
 
 type Mode = 'login' | 'register'
@@ -23,7 +24,7 @@ export function PasswordLoginForm() {
   const [password, setPassword] = useState('')
   const [confirm, setConfirm] = useState('')
   const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const { target, carry } = useRedirectParam()
   const { data: config } = useSiteInfo()
   const router = useRouter()
@@ -35,18 +36,13 @@ export function PasswordLoginForm() {
     setError(null)
     if (!username.trim() || !password) return setError('请输入用户名和密码')
     if (mode === 'register' && password !== confirm) return setError('两次输入的密码不一致')
-    setBusy(true)
-    try {
+    await run(async () => {
       const path = mode === 'login' ? '/api/auth/login' : '/api/auth/register'
       const { token } = await api.post<{ token: string }>(path, { username: username.trim(), password })
       storeToken(token)
       await queryClient.invalidateQueries({ queryKey: queryKeys.profile })
       router.replace(target)
-    } catch {
-      // The request layer has shown the server's message.
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   const tab = (value: Mode, label: string) => (

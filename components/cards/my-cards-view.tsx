@@ -8,12 +8,13 @@ import { api } from '@/lib/api-client/request'
 import type { MyCard } from '@/lib/cards/card-views'
 import { formatDateTime } from '@/lib/format'
 import { toast } from '@/lib/ui/toast-store'
+import { attempt, useAction } from '@/lib/ui/use-action'
 import { RequireUser } from '@/components/app/require-user'
 import { Button } from '@/components/ui/button'
-import { Card, EmptyState, PageTitle } from '@/components/ui/card'
+import { Card, PageTitle } from '@/components/ui/card'
+import { DataTable } from '@/components/ui/data-table'
 import { Input } from '@/components/ui/field'
-import { Loading } from '@/components/ui/spinner'
-import { Table, TableMessage, Td, Th } from '@/components/ui/table'
+import { Td } from '@/components/ui/table'
 
 type CardView = Json<MyCard>
 
@@ -38,21 +39,16 @@ function useRedeem() {
 
 function RedeemForm() {
   const [cardKey, setCardKey] = useState('')
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const redeem = useRedeem()
 
   async function submit(e: FormEvent) {
     e.preventDefault()
     if (!cardKey.trim()) return toast.error('请输入卡密')
-    setBusy(true)
-    try {
+    await run(async () => {
       await redeem({ cardKey: cardKey.trim() })
       setCardKey('')
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -74,60 +70,36 @@ function CardList() {
 
   async function use(card: CardView) {
     setUsing(card.id)
-    try {
-      await redeem({ cardId: card.id })
-    } catch {
-      // shown by the request layer
-    } finally {
-      setUsing(null)
-    }
+    await attempt(() => redeem({ cardId: card.id }))
+    setUsing(null)
   }
 
   const columns = ['卡密', '积分', '创建时间', '使用状态', '操作']
   return (
-    <Table>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <Th key={c}>{c}</Th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {isLoading && (
-          <TableMessage colSpan={columns.length}>
-            <Loading />
-          </TableMessage>
-        )}
-        {data?.length === 0 && (
-          <TableMessage colSpan={columns.length}>
-            <EmptyState>还没有卡密</EmptyState>
-          </TableMessage>
-        )}
-        {data?.map((card) => {
-          const isUsable = !card.usedAt && !card.isDisabled && !(card.expiresAt && new Date(card.expiresAt) <= new Date())
-          return (
-            <tr key={card.id}>
-              <Td className="font-mono">{card.cardKey}</Td>
-              <Td>{card.points}</Td>
-              <Td className="text-zinc-400">{formatDateTime(card.createdAt)}</Td>
-              <Td>
-                <UsageStatus card={card} />
-              </Td>
-              <Td>
-                {isUsable ? (
-                  <Button size="sm" loading={using === card.id} onClick={() => use(card)}>
-                    使用
-                  </Button>
-                ) : (
-                  '-'
-                )}
-              </Td>
-            </tr>
-          )
-        })}
-      </tbody>
-    </Table>
+    <DataTable columns={columns} isLoading={isLoading} isEmpty={data?.length === 0} empty="还没有卡密">
+      {data?.map((card) => {
+        const isUsable = !card.usedAt && !card.isDisabled && !(card.expiresAt && new Date(card.expiresAt) <= new Date())
+        return (
+          <tr key={card.id}>
+            <Td className="font-mono">{card.cardKey}</Td>
+            <Td>{card.points}</Td>
+            <Td className="text-zinc-400">{formatDateTime(card.createdAt)}</Td>
+            <Td>
+              <UsageStatus card={card} />
+            </Td>
+            <Td>
+              {isUsable ? (
+                <Button size="sm" loading={using === card.id} onClick={() => use(card)}>
+                  使用
+                </Button>
+              ) : (
+                '-'
+              )}
+            </Td>
+          </tr>
+        )
+      })}
+    </DataTable>
   )
 }
 

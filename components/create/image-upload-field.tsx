@@ -1,8 +1,9 @@
 'use client'
 
-import { useRef, useState } from 'react'
+import { useRef } from 'react'
 import { api } from '@/lib/api-client/request'
 import { toast } from '@/lib/ui/toast-store'
+import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 
 export type Uploaded = { id: string; url: string; width: number; height: number }
@@ -12,20 +13,13 @@ const MAX_BYTES = 10 * 1024 * 1024
 /** Uploads one picture (≤10MB) for a task and shows it; the server checks and re-encodes it. */
 export function ImageUploadField({ label, hint, value, onChange }: { label: string; hint: string; value: Uploaded | null; onChange: (next: Uploaded | null) => void }) {
   const input = useRef<HTMLInputElement>(null)
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
 
   async function pick(file: File | undefined) {
     if (!file) return
     if (file.size > MAX_BYTES) return toast.error('图片不能超过 10MB')
-    setBusy(true)
-    try {
-      onChange(await api.upload<Uploaded>('/api/uploads', file))
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-      if (input.current) input.current.value = ''
-    }
+    await run(async () => onChange(await api.upload<Uploaded>('/api/uploads', file)))
+    if (input.current) input.current.value = ''
   }
 
   return (

@@ -5,6 +5,7 @@ import { RequireUser } from '@/components/app/require-user'
 import { Button } from '@/components/ui/button'
 import { Card, PageTitle } from '@/components/ui/card'
 import { toast } from '@/lib/ui/toast-store'
+import { useAction } from '@/lib/ui/use-action'
 import { ModelAndPrice } from './model-price'
 import { ParamsFields } from './params-fields'
 import { PromptFields } from './prompt-fields'
@@ -30,23 +31,19 @@ export function SdStudio({ title, type, extraFields, extraParams, showSize = tru
   const [params, setParams] = useState<SdParams>(DEFAULT_SD_PARAMS)
   const [modelId, setModelId] = useState<string | null>(null)
   const [taskId, setTaskId] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const submit = useSubmitTask()
 
   async function generate(e: FormEvent) {
     e.preventDefault()
     if (!params.prompt.trim()) return toast.error('请输入提示词')
-    setBusy(true)
-    try {
+    // A failure is shown by the request layer (or the 积分不足 dialog).
+    await run(async () => {
       const extra = (await extraParams?.()) ?? {}
       if (typeof extra === 'string') return toast.error(extra)
       const task = await submit({ type, modelId: modelId ?? undefined, params: { ...params, prompt: params.prompt.trim(), negativePrompt: params.negativePrompt.trim(), ...extra } })
       setTaskId(task.id)
-    } catch {
-      // shown by the request layer (or the 积分不足 dialog)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

@@ -8,14 +8,13 @@ import { formatDateTime } from '@/lib/format'
 import type { Page } from '@/lib/http/pagination'
 import { cn } from '@/lib/ui/cn'
 import { Badge, EmptyState } from '@/components/ui/card'
-import { Select } from '@/components/ui/field'
+import { LabelOptions, Select } from '@/components/ui/field'
 import { Pagination } from '@/components/ui/pagination'
 import { Loading } from '@/components/ui/spinner'
-import { TASK_STATUS_LABELS, TASK_TYPE_LABELS, stageText } from './task-labels'
+import { TASK_STATUS_LABELS, TASK_STATUS_TONES, TASK_TYPE_LABELS, stageText } from './task-labels'
 import { TASK_POLL_MS, type TaskJson } from './use-task'
 
 const PAGE_SIZE = 12
-const TONES = { PENDING: 'amber', SUCCESS: 'green', FAIL: 'red', CANCELED: 'zinc' } as const
 
 /** The user's works: filters, live progress, and a way back to any of them. */
 export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onOpen: (task: TaskJson) => void; activeId?: string | null }) {
@@ -36,21 +35,11 @@ export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onO
         <div className="flex gap-2">
           {(!types || types.length > 1) && (
             <Select aria-label="类型" value={type} onChange={(e) => (setType(e.target.value), setPage(1))} className="w-32">
-              <option value="">全部类型</option>
-              {(types ?? Object.keys(TASK_TYPE_LABELS)).map((t) => (
-                <option key={t} value={t}>
-                  {TASK_TYPE_LABELS[t]}
-                </option>
-              ))}
+              <LabelOptions all="全部类型" labels={TASK_TYPE_LABELS} keys={types} />
             </Select>
           )}
           <Select aria-label="状态" value={status} onChange={(e) => (setStatus(e.target.value), setPage(1))} className="w-32">
-            <option value="">全部状态</option>
-            {Object.entries(TASK_STATUS_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <LabelOptions all="全部状态" labels={TASK_STATUS_LABELS} />
           </Select>
         </div>
       </div>
@@ -70,7 +59,7 @@ export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onO
             <div className="space-y-1 p-2.5">
               <div className="line-clamp-1 text-xs text-zinc-300">{String(task.params.prompt ?? TASK_TYPE_LABELS[task.type])}</div>
               <div className="flex items-center justify-between gap-1">
-                <Badge tone={TONES[task.status]}>{TASK_STATUS_LABELS[task.status]}</Badge>
+                <Badge tone={TASK_STATUS_TONES[task.status]}>{TASK_STATUS_LABELS[task.status]}</Badge>
                 <span className="text-[10px] text-zinc-500">{formatDateTime(task.createdAt).slice(5, 16)}</span>
               </div>
             </div>

@@ -12,6 +12,12 @@ export const TASK_TYPE_LABELS: Record<string, string> = {
 
 export const TASK_STATUS_LABELS: Record<string, string> = { PENDING: '进行中', SUCCESS: '成功', FAIL: '失败', CANCELED: '已取消' }
 
+/** The badge tone of each task status. */
+export const TASK_STATUS_TONES = { PENDING: 'amber', SUCCESS: 'green', FAIL: 'red', CANCELED: 'zinc' } as const
+
+/** A task type's label, or the type itself when it has none. */
+export const taskTypeLabel = (type: string) => TASK_TYPE_LABELS[type] ?? type
+
 export function stageText(status: string, stage: string, queuePosition?: number | null): string {
   if (status !== 'PENDING') return TASK_STATUS_LABELS[status] ?? status
   if (stage === 'QUEUED') return queuePosition ? `排队中（第 ${queuePosition} 位）` : '排队中'

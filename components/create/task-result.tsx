@@ -1,9 +1,9 @@
 'use client'
 
 import { useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { toast } from '@/lib/ui/toast-store'
+import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
@@ -17,18 +17,7 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
   const { data: task } = useTask(taskId)
   const submit = useSubmitTask()
   const queryClient = useQueryClient()
-  const [busy, setBusy] = useState(false)
-
-  async function run(work: () => Promise<unknown>) {
-    setBusy(true)
-    try {
-      await work()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
-  }
+  const [busy, run] = useAction()
 
   if (!taskId || !task) {
     return (

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react'
 import { useProfile } from '@/lib/api-client/hooks'
 import { cn } from '@/lib/ui/cn'
 import { toast } from '@/lib/ui/toast-store'
+import { useAction } from '@/lib/ui/use-action'
 import { RequireUser } from '@/components/app/require-user'
 import { Button } from '@/components/ui/button'
 import { Card, EmptyState } from '@/components/ui/card'
@@ -22,23 +23,18 @@ export function XiaolimaoStudio() {
   const [presetId, setPresetId] = useState<number | null>(null)
   const [params, setParams] = useState<SdParams>(DEFAULT_SD_PARAMS)
   const [taskId, setTaskId] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const submit = useSubmitTask()
   const preset = presets?.find((p) => p.id === presetId) ?? presets?.[0]
 
   async function generate(e: FormEvent) {
     e.preventDefault()
     if (!preset) return toast.error('请选择风格')
-    setBusy(true)
-    try {
+    await run(async () => {
       const { prompt, negativePrompt, width, height, count, seed } = params
       const task = await submit({ type: 'SD_XIAOLIMAO', params: { customModelId: preset.id, ...(prompt.trim() ? { prompt: prompt.trim() } : {}), ...(negativePrompt.trim() ? { negativePrompt: negativePrompt.trim() } : {}), width, height, count, seed } })
       setTaskId(task.id)
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   if (presets && presets.length === 0) return <EmptyState>管理员还没有配置风格模型</EmptyState>

@@ -1,13 +1,14 @@
 'use client'
 
 import { useQueryClient } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useRef } from 'react'
 import type { Json } from '@/lib/api-client/hooks'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
 import { formatDateTime } from '@/lib/format'
 import type { Profile } from '@/lib/users/user-views'
 import { toast } from '@/lib/ui/toast-store'
+import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { ROLE_LABELS } from '@/lib/users/role-labels'
@@ -16,23 +17,18 @@ const MAX_BYTES = 10 * 1024 * 1024
 
 export function AvatarCard({ profile }: { profile: Json<Profile> }) {
   const input = useRef<HTMLInputElement>(null)
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const queryClient = useQueryClient()
 
   async function upload(file: File | undefined) {
     if (!file) return
     if (file.size > MAX_BYTES) return toast.error('文件不能超过 10MB')
-    setBusy(true)
-    try {
+    await run(async () => {
       const updated = await api.upload<Json<Profile>>('/api/users/avatar', file)
       queryClient.setQueryData(queryKeys.profile, updated)
       toast.success('头像已更新')
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-      if (input.current) input.current.value = ''
-    }
+    })
+    if (input.current) input.current.value = ''
   }
 
   return (

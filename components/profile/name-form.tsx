@@ -7,28 +7,24 @@ import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
 import type { Profile } from '@/lib/users/user-views'
 import { toast } from '@/lib/ui/toast-store'
+import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Field, Input } from '@/components/ui/field'
 
 export function NameForm({ profile }: { profile: Json<Profile> }) {
   const [name, setName] = useState(profile.name)
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const queryClient = useQueryClient()
 
   async function save(e: FormEvent) {
     e.preventDefault()
     if (!name.trim()) return toast.error('昵称不能为空')
-    setBusy(true)
-    try {
+    await run(async () => {
       const updated = await api.patch<Json<Profile>>('/api/users/profile', { name: name.trim() })
       queryClient.setQueryData(queryKeys.profile, updated)
       toast.success('已保存')
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

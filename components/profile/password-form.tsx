@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react'
 import { api } from '@/lib/api-client/request'
 import { storeToken } from '@/lib/api-client/token-store'
 import { toast } from '@/lib/ui/toast-store'
+import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Field, Input } from '@/components/ui/field'
@@ -13,25 +14,20 @@ export function PasswordForm() {
   const [current, setCurrent] = useState('')
   const [next, setNext] = useState('')
   const [confirm, setConfirm] = useState('')
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
 
   async function save(e: FormEvent) {
     e.preventDefault()
     if (next.length < 8) return toast.error('新密码至少 8 位')
     if (next !== confirm) return toast.error('两次输入的新密码不一致')
-    setBusy(true)
-    try {
+    await run(async () => {
       const { token } = await api.post<{ token: string }>('/api/users/password', { currentPassword: current, newPassword: next })
       storeToken(token)
       setCurrent('')
       setNext('')
       setConfirm('')
       toast.success('密码已修改，其他设备需要重新登录')
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

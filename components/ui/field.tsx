@@ -36,6 +36,18 @@ export function Field({ label, htmlFor, help, error, children, className }: { la
   )
 }
 
+/** A switch with its visible label on the left, in a row of its own. */
+export function SwitchRow({ id, label, checked, onChange, className }: { id: string; label: string; checked: boolean; onChange: (next: boolean) => void; className?: string }) {
+  return (
+    <div className={cn('flex items-center justify-between', className)}>
+      <label htmlFor={id} className="text-sm text-zinc-300">
+        {label}
+      </label>
+      <Switch id={id} checked={checked} onChange={onChange} label={label} />
+    </div>
+  )
+}
+
 export function Switch({ checked, onChange, label, disabled, id }: { checked: boolean; onChange: (next: boolean) => void; label?: string; disabled?: boolean; id?: string }) {
   return (
     <button
@@ -53,5 +65,19 @@ export function Switch({ checked, onChange, label, disabled, id }: { checked: bo
     >
       <span className={cn('inline-block size-5 rounded-full bg-white shadow transition', checked ? 'translate-x-5.5' : 'translate-x-0.5')} />
     </button>
+  )
+}
+
+/** The `<option>`s of a label map (all its keys, or the `keys` given), after an optional `all` entry with the empty value. */
+export function LabelOptions<K extends string>({ labels, keys, all }: { labels: Record<K, string>; keys?: readonly K[]; all?: string }) {
+  return (
+    <>
+      {all !== undefined && <option value="">{all}</option>}
+      {(keys ?? (Object.keys(labels) as K[])).map((k) => (
+        <option key={k} value={k}>
+          {labels[k]}
+        </option>
+      ))}
+    </>
   )
 }

@@ -7,9 +7,9 @@ import { api } from '@/lib/api-client/request'
 import type { Page } from '@/lib/http/pagination'
 import { toast } from '@/lib/ui/toast-store'
 import { cn } from '@/lib/ui/cn'
-import { Button } from '@/components/ui/button'
-import { Dialog } from '@/components/ui/dialog'
+import { useAction } from '@/lib/ui/use-action'
 import { Input } from '@/components/ui/field'
+import { FormDialog } from '@/components/ui/form-dialog'
 import type { UserRow } from '@/components/admin/users/user-manager'
 import type { CardRow } from './card-status'
 
@@ -17,7 +17,7 @@ import type { CardRow } from './card-status'
 export function AssignCardDialog({ card, onClose, onAssigned }: { card: CardRow; onClose: () => void; onAssigned: () => void }) {
   const [keyword, setKeyword] = useState('')
   const [chosen, setChosen] = useState<UserRow | null>(null)
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const params = { page: 1, pageSize: 8, keyword: keyword.trim() }
   const { data } = useQuery({
     queryKey: queryKeys.adminUsers(params),
@@ -27,34 +27,15 @@ export function AssignCardDialog({ card, onClose, onAssigned }: { card: CardRow;
 
   async function assign() {
     if (!chosen) return toast.error('请选择用户')
-    setBusy(true)
-    try {
+    await run(async () => {
       await api.post(`/api/admin/cards/${card.id}/assign`, { userId: chosen.id })
       toast.success(`已分配给 ${chosen.name}`)
       onAssigned()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
-    <Dialog
-      open
-      title={`分配卡密 ${card.cardNo}`}
-      onClose={onClose}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            取消
-          </Button>
-          <Button loading={busy} disabled={!chosen} onClick={assign}>
-            分配
-          </Button>
-        </>
-      }
-    >
+    <FormDialog title={`分配卡密 ${card.cardNo}`} onClose={onClose} onConfirm={assign} busy={busy} submitDisabled={!chosen} submitLabel="分配">
       <Input aria-label="查找用户" value={keyword} onChange={(e) => (setKeyword(e.target.value), setChosen(null))} placeholder="输入用户名、昵称或手机号查找" />
       <ul className="mt-3 max-h-64 space-y-1 overflow-y-auto">
         {data?.list.map((u) => (
@@ -73,6 +54,6 @@ export function AssignCardDialog({ card, onClose, onAssigned }: { card: CardRow;
         ))}
         {keyword.trim() && data?.list.length === 0 && <li className="px-3 py-2 text-sm text-zinc-500">没有找到用户</li>}
       </ul>
-    </Dialog>
+    </FormDialog>
   )
 }

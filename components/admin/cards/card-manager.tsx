@@ -10,14 +10,15 @@ import type { CardBatchRow } from '@/lib/cards/list-cards'
 import { formatDateTime } from '@/lib/format'
 import { DEFAULT_PAGE_SIZE, type Page } from '@/lib/http/pagination'
 import { toast } from '@/lib/ui/toast-store'
+import { attempt, useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
-import { EmptyState, PageTitle } from '@/components/ui/card'
-import { Input, Select } from '@/components/ui/field'
+import { PageTitle } from '@/components/ui/card'
+import { DataTable } from '@/components/ui/data-table'
+import { Input, LabelOptions, Select } from '@/components/ui/field'
 import { Pagination } from '@/components/ui/pagination'
-import { Loading } from '@/components/ui/spinner'
-import { Table, TableMessage, Td, Th } from '@/components/ui/table'
+import { Td } from '@/components/ui/table'
 import { AssignCardDialog } from './assign-card-dialog'
-import { CardStatusBadge, type CardRow } from './card-status'
+import { CARD_STATUS_LABELS, CardStatusBadge, type CardRow } from './card-status'
 import { ImportCardsDialog } from './import-cards-dialog'
 
 /** SPEC section 4: while any card on the page is PENDING, the list refreshes every 2.5 s. */
@@ -39,7 +40,7 @@ export function CardManager() {
   const [keyword, setKeyword] = useState('')
   const [isImporting, setIsImporting] = useState(false)
   const [assigning, setAssigning] = useState<CardRow | null>(null)
-  const [isExporting, setIsExporting] = useState(false)
+  const [isExporting, runExport] = useAction()
   const { profile } = useProfile()
   const queryClient = useQueryClient()
 
@@ -59,25 +60,16 @@ export function CardManager() {
     setKeyword(keywordInput.trim())
   }
 
-  async function toggleDisabled(card: CardRow) {
-    try {
+  function toggleDisabled(card: CardRow) {
+    return attempt(async () => {
       await api.post(`/api/admin/cards/${card.id}/disable`, { disabled: !card.disabledAt })
       toast.success(card.disabledAt ? '已启用' : '已停用')
       await refresh()
-    } catch {
-      // shown by the request layer
-    }
+    })
   }
 
-  async function exportCsv() {
-    setIsExporting(true)
-    try {
-      downloadBlob(await api.download('/api/admin/cards/export'), `cards-${new Date().toISOString().slice(0, 10)}.csv`)
-    } catch {
-      // shown by the request layer
-    } finally {
-      setIsExporting(false)
-    }
+  function exportCsv() {
+    return runExport(async () => downloadBlob(await api.download('/api/admin/cards/export'), `cards-${new Date().toISOString().slice(0, 10)}.csv`))
   }
 
   const columns = ['创建时间', '卡号', '卡密', '领取人', '使用时间', '积分', '状态', '操作']
@@ -100,10 +92,7 @@ export function CardManager() {
 
       <form onSubmit={search} className="mb-4 flex flex-wrap gap-2">
         <Select aria-label="状态" value={status} onChange={(e) => (setStatus(e.target.value), setPage(1))} className="w-32">
-          <option value="">全部状态</option>
-          <option value="PENDING">校验中</option>
-          <option value="SUCCESS">可用</option>
-          <option value="FAIL">无效</option>
+          <LabelOptions all="全部状态" labels={CARD_STATUS_LABELS} />
         </Select>
         <Select aria-label="批次" value={batchId} onChange={(e) => (setBatchId(e.target.value), setPage(1))} className="w-60">
           <option value="">全部批次</option>
@@ -119,57 +108,38 @@ export function CardManager() {
         </Button>
       </form>
 
-      <Table>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <Th key={c}>{c}</Th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {isLoading && (
-            <TableMessage colSpan={columns.length}>
-              <Loading />
-            </TableMessage>
-          )}
-          {data?.list.length === 0 && (
-            <TableMessage colSpan={columns.length}>
-              <EmptyState>暂无卡密</EmptyState>
-            </TableMessage>
-          )}
-          {data?.list.map((card) => {
-            const isAssignable = card.status === 'SUCCESS' && !card.usedAt && !card.disabledAt && !card.holder
-            return (
-              <tr key={card.id} className="hover:bg-zinc-900/50">
-                <Td className="text-zinc-400">{formatDateTime(card.createdAt)}</Td>
-                <Td>{card.cardNo}</Td>
-                <Td className="font-mono">{card.cardKey}</Td>
-                <Td>{card.claimant?.name ?? '-'}</Td>
-                <Td className="text-zinc-400">{card.usedAt ? formatDateTime(card.usedAt) : '-'}</Td>
-                <Td>{card.points}</Td>
-                <Td>
-                  <div className="flex items-center gap-2">
-                    <CardStatusBadge card={card} />
-                    {card.failReason && <span className="max-w-56 truncate text-xs text-red-400" title={card.failReason}>{card.failReason}</span>}
-                    {card.holder && !card.usedAt && <span className="text-xs text-zinc-500">{card.holder.name}</span>}
-                  </div>
-                </Td>
-                <Td>
-                  <div className="flex gap-1">
-                    <Button size="sm" variant="ghost" disabled={!isAssignable} onClick={() => setAssigning(card)}>
-                      分配
-                    </Button>
-                    <Button size="sm" variant="ghost" disabled={card.status !== 'SUCCESS' || Boolean(card.usedAt)} onClick={() => toggleDisabled(card)}>
-                      {card.disabledAt ? '启用' : '停用'}
-                    </Button>
-                  </div>
-                </Td>
-              </tr>
-            )
-          })}
-        </tbody>
-      </Table>
+      <DataTable columns={columns} isLoading={isLoading} isEmpty={data?.list.length === 0} empty="暂无卡密">
+        {data?.list.map((card) => {
+          const isAssignable = card.status === 'SUCCESS' && !card.usedAt && !card.disabledAt && !card.holder
+          return (
+            <tr key={card.id} className="hover:bg-zinc-900/50">
+              <Td className="text-zinc-400">{formatDateTime(card.createdAt)}</Td>
+              <Td>{card.cardNo}</Td>
+              <Td className="font-mono">{card.cardKey}</Td>
+              <Td>{card.claimant?.name ?? '-'}</Td>
+              <Td className="text-zinc-400">{card.usedAt ? formatDateTime(card.usedAt) : '-'}</Td>
+              <Td>{card.points}</Td>
+              <Td>
+                <div className="flex items-center gap-2">
+                  <CardStatusBadge card={card} />
+                  {card.failReason && <span className="max-w-56 truncate text-xs text-red-400" title={card.failReason}>{card.failReason}</span>}
+                  {card.holder && !card.usedAt && <span className="text-xs text-zinc-500">{card.holder.name}</span>}
+                </div>
+              </Td>
+              <Td>
+                <div className="flex gap-1">
+                  <Button size="sm" variant="ghost" disabled={!isAssignable} onClick={() => setAssigning(card)}>
+                    分配
+                  </Button>
+                  <Button size="sm" variant="ghost" disabled={card.status !== 'SUCCESS' || Boolean(card.usedAt)} onClick={() => toggleDisabled(card)}>
+                    {card.disabledAt ? '启用' : '停用'}
+                  </Button>
+                </div>
+              </Td>
+            </tr>
+          )
+        })}
+      </DataTable>
       {data && <Pagination page={page} pageSize={DEFAULT_PAGE_SIZE} total={data.total} onChange={setPage} />}
 
       <ImportCardsDialog

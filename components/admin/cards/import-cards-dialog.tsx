@@ -4,9 +4,9 @@ import { useState } from 'react'
 import { ApiError, api } from '@/lib/api-client/request'
 import { parseImportText } from '@/lib/cards/parse-import-text'
 import { toast } from '@/lib/ui/toast-store'
-import { Button } from '@/components/ui/button'
-import { Dialog } from '@/components/ui/dialog'
+import { useAction } from '@/lib/ui/use-action'
 import { Field, Input, Textarea } from '@/components/ui/field'
+import { FormDialog } from '@/components/ui/form-dialog'
 
 /** SPEC section 2: 批量导入卡密, a 10-row box, 取消 and 导入; plus points, note and expiry. */
 export function ImportCardsDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: (batchId: number) => void }) {
@@ -14,52 +14,37 @@ export function ImportCardsDialog({ open, onClose, onImported }: { open: boolean
   const [points, setPoints] = useState('')
   const [note, setNote] = useState('')
   const [expiresAt, setExpiresAt] = useState('')
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const count = parseImportText(text).length
 
   async function submit() {
     if (!text.trim()) return toast.error('请输入卡密')
-    setBusy(true)
-    try {
-      const { batchId } = await api.post<{ batchId: number }>(
-        '/api/admin/cards/batch_import',
-        {
-          cards: parseImportText(text),
-          ...(points.trim() ? { points: Number(points) } : {}),
-          ...(note.trim() ? { note: note.trim() } : {}),
-          ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
-        },
-        { silent: true },
-      )
-      toast.success('导入成功')
-      setText('')
-      setPoints('')
-      setNote('')
-      setExpiresAt('')
-      onImported(batchId)
-    } catch (error) {
-      toast.error((error instanceof ApiError && error.message) || '导入失败')
-    } finally {
-      setBusy(false)
-    }
+    await run(
+      async () => {
+        const { batchId } = await api.post<{ batchId: number }>(
+          '/api/admin/cards/batch_import',
+          {
+            cards: parseImportText(text),
+            ...(points.trim() ? { points: Number(points) } : {}),
+            ...(note.trim() ? { note: note.trim() } : {}),
+            ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
+          },
+          { silent: true },
+        )
+        toast.success('导入成功')
+        setText('')
+        setPoints('')
+        setNote('')
+        setExpiresAt('')
+        onImported(batchId)
+      },
+      // The request is silent: this dialog names the failure itself.
+      (error) => toast.error((error instanceof ApiError && error.message) || '导入失败'),
+    )
   }
 
   return (
-    <Dialog
-      open={open}
-      title="批量导入卡密"
-      onClose={onClose}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            取消
-          </Button>
-          <Button loading={busy} onClick={submit}>
-            导入
-          </Button>
-        </>
-      }
-    >
+    <FormDialog open={open} title="批量导入卡密" onClose={onClose} onConfirm={submit} busy={busy} submitLabel="导入">
       <div className="space-y-4">
         <Field label="卡密" htmlFor="import-cards" help={count ? `共 ${count} 个卡密` : '每行一个，首尾空格和空行会被忽略'}>
           <Textarea id="import-cards" rows={10} value={text} onChange={(e) => setText(e.target.value)} placeholder="请输入卡密，每行一个" className="font-mono" />
@@ -76,6 +61,6 @@ export function ImportCardsDialog({ open, onClose, onImported }: { open: boolean
           <Input id="import-note" maxLength={100} value={note} onChange={(e) => setNote(e.target.value)} />
         </Field>
       </div>
-    </Dialog>
+    </FormDialog>
   )
 }

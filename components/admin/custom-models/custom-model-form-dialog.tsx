@@ -7,9 +7,9 @@ import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
 import type { listCustomModels } from '@/lib/custom-models/custom-models'
 import { toast } from '@/lib/ui/toast-store'
-import { Button } from '@/components/ui/button'
-import { Dialog } from '@/components/ui/dialog'
-import { Field, Input, Select, Switch, Textarea } from '@/components/ui/field'
+import { useAction } from '@/lib/ui/use-action'
+import { Field, Input, Select, SwitchRow, Textarea } from '@/components/ui/field'
+import { FormDialog } from '@/components/ui/form-dialog'
 import { CoverField } from '@/components/admin/shared/cover-field'
 import { formatJsonObject, parseIntegerInput, parseJsonObject } from '@/components/admin/shared/json-object'
 import { backendLabel, type ModelRow } from '@/components/admin/models/model-labels'
@@ -30,7 +30,7 @@ export function CustomModelFormDialog({ preset, onClose, onSaved }: { preset: Cu
   const [price, setPrice] = useState(preset ? String(preset.price) : '')
   const [enabled, setEnabled] = useState(preset?.enabled ?? true)
   const [sort, setSort] = useState(String(preset?.sort ?? 0))
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const { data: models } = useQuery({ queryKey: queryKeys.adminModels, queryFn: () => api.get<ModelRow[]>('/api/admin/models') })
 
   async function save(e: FormEvent) {
@@ -56,36 +56,16 @@ export function CustomModelFormDialog({ preset, onClose, onSaved }: { preset: Cu
       enabled,
       sort: order,
     }
-    setBusy(true)
-    try {
+    await run(async () => {
       if (isNew) await api.post('/api/admin/custom-models', body)
       else await api.patch(`/api/admin/custom-models/${preset.id}`, body)
       toast.success(isNew ? '风格模型已创建' : '已保存')
       onSaved()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
-    <Dialog
-      open
-      title={isNew ? '新建风格模型' : `编辑风格模型 ${preset.name}`}
-      onClose={onClose}
-      className="sm:max-w-2xl!"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            取消
-          </Button>
-          <Button type="submit" form="custom-model-form" loading={busy}>
-            保存
-          </Button>
-        </>
-      }
-    >
+    <FormDialog title={isNew ? '新建风格模型' : `编辑风格模型 ${preset.name}`} onClose={onClose} className="sm:max-w-2xl!" formId="custom-model-form" busy={busy}>
       <form id="custom-model-form" onSubmit={save} className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="名称" htmlFor="cm-name">
@@ -134,13 +114,8 @@ export function CustomModelFormDialog({ preset, onClose, onSaved }: { preset: Cu
           />
         </Field>
         <CoverField id="cm-cover" value={cover} onChange={setCover} />
-        <div className="flex items-center justify-between">
-          <label htmlFor="cm-enabled" className="text-sm text-zinc-300">
-            启用
-          </label>
-          <Switch id="cm-enabled" checked={enabled} onChange={setEnabled} label="启用" />
-        </div>
+        <SwitchRow id="cm-enabled" label="启用" checked={enabled} onChange={setEnabled} />
       </form>
-    </Dialog>
+    </FormDialog>
   )
 }

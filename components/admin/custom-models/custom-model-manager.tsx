@@ -4,109 +4,64 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
-import { toast } from '@/lib/ui/toast-store'
 import { Button } from '@/components/ui/button'
-import { EmptyState, PageTitle } from '@/components/ui/card'
+import { PageTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
+import { DataTable } from '@/components/ui/data-table'
 import { Switch } from '@/components/ui/field'
-import { Loading } from '@/components/ui/spinner'
-import { Table, TableMessage, Td, Th } from '@/components/ui/table'
+import { Td } from '@/components/ui/table'
 import { CoverThumb } from '@/components/admin/shared/cover-field'
+import { useRowActions } from '@/components/admin/shared/use-row-actions'
 import { CustomModelFormDialog, type CustomModelRow } from './custom-model-form-dialog'
 
 /** /admin/custom_model_mana: 风格模型, the presets 小狸猫 offers, each bound to a backend model. */
 export function CustomModelManager() {
   const [editing, setEditing] = useState<CustomModelRow | 'new' | null>(null)
-  const [deleting, setDeleting] = useState<CustomModelRow | null>(null)
-  const [isDeleting, setIsDeleting] = useState(false)
   const queryClient = useQueryClient()
 
   const { data, isLoading } = useQuery({ queryKey: queryKeys.adminCustomModels, queryFn: () => api.get<CustomModelRow[]>('/api/admin/custom-models') })
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomModels })
-
-  async function toggleEnabled(preset: CustomModelRow) {
-    try {
-      await api.patch(`/api/admin/custom-models/${preset.id}`, { enabled: !preset.enabled })
-      toast.success(preset.enabled ? '已停用' : '已启用')
-      await refresh()
-    } catch {
-      // shown by the request layer
-    }
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return
-    setIsDeleting(true)
-    try {
-      await api.delete(`/api/admin/custom-models/${deleting.id}`)
-      toast.success('已删除')
-      setDeleting(null)
-      await refresh()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setIsDeleting(false)
-    }
-  }
+  const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<CustomModelRow>('/api/admin/custom-models', refresh)
 
   const columns = ['封面', '名称', '后端模型', 'Checkpoint', 'LoRA', '触发词', '价格（积分/张）', '启用', '排序', '操作']
   return (
     <div>
       <PageTitle actions={<Button onClick={() => setEditing('new')}>新建风格模型</Button>}>风格模型</PageTitle>
-      <Table>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <Th key={c}>{c}</Th>
-            ))}
+      <DataTable columns={columns} isLoading={isLoading} isEmpty={data?.length === 0} empty="还没有风格模型">
+        {data?.map((p) => (
+          <tr key={p.id} className="hover:bg-zinc-900/50">
+            <Td>
+              <CoverThumb url={p.cover} alt={p.name} />
+            </Td>
+            <Td className="font-medium text-white">{p.name}</Td>
+            <Td>{p.model.name}</Td>
+            <Td className="max-w-40 truncate text-zinc-400" title={p.checkpoint ?? undefined}>
+              {p.checkpoint || '-'}
+            </Td>
+            <Td className="max-w-40 truncate text-zinc-400" title={p.lora ?? undefined}>
+              {p.lora || '-'}
+            </Td>
+            <Td className="max-w-56 truncate text-zinc-400" title={p.triggerWords || undefined}>
+              {p.triggerWords || '-'}
+            </Td>
+            <Td>{p.price}</Td>
+            <Td>
+              <Switch checked={p.enabled} onChange={() => toggleEnabled(p)} label={`启用 ${p.name}`} />
+            </Td>
+            <Td>{p.sort}</Td>
+            <Td>
+              <div className="flex gap-1">
+                <Button size="sm" variant="ghost" onClick={() => setEditing(p)}>
+                  编辑
+                </Button>
+                <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(p)}>
+                  删除
+                </Button>
+              </div>
+            </Td>
           </tr>
-        </thead>
-        <tbody>
-          {isLoading && (
-            <TableMessage colSpan={columns.length}>
-              <Loading />
-            </TableMessage>
-          )}
-          {data?.length === 0 && (
-            <TableMessage colSpan={columns.length}>
-              <EmptyState>还没有风格模型</EmptyState>
-            </TableMessage>
-          )}
-          {data?.map((p) => (
-            <tr key={p.id} className="hover:bg-zinc-900/50">
-              <Td>
-                <CoverThumb url={p.cover} alt={p.name} />
-              </Td>
-              <Td className="font-medium text-white">{p.name}</Td>
-              <Td>{p.model.name}</Td>
-              <Td className="max-w-40 truncate text-zinc-400" title={p.checkpoint ?? undefined}>
-                {p.checkpoint || '-'}
-              </Td>
-              <Td className="max-w-40 truncate text-zinc-400" title={p.lora ?? undefined}>
-                {p.lora || '-'}
-              </Td>
-              <Td className="max-w-56 truncate text-zinc-400" title={p.triggerWords || undefined}>
-                {p.triggerWords || '-'}
-              </Td>
-              <Td>{p.price}</Td>
-              <Td>
-                <Switch checked={p.enabled} onChange={() => toggleEnabled(p)} label={`启用 ${p.name}`} />
-              </Td>
-              <Td>{p.sort}</Td>
-              <Td>
-                <div className="flex gap-1">
-                  <Button size="sm" variant="ghost" onClick={() => setEditing(p)}>
-                    编辑
-                  </Button>
-                  <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(p)}>
-                    删除
-                  </Button>
-                </div>
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+        ))}
+      </DataTable>
 
       {editing && (
         <CustomModelFormDialog

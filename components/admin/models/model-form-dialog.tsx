@@ -5,11 +5,12 @@ import type { ModelType } from '@/lib/generated/prisma/enums'
 import type { BackendKind } from '@/lib/generation/backends/types'
 import { api } from '@/lib/api-client/request'
 import { toast } from '@/lib/ui/toast-store'
-import { Button } from '@/components/ui/button'
-import { Dialog } from '@/components/ui/dialog'
-import { Field, Input, Select, Switch, Textarea } from '@/components/ui/field'
+import { useAction } from '@/lib/ui/use-action'
+import { Field, Input, LabelOptions, Select, SwitchRow, Textarea } from '@/components/ui/field'
+import { FormDialog } from '@/components/ui/form-dialog'
 import { formatJsonObject, parseIntegerInput, parseJsonObject } from '@/components/admin/shared/json-object'
-import { BACKEND_HINTS, BACKEND_KINDS, BACKEND_LABELS, MODEL_TYPE_LABELS, PRICED_TASK_TYPES, pricesOf, taskTypeLabel, type ModelRow } from './model-labels'
+import { taskTypeLabel } from '@/components/create/task-labels'
+import { BACKEND_HINTS, BACKEND_LABELS, MODEL_TYPE_LABELS, PRICED_TASK_TYPES, pricesOf, type ModelRow } from './model-labels'
 import { ModelPriceTable, type PriceInputs } from './model-price-table'
 
 function initialPrices(model: ModelRow | null): PriceInputs {
@@ -33,7 +34,7 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
   const [sort, setSort] = useState(String(model?.sort ?? 0))
   const [optionsText, setOptionsText] = useState(() => formatJsonObject(model?.options))
   const [optionsError, setOptionsError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const isDemo = backend === 'demo'
   const hints = BACKEND_HINTS[backend]
   const hasSecret = Boolean(model?.secret)
@@ -70,36 +71,16 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
       sort: order,
       ...secretPart,
     }
-    setBusy(true)
-    try {
+    await run(async () => {
       if (isNew) await api.post('/api/admin/models', body)
       else await api.patch(`/api/admin/models/${model.id}`, body)
       toast.success(isNew ? '模型已创建' : '已保存')
       onSaved()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
-    <Dialog
-      open
-      title={isNew ? '新建模型' : `编辑模型 ${model.name}`}
-      onClose={onClose}
-      className="sm:max-w-2xl!"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            取消
-          </Button>
-          <Button type="submit" form="model-form" loading={busy}>
-            保存
-          </Button>
-        </>
-      }
-    >
+    <FormDialog title={isNew ? '新建模型' : `编辑模型 ${model.name}`} onClose={onClose} className="sm:max-w-2xl!" formId="model-form" busy={busy}>
       <form id="model-form" onSubmit={save} className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="名称" htmlFor="mf-name">
@@ -107,20 +88,12 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
           </Field>
           <Field label="类型" htmlFor="mf-type">
             <Select id="mf-type" value={type} onChange={(e) => setType(e.target.value as ModelType)}>
-              {(Object.keys(MODEL_TYPE_LABELS) as ModelType[]).map((t) => (
-                <option key={t} value={t}>
-                  {MODEL_TYPE_LABELS[t]}
-                </option>
-              ))}
+              <LabelOptions labels={MODEL_TYPE_LABELS} />
             </Select>
           </Field>
           <Field label="后端" htmlFor="mf-backend">
             <Select id="mf-backend" value={backend} onChange={(e) => setBackend(e.target.value as BackendKind)}>
-              {BACKEND_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {BACKEND_LABELS[k]}
-                </option>
-              ))}
+              <LabelOptions labels={BACKEND_LABELS} />
             </Select>
           </Field>
           {!isDemo && (
@@ -159,12 +132,7 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
           </Field>
         </div>
         <ModelPriceTable value={prices} onChange={setPrices} />
-        <div className="flex items-center justify-between">
-          <label htmlFor="mf-enabled" className="text-sm text-zinc-300">
-            启用
-          </label>
-          <Switch id="mf-enabled" checked={enabled} onChange={setEnabled} label="启用" />
-        </div>
+        <SwitchRow id="mf-enabled" label="启用" checked={enabled} onChange={setEnabled} />
         <details className="rounded-xl bg-zinc-950/40 p-3 ring-1 ring-zinc-800" open={Boolean(optionsError) || undefined}>
           <summary className="cursor-pointer text-sm text-zinc-300">高级设置（options JSON）</summary>
           <Field label="后端专用设置" htmlFor="mf-options" help={hints.options} error={optionsError} className="mt-3">
@@ -180,6 +148,6 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
           </Field>
         </details>
       </form>
-    </Dialog>
+    </FormDialog>
   )
 }

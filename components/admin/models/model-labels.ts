@@ -2,7 +2,7 @@ import type { Json } from '@/lib/api-client/hooks'
 import type { ModelType, TaskType } from '@/lib/generated/prisma/enums'
 import type { BackendKind } from '@/lib/generation/backends/types'
 import type { AdminModelRow } from '@/lib/models/manage-models'
-import { TASK_TYPE_LABELS } from '@/components/create/task-labels'
+import { taskTypeLabel } from '@/components/create/task-labels'
 
 export type ModelRow = Json<AdminModelRow>
 
@@ -16,7 +16,6 @@ export const BACKEND_LABELS: Record<BackendKind, string> = {
   'mj-proxy': 'Midjourney 代理',
   demo: '内置演示渲染器',
 }
-export const BACKEND_KINDS = Object.keys(BACKEND_LABELS) as BackendKind[]
 
 /** What each backend expects in the secret and options fields. */
 export const BACKEND_HINTS: Record<BackendKind, { endpoint: string; secret: string; options: string }> = {
@@ -31,7 +30,6 @@ export const BACKEND_HINTS: Record<BackendKind, { endpoint: string; secret: stri
 export const PRICED_TASK_TYPES = ['SD_TEXT2IMG', 'SD_IMG2IMG', 'SD_IMGINPAINT', 'SD_IMGCONTROLNET', 'MJ_TEXT2IMG', 'MJ_IMG2IMG'] as const satisfies readonly TaskType[]
 export type PricedTaskType = (typeof PRICED_TASK_TYPES)[number]
 
-export const taskTypeLabel = (type: string) => TASK_TYPE_LABELS[type] ?? type
 export const backendLabel = (kind: string) => BACKEND_LABELS[kind as BackendKind] ?? kind
 
 export function pricesOf(model: ModelRow): Partial<Record<PricedTaskType, number>> {

@@ -4,14 +4,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
-import { toast } from '@/lib/ui/toast-store'
 import { Button } from '@/components/ui/button'
-import { Badge, EmptyState, PageTitle } from '@/components/ui/card'
+import { Badge, PageTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
+import { DataTable } from '@/components/ui/data-table'
 import { Switch } from '@/components/ui/field'
-import { Loading } from '@/components/ui/spinner'
-import { Table, TableMessage, Td, Th } from '@/components/ui/table'
+import { Td } from '@/components/ui/table'
 import { PENDING_REFRESH_MS } from '@/components/admin/cards/card-manager'
+import { useRowActions } from '@/components/admin/shared/use-row-actions'
 import { MODEL_TYPE_LABELS, backendLabel, pricesSummary, type ModelRow } from './model-labels'
 import { ModelFormDialog } from './model-form-dialog'
 import { ModelTestDialog } from './model-test-dialog'
@@ -20,8 +20,6 @@ import { ModelTestDialog } from './model-test-dialog'
 export function ModelManager() {
   const [editing, setEditing] = useState<ModelRow | 'new' | null>(null)
   const [testing, setTesting] = useState<ModelRow | null>(null)
-  const [deleting, setDeleting] = useState<ModelRow | null>(null)
-  const [isDeleting, setIsDeleting] = useState(false)
   const queryClient = useQueryClient()
 
   const { data, isLoading } = useQuery({
@@ -31,104 +29,61 @@ export function ModelManager() {
     refetchInterval: (query) => (query.state.data?.some((m) => m.queued + m.running > 0) ? PENDING_REFRESH_MS : false),
   })
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminModels })
-
-  async function toggleEnabled(model: ModelRow) {
-    try {
-      await api.patch(`/api/admin/models/${model.id}`, { enabled: !model.enabled })
-      toast.success(model.enabled ? '已停用' : '已启用')
-      await refresh()
-    } catch {
-      // shown by the request layer
-    }
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return
-    setIsDeleting(true)
-    try {
-      await api.delete(`/api/admin/models/${deleting.id}`)
-      toast.success('已删除')
-      setDeleting(null)
-      await refresh()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setIsDeleting(false)
-    }
-  }
+  const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<ModelRow>('/api/admin/models', refresh)
 
   const columns = ['名称 / Checkpoint', '后端 / 接口地址', '价格（积分/张）', '并发', '排队/运行', '启用', '排序', '操作']
   return (
     <div>
       <PageTitle actions={<Button onClick={() => setEditing('new')}>新建模型</Button>}>模型管理</PageTitle>
-      <Table>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <Th key={c}>{c}</Th>
-            ))}
+      <DataTable columns={columns} isLoading={isLoading} isEmpty={data?.length === 0} empty="还没有模型，点击“新建模型”接入生成后端">
+        {data?.map((m) => (
+          <tr key={m.id} className="hover:bg-zinc-900/50">
+            <Td>
+              <div className="flex items-center gap-2">
+                <span className="font-medium text-white">{m.name}</span>
+                <Badge tone={m.type === 'MID_JOURNEY' ? 'amber' : 'brand'}>{MODEL_TYPE_LABELS[m.type]}</Badge>
+              </div>
+              {m.checkpoint && (
+                <div className="mt-0.5 max-w-48 truncate text-xs text-zinc-500" title={m.checkpoint}>
+                  {m.checkpoint}
+                </div>
+              )}
+            </Td>
+            <Td>
+              <div>{backendLabel(m.backend)}</div>
+              {m.endpoint && (
+                <div className="mt-0.5 max-w-48 truncate text-xs text-zinc-500" title={m.endpoint}>
+                  {m.endpoint}
+                </div>
+              )}
+            </Td>
+            <Td className="max-w-52 whitespace-normal text-xs leading-relaxed">{pricesSummary(m) ?? <span className="text-zinc-500">未定价</span>}</Td>
+            <Td>{m.concurrency}</Td>
+            <Td>
+              <span className={m.queued ? 'text-amber-300' : 'text-zinc-400'}>{m.queued}</span>
+              <span className="text-zinc-600"> / </span>
+              <span className={m.running ? 'text-emerald-400' : 'text-zinc-400'}>{m.running}</span>
+            </Td>
+            <Td>
+              <Switch checked={m.enabled} onChange={() => toggleEnabled(m)} label={`启用 ${m.name}`} />
+            </Td>
+            <Td>{m.sort}</Td>
+            <Td>
+              <div className="flex gap-1">
+                <Button size="sm" variant="ghost" onClick={() => setEditing(m)}>
+                  编辑
+                </Button>
+                <Button size="sm" variant="ghost" onClick={() => setTesting(m)}>
+                  测试连接
+                </Button>
+                <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(m)}>
+                  删除
+                </Button>
+              </div>
+            </Td>
           </tr>
-        </thead>
-        <tbody>
-          {isLoading && (
-            <TableMessage colSpan={columns.length}>
-              <Loading />
-            </TableMessage>
-          )}
-          {data?.length === 0 && (
-            <TableMessage colSpan={columns.length}>
-              <EmptyState>还没有模型，点击“新建模型”接入生成后端</EmptyState>
-            </TableMessage>
-          )}
-          {data?.map((m) => (
-            <tr key={m.id} className="hover:bg-zinc-900/50">
-              <Td>
-                <div className="flex items-center gap-2">
-                  <span className="font-medium text-white">{m.name}</span>
-                  <Badge tone={m.type === 'MID_JOURNEY' ? 'amber' : 'brand'}>{MODEL_TYPE_LABELS[m.type]}</Badge>
-                </div>
-                {m.checkpoint && (
-                  <div className="mt-0.5 max-w-48 truncate text-xs text-zinc-500" title={m.checkpoint}>
-                    {m.checkpoint}
-                  </div>
-                )}
-              </Td>
-              <Td>
-                <div>{backendLabel(m.backend)}</div>
-                {m.endpoint && (
-                  <div className="mt-0.5 max-w-48 truncate text-xs text-zinc-500" title={m.endpoint}>
-                    {m.endpoint}
-                  </div>
-                )}
-              </Td>
-              <Td className="max-w-52 whitespace-normal text-xs leading-relaxed">{pricesSummary(m) ?? <span className="text-zinc-500">未定价</span>}</Td>
-              <Td>{m.concurrency}</Td>
-              <Td>
-                <span className={m.queued ? 'text-amber-300' : 'text-zinc-400'}>{m.queued}</span>
-                <span className="text-zinc-600"> / </span>
-                <span className={m.running ? 'text-emerald-400' : 'text-zinc-400'}>{m.running}</span>
-              </Td>
-              <Td>
-                <Switch checked={m.enabled} onChange={() => toggleEnabled(m)} label={`启用 ${m.name}`} />
-              </Td>
-              <Td>{m.sort}</Td>
-              <Td>
-                <div className="flex gap-1">
-                  <Button size="sm" variant="ghost" onClick={() => setEditing(m)}>
-                    编辑
-                  </Button>
-                  <Button size="sm" variant="ghost" onClick={() => setTesting(m)}>
-                    测试连接
-                  </Button>
-                  <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(m)}>
-                    删除
-                  </Button>
-                </div>
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+        ))}
+      </DataTable>
 
       {editing && (
         <ModelFormDialog

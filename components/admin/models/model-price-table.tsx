@@ -1,5 +1,6 @@
 import { Input } from '@/components/ui/field'
-import { PRICED_TASK_TYPES, taskTypeLabel, type PricedTaskType } from './model-labels'
+import { taskTypeLabel } from '@/components/create/task-labels'
+import { PRICED_TASK_TYPES, type PricedTaskType } from './model-labels'
 
 export type PriceInputs = Record<PricedTaskType, string>
 

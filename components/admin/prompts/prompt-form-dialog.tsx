@@ -5,9 +5,9 @@ import type { Json } from '@/lib/api-client/hooks'
 import { api } from '@/lib/api-client/request'
 import type { listPromptTemplates } from '@/lib/prompts/prompt-templates'
 import { toast } from '@/lib/ui/toast-store'
-import { Button } from '@/components/ui/button'
-import { Dialog } from '@/components/ui/dialog'
-import { Field, Input, Switch, Textarea } from '@/components/ui/field'
+import { useAction } from '@/lib/ui/use-action'
+import { Field, Input, SwitchRow, Textarea } from '@/components/ui/field'
+import { FormDialog } from '@/components/ui/form-dialog'
 import { CoverField } from '@/components/admin/shared/cover-field'
 import { parseIntegerInput } from '@/components/admin/shared/json-object'
 
@@ -23,7 +23,7 @@ export function PromptFormDialog({ template, categories, defaultCategory, onClos
   const [cover, setCover] = useState(template?.cover ?? '')
   const [sort, setSort] = useState(String(template?.sort ?? 0))
   const [enabled, setEnabled] = useState(template?.enabled ?? true)
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
 
   async function save(e: FormEvent) {
     e.preventDefault()
@@ -33,36 +33,16 @@ export function PromptFormDialog({ template, categories, defaultCategory, onClos
     const order = parseIntegerInput(sort) ?? 0
     if (!Number.isInteger(order)) return toast.error('排序需为整数')
     const body = { category: category.trim(), title: title.trim(), prompt: prompt.trim(), negativePrompt: negativePrompt.trim(), cover: cover.trim() || null, sort: order, enabled }
-    setBusy(true)
-    try {
+    await run(async () => {
       if (isNew) await api.post('/api/admin/prompts', body)
       else await api.patch(`/api/admin/prompts/${template.id}`, body)
       toast.success(isNew ? '提示词已创建' : '已保存')
       onSaved()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
-    <Dialog
-      open
-      title={isNew ? '新建提示词' : `编辑提示词 ${template.title}`}
-      onClose={onClose}
-      className="sm:max-w-2xl!"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            取消
-          </Button>
-          <Button type="submit" form="prompt-form" loading={busy}>
-            保存
-          </Button>
-        </>
-      }
-    >
+    <FormDialog title={isNew ? '新建提示词' : `编辑提示词 ${template.title}`} onClose={onClose} className="sm:max-w-2xl!" formId="prompt-form" busy={busy}>
       <form id="prompt-form" onSubmit={save} className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="分类" htmlFor="pf-category" help="可选已有分类或输入新分类">
@@ -88,14 +68,9 @@ export function PromptFormDialog({ template, categories, defaultCategory, onClos
           <Field label="排序" htmlFor="pf-sort" help="同一分类内数字小的排在前面">
             <Input id="pf-sort" type="number" inputMode="numeric" value={sort} onChange={(e) => setSort(e.target.value)} />
           </Field>
-          <div className="flex h-10 items-center justify-between sm:mb-5">
-            <label htmlFor="pf-enabled" className="text-sm text-zinc-300">
-              启用
-            </label>
-            <Switch id="pf-enabled" checked={enabled} onChange={setEnabled} label="启用" />
-          </div>
+          <SwitchRow id="pf-enabled" label="启用" checked={enabled} onChange={setEnabled} className="h-10 sm:mb-5" />
         </div>
       </form>
-    </Dialog>
+    </FormDialog>
   )
 }

@@ -4,14 +4,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
-import { toast } from '@/lib/ui/toast-store'
 import { Button } from '@/components/ui/button'
-import { Badge, EmptyState, PageTitle } from '@/components/ui/card'
+import { Badge, PageTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
+import { DataTable } from '@/components/ui/data-table'
 import { Input, Select, Switch } from '@/components/ui/field'
-import { Loading } from '@/components/ui/spinner'
-import { Table, TableMessage, Td, Th } from '@/components/ui/table'
+import { Td } from '@/components/ui/table'
 import { CoverThumb } from '@/components/admin/shared/cover-field'
+import { useRowActions } from '@/components/admin/shared/use-row-actions'
 import { PromptFormDialog, type PromptRow } from './prompt-form-dialog'
 
 /** /admin/prompt_mana: the curated prompts users pick on the creation pages, by category. */
@@ -19,40 +19,14 @@ export function PromptManager() {
   const [category, setCategory] = useState('')
   const [keyword, setKeyword] = useState('')
   const [editing, setEditing] = useState<PromptRow | 'new' | null>(null)
-  const [deleting, setDeleting] = useState<PromptRow | null>(null)
-  const [isDeleting, setIsDeleting] = useState(false)
   const queryClient = useQueryClient()
 
   const { data, isLoading } = useQuery({ queryKey: queryKeys.adminPrompts, queryFn: () => api.get<PromptRow[]>('/api/admin/prompts') })
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminPrompts })
+  const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<PromptRow>('/api/admin/prompts', refresh)
   const categories = [...new Set(data?.map((p) => p.category))]
   const needle = keyword.trim().toLowerCase()
   const rows = data?.filter((p) => (!category || p.category === category) && (!needle || `${p.title}\n${p.prompt}`.toLowerCase().includes(needle)))
-
-  async function toggleEnabled(template: PromptRow) {
-    try {
-      await api.patch(`/api/admin/prompts/${template.id}`, { enabled: !template.enabled })
-      toast.success(template.enabled ? '已停用' : '已启用')
-      await refresh()
-    } catch {
-      // shown by the request layer
-    }
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return
-    setIsDeleting(true)
-    try {
-      await api.delete(`/api/admin/prompts/${deleting.id}`)
-      toast.success('已删除')
-      setDeleting(null)
-      await refresh()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setIsDeleting(false)
-    }
-  }
 
   const columns = ['封面', '分类', '标题', '提示词', '反向提示词', '排序', '启用', '操作']
   return (
@@ -69,58 +43,39 @@ export function PromptManager() {
         </Select>
         <Input aria-label="搜索提示词" value={keyword} onChange={(e) => setKeyword(e.target.value)} placeholder="搜索标题或提示词" className="max-w-64" />
       </div>
-      <Table>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <Th key={c}>{c}</Th>
-            ))}
+      <DataTable columns={columns} isLoading={isLoading} isEmpty={rows?.length === 0} empty={data?.length ? '没有符合条件的提示词' : '还没有提示词'}>
+        {rows?.map((p) => (
+          <tr key={p.id} className="hover:bg-zinc-900/50">
+            <Td>
+              <CoverThumb url={p.cover} alt={p.title} />
+            </Td>
+            <Td>
+              <Badge>{p.category}</Badge>
+            </Td>
+            <Td className="font-medium text-white">{p.title}</Td>
+            <Td className="max-w-80 truncate text-zinc-300" title={p.prompt}>
+              {p.prompt}
+            </Td>
+            <Td className="max-w-56 truncate text-zinc-400" title={p.negativePrompt || undefined}>
+              {p.negativePrompt || '-'}
+            </Td>
+            <Td>{p.sort}</Td>
+            <Td>
+              <Switch checked={p.enabled} onChange={() => toggleEnabled(p)} label={`启用 ${p.title}`} />
+            </Td>
+            <Td>
+              <div className="flex gap-1">
+                <Button size="sm" variant="ghost" onClick={() => setEditing(p)}>
+                  编辑
+                </Button>
+                <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(p)}>
+                  删除
+                </Button>
+              </div>
+            </Td>
           </tr>
-        </thead>
-        <tbody>
-          {isLoading && (
-            <TableMessage colSpan={columns.length}>
-              <Loading />
-            </TableMessage>
-          )}
-          {rows?.length === 0 && (
-            <TableMessage colSpan={columns.length}>
-              <EmptyState>{data?.length ? '没有符合条件的提示词' : '还没有提示词'}</EmptyState>
-            </TableMessage>
-          )}
-          {rows?.map((p) => (
-            <tr key={p.id} className="hover:bg-zinc-900/50">
-              <Td>
-                <CoverThumb url={p.cover} alt={p.title} />
-              </Td>
-              <Td>
-                <Badge>{p.category}</Badge>
-              </Td>
-              <Td className="font-medium text-white">{p.title}</Td>
-              <Td className="max-w-80 truncate text-zinc-300" title={p.prompt}>
-                {p.prompt}
-              </Td>
-              <Td className="max-w-56 truncate text-zinc-400" title={p.negativePrompt || undefined}>
-                {p.negativePrompt || '-'}
-              </Td>
-              <Td>{p.sort}</Td>
-              <Td>
-                <Switch checked={p.enabled} onChange={() => toggleEnabled(p)} label={`启用 ${p.title}`} />
-              </Td>
-              <Td>
-                <div className="flex gap-1">
-                  <Button size="sm" variant="ghost" onClick={() => setEditing(p)}>
-                    编辑
-                  </Button>
-                  <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(p)}>
-                    删除
-                  </Button>
-                </div>
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+        ))}
+      </DataTable>
       {rows && rows.length > 0 && <p className="mt-4 text-sm text-zinc-400">总计 {rows.length} 条</p>}
 
       {editing && (

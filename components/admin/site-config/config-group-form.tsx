@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '@/lib/api-client/request'
 import { toast } from '@/lib/ui/toast-store'
+import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Field, Input, Switch, Textarea } from '@/components/ui/field'
@@ -35,21 +36,17 @@ function ConfigControl({ item, value, onChange, disabled }: { item: ConfigItemVi
 export function ConfigGroupForm({ title, items, canEdit, onSaved }: { title: string; items: ConfigItemView[]; canEdit: boolean; onSaved: () => Promise<void> }) {
   const initial = Object.fromEntries(items.map((i) => [i.name, i.value])) as Record<string, Value>
   const [values, setValues] = useState(initial)
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const changed = items.filter((i) => values[i.name] !== initial[i.name])
 
   async function save(e: FormEvent) {
     e.preventDefault()
-    setBusy(true)
-    try {
+    // On a failure, settings saved before the failing one stay saved.
+    await run(async () => {
       for (const item of changed) await api.patch(`/api/site-config/${item.name}`, { value: values[item.name] })
       toast.success('保存成功')
       await onSaved()
-    } catch {
-      // shown by the request layer; settings saved before the failing one stay saved
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

@@ -9,7 +9,7 @@ import { Badge } from '@/components/ui/card'
 import { Dialog } from '@/components/ui/dialog'
 import { Loading } from '@/components/ui/spinner'
 import { PENDING_REFRESH_MS } from '@/components/admin/cards/card-manager'
-import { TASK_TYPE_LABELS } from '@/components/create/task-labels'
+import { taskTypeLabel } from '@/components/create/task-labels'
 import { Facts, JsonBlock, LedgerRows, ParamsList, Section } from './task-detail-sections'
 import { ResultThumbs, TaskStatusBadge, type TaskDetail } from './task-status'
 
@@ -37,7 +37,7 @@ export function TaskDetailDialog({ taskId, onClose }: { taskId: string; onClose:
             items={[
               ['任务 ID', <span className="font-mono text-xs">{task.id}</span>],
               ['用户', `${task.user.name}（@${task.user.username}）`],
-              ['类型', TASK_TYPE_LABELS[task.type] ?? task.type],
+              ['类型', taskTypeLabel(task.type)],
               ['模型', task.model.name],
               ['状态', <TaskStatusBadge task={task} />],
               ['推荐', task.isRecommended ? <Badge tone="brand">已推荐</Badge> : '否'],

@@ -3,7 +3,7 @@ import { formatDateTime } from '@/lib/format'
 import { LEDGER_KIND_LABELS } from '@/lib/ledger/labels'
 import { cn } from '@/lib/ui/cn'
 import { Table, Td, Th } from '@/components/ui/table'
-import { TASK_TYPE_LABELS } from '@/components/create/task-labels'
+import { taskTypeLabel } from '@/components/create/task-labels'
 import type { TaskDetail } from './task-status'
 
 /** How parameter names read (lib/tasks/params.ts). */
@@ -30,7 +30,7 @@ const PARAM_LABELS: Record<string, string> = {
 
 function paramValue(key: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '-'
-  if (key === 'baseType' && typeof value === 'string') return TASK_TYPE_LABELS[value] ?? value
+  if (key === 'baseType' && typeof value === 'string') return taskTypeLabel(value)
   if (key === 'seed' && value === -1) return '随机（-1）'
   return typeof value === 'object' ? JSON.stringify(value) : String(value)
 }

@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
-import { Input, Select } from '@/components/ui/field'
+import { Input, LabelOptions, Select } from '@/components/ui/field'
 import { TASK_STATUS_LABELS, TASK_TYPE_LABELS } from '@/components/create/task-labels'
 
 export type TaskFilterValues = { type: string; status: string; user: string; from: string; to: string }
@@ -20,20 +20,10 @@ export function TaskFilters({ value, onChange }: { value: TaskFilterValues; onCh
   return (
     <form onSubmit={search} className="mb-4 flex flex-wrap items-center gap-2">
       <Select aria-label="任务类型" value={value.type} onChange={(e) => onChange({ ...value, type: e.target.value })} className="w-32">
-        <option value="">全部类型</option>
-        {Object.entries(TASK_TYPE_LABELS).map(([k, label]) => (
-          <option key={k} value={k}>
-            {label}
-          </option>
-        ))}
+        <LabelOptions all="全部类型" labels={TASK_TYPE_LABELS} />
       </Select>
       <Select aria-label="任务状态" value={value.status} onChange={(e) => onChange({ ...value, status: e.target.value })} className="w-32">
-        <option value="">全部状态</option>
-        {Object.entries(TASK_STATUS_LABELS).map(([k, label]) => (
-          <option key={k} value={k}>
-            {label}
-          </option>
-        ))}
+        <LabelOptions all="全部状态" labels={TASK_STATUS_LABELS} />
       </Select>
       <div className="flex items-center gap-1.5">
         <Input type="date" aria-label="开始日期" value={value.from} max={value.to || undefined} onChange={(e) => onChange({ ...value, from: e.target.value })} className="w-38" />

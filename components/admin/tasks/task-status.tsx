@@ -1,18 +1,16 @@
 import type { Json } from '@/lib/api-client/hooks'
 import type { AdminTaskRow, getTaskForAdmin } from '@/lib/tasks/admin-tasks'
 import { Badge } from '@/components/ui/card'
-import { TASK_STATUS_LABELS, stageText } from '@/components/create/task-labels'
+import { TASK_STATUS_LABELS, TASK_STATUS_TONES, stageText } from '@/components/create/task-labels'
 
 export type TaskRow = Json<AdminTaskRow>
 export type TaskDetail = Json<Awaited<ReturnType<typeof getTaskForAdmin>>>
-
-const TONES = { PENDING: 'amber', SUCCESS: 'green', FAIL: 'red', CANCELED: 'zinc' } as const
 
 /** 进行中 / 成功 / 失败 / 已取消; a pending task also says where it is and how far along. */
 export function TaskStatusBadge({ task }: { task: Pick<TaskRow, 'status' | 'stage' | 'progress'> }) {
   return (
     <span className="inline-flex items-center gap-2">
-      <Badge tone={TONES[task.status]}>{TASK_STATUS_LABELS[task.status] ?? task.status}</Badge>
+      <Badge tone={TASK_STATUS_TONES[task.status]}>{TASK_STATUS_LABELS[task.status] ?? task.status}</Badge>
       {task.status === 'PENDING' && (
         <span className="text-xs text-zinc-400">
           {stageText(task.status, task.stage)} {task.progress}%

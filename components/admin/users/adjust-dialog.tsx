@@ -4,9 +4,9 @@ import { useState } from 'react'
 import { api } from '@/lib/api-client/request'
 import { formatCents, parseYuanToCents } from '@/lib/format'
 import { toast } from '@/lib/ui/toast-store'
-import { Button } from '@/components/ui/button'
-import { Dialog } from '@/components/ui/dialog'
+import { useAction } from '@/lib/ui/use-action'
 import { Field, Input } from '@/components/ui/field'
+import { FormDialog } from '@/components/ui/form-dialog'
 import type { UserRow } from './user-manager'
 
 /** ADMIN: add to or take from a user's points and balance, with a reason (audited ledger entries). */
@@ -14,7 +14,7 @@ export function AdjustDialog({ user, onClose, onSaved }: { user: UserRow; onClos
   const [points, setPoints] = useState('')
   const [yuan, setYuan] = useState('')
   const [reason, setReason] = useState('')
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
 
   async function save() {
     const pointsDelta = points.trim() ? Number(points) : 0
@@ -23,8 +23,7 @@ export function AdjustDialog({ user, onClose, onSaved }: { user: UserRow; onClos
     if (balanceDelta === null) return toast.error('余额请输入金额，最多两位小数')
     if (!pointsDelta && !balanceDelta) return toast.error('请填写要调整的积分或余额')
     if (!reason.trim()) return toast.error('请填写调整原因')
-    setBusy(true)
-    try {
+    await run(async () => {
       await api.post(`/api/admin/user/${user.id}/adjust`, {
         ...(pointsDelta ? { points: pointsDelta } : {}),
         ...(balanceDelta ? { balance: balanceDelta } : {}),
@@ -32,29 +31,11 @@ export function AdjustDialog({ user, onClose, onSaved }: { user: UserRow; onClos
       })
       toast.success('调整成功')
       onSaved()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
-    <Dialog
-      open
-      title={`调整 ${user.username} 的积分/余额`}
-      onClose={onClose}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            取消
-          </Button>
-          <Button loading={busy} onClick={save}>
-            确认调整
-          </Button>
-        </>
-      }
-    >
+    <FormDialog title={`调整 ${user.username} 的积分/余额`} onClose={onClose} onConfirm={save} busy={busy} submitLabel="确认调整">
       <p className="mb-4 text-sm text-zinc-400">
         当前积分 {user.points}，余额 ¥{formatCents(user.balance)}。填写正数增加，负数扣减。
       </p>
@@ -69,6 +50,6 @@ export function AdjustDialog({ user, onClose, onSaved }: { user: UserRow; onClos
           <Input id="adj-reason" maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} />
         </Field>
       </div>
-    </Dialog>
+    </FormDialog>
   )
 }

@@ -6,9 +6,9 @@ import { assignableRoles } from '@/lib/auth/permissions'
 import type { Role } from '@/lib/generated/prisma/enums'
 import { ROLE_LABELS } from '@/lib/users/role-labels'
 import { toast } from '@/lib/ui/toast-store'
-import { Button } from '@/components/ui/button'
-import { Dialog } from '@/components/ui/dialog'
-import { Field, Input, Select, Switch } from '@/components/ui/field'
+import { useAction } from '@/lib/ui/use-action'
+import { Field, Input, LabelOptions, Select, SwitchRow } from '@/components/ui/field'
+import { FormDialog } from '@/components/ui/form-dialog'
 import type { UserRow } from './user-manager'
 
 /** Creates a user (user = null) or edits one: name, role, mobile, ban, password reset. */
@@ -20,15 +20,14 @@ export function UserFormDialog({ actorRole, user, onClose, onSaved }: { actorRol
   const [mobile, setMobile] = useState(user?.mobile ?? '')
   const [password, setPassword] = useState('')
   const [banned, setBanned] = useState(Boolean(user?.bannedAt))
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const roles = assignableRoles(actorRole)
 
   async function save(e: FormEvent) {
     e.preventDefault()
     if (isNew && (!username.trim() || !password)) return toast.error('请填写用户名和初始密码')
     if (!name.trim()) return toast.error('昵称不能为空')
-    setBusy(true)
-    try {
+    await run(async () => {
       if (isNew) {
         await api.post('/api/admin/user', { username: username.trim(), name: name.trim(), password, role, mobile: mobile.trim() })
         toast.success('用户已创建')
@@ -43,29 +42,11 @@ export function UserFormDialog({ actorRole, user, onClose, onSaved }: { actorRol
         toast.success('已保存')
       }
       onSaved()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
-    <Dialog
-      open
-      title={isNew ? '新建用户' : `编辑用户 ${user.username}`}
-      onClose={onClose}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            取消
-          </Button>
-          <Button type="submit" form="user-form" loading={busy}>
-            保存
-          </Button>
-        </>
-      }
-    >
+    <FormDialog title={isNew ? '新建用户' : `编辑用户 ${user.username}`} onClose={onClose} formId="user-form" busy={busy}>
       <form id="user-form" onSubmit={save} className="space-y-4">
         {isNew && (
           <Field label="用户名" htmlFor="uf-username" help="3-32 位字母、数字或下划线">
@@ -77,11 +58,7 @@ export function UserFormDialog({ actorRole, user, onClose, onSaved }: { actorRol
         </Field>
         <Field label="角色" htmlFor="uf-role">
           <Select id="uf-role" value={role} onChange={(e) => setRole(e.target.value as Role)} disabled={roles.length <= 1}>
-            {(roles.includes(role) ? roles : [role, ...roles]).map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </option>
-            ))}
+            <LabelOptions labels={ROLE_LABELS} keys={roles.includes(role) ? roles : [role, ...roles]} />
           </Select>
         </Field>
         <Field label="手机号" htmlFor="uf-mobile" help="可留空">
@@ -91,14 +68,9 @@ export function UserFormDialog({ actorRole, user, onClose, onSaved }: { actorRol
           <Input id="uf-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
         </Field>
         {!isNew && (
-          <div className="flex items-center justify-between">
-            <label htmlFor="uf-banned" className="text-sm text-zinc-300">
-              禁用账号
-            </label>
-            <Switch id="uf-banned" checked={banned} onChange={setBanned} label="禁用账号" />
-          </div>
+          <SwitchRow id="uf-banned" label="禁用账号" checked={banned} onChange={setBanned} />
         )}
       </form>
-    </Dialog>
+    </FormDialog>
   )
 }

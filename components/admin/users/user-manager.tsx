@@ -10,15 +10,14 @@ import { formatCents, formatDateTime } from '@/lib/format'
 import { DEFAULT_PAGE_SIZE, type Page } from '@/lib/http/pagination'
 import { ROLE_LABELS } from '@/lib/users/role-labels'
 import type { AdminUserRow } from '@/lib/users/user-views'
-import { toast } from '@/lib/ui/toast-store'
 import { Button } from '@/components/ui/button'
 import { Badge, PageTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
+import { DataTable } from '@/components/ui/data-table'
 import { Input } from '@/components/ui/field'
 import { Pagination } from '@/components/ui/pagination'
-import { Loading } from '@/components/ui/spinner'
-import { Table, TableMessage, Td, Th } from '@/components/ui/table'
-import { EmptyState } from '@/components/ui/card'
+import { Td } from '@/components/ui/table'
+import { useRowActions } from '@/components/admin/shared/use-row-actions'
 import { AdjustDialog } from './adjust-dialog'
 import { UserFormDialog } from './user-form-dialog'
 
@@ -30,9 +29,7 @@ export function UserManager() {
   const [keywordInput, setKeywordInput] = useState('')
   const [keyword, setKeyword] = useState('')
   const [editing, setEditing] = useState<UserRow | 'new' | null>(null)
-  const [deleting, setDeleting] = useState<UserRow | null>(null)
   const [adjusting, setAdjusting] = useState<UserRow | null>(null)
-  const [isDeleting, setIsDeleting] = useState(false)
   const { profile: me } = useProfile()
   const queryClient = useQueryClient()
 
@@ -42,26 +39,12 @@ export function UserManager() {
     queryFn: () => api.get<Page<UserRow>>('/api/users', params),
   })
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] })
+  const { deleting, setDeleting, isDeleting, confirmDelete } = useRowActions<UserRow>('/api/admin/user', refresh)
 
   function search(e: FormEvent) {
     e.preventDefault()
     setPage(1)
     setKeyword(keywordInput.trim())
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return
-    setIsDeleting(true)
-    try {
-      await api.delete(`/api/admin/user/${deleting.id}`)
-      toast.success('已删除')
-      setDeleting(null)
-      await refresh()
-    } catch {
-      // shown by the request layer
-    } finally {
-      setIsDeleting(false)
-    }
   }
 
   const columns = ['用户名', '昵称', '角色', '手机号', '积分', '余额（元）', '状态', '注册时间', '操作']
@@ -74,59 +57,40 @@ export function UserManager() {
           搜索
         </Button>
       </form>
-      <Table>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <Th key={c}>{c}</Th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {isLoading && (
-            <TableMessage colSpan={columns.length}>
-              <Loading />
-            </TableMessage>
-          )}
-          {data?.list.length === 0 && (
-            <TableMessage colSpan={columns.length}>
-              <EmptyState>没有找到用户</EmptyState>
-            </TableMessage>
-          )}
-          {data?.list.map((u) => {
-            const canManage = me ? canManageUser(me.role, u.role) : false
-            return (
-              <tr key={u.id} className="hover:bg-zinc-900/50">
-                <Td className="font-medium text-white">{u.username}</Td>
-                <Td>{u.name}</Td>
-                <Td>
-                  <Badge tone={u.role === 'ADMIN' ? 'brand' : u.role === 'MANAGER' ? 'amber' : 'zinc'}>{ROLE_LABELS[u.role]}</Badge>
-                </Td>
-                <Td>{u.mobile ?? '-'}</Td>
-                <Td>{u.points}</Td>
-                <Td>{formatCents(u.balance)}</Td>
-                <Td>{u.bannedAt ? <Badge tone="red">已禁用</Badge> : <Badge tone="green">正常</Badge>}</Td>
-                <Td className="text-zinc-400">{formatDateTime(u.createdAt)}</Td>
-                <Td>
-                  <div className="flex gap-1">
-                    <Button size="sm" variant="ghost" disabled={!canManage} onClick={() => setEditing(u)}>
-                      编辑
+      <DataTable columns={columns} isLoading={isLoading} isEmpty={data?.list.length === 0} empty="没有找到用户">
+        {data?.list.map((u) => {
+          const canManage = me ? canManageUser(me.role, u.role) : false
+          return (
+            <tr key={u.id} className="hover:bg-zinc-900/50">
+              <Td className="font-medium text-white">{u.username}</Td>
+              <Td>{u.name}</Td>
+              <Td>
+                <Badge tone={u.role === 'ADMIN' ? 'brand' : u.role === 'MANAGER' ? 'amber' : 'zinc'}>{ROLE_LABELS[u.role]}</Badge>
+              </Td>
+              <Td>{u.mobile ?? '-'}</Td>
+              <Td>{u.points}</Td>
+              <Td>{formatCents(u.balance)}</Td>
+              <Td>{u.bannedAt ? <Badge tone="red">已禁用</Badge> : <Badge tone="green">正常</Badge>}</Td>
+              <Td className="text-zinc-400">{formatDateTime(u.createdAt)}</Td>
+              <Td>
+                <div className="flex gap-1">
+                  <Button size="sm" variant="ghost" disabled={!canManage} onClick={() => setEditing(u)}>
+                    编辑
+                  </Button>
+                  {me && isAdmin(me.role) && (
+                    <Button size="sm" variant="ghost" onClick={() => setAdjusting(u)}>
+                      调整
                     </Button>
-                    {me && isAdmin(me.role) && (
-                      <Button size="sm" variant="ghost" onClick={() => setAdjusting(u)}>
-                        调整
-                      </Button>
-                    )}
-                    <Button size="sm" variant="ghost" className="text-red-400" disabled={!canManage || u.id === me?.id} onClick={() => setDeleting(u)}>
-                      删除
-                    </Button>
-                  </div>
-                </Td>
-              </tr>
-            )
-          })}
-        </tbody>
-      </Table>
+                  )}
+                  <Button size="sm" variant="ghost" className="text-red-400" disabled={!canManage || u.id === me?.id} onClick={() => setDeleting(u)}>
+                    删除
+                  </Button>
+                </div>
+              </Td>
+            </tr>
+          )
+        })}
+      </DataTable>
       {data && <Pagination page={page} pageSize={DEFAULT_PAGE_SIZE} total={data.total} onChange={setPage} />}
 
       {editing && me && (
