@@ -46,6 +46,14 @@ export const ZEnvSchema = z.object({
   S3_PUBLIC_URL: z.url().optional(),
   /** bucket in the path (MinIO) instead of the host name (AWS, OSS, COS). */
   S3_FORCE_PATH_STYLE: booleanString.default(false),
+  /** Set by scripts/start.ts when it runs the embedded database (a trial or development setup, not a production deployment). */
+  EMBEDDED_DATABASE: booleanString.default(false),
+  /** WeChat API hosts (tests point them at fakes). */
+  WX_API_BASE: z.url().default('https://api.weixin.qq.com'),
+  WX_OPEN_BASE: z.url().default('https://open.weixin.qq.com'),
+  /** SMS provider endpoints (tests point them at fakes). */
+  ALIYUN_SMS_ENDPOINT: z.url().default('https://dysmsapi.aliyuncs.com'),
+  TENCENT_SMS_ENDPOINT: z.url().default('https://sms.tencentcloudapi.com'),
   /** Run the background worker inside the web process (the embedded default does). */
   RUN_WORKER_IN_WEB: booleanString.default(false),
 })

@@ -69,7 +69,7 @@ async function main() {
       LISTEN_HOST: config.LISTEN_HOST,
       DATABASE_URL: databaseUrl,
       AUTH_SECRET: authSecret,
-      ...(embedded ? { RUN_WORKER_IN_WEB: process.env.RUN_WORKER_IN_WEB ?? 'true' } : {}),
+      ...(embedded ? { RUN_WORKER_IN_WEB: process.env.RUN_WORKER_IN_WEB ?? 'true', EMBEDDED_DATABASE: 'true' } : {}),
     },
   })
 

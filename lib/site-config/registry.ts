@@ -38,7 +38,7 @@ function define(entry: Omit<ConfigDefinition, 'schema'> & { schema?: z.ZodType }
   return { ...entry, schema: entry.schema ?? schemaByType[entry.type] }
 }
 
-export const CONFIG_GROUPS = ['基本信息', '注册与登录', '微信', '生成', '内容安全', '卡密'] as const
+export const CONFIG_GROUPS = ['基本信息', '注册与登录', '微信', '短信', '生成', '提示词翻译', '内容安全', '卡密'] as const
 
 export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
   define({ name: 'name', group: '基本信息', label: '站点名称', help: '显示在页面标题和页眉', type: 'string', visibility: 'public', defaultValue: 'AI 画室', schema: text(40).min(1, '站点名称不能为空') }),
@@ -49,6 +49,24 @@ export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
   define({ name: 'MOBILE_ENABLED', group: '注册与登录', label: '要求绑定手机号', help: '开启后，未绑定手机号的用户登录后会被引导到绑定页面', type: 'boolean', visibility: 'public', defaultValue: false }),
   define({ name: 'WX_ENABLED', group: '微信', label: '启用微信登录', type: 'boolean', visibility: 'public', defaultValue: false }),
   define({ name: 'WX_APP_ID', group: '微信', label: '公众号 AppID', type: 'string', visibility: 'public', defaultValue: '', schema: z.string().trim().regex(/^(wx[0-9a-f]{16})?$/, 'AppID 形如 wx 加 16 位十六进制字符') }),
+  define({ name: 'WX_OPEN_APP_ID', group: '微信', label: '开放平台网站应用 AppID', help: '填写后，电脑端可使用微信官方扫码登录（qrconnect）', type: 'string', visibility: 'admin', defaultValue: '', schema: z.string().trim().regex(/^(wx[0-9a-f]{16})?$/, 'AppID 形如 wx 加 16 位十六进制字符') }),
+  define({ name: 'WX_OPEN_APP_SECRET', group: '微信', label: '开放平台网站应用 AppSecret', type: 'string', visibility: 'secret', defaultValue: '', schema: z.string().trim().regex(/^([0-9a-f]{32})?$/, 'AppSecret 为 32 位十六进制字符') }),
+  define({ name: 'SMS_LOGIN_ENABLED', group: '短信', label: '启用手机验证码登录', type: 'boolean', visibility: 'public', defaultValue: false }),
+  define({ name: 'SMS_PROVIDER', group: '短信', label: '短信服务商', help: 'log：验证码只写入服务器日志，仅供试用和开发，生产部署中不可用；aliyun：阿里云短信；tencent：腾讯云短信', type: 'string', visibility: 'admin', defaultValue: 'log', schema: z.enum(['log', 'aliyun', 'tencent'], { error: '只能是 log、aliyun 或 tencent' }) }),
+  define({ name: 'ALIYUN_ACCESS_KEY_ID', group: '短信', label: '阿里云 AccessKey ID', type: 'string', visibility: 'admin', defaultValue: '' }),
+  define({ name: 'ALIYUN_ACCESS_KEY_SECRET', group: '短信', label: '阿里云 AccessKey Secret', type: 'string', visibility: 'secret', defaultValue: '' }),
+  define({ name: 'ALIYUN_SMS_SIGN_NAME', group: '短信', label: '阿里云短信签名', type: 'string', visibility: 'admin', defaultValue: '' }),
+  define({ name: 'ALIYUN_SMS_TEMPLATE_CODE', group: '短信', label: '阿里云短信模板 CODE', help: '模板变量名为 code', type: 'string', visibility: 'admin', defaultValue: '' }),
+  define({ name: 'TENCENT_SECRET_ID', group: '短信', label: '腾讯云 SecretId', type: 'string', visibility: 'admin', defaultValue: '' }),
+  define({ name: 'TENCENT_SECRET_KEY', group: '短信', label: '腾讯云 SecretKey', type: 'string', visibility: 'secret', defaultValue: '' }),
+  define({ name: 'TENCENT_SMS_SDK_APP_ID', group: '短信', label: '腾讯云短信 SdkAppId', type: 'string', visibility: 'admin', defaultValue: '' }),
+  define({ name: 'TENCENT_SMS_SIGN_NAME', group: '短信', label: '腾讯云短信签名', type: 'string', visibility: 'admin', defaultValue: '' }),
+  define({ name: 'TENCENT_SMS_TEMPLATE_ID', group: '短信', label: '腾讯云短信模板 ID', help: '模板的第一个参数为验证码', type: 'string', visibility: 'admin', defaultValue: '' }),
+  define({ name: 'TENCENT_SMS_REGION', group: '短信', label: '腾讯云地域', type: 'string', visibility: 'admin', defaultValue: 'ap-guangzhou' }),
+  define({ name: 'TRANSLATE_ENABLED', group: '提示词翻译', label: '提交 MJ 任务前把中文提示词翻译成英文', type: 'boolean', visibility: 'public', defaultValue: false }),
+  define({ name: 'TRANSLATE_API_BASE', group: '提示词翻译', label: '翻译接口地址', help: 'OpenAI 兼容的聊天接口，例如 https://api.openai.com', type: 'url', visibility: 'admin', defaultValue: '', schema: z.string().trim().max(500).refine((v) => v === '' || /^https?:\/\//.test(v), '请输入 http(s):// 开头的地址') }),
+  define({ name: 'TRANSLATE_API_KEY', group: '提示词翻译', label: '翻译接口密钥', type: 'string', visibility: 'secret', defaultValue: '' }),
+  define({ name: 'TRANSLATE_MODEL', group: '提示词翻译', label: '翻译模型', type: 'string', visibility: 'admin', defaultValue: 'gpt-4o-mini' }),
   define({ name: 'TASK_MAX_PENDING_PER_USER', group: '生成', label: '每人同时进行的任务数上限', help: '排队和生成中的任务总数，超出时提交会被拒绝（不扣积分）', type: 'integer', visibility: 'admin', defaultValue: 4, schema: integer(1, 100) }),
   define({ name: 'AI_MARK_ENABLED', group: '内容安全', label: '在生成图片上添加“AI生成”角标', help: '图片元数据中的隐式标识始终写入', type: 'boolean', visibility: 'admin', defaultValue: true }),
   define({ name: 'BANNED_WORDS', group: '内容安全', label: '违禁词', help: '每行一个；提示词包含其中任何一个时拒绝提交，不扣积分', type: 'text', visibility: 'admin', defaultValue: '', schema: text(20000) }),
@@ -71,4 +89,6 @@ export type PublicConfig = {
   MOBILE_ENABLED: boolean
   WX_ENABLED: boolean
   WX_APP_ID: string
+  SMS_LOGIN_ENABLED: boolean
+  TRANSLATE_ENABLED: boolean
 }

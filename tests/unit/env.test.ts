@@ -15,7 +15,9 @@ function errorOf(source: Record<string, string | undefined>): Error {
 
 describe('parseEnv defaults', () => {
   it('an empty environment gets every default', () => {
-    expect(parseEnv({})).toEqual({
+    const env = parseEnv({})
+    expect(Object.keys(env).every((k) => k in ZEnvSchema.shape)).toBe(true)
+    expect(env).toMatchObject({
       NODE_ENV: 'development',
       DATABASE_POOL_SIZE: 10,
       DATA_DIR: './data',
@@ -64,7 +66,7 @@ describe('parseEnv valid values', () => {
       WORKER_TASK_SLOTS: '8',
       WORKER_DRAIN_SECONDS: '60',
     })
-    expect(env).toEqual({
+    expect(env).toMatchObject({
       NODE_ENV: 'production',
       DATABASE_URL: 'postgresql://aiimg:pw@db:5432/aiimg',
       DATABASE_POOL_SIZE: 25,
