@@ -2,6 +2,9 @@ import { z } from '@/lib/zod'
 import { BACKEND_KINDS } from '@/lib/generation/backends/types'
 
 const TASK_TYPES = ['SD_TEXT2IMG', 'SD_IMG2IMG', 'SD_IMGINPAINT', 'SD_IMGCONTROLNET', 'MJ_TEXT2IMG', 'MJ_IMG2IMG', 'MAKE_SAME', 'SD_XIAOLIMAO'] as const
+/** Midjourney prices per action (imagine covers MJ_TEXT2IMG and MJ_IMG2IMG). */
+export const MJ_PRICE_KEYS = ['MJ_IMAGINE', 'MJ_UPSCALE', 'MJ_VARIATION', 'MJ_REROLL', 'MJ_ZOOM', 'MJ_PAN', 'MJ_MODAL', 'MJ_BLEND', 'MJ_DESCRIBE'] as const
+export const PRICE_KEYS = [...TASK_TYPES, ...MJ_PRICE_KEYS] as const
 
 const endpoint = z
   .string()
@@ -10,7 +13,7 @@ const endpoint = z
   .refine((v) => v === '' || /^https?:\/\/[^\s]+$/.test(v), '接口地址需以 http:// 或 https:// 开头')
 
 /** Points per image by task type; a type that is absent is not offered by this model. */
-export const ZPricesSchema = z.partialRecord(z.enum(TASK_TYPES), z.number().int('价格必须是整数').min(0).max(1_000_000))
+export const ZPricesSchema = z.partialRecord(z.enum(PRICE_KEYS), z.number().int('价格必须是整数').min(0).max(1_000_000))
 
 export const ZModelInputSchema = z
   .object({
@@ -24,6 +27,7 @@ export const ZModelInputSchema = z
     prices: ZPricesSchema.default({}),
     options: z.record(z.string(), z.unknown()).default({}),
     concurrency: z.number().int().min(1).max(64).default(1),
+    pool: z.string().trim().max(40).nullable().default(null),
     enabled: z.boolean().default(true),
     sort: z.number().int().min(-10000).max(10000).default(0),
   })
@@ -42,6 +46,7 @@ export const ZModelUpdateSchema = z
     prices: ZPricesSchema,
     options: z.record(z.string(), z.unknown()),
     concurrency: z.number().int().min(1).max(64),
+    pool: z.string().trim().max(40).nullable(),
     enabled: z.boolean(),
     sort: z.number().int().min(-10000).max(10000),
   })
