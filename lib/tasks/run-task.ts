@@ -3,6 +3,7 @@ import type { Prisma } from '@/lib/generated/prisma/client'
 import { createAdapter } from '@/lib/generation/backends/registry'
 import { BackendError, type BackendAdapter, type BackendImage, type GenerationJob } from '@/lib/generation/backends/types'
 import { storeResults } from '@/lib/generation/store-results'
+import { recordBackendFailure } from '@/lib/models/backend-health'
 import { getConfigValue } from '@/lib/site-config/store'
 import { backendConfig, buildJob, MissingInputError } from './build-job'
 import { LEASE_MS, type ClaimedTask } from './claim-task'
@@ -31,7 +32,7 @@ type StopReason = 'deadline' | 'ended-elsewhere' | 'shutdown'
 export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: AbortSignal): Promise<void> {
   const task = await db().task.findUniqueOrThrow({
     where: { id: claimed.id },
-    select: { id: true, params: true, deadlineAt: true, maxAttempts: true, upstreamId: true, model: true, customModel: { select: { checkpoint: true, lora: true } } },
+    select: { id: true, params: true, deadlineAt: true, maxAttempts: true, upstreamId: true, poolKey: true, model: true, customModel: { select: { checkpoint: true, lora: true } } },
   })
   const stop = new AbortController()
   let stopReason: StopReason | null = null
@@ -81,7 +82,7 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
     })
     await completeTask(task.id, workerId, stored, images.log)
   } catch (error) {
-    await handleFailure(error, { taskId: task.id, workerId, attempts: claimed.attempts, maxAttempts: task.maxAttempts, accepted: Boolean(upstreamId), stopReason })
+    await handleFailure(error, { taskId: task.id, modelId: task.model.id, poolKey: task.poolKey, workerId, attempts: claimed.attempts, maxAttempts: task.maxAttempts, accepted: Boolean(upstreamId), stopReason })
     if (adapter?.interrupt && job && (stopReason === 'deadline' || stopReason === 'ended-elsewhere')) await adapter.interrupt(upstreamId, job)
   } finally {
     clearInterval(beat)
@@ -114,7 +115,7 @@ async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: Cla
   return adapter.wait(upstreamId, job, ctx)
 }
 
-async function handleFailure(error: unknown, run: { taskId: string; workerId: string; attempts: number; maxAttempts: number; accepted: boolean; stopReason: StopReason | null }): Promise<void> {
+async function handleFailure(error: unknown, run: { taskId: string; modelId: string; poolKey: string | null; workerId: string; attempts: number; maxAttempts: number; accepted: boolean; stopReason: StopReason | null }): Promise<void> {
   const { taskId, workerId } = run
   if (run.stopReason === 'ended-elsewhere') return // the canceller or the sweeper already ended it
   if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId, run.accepted)
@@ -122,8 +123,12 @@ async function handleFailure(error: unknown, run: { taskId: string; workerId: st
 
   const code = error instanceof BackendError ? ((error.detail as { code?: string } | undefined)?.code ?? error.code) : error instanceof MissingInputError ? 'INPUT_MISSING' : error instanceof StorageError ? 'STORAGE_FAILED' : 'UPSTREAM_FAILED'
   const retryable = error instanceof BackendError && error.retryable && !run.accepted && run.attempts < run.maxAttempts
+  // The backend itself misbehaved (not merely busy): take it out of routing, and a task of
+  // a pool fails over to another instance at once instead of waiting out a backoff.
+  const blamesBackend = error instanceof BackendError && error.retryable && error.code !== 'BUSY' && error.code !== 'ABORTED'
+  if (blamesBackend) await recordBackendFailure(run.modelId, `${error.code}: ${error.message}`)
   if (retryable) {
-    const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))
+    const delay = blamesBackend && run.poolKey ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))
     await db().task.updateMany({
       where: { id: taskId, leaseOwner: workerId, status: 'PENDING' },
       data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, runAfter: new Date(Date.now() + delay), progress: 0, backendLog: [describe(error)] as Prisma.InputJsonValue },

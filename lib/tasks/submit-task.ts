@@ -19,17 +19,17 @@ const IMAGE_INPUTS = ['initImageId', 'maskImageId', 'controlImageId'] as const
 export type SubmitInput = { type: TaskType; modelId?: string; params: unknown }
 
 /** The enabled model that runs this kind of task, and its price per image. */
-async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; name: string; backend: string; pricePerImage: number }> {
+async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; name: string; backend: string; pool: string | null; pricePerImage: number }> {
   const candidates = await db().aiModel.findMany({
     where: { enabled: true, ...(resolved.modelId ? { id: resolved.modelId } : {}) },
-    select: { id: true, name: true, backend: true, prices: true },
+    select: { id: true, name: true, backend: true, pool: true, prices: true },
     orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
   })
   for (const model of candidates) {
     if (!isSupportedBackend(model.backend)) continue
     const price = (model.prices as Record<string, unknown>)[resolved.baseType]
     if (typeof price === 'number' && Number.isInteger(price) && price >= 0) {
-      return { id: model.id, name: model.name, backend: model.backend, pricePerImage: resolved.customModel?.price ?? price }
+      return { id: model.id, name: model.name, backend: model.backend, pool: model.pool, pricePerImage: resolved.customModel?.price ?? price }
     }
   }
   if (resolved.modelId) throw badRequest('所选模型不可用或不支持该功能')
@@ -72,6 +72,7 @@ export async function submitTask(userId: string, input: SubmitInput, idempotency
           type: resolved.type,
           params: { ...resolved.params, baseType: resolved.baseType } as Prisma.InputJsonValue,
           modelId: model.id,
+          poolKey: model.pool,
           customModelId: resolved.customModel?.id ?? null,
           parentId: resolved.parentId,
           priceSnapshot: { pricePerImage: model.pricePerImage, count: params.count, backend: model.backend, model: model.name },

@@ -1,0 +1,48 @@
+import { db } from '@/lib/db'
+import { createAdapter, isSupportedBackend } from '@/lib/generation/backends/registry'
+import { backendConfig } from '@/lib/tasks/build-job'
+
+export const CHECK_BACKENDS_JOB = 'check-backends'
+/** A backend taken out by a failed task gets this long before a check may bring it back. */
+export const COOLDOWN_MS = 60_000
+/** Consecutive failed checks that take a backend out. */
+const FAILED_CHECKS_TO_REMOVE = 2
+const CHECK_TIMEOUT_MS = 10_000
+
+/**
+ * A task's submit failed in a way that speaks of the backend (unreachable, 5xx, garbage):
+ * take it out at once, so the retry goes to another instance of its pool.
+ */
+export async function recordBackendFailure(modelId: string, message: string): Promise<void> {
+  await db().aiModel.updateMany({
+    where: { id: modelId },
+    data: { healthy: false, healthFailures: { increment: 1 }, healthCheckedAt: new Date(), healthMessage: message.slice(0, 300) },
+  })
+}
+
+async function testWithTimeout(model: Parameters<typeof backendConfig>[0] & { backend: string }) {
+  if (!isSupportedBackend(model.backend)) return { ok: false, message: `暂不支持该后端类型（${model.backend}）` }
+  const timeout = new Promise<{ ok: boolean; message: string }>((resolve) => setTimeout(() => resolve({ ok: false, message: '健康检查超时' }), CHECK_TIMEOUT_MS).unref())
+  return Promise.race([createAdapter(model.backend, backendConfig(model)).test(), timeout])
+}
+
+/**
+ * The health check (a worker job): asks every enabled backend for its health or model
+ * list. A backend that fails twice in a row is taken out of routing; one that answers
+ * again (and whose cooldown after a failed task has passed) is brought back.
+ */
+export async function checkBackends(): Promise<void> {
+  const models = await db().aiModel.findMany({ where: { enabled: true } })
+  const now = Date.now()
+  await Promise.all(
+    models.map(async (model) => {
+      if (!model.healthy && model.healthCheckedAt && now - model.healthCheckedAt.getTime() < COOLDOWN_MS) return
+      const result = await testWithTimeout(model).catch((error: Error) => ({ ok: false, message: error.message }))
+      const failures = result.ok ? 0 : model.healthFailures + 1
+      await db().aiModel.update({
+        where: { id: model.id },
+        data: { healthy: result.ok || (model.healthy && failures < FAILED_CHECKS_TO_REMOVE), healthFailures: failures, healthCheckedAt: new Date(), healthMessage: result.ok ? null : result.message.slice(0, 300) },
+      })
+    }),
+  )
+}
