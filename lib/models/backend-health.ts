@@ -5,6 +5,8 @@ import { backendConfig } from '@/lib/tasks/build-job'
 export const CHECK_BACKENDS_JOB = 'check-backends'
 /** A backend taken out by a failed task gets this long before a check may bring it back. */
 export const COOLDOWN_MS = 60_000
+/** Marks a health message that came from a failed task (the cooldown applies to those). */
+const TASK_FAILURE = '任务失败：'
 /** Consecutive failed checks that take a backend out. */
 const FAILED_CHECKS_TO_REMOVE = 2
 const CHECK_TIMEOUT_MS = 10_000
@@ -16,7 +18,7 @@ const CHECK_TIMEOUT_MS = 10_000
 export async function recordBackendFailure(modelId: string, message: string): Promise<void> {
   await db().aiModel.updateMany({
     where: { id: modelId },
-    data: { healthy: false, healthFailures: { increment: 1 }, healthCheckedAt: new Date(), healthMessage: message.slice(0, 300) },
+    data: { healthy: false, healthFailures: { increment: 1 }, healthCheckedAt: new Date(), healthMessage: (TASK_FAILURE + message).slice(0, 300) },
   })
 }
 
@@ -36,7 +38,8 @@ export async function checkBackends(): Promise<void> {
   const now = Date.now()
   await Promise.all(
     models.map(async (model) => {
-      if (!model.healthy && model.healthCheckedAt && now - model.healthCheckedAt.getTime() < COOLDOWN_MS) return
+      const isCoolingDown = !model.healthy && model.healthMessage?.startsWith(TASK_FAILURE) && model.healthCheckedAt && now - model.healthCheckedAt.getTime() < COOLDOWN_MS
+      if (isCoolingDown) return
       const result = await testWithTimeout(model).catch((error: Error) => ({ ok: false, message: error.message }))
       const failures = result.ok ? 0 : model.healthFailures + 1
       await db().aiModel.update({

@@ -9,24 +9,40 @@ import { backendConfig } from '@/lib/tasks/build-job'
 import { openModelSecret, sealModelSecret } from './model-secret'
 import type { TModelInput, TModelUpdate } from './schemas'
 
-const MODEL_SELECT = { id: true, name: true, type: true, backend: true, endpoint: true, secretEnc: true, checkpoint: true, prices: true, options: true, concurrency: true, enabled: true, sort: true, createdAt: true, updatedAt: true } as const
+const MODEL_SELECT = {
+  id: true, name: true, type: true, backend: true, endpoint: true, secretEnc: true, checkpoint: true, prices: true, options: true,
+  concurrency: true, pool: true, enabled: true, sort: true, healthy: true, healthCheckedAt: true, healthMessage: true, createdAt: true, updatedAt: true,
+} as const
 type ModelRecord = Prisma.AiModelGetPayload<{ select: typeof MODEL_SELECT }>
 
-/** A model for the console: the secret only ever masked. */
-export type AdminModelRow = Omit<ModelRecord, 'secretEnc'> & { secret: string; queued: number; running: number }
+type Load = { queued: number; running: number; recentTasks: number; recentFailures: number }
 
-function toRow(m: ModelRecord, load: { queued: number; running: number }): AdminModelRow {
+/** A model for the console: the secret only ever masked; its queue and last hour's failures. */
+export type AdminModelRow = Omit<ModelRecord, 'secretEnc'> & { secret: string } & Load
+
+const NO_LOAD: Load = { queued: 0, running: 0, recentTasks: 0, recentFailures: 0 }
+
+function toRow(m: ModelRecord, load: Load): AdminModelRow {
   const { secretEnc, ...rest } = m
   return { ...rest, secret: secretEnc ? maskSecret(openModelSecret(secretEnc) ?? '') || '••••••' : '', ...load }
 }
 
 export async function listModels(): Promise<AdminModelRow[]> {
-  const [models, load] = await Promise.all([
+  const hourAgo = new Date(Date.now() - 3600_000)
+  const [models, pending, recent] = await Promise.all([
     db().aiModel.findMany({ select: MODEL_SELECT, orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }] }),
     db().task.groupBy({ by: ['modelId', 'stage'], where: { status: 'PENDING' }, _count: { _all: true } }),
+    db().task.groupBy({ by: ['modelId', 'status'], where: { finishedAt: { gte: hourAgo }, status: { in: ['SUCCESS', 'FAIL'] } }, _count: { _all: true } }),
   ])
-  const count = (id: string, stages: string[]) => load.filter((l) => l.modelId === id && stages.includes(l.stage)).reduce((n, l) => n + l._count._all, 0)
-  return models.map((m) => toRow(m, { queued: count(m.id, ['QUEUED']), running: count(m.id, ['SUBMITTING', 'RUNNING']) }))
+  const sum = <T extends { modelId: string; _count: { _all: number } }>(rows: T[], id: string, keep: (r: T) => boolean) => rows.filter((r) => r.modelId === id && keep(r)).reduce((n, r) => n + r._count._all, 0)
+  return models.map((m) =>
+    toRow(m, {
+      queued: sum(pending, m.id, (r) => r.stage === 'QUEUED'),
+      running: sum(pending, m.id, (r) => r.stage !== 'QUEUED'),
+      recentTasks: sum(recent, m.id, () => true),
+      recentFailures: sum(recent, m.id, (r) => r.status === 'FAIL'),
+    }),
+  )
 }
 
 const secretData = (secret: string | undefined) => (secret === undefined ? {} : { secretEnc: secret ? sealModelSecret(secret) : null })
@@ -37,7 +53,7 @@ export async function createModel(actor: SessionUser, ip: string, input: TModelI
   return db().$transaction(async (tx) => {
     const model = await tx.aiModel.create({ data: { ...data, prices: data.prices as Prisma.InputJsonValue, options: data.options as Prisma.InputJsonValue, ...secretData(secret) }, select: MODEL_SELECT })
     await recordAudit(tx, actor, ip, { action: 'model.create', targetType: 'AiModel', targetId: model.id, after: audited(model) })
-    return toRow(model, { queued: 0, running: 0 })
+    return toRow(model, NO_LOAD)
   })
 }
 
@@ -54,7 +70,7 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
       select: MODEL_SELECT,
     })
     await recordAudit(tx, actor, ip, { action: 'model.update', targetType: 'AiModel', targetId: id, before: audited(before), after: audited(model) })
-    return toRow(model, { queued: 0, running: 0 })
+    return toRow(model, NO_LOAD)
   })
 }
 

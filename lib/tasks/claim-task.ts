@@ -10,9 +10,10 @@ export type ClaimedTask = { id: string; upstreamId: string | null; attempts: num
 /**
  * Claims one task for this worker, or null. First an accepted job whose worker died
  * (stage RUNNING, no lease): it only needs someone to wait for it. Else a queued task
- * on a backend with a free slot: the backend's row is locked (SKIP LOCKED) while its
- * running jobs are counted, so two workers can never fill one slot twice; within a
- * backend, the user with the fewest running tasks goes first, then the oldest task.
+ * for the least busy healthy backend with a free slot (a task of a pool may go to any of
+ * its instances and is moved to the one chosen): the backend's row is locked (SKIP
+ * LOCKED) while its running jobs are counted, so two workers can never fill one slot
+ * twice; then the user with the fewest running tasks goes first, then the oldest task.
  */
 export async function claimTask(workerId: string): Promise<ClaimedTask | null> {
   return (await claimOrphan(workerId)) ?? (await claimQueued(workerId))
@@ -30,25 +31,36 @@ async function claimOrphan(workerId: string): Promise<ClaimedTask | null> {
 
 async function claimQueued(workerId: string): Promise<ClaimedTask | null> {
   return db().$transaction(async (tx) => {
-    const models = await tx.$queryRaw<{ id: string }[]>`
-      SELECT m."id" FROM "AiModel" m
-      WHERE EXISTS (SELECT 1 FROM "Task" q WHERE q."modelId" = m."id" AND q."status" = 'PENDING' AND q."stage" = 'QUEUED' AND q."runAfter" <= now())
-        AND (SELECT count(*) FROM "Task" r WHERE r."modelId" = m."id" AND r."status" = 'PENDING' AND r."stage" IN ('SUBMITTING', 'RUNNING')) < m."concurrency"
-      ORDER BY (SELECT min(q."createdAt") FROM "Task" q WHERE q."modelId" = m."id" AND q."status" = 'PENDING' AND q."stage" = 'QUEUED')
-      FOR UPDATE SKIP LOCKED LIMIT 1`
+    // A backend can take a queued task that names it, or one of its pool's. Pool members
+    // must be enabled and healthy; a lone model still runs the tasks already paid for it.
+    const models = await tx.$queryRaw<{ id: string; pool: string | null }[]>`
+      WITH load AS (
+        SELECT m."id", m."pool", m."concurrency",
+          (SELECT count(*) FROM "Task" r WHERE r."modelId" = m."id" AND r."status" = 'PENDING' AND r."stage" IN ('SUBMITTING', 'RUNNING')) AS running,
+          (SELECT min(q."createdAt") FROM "Task" q
+            WHERE q."status" = 'PENDING' AND q."stage" = 'QUEUED' AND q."runAfter" <= now()
+              AND ((q."poolKey" IS NULL AND q."modelId" = m."id") OR q."poolKey" = m."pool")) AS oldest
+        FROM "AiModel" m
+        WHERE m."healthy" AND (m."enabled" OR m."pool" IS NULL)
+      )
+      SELECT m."id", m."pool" FROM "AiModel" m JOIN load ON load."id" = m."id"
+      WHERE load.oldest IS NOT NULL AND load.running < load."concurrency"
+      ORDER BY load.running, load.oldest
+      FOR UPDATE OF m SKIP LOCKED LIMIT 1`
     if (models.length === 0) return null
+    const [{ id: modelId, pool }] = models
+    // Only the chosen row is locked (SKIP LOCKED passes over rows other claimers hold), so
+    // workers claiming for other instances of the pool are never blocked by this one.
     const rows = await tx.$queryRaw<ClaimedTask[]>`
-      WITH candidates AS (
-        SELECT t."id", t."userId", t."createdAt" FROM "Task" t
-        WHERE t."modelId" = ${models[0].id} AND t."status" = 'PENDING' AND t."stage" = 'QUEUED' AND t."runAfter" <= now()
-        ORDER BY t."createdAt" LIMIT 50 FOR UPDATE SKIP LOCKED
-      ), chosen AS (
-        SELECT c."id" FROM candidates c
-        ORDER BY (SELECT count(*) FROM "Task" u WHERE u."userId" = c."userId" AND u."status" = 'PENDING' AND u."stage" IN ('SUBMITTING', 'RUNNING')), c."createdAt"
-        LIMIT 1
+      WITH chosen AS (
+        SELECT t."id" FROM "Task" t
+        WHERE t."status" = 'PENDING' AND t."stage" = 'QUEUED' AND t."runAfter" <= now()
+          AND ((t."poolKey" IS NULL AND t."modelId" = ${modelId}) OR t."poolKey" = ${pool})
+        ORDER BY (SELECT count(*) FROM "Task" u WHERE u."userId" = t."userId" AND u."status" = 'PENDING' AND u."stage" IN ('SUBMITTING', 'RUNNING')), t."createdAt"
+        LIMIT 1 FOR UPDATE OF t SKIP LOCKED
       )
       UPDATE "Task" SET
-        "stage" = 'SUBMITTING', "leaseOwner" = ${workerId}, "leaseExpiresAt" = now() + ${`${LEASE_MS} milliseconds`}::interval,
+        "modelId" = ${modelId}, "stage" = 'SUBMITTING', "leaseOwner" = ${workerId}, "leaseExpiresAt" = now() + ${`${LEASE_MS} milliseconds`}::interval,
         "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", now()),
         "deadlineAt" = LEAST("deadlineAt", now() + ${`${RUN_TIMEOUT_MS} milliseconds`}::interval)
       FROM chosen WHERE "Task"."id" = chosen."id"

@@ -1,5 +1,6 @@
 import { pruneExpiredCounters } from '@/lib/auth/rate-limit'
 import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-cards'
+import { CHECK_BACKENDS_JOB, checkBackends } from '@/lib/models/backend-health'
 import { SWEEP_TASKS_JOB, sweepTasks } from '@/lib/tasks/sweep-tasks'
 import type { BackgroundJob } from './background-worker'
 
@@ -10,6 +11,8 @@ export function backgroundJobs(): BackgroundJob[] {
     { name: CHECK_CARDS_JOB, intervalMs: 60_000, run: checkPendingCards },
     // Expired leases and deadlines: two indexed queries every 30 s when all is well.
     { name: SWEEP_TASKS_JOB, intervalMs: 30_000, run: sweepTasks },
+    // One health or model-list request per enabled backend each minute.
+    { name: CHECK_BACKENDS_JOB, intervalMs: 60_000, run: checkBackends },
     {
       name: 'prune-rate-limits',
       intervalMs: 10 * 60_000,

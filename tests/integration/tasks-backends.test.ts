@@ -67,6 +67,9 @@ describe('tasks on real backend protocols', () => {
       await drainQueue()
       const row = await task(t.id)
       expect(row.attempts).toBe(attempt)
+      // Each failure takes the backend out of routing; the health check would bring it back.
+      expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({ healthy: false, healthFailures: attempt })
+      await db().aiModel.update({ where: { id: model.id }, data: { healthy: true } })
       if (attempt < 3) expect(row).toMatchObject({ status: 'PENDING', stage: 'QUEUED' })
       if (attempt < 3) expect(row.runAfter.getTime()).toBeGreaterThan(Date.now() + 2_000)
     }

@@ -30,6 +30,7 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
   const [checkpoint, setCheckpoint] = useState(model?.checkpoint ?? '')
   const [prices, setPrices] = useState(() => initialPrices(model))
   const [concurrency, setConcurrency] = useState(String(model?.concurrency ?? 1))
+  const [pool, setPool] = useState(model?.pool ?? '')
   const [enabled, setEnabled] = useState(model?.enabled ?? true)
   const [sort, setSort] = useState(String(model?.sort ?? 0))
   const [optionsText, setOptionsText] = useState(() => formatJsonObject(model?.options))
@@ -67,6 +68,7 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
       prices: priceValues,
       options: options.value,
       concurrency: slots,
+      pool: pool.trim() || null,
       enabled,
       sort: order,
       ...secretPart,
@@ -126,6 +128,9 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
           </Field>
           <Field label="并发数" htmlFor="mf-concurrency" help="该后端同时运行的任务数，1-64">
             <Input id="mf-concurrency" type="number" inputMode="numeric" min={1} max={64} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} />
+          </Field>
+          <Field label="资源池（可选）" htmlFor="mf-pool" help="同名资源池的模型互为备份：任务交给其中最空闲的健康实例，某个实例出错时自动转给其他实例">
+            <Input id="mf-pool" value={pool} onChange={(e) => setPool(e.target.value)} maxLength={40} placeholder="例如 sd15" />
           </Field>
           <Field label="排序" htmlFor="mf-sort" help="数字小的排在前面，也优先接单">
             <Input id="mf-sort" type="number" inputMode="numeric" value={sort} onChange={(e) => setSort(e.target.value)} />

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
+import { formatDateTime } from '@/lib/format'
 import { Button } from '@/components/ui/button'
 import { Badge, PageTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
@@ -31,7 +32,7 @@ export function ModelManager() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminModels })
   const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<ModelRow>('/api/admin/models', refresh)
 
-  const columns = ['名称 / Checkpoint', '后端 / 接口地址', '价格（积分/张）', '并发', '排队/运行', '启用', '排序', '操作']
+  const columns = ['名称 / Checkpoint', '后端 / 接口地址', '价格（积分/张）', '并发 / 资源池', '健康', '排队/运行', '近 1 小时失败率', '启用', '排序', '操作']
   return (
     <div>
       <PageTitle actions={<Button onClick={() => setEditing('new')}>新建模型</Button>}>模型管理</PageTitle>
@@ -58,11 +59,26 @@ export function ModelManager() {
               )}
             </Td>
             <Td className="max-w-52 whitespace-normal text-xs leading-relaxed">{pricesSummary(m) ?? <span className="text-zinc-500">未定价</span>}</Td>
-            <Td>{m.concurrency}</Td>
+            <Td>
+              <div>{m.concurrency}</div>
+              {m.pool && <div className="mt-0.5 text-xs text-zinc-500">池：{m.pool}</div>}
+            </Td>
+            <Td>
+              <Badge tone={m.healthy ? 'green' : 'red'}>{m.healthy ? '正常' : '异常'}</Badge>
+              {m.healthMessage && (
+                <div className="mt-0.5 max-w-40 truncate text-xs text-red-300" title={m.healthMessage}>
+                  {m.healthMessage}
+                </div>
+              )}
+              {m.healthCheckedAt && <div className="mt-0.5 text-[10px] text-zinc-600">{formatDateTime(m.healthCheckedAt).slice(11)}</div>}
+            </Td>
             <Td>
               <span className={m.queued ? 'text-amber-300' : 'text-zinc-400'}>{m.queued}</span>
               <span className="text-zinc-600"> / </span>
               <span className={m.running ? 'text-emerald-400' : 'text-zinc-400'}>{m.running}</span>
+            </Td>
+            <Td className={m.recentFailures ? 'text-red-300' : 'text-zinc-400'}>
+              {m.recentTasks ? `${Math.round((m.recentFailures / m.recentTasks) * 100)}%（${m.recentFailures}/${m.recentTasks}）` : '-'}
             </Td>
             <Td>
               <Switch checked={m.enabled} onChange={() => toggleEnabled(m)} label={`启用 ${m.name}`} />
