@@ -1,14 +1,16 @@
 import { createComfyuiAdapter } from './comfyui'
 import { createDemoAdapter } from './demo'
+import { createMjProxyAdapter } from './mj-proxy'
 import { createOpenaiImagesAdapter } from './openai-images'
 import { createSdWebuiAdapter } from './sd-webui'
 import type { AdapterFactory, BackendAdapter, BackendConfig, BackendKind } from './types'
 
-/** Adapter factories by backend kind (the Midjourney proxy arrives with its own issue). */
+/** Adapter factories by backend kind. */
 const factories: Partial<Record<BackendKind, AdapterFactory>> = {
   'sd-webui': createSdWebuiAdapter,
   comfyui: createComfyuiAdapter,
   'openai-images': createOpenaiImagesAdapter,
+  'mj-proxy': createMjProxyAdapter,
   demo: createDemoAdapter,
 }
 

@@ -46,24 +46,57 @@ export type GenerationJob = {
   controlImage: Buffer | null
   /** lineart mode: ControlNet preprocessor, model and weight. */
   controlnet: { module: string; model: string; weight: number } | null
+  /** Midjourney proxy jobs: what to submit (the SD fields above are unused then). */
+  mj?: MjJob | null
 }
+
+/** A Midjourney job: a new imagine/blend/describe, or a button pressed on an earlier task. */
+export type MjJob = {
+  action: 'IMAGINE' | 'BLEND' | 'DESCRIBE' | 'ACTION'
+  /** IMAGINE: the final prompt with its parameters; ACTION: the prompt a modal asks for (vary region, custom zoom). */
+  prompt: string
+  /** IMAGINE: image prompts; BLEND: 2-5 images; DESCRIBE: the one image. PNG bytes. */
+  images: Buffer[]
+  /** BLEND only. */
+  dimensions: 'PORTRAIT' | 'SQUARE' | 'LANDSCAPE' | null
+  /** ACTION: the proxy's id of the task whose button is pressed, and the button. */
+  parentUpstreamId: string | null
+  customId: string | null
+  /** Vary (Region): white = the area to change. */
+  mask: Buffer | null
+  /** Where the proxy may POST progress (a hint; polling stays the source of truth), or null. */
+  notifyHook: string | null
+}
+
+/** A button a finished Midjourney task offers (upscale, variation, ...), as the proxy gave it. */
+export type ResultButton = { customId: string; label: string; emoji: string; style: number }
 
 /** One produced image: the bytes as the backend gave them (PNG, JPEG or WebP). */
 export type BackendImage = { bytes: Buffer; seed: number | null }
 
+/** Besides the images: what a finished job offers next (buttons) and text results (describe's prompts). */
+type CompletedExtras = { buttons?: ResultButton[]; prompts?: string[] }
+
 export type SubmitOutcome =
   /** Synchronous backends (SD WebUI, OpenAI images, demo): the images are here. */
-  | { kind: 'completed'; images: BackendImage[]; log?: unknown }
+  | ({ kind: 'completed'; images: BackendImage[]; log?: unknown } & CompletedExtras)
   /** Asynchronous backends (ComfyUI, Midjourney proxy): the job is queued there under this id. */
   | { kind: 'accepted'; upstreamId: string; log?: unknown }
 
-export type WaitOutcome = { kind: 'completed'; images: BackendImage[]; log?: unknown }
+export type WaitOutcome = { kind: 'completed'; images: BackendImage[]; log?: unknown } & CompletedExtras
 
 export type RunContext = {
   /** Aborted at the task's deadline, on cancellation, or when the worker shuts down. */
   signal: AbortSignal
   /** Progress 0-100 as the backend reports it. */
   onProgress(progress: number): void
+  /** An intermediate picture while the job runs (image bytes); the worker keeps the latest. */
+  onPreview?(image: Buffer): void
+  /**
+   * Calls `listener` when the backend's own callback says the job changed (a hint to poll
+   * now rather than at the next interval). Returns the unsubscribe function.
+   */
+  onNudge?(listener: () => void): () => void
 }
 
 export type BackendErrorCode =
@@ -95,6 +128,8 @@ export class BackendError extends Error {
     message: string,
     readonly retryable: boolean,
     readonly detail?: unknown,
+    /** What the task's owner should read instead of the generic message for `code` (e.g. the banned word). */
+    readonly userMessage?: string,
   ) {
     super(message)
     this.name = 'BackendError'

@@ -1,0 +1,75 @@
+import { isRecord } from './http'
+import type { ResultButton } from './types'
+
+// The midjourney-proxy's task object and submit answer (PROTOCOLS.md A 2a.3-2a.5), read
+// defensively: the open, plus and trueai builds and the relays differ in the details.
+
+export type MjStatus = 'NOT_START' | 'SUBMITTED' | 'MODAL' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILURE' | 'CANCEL'
+
+export type MjTask = {
+  /** Always a string: ids are 16-19 digits, more than a JS number holds. */
+  id: string
+  status: MjStatus | string
+  /** 0-100. */
+  progress: number
+  /** A preview while IN_PROGRESS, the result on SUCCESS. */
+  imageUrl: string | null
+  failReason: string | null
+  buttons: ResultButton[]
+  properties: Record<string, unknown>
+  prompt: string | null
+  promptEn: string | null
+}
+
+export type SubmitResult = { code: number; description: string; result: unknown; properties: Record<string, unknown> }
+
+export const FINISHED_STATUSES = ['SUCCESS', 'FAILURE', 'CANCEL']
+
+/** "45%" → 45; '' or garbage → 0. */
+export function parseProgress(value: unknown): number {
+  const n = typeof value === 'number' ? value : Number.parseFloat(String(value ?? '').replace('%', ''))
+  return Number.isFinite(n) ? Math.max(0, Math.min(100, n)) : 0
+}
+
+export function parseButtons(value: unknown): ResultButton[] {
+  if (!Array.isArray(value)) return []
+  return value
+    .filter((b): b is Record<string, unknown> => isRecord(b) && typeof b.customId === 'string' && b.customId !== '')
+    .map((b) => ({ customId: String(b.customId), label: typeof b.label === 'string' ? b.label : '', emoji: typeof b.emoji === 'string' ? b.emoji : '', style: typeof b.style === 'number' ? b.style : 2 }))
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null)
+
+/** A task object, or null for anything without an id (a fetch of an unknown id answers null or nothing). */
+export function parseTask(value: unknown): MjTask | null {
+  if (!isRecord(value) || (typeof value.id !== 'string' && typeof value.id !== 'number')) return null
+  return {
+    id: String(value.id),
+    status: typeof value.status === 'string' ? value.status : 'NOT_START',
+    progress: parseProgress(value.progress),
+    imageUrl: text(value.imageUrl),
+    failReason: text(value.failReason),
+    buttons: parseButtons(value.buttons),
+    properties: isRecord(value.properties) ? value.properties : {},
+    prompt: text(value.prompt),
+    promptEn: text(value.promptEn),
+  }
+}
+
+export function parseSubmitResult(value: unknown): SubmitResult | null {
+  if (!isRecord(value) || typeof value.code !== 'number') return null
+  return { code: value.code, description: typeof value.description === 'string' ? value.description : '', result: value.result, properties: isRecord(value.properties) ? value.properties : {} }
+}
+
+/**
+ * A describe's four suggestions: `properties.finalPrompt` (else promptEn/prompt) holds them
+ * separated by blank lines, each led by 1️⃣ … 4️⃣.
+ */
+export function describedPrompts(task: MjTask): string[] {
+  const source = text(task.properties.finalPrompt) ?? task.promptEn ?? task.prompt ?? ''
+  return source
+    .split(/\n\s*\n/)
+    .map((part) => part.replace(/^\s*[1-9]\uFE0F?\u20E3\s*/u, '').trim())
+    .filter(Boolean)
+    .slice(0, 4)
+}
