@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
   BAD_GATEWAY: 502,
+  /** A service the request needs (SMS, WeChat) is not set up; the message says what to do. */
+  SERVICE_UNAVAILABLE: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -31,3 +33,4 @@ export const forbidden = (message = '没有权限') => new AppError('FORBIDDEN',
 export const unauthorized = (message = '请先登录') => new AppError('UNAUTHORIZED', message)
 export const conflict = (message: string) => new AppError('CONFLICT', message)
 export const tooManyRequests = (message: string) => new AppError('TOO_MANY_REQUESTS', message)
+export const serviceUnavailable = (message: string) => new AppError('SERVICE_UNAVAILABLE', message)

@@ -9,7 +9,11 @@ export const ZUsernameSchema = z
 
 export const ZDisplayNameSchema = z.string().trim().min(1, '昵称不能为空').max(32, '昵称最多 32 个字符')
 
-export const ZMobileSchema = z.string().trim().regex(/^1[3-9]\d{9}$/, '请输入 11 位中国大陆手机号')
+/** A mainland mobile number; spaces, dashes and a leading +86 are dropped first. */
+export const ZMobileSchema = z
+  .string({ error: '请输入手机号' })
+  .transform((v) => v.replace(/[\s-]/g, '').replace(/^(\+86|0086)(?=\d{11}$)/, ''))
+  .pipe(z.string().regex(/^1[3-9]\d{9}$/, '请输入 11 位中国大陆手机号'))
 
 export const ZCredentialsSchema = z.object({ username: ZUsernameSchema, password: ZPasswordSchema }).strict()
 export type TCredentials = z.infer<typeof ZCredentialsSchema>

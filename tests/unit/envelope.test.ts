@@ -57,6 +57,7 @@ describe('AppError', () => {
     TOO_MANY_REQUESTS: 429,
     INTERNAL: 500,
     BAD_GATEWAY: 502,
+    SERVICE_UNAVAILABLE: 503,
   }
 
   it('the status table is exactly the documented one', () => {

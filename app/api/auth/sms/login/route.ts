@@ -1,0 +1,6 @@
+// POST /api/auth/sms/login {mobile, code} → data.token; the first sign-in creates the account.
+import { route } from '@/lib/http/route'
+import { ZSmsLoginSchema } from '@/lib/auth/sms/schemas'
+import { loginBySms } from '@/lib/auth/sms/login-by-sms'
+
+export const POST = route({ access: 'public', body: ZSmsLoginSchema }, ({ body, ip }) => loginBySms(body.mobile, body.code, ip))

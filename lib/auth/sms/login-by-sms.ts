@@ -1,0 +1,24 @@
+import { db } from '@/lib/db'
+import { issueToken } from '@/lib/auth/token'
+import { forbidden } from '@/lib/http/app-error'
+import { getConfigValue } from '@/lib/site-config/store'
+import { generatedUsername } from '@/lib/users/generated-username'
+import { checkSmsCode, markSmsCodeUsed } from './verify-code'
+
+const SELECT = { id: true, tokenVersion: true, bannedAt: true } as const
+
+/**
+ * Signs in with a phone and its code; the first sign-in creates the account (named
+ * 用户 + the last four digits, with a generated username).
+ */
+export async function loginBySms(mobile: string, code: string, ip: string): Promise<{ token: string }> {
+  if (!(await getConfigValue<boolean>('SMS_LOGIN_ENABLED'))) throw forbidden('本站未开启手机验证码登录')
+  const codeId = await checkSmsCode(mobile, 'login', code, ip)
+  const user = await db().$transaction(async (tx) => {
+    await markSmsCodeUsed(tx, codeId)
+    const existing = await tx.user.findUnique({ where: { mobile }, select: SELECT })
+    return existing ?? tx.user.create({ data: { username: generatedUsername('u'), name: `用户${mobile.slice(-4)}`, mobile }, select: SELECT })
+  })
+  if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
+  return { token: await issueToken(user.id, user.tokenVersion) }
+}

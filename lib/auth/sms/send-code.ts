@@ -1,0 +1,61 @@
+import { db } from '@/lib/db'
+import { takeAttempt, type Limit } from '@/lib/auth/rate-limit'
+import { forbidden, serviceUnavailable, unauthorized } from '@/lib/http/app-error'
+import { getConfigValue } from '@/lib/site-config/store'
+import { assertCanBindMobile } from '@/lib/users/bind-mobile'
+import { SmsSendError } from './providers/types'
+import type { SmsPurpose } from './schemas'
+import { SMS_CODE_TTL_SECONDS, hashSmsCode, newSmsCode } from './sms-code'
+import { currentSmsProvider } from './sms-provider'
+
+/** Sending limits (PROTOCOLS.md C 4.3): per phone whatever the purpose, and per address. */
+export const SMS_SEND_LIMITS = {
+  perPhoneCooldown: { max: 1, windowSeconds: 60 },
+  perPhoneHour: { max: 5, windowSeconds: 60 * 60 },
+  perPhoneDay: { max: 10, windowSeconds: 24 * 60 * 60 },
+  perIpDay: { max: 20, windowSeconds: 24 * 60 * 60 },
+}
+
+function limitsFor(mobile: string, ip: string): Limit[] {
+  return [
+    { key: `sms:phone:60s:${mobile}`, ...SMS_SEND_LIMITS.perPhoneCooldown },
+    { key: `sms:phone:hour:${mobile}`, ...SMS_SEND_LIMITS.perPhoneHour },
+    { key: `sms:phone:day:${mobile}`, ...SMS_SEND_LIMITS.perPhoneDay },
+    { key: `sms:ip:day:${ip}`, ...SMS_SEND_LIMITS.perIpDay },
+  ]
+}
+
+export type SmsSendResult = { resendAfterSeconds: number; expiresInSeconds: number }
+
+/**
+ * Sends a fresh 6-digit code for signing in or for binding the phone to the caller's
+ * account. Everything that can be refused is refused before a send is counted; a
+ * send the provider refuses is not counted either. A new code replaces the previous
+ * one (only the newest counts).
+ */
+export async function sendSmsCode(input: { mobile: string; purpose: SmsPurpose; ip: string; userId: string | null }): Promise<SmsSendResult> {
+  const { mobile, purpose, ip } = input
+  if (purpose === 'login' && !(await getConfigValue<boolean>('SMS_LOGIN_ENABLED'))) throw forbidden('本站未开启手机验证码登录')
+  if (purpose === 'bind') {
+    if (!input.userId) throw unauthorized()
+    await assertCanBindMobile(input.userId, mobile)
+  }
+  const provider = await currentSmsProvider()
+  const attempt = await takeAttempt(limitsFor(mobile, ip), '验证码发送')
+
+  const code = newSmsCode()
+  const row = await db().smsCode.create({
+    data: { mobile, purpose, codeHash: hashSmsCode(mobile, purpose, code), expiresAt: new Date(Date.now() + SMS_CODE_TTL_SECONDS * 1000), ip },
+    select: { id: true },
+  })
+  try {
+    await provider.sendCode(mobile, code)
+  } catch (error) {
+    await db().smsCode.delete({ where: { id: row.id } })
+    await attempt.release()
+    if (!(error instanceof SmsSendError)) throw error
+    console.error(`[sms] sending to ${mobile.slice(0, 3)}****${mobile.slice(-4)} failed: ${error.detail}`)
+    throw serviceUnavailable('短信发送失败，请稍后再试')
+  }
+  return { resendAfterSeconds: SMS_SEND_LIMITS.perPhoneCooldown.windowSeconds, expiresInSeconds: SMS_CODE_TTL_SECONDS }
+}

@@ -1,0 +1,37 @@
+// The `log` SMS provider in a production deployment (NODE_ENV=production, no embedded
+// database): refused with a clear message, nothing counted or stored.
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
+import { db } from '@/lib/db'
+import { createUser } from '../helpers/call-route'
+import { expectFail } from '../helpers/expect-response'
+import { configure } from '../helpers/sign-in'
+import { freshMobile, sendCode } from '../helpers/sms'
+
+// Read once by lib/env.ts, before anything in this file asks for it.
+const previous = process.env.NODE_ENV
+process.env.NODE_ENV = 'production'
+delete process.env.EMBEDDED_DATABASE
+
+beforeAll(async () => {
+  const admin = await createUser({ role: 'ADMIN' })
+  await configure(admin.token, { SMS_LOGIN_ENABLED: true, SMS_PROVIDER: 'log' })
+})
+afterAll(() => {
+  process.env.NODE_ENV = previous
+})
+
+it('refuses to send, says why, and writes no code to the log', async () => {
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  try {
+    const mobile = freshMobile()
+    expectFail(await sendCode(mobile), 503, /log 方式只把验证码写入服务器日志，仅供试用和开发，生产部署中不可用/)
+    expect(log.mock.calls.some((c) => String(c[0]).startsWith('SMS to'))).toBe(false)
+    expect(warn.mock.calls.some((c) => String(c[0]).includes('refused'))).toBe(true)
+    expect(await db().smsCode.count()).toBe(0)
+    expect(await db().rateLimitCounter.count({ where: { key: { startsWith: 'sms:' } } })).toBe(0)
+  } finally {
+    log.mockRestore()
+    warn.mockRestore()
+  }
+})
