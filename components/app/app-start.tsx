@@ -1,36 +1,52 @@
 'use client'
 
 import { usePathname, useRouter } from 'next/navigation'
-import { useEffect } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useProfile, useSiteInfo } from '@/lib/api-client/hooks'
-import { BIND_MOBILE_PATH, decideStartAction } from '@/lib/app-start/rules'
-
-/** Session-storage key 'f' (SPEC section 4): the page to return to after WeChat authorization. */
-export const RETURN_PATH_KEY = 'f'
+import { api } from '@/lib/api-client/request'
+import { RETURN_PATH_KEY, WECHAT_DECLINED_KEY, decideStartAction } from '@/lib/app-start/rules'
 
 /**
  * SPEC section 4 "After user info loads": inside WeChat without a bound openid, go
- * through WeChat authorization; else, when mobile binding is required and missing,
- * go to /bind_mobile.
+ * through WeChat authorization (the server starts it for this user); else, when mobile
+ * binding is required and missing, go to /bind_mobile.
  */
 export function AppStart() {
   const { data: config } = useSiteInfo()
   const { profile } = useProfile()
   const pathname = usePathname()
   const router = useRouter()
+  const authorizing = useRef(false)
+  // Bumped when authorization turns out impossible, so the next rule gets its turn at once.
+  const [declined, setDeclined] = useState(0)
 
   useEffect(() => {
     if (!config || !profile) return
-    const state = crypto.randomUUID().replace(/-/g, '')
-    const action = decideStartAction({ user: profile, config, userAgent: navigator.userAgent, pathname, origin: window.location.origin, state })
+    const action = decideStartAction({
+      user: profile,
+      config,
+      userAgent: navigator.userAgent,
+      pathname,
+      search: window.location.search,
+      wechatDeclined: sessionStorage.getItem(WECHAT_DECLINED_KEY) === '1',
+    })
     if (action.kind === 'wechat-authorize') {
-      sessionStorage.setItem(RETURN_PATH_KEY, pathname + window.location.search)
-      sessionStorage.setItem('wx_state', state)
-      window.location.replace(action.url)
+      if (authorizing.current) return
+      authorizing.current = true
+      sessionStorage.setItem(RETURN_PATH_KEY, action.body.returnPath)
+      api
+        .post<{ url: string }>(action.endpoint, action.body, { silent: true })
+        .then(({ url }) => window.location.replace(url))
+        .catch(() => {
+          // Not possible now (not configured, already bound elsewhere): carry on without it.
+          sessionStorage.setItem(WECHAT_DECLINED_KEY, '1')
+          authorizing.current = false
+          setDeclined((n) => n + 1)
+        })
     } else if (action.kind === 'bind-mobile') {
-      router.replace(BIND_MOBILE_PATH)
+      router.replace(action.href)
     }
-  }, [config, profile, pathname, router])
+  }, [config, profile, pathname, router, declined])
 
   return null
 }

@@ -1,42 +1,53 @@
+import { WX_CALLBACK_PATH } from '@/lib/auth/wechat/authorize-url'
+
 /**
  * SPEC section 4 "After user info loads", as pure decisions the app shell acts on.
+ * The WeChat authorization itself is started by the server (it stores a single-use
+ * state for the signed-in user), so the decision names the endpoint, not WeChat's URL.
  */
 export type StartUser = { mobile: string | null; oauth: { hasOpenId: boolean } }
 export type StartConfig = { WX_ENABLED: boolean; WX_APP_ID: string; MOBILE_ENABLED: boolean }
 
 export const BIND_MOBILE_PATH = '/bind_mobile'
-export const WX_CALLBACK_PATH = '/wx_auth'
+export { WX_CALLBACK_PATH }
+export const WECHAT_AUTHORIZE_ENDPOINT = '/api/auth/wechat/authorize'
+
+/** Session-storage key 'f' (SPEC section 4): the page to return to after WeChat authorization. */
+export const RETURN_PATH_KEY = 'f'
+/**
+ * Session-storage flag: WeChat authorization was tried this session and cannot bind
+ * (declined, snapshot page, WeChat already on another account, not configured), so
+ * the start-up rule does not send the user round in circles.
+ */
+export const WECHAT_DECLINED_KEY = 'wx_declined'
 
 export function isWechatBrowser(userAgent: string): boolean {
   return /MicroMessenger/i.test(userAgent)
 }
 
-export type StartAction = { kind: 'wechat-authorize'; url: string } | { kind: 'bind-mobile' } | { kind: 'none' }
+export type StartAction =
+  | { kind: 'wechat-authorize'; endpoint: string; body: { purpose: 'bind'; returnPath: string } }
+  | { kind: 'bind-mobile'; href: string }
+  | { kind: 'none' }
 
 export function decideStartAction(input: {
   user: StartUser
   config: StartConfig
   userAgent: string
   pathname: string
-  origin: string
-  state: string
+  /** The query string of the current page, with its '?' (or ''). */
+  search: string
+  wechatDeclined: boolean
 }): StartAction {
-  const { user, config, userAgent, pathname, origin, state } = input
-  if (!user.oauth.hasOpenId && isWechatBrowser(userAgent) && config.WX_ENABLED && config.WX_APP_ID) {
-    return { kind: 'wechat-authorize', url: wechatAuthorizeUrl(config.WX_APP_ID, `${origin}${WX_CALLBACK_PATH}`, state) }
+  const { user, config, userAgent, pathname, search, wechatDeclined } = input
+  // The callback page is finishing an authorization: leaving it would lose the result.
+  if (pathname === WX_CALLBACK_PATH) return { kind: 'none' }
+  const here = pathname + search
+  if (!user.oauth.hasOpenId && isWechatBrowser(userAgent) && config.WX_ENABLED && config.WX_APP_ID && !wechatDeclined) {
+    return { kind: 'wechat-authorize', endpoint: WECHAT_AUTHORIZE_ENDPOINT, body: { purpose: 'bind', returnPath: here } }
   }
-  if (config.MOBILE_ENABLED && !user.mobile && pathname !== BIND_MOBILE_PATH) return { kind: 'bind-mobile' }
+  if (config.MOBILE_ENABLED && !user.mobile && pathname !== BIND_MOBILE_PATH) {
+    return { kind: 'bind-mobile', href: `${BIND_MOBILE_PATH}?redirect=${encodeURIComponent(here)}` }
+  }
   return { kind: 'none' }
-}
-
-/** The WeChat web OAuth authorize page (scope snsapi_userinfo), PROTOCOLS.md B 1.7. */
-export function wechatAuthorizeUrl(appId: string, redirectUri: string, state: string): string {
-  const query = new URLSearchParams({
-    appid: appId,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'snsapi_userinfo',
-    state,
-  })
-  return `https://open.weixin.qq.com/connect/oauth2/authorize?${query.toString()}#wechat_redirect`
 }

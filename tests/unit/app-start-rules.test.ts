@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import {
   BIND_MOBILE_PATH,
+  WECHAT_AUTHORIZE_ENDPOINT,
   WX_CALLBACK_PATH,
   decideStartAction,
   isWechatBrowser,
-  wechatAuthorizeUrl,
   type StartConfig,
   type StartUser,
 } from '@/lib/app-start/rules'
@@ -32,8 +32,8 @@ const input = (over: Partial<Parameters<typeof decideStartAction>[0]> = {}) => (
   config: config(),
   userAgent: WECHAT_UA,
   pathname: '/',
-  origin: 'https://ai.example.com',
-  state: 'st-123',
+  search: '',
+  wechatDeclined: false,
   ...over,
 })
 
@@ -50,9 +50,13 @@ describe('isWechatBrowser', () => {
 })
 
 describe('WeChat authorize', () => {
-  it('happens with no openid, inside WeChat, WX enabled and an app id', () => {
-    const action = decideStartAction(input())
-    expect(action.kind).toBe('wechat-authorize')
+  it('happens with no openid, inside WeChat, WX enabled and an app id, through the server endpoint', () => {
+    expect(decideStartAction(input({ pathname: '/text2img', search: '?mode=mj' }))).toEqual({
+      kind: 'wechat-authorize',
+      endpoint: '/api/auth/wechat/authorize',
+      body: { purpose: 'bind', returnPath: '/text2img?mode=mj' },
+    })
+    expect(WECHAT_AUTHORIZE_ENDPOINT).toBe('/api/auth/wechat/authorize')
   })
 
   it('takes priority over binding a mobile', () => {
@@ -65,61 +69,40 @@ describe('WeChat authorize', () => {
     ['outside WeChat', { userAgent: CHROME_UA }],
     ['WX disabled', { config: config({ WX_ENABLED: false }) }],
     ['no app id', { config: config({ WX_APP_ID: '' }) }],
+    ['it was declined or impossible earlier in this session', { wechatDeclined: true }],
+    ['on the callback page, which is finishing an authorization', { pathname: WX_CALLBACK_PATH }],
   ])('does not happen when %s', (_name, over) => {
     expect(decideStartAction(input(over))).toEqual({ kind: 'none' })
   })
 
-  it('the URL carries appid, redirect_uri, response_type, scope, state in that order and ends with #wechat_redirect', () => {
-    const action = decideStartAction(input({ origin: 'https://ai.example.com:8443', state: 'a b/c' }))
-    if (action.kind !== 'wechat-authorize') throw new Error(`expected wechat-authorize, got ${action.kind}`)
-    const { url } = action
-    expect(url.endsWith('#wechat_redirect')).toBe(true)
-    expect(url.startsWith('https://open.weixin.qq.com/connect/oauth2/authorize?')).toBe(true)
-
-    const query = url.slice(url.indexOf('?') + 1, url.indexOf('#'))
-    const pairs = query.split('&').map((p) => p.split('='))
-    expect(pairs.map(([k]) => k)).toEqual(['appid', 'redirect_uri', 'response_type', 'scope', 'state'])
-    const values = Object.fromEntries(pairs)
-    expect(values.appid).toBe('wx1234567890abcdef')
-    expect(values.redirect_uri).toBe(encodeURIComponent('https://ai.example.com:8443/wx_auth'))
-    expect(values.redirect_uri).toBe('https%3A%2F%2Fai.example.com%3A8443%2Fwx_auth')
-    expect(values.response_type).toBe('code')
-    expect(values.scope).toBe('snsapi_userinfo')
-    expect(new URLSearchParams(`state=${values.state}`).get('state')).toBe('a b/c')
-
-    const parsed = new URL(url)
-    expect(parsed.hash).toBe('#wechat_redirect')
-    expect(parsed.searchParams.get('redirect_uri')).toBe(`https://ai.example.com:8443${WX_CALLBACK_PATH}`)
-  })
-
-  it('wechatAuthorizeUrl builds the exact documented URL', () => {
-    expect(WX_CALLBACK_PATH).toBe('/wx_auth')
-    expect(wechatAuthorizeUrl('wxAPP', 'http://localhost:3000/wx_auth', 'xyz')).toBe(
-      'https://open.weixin.qq.com/connect/oauth2/authorize?appid=wxAPP&redirect_uri=http%3A%2F%2Flocalhost%3A3000%2Fwx_auth&response_type=code&scope=snsapi_userinfo&state=xyz#wechat_redirect',
-    )
+  it('after a declined authorization, the mobile rule still applies', () => {
+    expect(decideStartAction(input({ user: user({ mobile: null }), config: config({ MOBILE_ENABLED: true }), wechatDeclined: true }))).toEqual({
+      kind: 'bind-mobile',
+      href: '/bind_mobile?redirect=%2F',
+    })
   })
 })
 
 describe('bind mobile', () => {
   const needsMobile = { user: user({ mobile: null, hasOpenId: true }), config: config({ MOBILE_ENABLED: true }) }
 
-  it('when mobile binding is enabled, the user has no mobile and is not on /bind_mobile', () => {
+  it('when mobile binding is enabled, the user has no mobile and is not on /bind_mobile; comes back afterwards', () => {
     expect(BIND_MOBILE_PATH).toBe('/bind_mobile')
-    expect(decideStartAction(input({ ...needsMobile, pathname: '/text2img' }))).toEqual({ kind: 'bind-mobile' })
+    expect(decideStartAction(input({ ...needsMobile, pathname: '/text2img', search: '?a=1&b=2' }))).toEqual({
+      kind: 'bind-mobile',
+      href: '/bind_mobile?redirect=%2Ftext2img%3Fa%3D1%26b%3D2',
+    })
   })
 
   it('also outside WeChat, and when WeChat authorize is not possible', () => {
-    expect(decideStartAction(input({ ...needsMobile, userAgent: CHROME_UA }))).toEqual({ kind: 'bind-mobile' })
-    expect(
-      decideStartAction(input({ user: user({ mobile: null }), config: config({ MOBILE_ENABLED: true, WX_ENABLED: false }) })),
-    ).toEqual({ kind: 'bind-mobile' })
-    expect(
-      decideStartAction(input({ user: user({ mobile: '' }), config: config({ MOBILE_ENABLED: true, WX_APP_ID: '' }) })),
-    ).toEqual({ kind: 'bind-mobile' })
+    expect(decideStartAction(input({ ...needsMobile, userAgent: CHROME_UA })).kind).toBe('bind-mobile')
+    expect(decideStartAction(input({ user: user({ mobile: null }), config: config({ MOBILE_ENABLED: true, WX_ENABLED: false }) })).kind).toBe('bind-mobile')
+    expect(decideStartAction(input({ user: user({ mobile: '' }), config: config({ MOBILE_ENABLED: true, WX_APP_ID: '' }) })).kind).toBe('bind-mobile')
   })
 
   it.each([
-    ['already on /bind_mobile', { ...needsMobile, pathname: '/bind_mobile' }],
+    ['already on /bind_mobile (no loop)', { ...needsMobile, pathname: '/bind_mobile', search: '?redirect=%2F' }],
+    ['on the WeChat callback page', { ...needsMobile, pathname: '/wx_auth' }],
     ['mobile binding disabled', { ...needsMobile, config: config({ MOBILE_ENABLED: false }) }],
     ['the user has a mobile', { ...needsMobile, user: user({ mobile: '13900000000', hasOpenId: true }) }],
   ])('not when %s', (_name, over) => {
@@ -135,24 +118,20 @@ describe('exhaustive table', () => {
           for (const WX_APP_ID of ['wxid', ''])
             for (const MOBILE_ENABLED of [true, false])
               for (const mobile of ['13800000000', null])
-                for (const pathname of ['/', '/bind_mobile']) {
-                  const action = decideStartAction(
-                    input({
-                      user: user({ mobile, hasOpenId }),
-                      config: { WX_ENABLED, WX_APP_ID, MOBILE_ENABLED },
-                      userAgent: inWechat ? WECHAT_UA : CHROME_UA,
-                      pathname,
-                    }),
-                  )
-                  const expected =
-                    !hasOpenId && inWechat && WX_ENABLED && WX_APP_ID
-                      ? 'wechat-authorize'
-                      : MOBILE_ENABLED && !mobile && pathname !== '/bind_mobile'
-                        ? 'bind-mobile'
-                        : 'none'
-                  expect(action.kind, JSON.stringify({ hasOpenId, inWechat, WX_ENABLED, WX_APP_ID, MOBILE_ENABLED, mobile, pathname })).toBe(
-                    expected,
-                  )
-                }
+                for (const pathname of ['/', '/bind_mobile', '/wx_auth'])
+                  for (const wechatDeclined of [true, false]) {
+                    const action = decideStartAction(
+                      input({ user: user({ mobile, hasOpenId }), config: { WX_ENABLED, WX_APP_ID, MOBILE_ENABLED }, userAgent: inWechat ? WECHAT_UA : CHROME_UA, pathname, wechatDeclined }),
+                    )
+                    const expected =
+                      pathname === '/wx_auth'
+                        ? 'none'
+                        : !hasOpenId && inWechat && WX_ENABLED && WX_APP_ID && !wechatDeclined
+                          ? 'wechat-authorize'
+                          : MOBILE_ENABLED && !mobile && pathname !== '/bind_mobile'
+                            ? 'bind-mobile'
+                            : 'none'
+                    expect(action.kind, JSON.stringify({ hasOpenId, inWechat, WX_ENABLED, WX_APP_ID, MOBILE_ENABLED, mobile, pathname, wechatDeclined })).toBe(expected)
+                  }
   })
 })

@@ -1,0 +1,6 @@
+// POST /api/auth/wechat/ticket: a desktop QR login ticket (5 minutes) with its QR code as SVG.
+import { route } from '@/lib/http/route'
+import { siteOrigin } from '@/lib/http/site-origin'
+import { createLoginTicket } from '@/lib/auth/wechat/login-ticket'
+
+export const POST = route({ access: 'public' }, ({ req, ip }) => createLoginTicket(siteOrigin(req), ip))

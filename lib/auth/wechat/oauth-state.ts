@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto'
+import { db } from '@/lib/db'
+import { badRequest } from '@/lib/http/app-error'
+
+/**
+ * The `state` of a WeChat authorization: a random single-use value stored with what
+ * the flow is for, and bound to the browser that started it by an HttpOnly cookie
+ * (PROTOCOLS.md B 1.7: CSRF defence). WeChat's code lives 5 minutes; the state a little
+ * longer, for the time the user spends on WeChat's consent page.
+ */
+export const OAUTH_STATE_TTL_SECONDS = 10 * 60
+export const STATE_COOKIE = 'wx_oauth_state'
+const COOKIE_PATH = '/api/auth/wechat'
+
+/** login: sign in inside WeChat; bind: add WeChat to the signed-in user; ticket: confirm a desktop QR login; open: the Open Platform qrconnect login. */
+export const OAUTH_PURPOSES = ['login', 'bind', 'ticket', 'open'] as const
+export type OAuthPurpose = (typeof OAUTH_PURPOSES)[number]
+
+export type OAuthStateRow = { state: string; purpose: OAuthPurpose; userId: string | null; ticketId: string | null; returnPath: string }
+
+const STATE_INVALID = '微信授权状态无效，请重新发起微信登录'
+
+export async function createOAuthState(data: { purpose: OAuthPurpose; returnPath: string; userId?: string; ticketId?: string }): Promise<string> {
+  // [a-zA-Z0-9], at most 128 bytes, as WeChat requires.
+  const state = randomBytes(24).toString('hex')
+  await db().oAuthState.create({ data: { state, ...data, expiresAt: new Date(Date.now() + OAUTH_STATE_TTL_SECONDS * 1000) } })
+  return state
+}
+
+/**
+ * Uses a state up: it must be the one this browser started (the cookie), unused and
+ * unexpired. One conditional UPDATE decides, so a replayed callback cannot win twice.
+ */
+export async function consumeOAuthState(state: string, cookieState: string | null): Promise<OAuthStateRow> {
+  if (!cookieState || cookieState !== state) throw badRequest(STATE_INVALID)
+  const row = await db().oAuthState.findUnique({ where: { state } })
+  if (!row) throw badRequest(STATE_INVALID)
+  if (row.usedAt) throw badRequest('该微信授权已处理过，请重新发起微信登录')
+  if (row.expiresAt <= new Date()) throw badRequest('微信授权已过期，请重新发起微信登录')
+  const { count } = await db().oAuthState.updateMany({ where: { state, usedAt: null }, data: { usedAt: new Date() } })
+  if (count === 0) throw badRequest('该微信授权已处理过，请重新发起微信登录')
+  return { state, purpose: row.purpose as OAuthPurpose, userId: row.userId, ticketId: row.ticketId, returnPath: row.returnPath }
+}
+
+export function stateCookie(state: string, secure: boolean): string {
+  return `${STATE_COOKIE}=${state}; Path=${COOKIE_PATH}; Max-Age=${OAUTH_STATE_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
+}
+
+export function clearedStateCookie(secure: boolean): string {
+  return `${STATE_COOKIE}=; Path=${COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
+}
+
+export function readStateCookie(headers: Headers): string | null {
+  for (const part of (headers.get('cookie') ?? '').split(';')) {
+    const [name, ...rest] = part.trim().split('=')
+    if (name === STATE_COOKIE) return rest.join('=') || null
+  }
+  return null
+}
+
+/** Removes states that can no longer be used (run by the worker's housekeeping). */
+export async function pruneOAuthStates(): Promise<number> {
+  const { count } = await db().oAuthState.deleteMany({ where: { expiresAt: { lte: new Date(Date.now() - 60 * 60 * 1000) } } })
+  return count
+}

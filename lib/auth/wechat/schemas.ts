@@ -1,0 +1,28 @@
+import { z } from '@/lib/zod'
+import { OAUTH_PURPOSES } from './oauth-state'
+
+const ZTicketIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, '二维码编号格式不正确')
+
+/** GET /api/auth/wechat/authorize (a link) and POST (a request that may carry the user's token). */
+export const ZAuthorizeQuerySchema = z.object({
+  purpose: z.enum(OAUTH_PURPOSES, { error: '授权用途不正确' }).default('login'),
+  return: z.string().max(2000).optional(),
+  ticket: ZTicketIdSchema.optional(),
+})
+
+export const ZAuthorizeBodySchema = z
+  .object({
+    purpose: z.enum(OAUTH_PURPOSES, { error: '授权用途不正确' }),
+    returnPath: z.string().max(2000).optional(),
+    ticketId: ZTicketIdSchema.optional(),
+  })
+  .strict()
+
+export const ZCallbackSchema = z
+  .object({
+    code: z.string({ error: '缺少微信授权码' }).min(1, '缺少微信授权码').max(512),
+    state: z.string({ error: '缺少授权状态' }).regex(/^[A-Za-z0-9]{1,128}$/, '微信授权状态无效，请重新发起微信登录'),
+  })
+  .strict()
+
+export const ZTicketParamsSchema = z.object({ id: ZTicketIdSchema })

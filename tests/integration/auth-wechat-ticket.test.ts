@@ -1,0 +1,184 @@
+// The desktop QR login (a ticket confirmed by a phone through WeChat OAuth, polled by the
+// desktop, single use, 5 minutes) and the Open Platform qrconnect login.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import * as authorize from '@/app/api/auth/wechat/authorize/route'
+import * as options from '@/app/api/auth/wechat/options/route'
+import * as ticket from '@/app/api/auth/wechat/ticket/route'
+import * as ticketPoll from '@/app/api/auth/wechat/ticket/[id]/route'
+import * as ticketScan from '@/app/api/auth/wechat/ticket/[id]/scan/route'
+import * as profile from '@/app/api/users/profile/route'
+import { db } from '@/lib/db'
+import { startFakeWechat, type FakeWechat, type WechatPerson } from '../fakes/wechat'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectFail, expectOk } from '../helpers/expect-response'
+import { configure, finish, passThroughWechat, rawCall, startByLink, wechatRoundTrip } from '../helpers/sign-in'
+
+const MP = { appId: 'wx0123456789abcdef', secret: '0123456789abcdef0123456789abcdef' }
+const OPEN = { appId: 'wxfedcba9876543210', secret: 'fedcba9876543210fedcba9876543210' }
+const EXPIRED = '二维码已过期，请在电脑上刷新二维码后重新扫描'
+const USED = '二维码已使用，请在电脑上刷新二维码后重新扫描'
+
+let fake: FakeWechat
+let admin: Awaited<ReturnType<typeof createUser>>
+let n = 0
+const person = (over: Partial<WechatPerson> = {}): WechatPerson => ({ openid: `oMp_t${++n}`, unionid: `uId_t${n}`, nickname: `扫码用户${n}`, ...over })
+
+let ipCounter = 0
+const newTicket = async () => expectOk(await callRoute(ticket.POST, { body: {}, ip: `198.51.100.${++ipCounter}` }))
+const poll = (id: string) => callRoute(ticketPoll.GET, { params: { id } })
+const scan = (id: string) => callRoute(ticketScan.POST, { params: { id }, body: {} })
+const confirmOnPhone = (id: string) => wechatRoundTrip(startByLink({ purpose: 'ticket', ticket: id }))
+
+beforeAll(async () => {
+  fake = await startFakeWechat({ apps: { [MP.appId]: MP.secret, [OPEN.appId]: OPEN.secret }, person: person() })
+  process.env.WX_API_BASE = fake.url
+  process.env.WX_OPEN_BASE = fake.url
+  admin = await createUser({ role: 'ADMIN' })
+  await configure(admin.token, { WX_ENABLED: true, WX_APP_ID: MP.appId, WX_APP_SECRET: MP.secret })
+})
+afterAll(async () => {
+  await fake.close()
+})
+beforeEach(() => fake.setPerson(person()))
+
+describe('desktop QR login ticket', () => {
+  it('is created with a 5-minute life, a scan URL on /wx_auth and its QR code', async () => {
+    const created = await newTicket()
+    expect(created.id).toMatch(/^[A-Za-z0-9_-]{32}$/)
+    expect(created.scanUrl).toBe(`http://localhost/wx_auth?ticket=${created.id}`)
+    expect(created.qrSvg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
+    const life = new Date(created.expiresAt).getTime() - Date.now()
+    expect(life).toBeGreaterThan(4.9 * 60 * 1000)
+    expect(life).toBeLessThanOrEqual(5 * 60 * 1000)
+    expect(expectOk(await poll(created.id))).toEqual({ status: 'PENDING' })
+  })
+
+  it('goes PENDING → SCANNED → CONFIRMED by the phone → the token exactly once → CONSUMED', async () => {
+    const who = person()
+    fake.setPerson(who)
+    const { id } = await newTicket()
+    expect(expectOk(await scan(id))).toMatchObject({ status: 'SCANNED' })
+    expect(expectOk(await poll(id))).toEqual({ status: 'SCANNED' })
+
+    expect(expectOk(await confirmOnPhone(id))).toEqual({ kind: 'ticket-confirmed' })
+    const row = await db().loginTicket.findUniqueOrThrow({ where: { id } })
+    expect(row.status).toBe('CONFIRMED')
+
+    const polls = await Promise.all([1, 2, 3, 4].map(() => poll(id)))
+    const withToken = polls.map((p) => expectOk(p)).filter((d) => d.token)
+    expect(withToken).toHaveLength(1)
+    expect(withToken[0].status).toBe('CONSUMED')
+    const me = expectOk(await callRoute(profile.GET, { token: withToken[0].token }))
+    expect(me).toMatchObject({ id: row.userId, name: who.nickname, oauth: { hasOpenId: true } })
+    expect(expectOk(await poll(id))).toEqual({ status: 'CONSUMED' })
+    expect((await db().loginTicket.findUniqueOrThrow({ where: { id } })).consumedAt).not.toBeNull()
+  })
+
+  it('confirms for an existing WeChat user without creating another account', async () => {
+    const who = person()
+    const existing = await db().user.create({ data: { username: `tk_existing${n}`, name: '已有用户', wxOpenId: who.openid } })
+    fake.setPerson(who)
+    const { id } = await newTicket()
+    expectOk(await confirmOnPhone(id))
+    expect((await db().loginTicket.findUniqueOrThrow({ where: { id } })).userId).toBe(existing.id)
+  })
+
+  it('a confirmed or consumed ticket cannot be scanned or confirmed again', async () => {
+    const { id } = await newTicket()
+    expectOk(await confirmOnPhone(id))
+    expectFail(await scan(id), 400, USED)
+    const link = await rawCall(authorize.GET, { query: { purpose: 'ticket', ticket: id } })
+    expect(link.headers.get('location')).toBe('http://localhost/wx_auth?error=ticket-used')
+    expectOk(await poll(id))
+    expectFail(await scan(id), 400, USED)
+  })
+
+  it('a stale ticket says so on the phone and on the desktop, and cannot be confirmed', async () => {
+    const { id } = await newTicket()
+    await db().loginTicket.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } })
+    expect(expectOk(await poll(id))).toEqual({ status: 'EXPIRED' })
+    expectFail(await scan(id), 400, EXPIRED)
+    const link = await rawCall(authorize.GET, { query: { purpose: 'ticket', ticket: id } })
+    expect(link.headers.get('location')).toBe('http://localhost/wx_auth?error=ticket-expired')
+  })
+
+  it('a ticket that expires while the phone is on WeChat’s page is not confirmed', async () => {
+    const { id } = await newTicket()
+    const started = await startByLink({ purpose: 'ticket', ticket: id })
+    const back = await passThroughWechat(started.wechatUrl)
+    await db().loginTicket.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } })
+    expectFail(await finish(back.code!, back.state!, started.cookie), 400, EXPIRED)
+    expect(expectOk(await poll(id))).toEqual({ status: 'EXPIRED' })
+  })
+
+  it('a confirmed ticket not collected within its 5 minutes expires without a token', async () => {
+    const { id } = await newTicket()
+    expectOk(await confirmOnPhone(id))
+    await db().loginTicket.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } })
+    expect(expectOk(await poll(id))).toEqual({ status: 'EXPIRED' })
+  })
+
+  it('an unknown or malformed ticket id is refused', async () => {
+    expectFail(await poll('A'.repeat(32)), 404, '二维码不存在，请在电脑上刷新二维码后重新扫描')
+    expectFail(await scan('A'.repeat(32)), 404)
+    expectFail(await poll('bad id'), 400, /二维码编号格式不正确/)
+  })
+
+  it('a snapshot-page phone cannot confirm', async () => {
+    const { id } = await newTicket()
+    fake.setPerson(person({ snapshot: true }))
+    expectFail(await confirmOnPhone(id), 400, /快照页/)
+    expect((await db().loginTicket.findUniqueOrThrow({ where: { id } })).status).toBe('PENDING')
+  })
+
+  it('limits how many tickets one address creates', async () => {
+    const ip = '203.0.113.77'
+    for (let i = 0; i < 20; i++) expectOk(await callRoute(ticket.POST, { body: {}, ip }))
+    expectFail(await callRoute(ticket.POST, { body: {}, ip }), 429, /^二维码刷新过于频繁/)
+  })
+})
+
+describe('Open Platform qrconnect', () => {
+  it('is offered only when the website app credentials are set', async () => {
+    expect(expectOk(await callRoute(options.GET)).openPlatform).toBe(false)
+    const res = await rawCall(authorize.GET, { query: { purpose: 'open' } })
+    expect(res.headers.get('location')).toBe('http://localhost/wx_auth?error=open-missing')
+    await configure(admin.token, { WX_OPEN_APP_ID: OPEN.appId, WX_OPEN_APP_SECRET: OPEN.secret })
+    expect(expectOk(await callRoute(options.GET)).openPlatform).toBe(true)
+  })
+
+  it('redirects to qrconnect (scope snsapi_login) and signs in the account with the same unionid', async () => {
+    const who = person({ openidByApp: { [OPEN.appId]: `oWeb_${n}` } })
+    const existing = await db().user.create({ data: { username: `qr_existing${n}`, name: '公众号用户', wxOpenId: who.openid, wxUnionId: who.unionid } })
+    fake.setPerson(who)
+    const started = await startByLink({ purpose: 'open', return: '/account' })
+    expect(started.wechatUrl).toBe(
+      `${fake.url}/connect/qrconnect?appid=${OPEN.appId}&redirect_uri=http%3A%2F%2Flocalhost%2Fwx_auth&response_type=code&scope=snsapi_login&state=${started.state}#wechat_redirect`,
+    )
+    // The desktop is not WeChat: the fake's QR page does not ask for it.
+    const back = await passThroughWechat(started.wechatUrl, 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0')
+    const data = expectOk(await finish(back.code!, back.state!, started.cookie))
+    expect(data).toMatchObject({ kind: 'login', returnPath: '/account' })
+    expect(expectOk(await callRoute(profile.GET, { token: data.token })).id).toBe(existing.id)
+    // The website app's openid is not the 公众号's: it is never stored as wxOpenId.
+    expect((await db().user.findUniqueOrThrow({ where: { id: existing.id } })).wxOpenId).toBe(who.openid)
+  })
+
+  it('creates an account keyed by unionid only, which a later 公众号 sign-in finds', async () => {
+    const who = person({ openidByApp: { [OPEN.appId]: `oWeb_${n}` } })
+    fake.setPerson(who)
+    const data = expectOk(await wechatRoundTrip(startByLink({ purpose: 'open' })))
+    const created = await db().user.findUniqueOrThrow({ where: { id: expectOk(await callRoute(profile.GET, { token: data.token })).id } })
+    expect(created).toMatchObject({ wxOpenId: null, wxUnionId: who.unionid })
+    const inWechat = expectOk(await wechatRoundTrip(startByLink({ purpose: 'login' })))
+    expect(expectOk(await callRoute(profile.GET, { token: inWechat.token })).id).toBe(created.id)
+    expect((await db().user.findUniqueOrThrow({ where: { id: created.id } })).wxOpenId).toBe(who.openid)
+  })
+
+  it('refuses a website-app login without unionid (it could not be matched to anyone)', async () => {
+    fake.setPerson(person({ unionid: undefined }))
+    const before = await db().user.count()
+    expectFail(await wechatRoundTrip(startByLink({ purpose: 'open' })), 400, /未返回 UnionID/)
+    expect(await db().user.count()).toBe(before)
+  })
+})
