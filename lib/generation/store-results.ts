@@ -57,3 +57,12 @@ async function markFor(width: number, height: number): Promise<Buffer> {
     .png()
     .toBuffer()
 }
+
+/** Previews are for watching a job, not results: small WebP, no label; each under a new key. */
+export const PREVIEW_WIDTH = 512
+
+export async function storePreview(taskId: string, sequence: number, bytes: Buffer): Promise<string> {
+  const month = new Date().toISOString().slice(0, 7).replace('-', '')
+  const webp = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).resize({ width: PREVIEW_WIDTH, withoutEnlargement: true }).webp({ quality: 70 }).toBuffer()
+  return putFile(`previews/${month}/${taskId}-${sequence}.webp`, webp)
+}

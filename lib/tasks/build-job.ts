@@ -1,9 +1,10 @@
-import type { BackendConfig, GenerationJob, JobMode } from '@/lib/generation/backends/types'
+import type { BackendConfig, GenerationJob, JobMode, MjJob } from '@/lib/generation/backends/types'
 import { db } from '@/lib/db'
+import { mjNotifyHook } from '@/lib/mj/notify-secret'
 import { openModelSecret } from '@/lib/models/model-secret'
 import { readStoredFile } from '@/lib/storage/storage'
 
-const MODE_BY_TYPE: Record<string, JobMode> = { SD_TEXT2IMG: 'txt2img', SD_IMG2IMG: 'img2img', SD_IMGINPAINT: 'inpaint', SD_IMGCONTROLNET: 'lineart' }
+const MODE_BY_TYPE: Record<string, JobMode> = { SD_TEXT2IMG: 'txt2img', SD_IMG2IMG: 'img2img', SD_IMGINPAINT: 'inpaint', SD_IMGCONTROLNET: 'lineart', MJ_TEXT2IMG: 'txt2img', MJ_IMG2IMG: 'img2img' }
 
 /** ControlNet units for line-art colouring, unless the model's options say otherwise. */
 const DEFAULT_LINEART = {
@@ -16,11 +17,11 @@ export class MissingInputError extends Error {}
 type TaskForRun = {
   id: string
   params: unknown
-  model: { backend: string; endpoint: string; secretEnc: string | null; checkpoint: string | null; options: unknown }
+  model: { id: string; backend: string; endpoint: string; secretEnc: string | null; checkpoint: string | null; options: unknown }
   customModel: { checkpoint: string | null; lora: string | null } | null
 }
 
-export function backendConfig(model: TaskForRun['model']): BackendConfig {
+export function backendConfig(model: Omit<TaskForRun['model'], 'id'>): BackendConfig {
   return {
     endpoint: model.endpoint,
     secret: model.secretEnc ? openModelSecret(model.secretEnc) : null,
@@ -44,23 +45,42 @@ export async function buildJob(task: TaskForRun): Promise<GenerationJob> {
   const style = p.lineStyle === 'anime' ? 'anime' : 'standard'
   const lineart = options.lineart?.[style] ?? DEFAULT_LINEART[style]
   const lora = task.customModel?.lora ? ` <lora:${task.customModel.lora}:0.8>` : ''
+  const maskImage = await loadImage(p.maskImageId)
   return {
     taskId: task.id,
     mode: MODE_BY_TYPE[p.baseType] ?? 'txt2img',
     prompt: String(p.prompt ?? '') + lora,
     negativePrompt: String(p.negativePrompt ?? ''),
-    width: Number(p.width),
-    height: Number(p.height),
-    steps: Number(p.steps),
-    cfgScale: Number(p.cfgScale),
+    width: Number(p.width ?? 0),
+    height: Number(p.height ?? 0),
+    steps: Number(p.steps ?? 0),
+    cfgScale: Number(p.cfgScale ?? 0),
     seed: Number(p.seed ?? -1),
     sampler: typeof p.sampler === 'string' ? p.sampler : null,
     count: Number(p.count ?? 1),
     denoisingStrength: typeof p.denoisingStrength === 'number' ? p.denoisingStrength : null,
     checkpoint: task.customModel?.checkpoint ?? null,
     initImage: await loadImage(p.initImageId),
-    maskImage: await loadImage(p.maskImageId),
+    maskImage,
     controlImage: await loadImage(p.controlImageId),
     controlnet: p.baseType === 'SD_IMGCONTROLNET' ? { ...lineart, weight: Number(p.controlWeight ?? 1) } : null,
+    mj: p.baseType === 'MJ_TEXT2IMG' || p.baseType === 'MJ_IMG2IMG' ? await buildMjJob(p, task.model, maskImage) : null,
+  }
+}
+
+async function buildMjJob(p: Record<string, unknown>, model: TaskForRun['model'], mask: Buffer | null): Promise<MjJob> {
+  const references = Array.isArray(p.referenceImageIds) ? p.referenceImageIds : []
+  const images: Buffer[] = []
+  for (const id of references) images.push((await loadImage(id))!)
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null)
+  return {
+    action: p.mjAction as MjJob['action'],
+    prompt: text(p.finalPrompt) ?? '',
+    images,
+    dimensions: (text(p.dimensions) as MjJob['dimensions']) ?? null,
+    parentUpstreamId: text(p.parentUpstreamId),
+    customId: text(p.customId),
+    mask,
+    notifyHook: mjNotifyHook(model.id, model.options),
   }
 }

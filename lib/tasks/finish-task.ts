@@ -1,5 +1,6 @@
 import { db, type Tx } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
+import type { ResultButton } from '@/lib/generation/backends/types'
 import type { StoredImage } from '@/lib/generation/store-results'
 import { postMovement } from '@/lib/ledger/post-movement'
 
@@ -10,11 +11,16 @@ import { postMovement } from '@/lib/ledger/post-movement'
  * worker, the sweeper, the user and an admin race.
  */
 
+/** What a finished job offers besides images: its buttons (Midjourney), and params with text results added (describe). */
+export type CompletionExtras = { buttons?: ResultButton[]; params?: Record<string, unknown> }
+
 /** SUCCESS, if this worker still holds the task (else the results are dropped). */
-export async function completeTask(taskId: string, workerId: string, results: StoredImage[], log: unknown): Promise<boolean> {
+export async function completeTask(taskId: string, workerId: string, results: StoredImage[], log: unknown, extras: CompletionExtras = {}): Promise<boolean> {
   const { count } = await db().task.updateMany({
     where: { id: taskId, status: 'PENDING', leaseOwner: workerId },
     data: {
+      ...(extras.buttons ? { buttons: extras.buttons as unknown as Prisma.InputJsonValue } : {}),
+      ...(extras.params ? { params: extras.params as Prisma.InputJsonValue } : {}),
       status: 'SUCCESS',
       stage: 'DONE',
       progress: 100,

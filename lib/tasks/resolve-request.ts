@@ -1,17 +1,24 @@
 import { db } from '@/lib/db'
 import type { TaskType } from '@/lib/generated/prisma/enums'
 import { badRequest, notFound } from '@/lib/http/app-error'
+import { resolveMjRequest } from '@/lib/mj/resolve-mj'
 import { parseTaskParams, type SdTaskType } from './params'
 
 /** What a submission turns into after presets and sources are applied. */
 export type ResolvedRequest = {
   type: TaskType
   /** The kind of run it is (MAKE_SAME and 小狸猫 run as text-to-image etc.). */
-  baseType: Exclude<SdTaskType, 'MAKE_SAME' | 'SD_XIAOLIMAO'>
+  baseType: Exclude<SdTaskType, 'MAKE_SAME' | 'SD_XIAOLIMAO'> | 'MJ_TEXT2IMG' | 'MJ_IMG2IMG'
   params: Record<string, unknown>
   modelId: string | null
   customModel: { id: number; price: number } | null
   parentId: string | null
+  /** The key of the model's price table to charge (the base type unless said otherwise: Midjourney prices per action). */
+  priceKey?: string
+  /** Midjourney: imagine, blend, describe, or the customId of the button pressed. */
+  action?: string
+  /** Runs on `modelId` itself, never on another instance of its pool (a proxy knows only its own task ids). */
+  isPinnedToModel?: boolean
 }
 
 /**
@@ -20,7 +27,7 @@ export type ResolvedRequest = {
  * prompt and parameters.
  */
 export async function resolveRequest(userId: string, type: TaskType, rawParams: unknown, modelId: string | null): Promise<ResolvedRequest> {
-  if (type === 'MJ_TEXT2IMG' || type === 'MJ_IMG2IMG') throw badRequest('Midjourney 模式尚未开放')
+  if (type === 'MJ_TEXT2IMG' || type === 'MJ_IMG2IMG') return resolveMjRequest(type, rawParams, modelId)
   if (type === 'SD_XIAOLIMAO') {
     const input = parseTaskParams('SD_XIAOLIMAO', rawParams)
     const preset = await db().customModel.findFirst({ where: { id: input.customModelId, enabled: true } })
@@ -49,7 +56,7 @@ export async function resolveRequest(userId: string, type: TaskType, rawParams: 
     if (input.seed !== undefined) params.seed = input.seed
     return { type, baseType, params: { ...params, sourceTaskId: source.id }, modelId: modelId ?? source.modelId, customModel: null, parentId: source.id }
   }
-  const baseType = type as ResolvedRequest['baseType']
+  const baseType = type as Exclude<SdTaskType, 'MAKE_SAME' | 'SD_XIAOLIMAO'>
   return { type, baseType, params: parseTaskParams(baseType, rawParams), modelId, customModel: null, parentId: null }
 }
 

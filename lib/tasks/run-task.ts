@@ -1,13 +1,14 @@
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { createAdapter } from '@/lib/generation/backends/registry'
-import { BackendError, type BackendAdapter, type BackendImage, type GenerationJob } from '@/lib/generation/backends/types'
-import { storeResults } from '@/lib/generation/store-results'
+import { BackendError, type BackendAdapter, type GenerationJob, type RunContext, type WaitOutcome } from '@/lib/generation/backends/types'
+import { storePreview, storeResults } from '@/lib/generation/store-results'
 import { recordBackendFailure } from '@/lib/models/backend-health'
 import { getConfigValue } from '@/lib/site-config/store'
 import { backendConfig, buildJob, MissingInputError } from './build-job'
 import { LEASE_MS, type ClaimedTask } from './claim-task'
 import { completeTask, failTask } from './finish-task'
+import { onTaskNudge } from './task-nudges'
 import { TASK_ERROR_MESSAGES } from './task-views'
 
 const HEARTBEAT_MS = 15_000
@@ -58,12 +59,24 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
     if (count === 0) stopWith('ended-elsewhere') // cancelled, timed out or taken over
   }
   const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS)
-  const ctx = {
+  let previews = 0
+  let isSavingPreview = false
+  const ctx: RunContext = {
     signal: stop.signal,
     onProgress(p: number) {
       progress = Math.max(progress, Math.min(99, Math.round(p)))
       if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) void heartbeat().catch(() => undefined)
     },
+    onPreview(image: Buffer) {
+      // Best effort, one at a time: a preview arriving while one is saved is skipped, the next one will do.
+      if (isSavingPreview) return
+      isSavingPreview = true
+      void storePreview(task.id, ++previews, image)
+        .then((url) => db().task.updateMany({ where: { id: task.id, leaseOwner: workerId, status: 'PENDING' }, data: { previewUrl: url } }))
+        .catch(() => undefined)
+        .finally(() => (isSavingPreview = false))
+    },
+    onNudge: (listener) => onTaskNudge(task.id, listener),
   }
 
   let adapter: BackendAdapter | null = null
@@ -72,15 +85,18 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
   try {
     adapter = createAdapter(task.model.backend, backendConfig(task.model))
     job = await buildJob(task)
-    const images = await produce(adapter, job, claimed, ctx, async (id) => {
+    const outcome = await produce(adapter, job, claimed, ctx, async (id) => {
       upstreamId = id
       await db().task.updateMany({ where: { id: task.id, leaseOwner: workerId }, data: { upstreamId: id, stage: 'RUNNING' } })
     })
     const [siteName, visibleMark] = await Promise.all([getConfigValue<string>('name'), getConfigValue<boolean>('AI_MARK_ENABLED')])
-    const stored = await storeResults(task.id, images.images, { siteName, visibleMark }).catch((error) => {
+    const stored = await storeResults(task.id, outcome.images, { siteName, visibleMark }).catch((error) => {
       throw new StorageError(String(error))
     })
-    await completeTask(task.id, workerId, stored, images.log)
+    await completeTask(task.id, workerId, stored, outcome.log, {
+      buttons: outcome.buttons,
+      ...(outcome.prompts ? { params: { ...(task.params as Record<string, unknown>), describedPrompts: outcome.prompts } } : {}),
+    })
   } catch (error) {
     await handleFailure(error, { taskId: task.id, modelId: task.model.id, poolKey: task.poolKey, workerId, attempts: claimed.attempts, maxAttempts: task.maxAttempts, accepted: Boolean(upstreamId), stopReason })
     if (adapter?.interrupt && job && (stopReason === 'deadline' || stopReason === 'ended-elsewhere')) await adapter.interrupt(upstreamId, job)
@@ -95,7 +111,7 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
 class StorageError extends Error {}
 
 /** Submit (or resume) and wait: the images, however the backend delivers them. */
-async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: ClaimedTask, ctx: Parameters<BackendAdapter['submit']>[1], onAccepted: (id: string) => Promise<void>): Promise<{ images: BackendImage[]; log?: unknown }> {
+async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: ClaimedTask, ctx: RunContext, onAccepted: (id: string) => Promise<void>): Promise<WaitOutcome> {
   let upstreamId = claimed.upstreamId
   if (!upstreamId && claimed.attempts > 1 && adapter.probe) {
     // A previous attempt may have reached the backend before its worker died.
@@ -136,7 +152,8 @@ async function handleFailure(error: unknown, run: { taskId: string; modelId: str
     return
   }
   if (!(error instanceof BackendError || error instanceof MissingInputError || error instanceof StorageError)) console.error(`[worker] task ${taskId} failed unexpectedly`, error)
-  await failTask(taskId, { errorCode: code, errorMessage: TASK_ERROR_MESSAGES[code] ?? TASK_ERROR_MESSAGES.UPSTREAM_FAILED, log: describe(error) }, workerId)
+  const userMessage = error instanceof BackendError ? error.userMessage : undefined
+  await failTask(taskId, { errorCode: code, errorMessage: userMessage ?? TASK_ERROR_MESSAGES[code] ?? TASK_ERROR_MESSAGES.UPSTREAM_FAILED, log: describe(error) }, workerId)
 }
 
 /**

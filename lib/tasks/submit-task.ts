@@ -27,7 +27,7 @@ async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; nam
   })
   for (const model of candidates) {
     if (!isSupportedBackend(model.backend)) continue
-    const price = (model.prices as Record<string, unknown>)[resolved.baseType]
+    const price = (model.prices as Record<string, unknown>)[resolved.priceKey ?? resolved.baseType]
     if (typeof price === 'number' && Number.isInteger(price) && price >= 0) {
       return { id: model.id, name: model.name, backend: model.backend, pool: model.pool, pricePerImage: resolved.customModel?.price ?? price }
     }
@@ -43,15 +43,31 @@ async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; nam
  * Idempotency-Key returns the first task instead of charging again.
  */
 export async function submitTask(userId: string, input: SubmitInput, idempotencyKey?: string): Promise<TaskView> {
+  return queueTask(userId, idempotencyKey, (earlier) => earlier.type === input.type, () => resolveRequest(userId, input.type, input.params, input.modelId ?? null))
+}
+
+type EarlierTask = NonNullable<Awaited<ReturnType<typeof findByKey>>>
+
+/**
+ * The submission path every task takes (a form's submit, a Midjourney button): replay
+ * by Idempotency-Key (`isSameRequest` tells a retry from a different request under the
+ * same key), resolve, check, then charge and queue in one transaction.
+ */
+export async function queueTask(userId: string, idempotencyKey: string | undefined, isSameRequest: (earlier: EarlierTask) => boolean, resolve: () => Promise<ResolvedRequest>): Promise<TaskView> {
+  const replay = (task: EarlierTask): TaskView => {
+    if (!isSameRequest(task)) throw conflict('该 Idempotency-Key 已用于另一个请求')
+    return toTaskView(task)
+  }
   if (idempotencyKey) {
     const earlier = await findByKey(userId, idempotencyKey)
-    if (earlier) return replay(earlier, input)
+    if (earlier) return replay(earlier)
   }
 
-  const resolved = await resolveRequest(userId, input.type, input.params, input.modelId ?? null)
+  const resolved = await resolve()
   const params = resolved.params as { prompt: string; negativePrompt?: string; count: number }
   await assertNoBannedWords(params.prompt, params.negativePrompt ?? '')
-  const imageIds = IMAGE_INPUTS.map((k) => resolved.params[k]).filter((v): v is string => typeof v === 'string')
+  const references = Array.isArray(resolved.params.referenceImageIds) ? resolved.params.referenceImageIds : []
+  const imageIds = [...IMAGE_INPUTS.map((k) => resolved.params[k]), ...references].filter((v): v is string => typeof v === 'string')
   if (imageIds.length && (await db().uploadedImage.count({ where: { id: { in: imageIds }, userId } })) !== new Set(imageIds).size) {
     throw notFound('上传的图片不存在或已过期，请重新上传')
   }
@@ -72,10 +88,11 @@ export async function submitTask(userId: string, input: SubmitInput, idempotency
           type: resolved.type,
           params: { ...resolved.params, baseType: resolved.baseType } as Prisma.InputJsonValue,
           modelId: model.id,
-          poolKey: model.pool,
+          poolKey: resolved.isPinnedToModel ? null : model.pool,
           customModelId: resolved.customModel?.id ?? null,
           parentId: resolved.parentId,
-          priceSnapshot: { pricePerImage: model.pricePerImage, count: params.count, backend: model.backend, model: model.name },
+          action: resolved.action ?? null,
+          priceSnapshot: { pricePerImage: model.pricePerImage, count: params.count, backend: model.backend, model: model.name, ...(resolved.priceKey ? { priceKey: resolved.priceKey } : {}) },
           chargedPoints: cost,
           deadlineAt: new Date(Date.now() + TASK_DEADLINE_MS),
           idempotencyKey: idempotencyKey ?? null,
@@ -92,18 +109,12 @@ export async function submitTask(userId: string, input: SubmitInput, idempotency
     // Two requests with one key at the same moment: the loser returns the winner's task.
     if (idempotencyKey && (error as { code?: string }).code === 'P2002') {
       const winner = await findByKey(userId, idempotencyKey)
-      if (winner) return replay(winner, input)
+      if (winner) return replay(winner)
     }
     throw error
   }
 }
 
 async function findByKey(userId: string, idempotencyKey: string) {
-  return db().task.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select: { ...TASK_VIEW_SELECT, type: true } })
-}
-
-/** The same key with a different request is a client bug, not a retry. */
-function replay(task: NonNullable<Awaited<ReturnType<typeof findByKey>>>, input: SubmitInput): TaskView {
-  if (task.type !== input.type) throw conflict('该 Idempotency-Key 已用于另一个请求')
-  return toTaskView(task)
+  return db().task.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select: TASK_VIEW_SELECT })
 }

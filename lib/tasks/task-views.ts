@@ -1,4 +1,5 @@
 import type { Status, TaskStage, TaskType } from '@/lib/generated/prisma/enums'
+import type { ResultButton } from '@/lib/generation/backends/types'
 import type { StoredImage } from '@/lib/generation/store-results'
 
 /** A task as its owner sees it (GET /api/tasks, /api/tasks/{id}). */
@@ -14,6 +15,12 @@ export type TaskView = {
   errorMessage: string | null
   results: StoredImage[]
   parentId: string | null
+  /** Midjourney: imagine/blend/describe, or the customId of the parent's button that made it. */
+  action: string | null
+  /** Midjourney: the buttons the finished task offers. */
+  buttons: ResultButton[]
+  /** Midjourney: the latest preview while it runs. */
+  previewUrl: string | null
   isRecommended: boolean
   refundedAt: Date | null
   createdAt: Date
@@ -32,6 +39,9 @@ export const TASK_VIEW_SELECT = {
   errorMessage: true,
   results: true,
   parentId: true,
+  action: true,
+  buttons: true,
+  previewUrl: true,
   isRecommended: true,
   refundedAt: true,
   createdAt: true,
@@ -40,10 +50,10 @@ export const TASK_VIEW_SELECT = {
   model: { select: { id: true, name: true } },
 } as const
 
-type TaskRecord = Omit<TaskView, 'params' | 'results'> & { params: unknown; results: unknown }
+type TaskRecord = Omit<TaskView, 'params' | 'results' | 'buttons'> & { params: unknown; results: unknown; buttons: unknown }
 
 export function toTaskView(row: TaskRecord): TaskView {
-  return { ...row, params: (row.params ?? {}) as Record<string, unknown>, results: (row.results ?? []) as StoredImage[] }
+  return { ...row, params: (row.params ?? {}) as Record<string, unknown>, results: (row.results ?? []) as StoredImage[], buttons: (row.buttons ?? []) as ResultButton[] }
 }
 
 /** What a user-facing failure says (the console keeps the backend's own words). */

@@ -2,6 +2,7 @@ import { env } from '@/lib/env'
 import { RUN_TASKS_JOB } from '@/lib/tasks/submit-task'
 import { CANCEL_SIGNAL_PREFIX } from '@/lib/tasks/cancel-task'
 import { activeRuns } from '@/lib/tasks/run-task'
+import { NUDGE_SIGNAL_PREFIX, nudgeTask } from '@/lib/tasks/task-nudges'
 import { startTaskRunner } from '@/lib/tasks/task-runner'
 import { startBackgroundWorker, type RunningWorker } from './background-worker'
 import { listenForJobs } from './job-signal'
@@ -19,6 +20,7 @@ export function startWorker(): RunningWorker {
   const wake = (name: string) => {
     if (name === RUN_TASKS_JOB) runner.wake()
     else if (name.startsWith(CANCEL_SIGNAL_PREFIX)) activeRuns.get(name.slice(CANCEL_SIGNAL_PREFIX.length))?.()
+    else if (name.startsWith(NUDGE_SIGNAL_PREFIX)) nudgeTask(name.slice(NUDGE_SIGNAL_PREFIX.length))
     else jobs.wake(name)
   }
   const stopListening = listenForJobs(DATABASE_URL, wake)

@@ -63,6 +63,7 @@ export class TaskPoller {
 
   private async poll(): Promise<void> {
     this.timer = null
+    if (this.waiters.length === 0) return // every waiter gave up (aborted) before its poll
     this.isPolling = true
     this.lastPollAt = Date.now()
     const batch = this.waiters.splice(0)

@@ -210,17 +210,17 @@ function acceptedId(answer: SubmitResult): string {
     const id = Array.isArray(answer.result) ? answer.result[0] : answer.result
     if ((typeof id === 'string' && id) || typeof id === 'number') return String(id)
     // Accepted but without an id: it may run, yet could never be followed; not retried, refunded.
-    throw new BackendError('BAD_RESPONSE', `Midjourney Proxy 接受了任务却没有返回任务 id（code ${code}）`, false, answer)
+    throw new BackendError('BAD_RESPONSE', `Midjourney Proxy 接受了任务却没有返回任务 id（code ${code}）`, false, { submit: answer })
   }
-  if (code === 23) throw new BackendError('BUSY', `Midjourney Proxy 队列已满：${description}`, true, answer)
+  if (code === 23) throw new BackendError('BUSY', `Midjourney Proxy 队列已满：${description}`, true, { submit: answer })
   if (code === 24) {
     const word = typeof properties.bannedWord === 'string' ? properties.bannedWord : ''
     const shown = word ? `「${word}」` : ''
-    throw new BackendError('REJECTED', `Midjourney 拒绝了提示词：${description}${shown}`, false, answer, `提示词包含 Midjourney 禁止的词${shown}，积分已退还，请修改后重试`)
+    throw new BackendError('REJECTED', `Midjourney 拒绝了提示词：${description}${shown}`, false, { submit: answer }, `提示词包含 Midjourney 禁止的词${shown}，积分已退还，请修改后重试`)
   }
-  if (code === 9) throw new BackendError('UPSTREAM_FAILED', `Midjourney Proxy 系统错误：${description}`, true, answer)
+  if (code === 9) throw new BackendError('UPSTREAM_FAILED', `Midjourney Proxy 系统错误：${description}`, true, { submit: answer })
   const why = code === 3 ? '关联的任务不存在或已过期' : description || `code ${code}`
-  throw new BackendError('REJECTED', `Midjourney Proxy 拒绝了任务（code ${code}）：${description}`, false, answer, `Midjourney 拒绝了任务：${why}，积分已退还`)
+  throw new BackendError('REJECTED', `Midjourney Proxy 拒绝了任务（code ${code}）：${description}`, false, { submit: answer }, `Midjourney 拒绝了任务：${why}，积分已退还`)
 }
 
 function dataUrl(png: Buffer): string {

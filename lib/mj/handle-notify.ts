@@ -1,0 +1,34 @@
+import { db } from '@/lib/db'
+import { fetchMjTask } from '@/lib/generation/backends/mj-proxy'
+import { FINISHED_STATUSES } from '@/lib/generation/backends/mj-task'
+import { badRequest, notFound } from '@/lib/http/app-error'
+import { backendConfig } from '@/lib/tasks/build-job'
+import { NUDGE_SIGNAL_PREFIX, nudgeTask } from '@/lib/tasks/task-nudges'
+import { signalNow } from '@/lib/worker/job-signal'
+import { isMjNotifySecret } from './notify-secret'
+
+/**
+ * The proxy's notifyHook callback (PROTOCOLS.md A 2a.8: unsigned, unordered, at most once,
+ * sometimes never). Taken as a hint only: the secret in the path names the model, the
+ * body only names a task id, the proxy itself is asked what that task is, and when that
+ * shows news the worker waiting for it is nudged to poll now. Nothing is written here, so
+ * a duplicated, late or forged callback changes nothing.
+ */
+export async function handleMjNotify(secret: string, body: unknown): Promise<{ isAccepted: boolean }> {
+  const models = await db().aiModel.findMany({ where: { backend: 'mj-proxy' }, select: { id: true, backend: true, endpoint: true, secretEnc: true, checkpoint: true, options: true } })
+  const model = models.find((m) => isMjNotifySecret(m.id, secret))
+  if (!model) throw notFound('回调地址无效')
+  const id = (body as { id?: unknown } | null)?.id
+  if (typeof id !== 'string' && typeof id !== 'number') throw badRequest('回调内容缺少任务 id')
+  const upstreamId = String(id)
+
+  const task = await db().task.findFirst({ where: { modelId: model.id, upstreamId, status: 'PENDING' }, select: { id: true, progress: true } })
+  if (!task) return { isAccepted: false }
+  const upstream = await fetchMjTask(backendConfig(model), upstreamId).catch(() => null)
+  const isNews = upstream !== null && (FINISHED_STATUSES.includes(upstream.status) || upstream.progress > task.progress)
+  if (!isNews) return { isAccepted: false }
+  await signalNow(`${NUDGE_SIGNAL_PREFIX}${task.id}`)
+  // This process's own worker (tests, or the embedded default) hears it directly as well.
+  nudgeTask(task.id)
+  return { isAccepted: true }
+}

@@ -1,0 +1,41 @@
+import { db } from '@/lib/db'
+import { badRequest } from '@/lib/http/app-error'
+import { assertNoBannedWords } from '@/lib/tasks/banned-words'
+import type { ResolvedRequest } from '@/lib/tasks/resolve-request'
+import { submissionPriceKey } from './actions'
+import { composeParams, splitPrompt, type MjSpeed } from './compose-prompt'
+import { offeredSpeeds } from './mj-models'
+import { ZMjImg2ImgSchema, ZMjText2ImgSchema } from './params'
+import { translateForMj } from './translate'
+
+/**
+ * A new Midjourney submission (imagine, blend or describe): validated, the options composed
+ * into the prompt, Chinese translated when the site says so. All before anything is
+ * charged, so a refusal or a failed translation costs nothing.
+ */
+export async function resolveMjRequest(type: 'MJ_TEXT2IMG' | 'MJ_IMG2IMG', rawParams: unknown, modelId: string | null): Promise<ResolvedRequest> {
+  const input = type === 'MJ_TEXT2IMG' ? ZMjText2ImgSchema.parse(rawParams) : ZMjImg2ImgSchema.parse(rawParams)
+  const common = { type, baseType: type, modelId, customModel: null, parentId: null, priceKey: submissionPriceKey(input.mjAction), action: input.mjAction.toLowerCase() }
+  if (input.mjAction !== 'IMAGINE') return { ...common, params: { ...input, prompt: '', count: 1 } }
+
+  if (input.speed) await assertSpeedOffered(input.speed, modelId)
+  const typed = splitPrompt(input.prompt)
+  if (!typed.description) throw badRequest('请在参数前写上画面描述')
+  const params = [typed.params, input.rawParams].filter(Boolean).join(' ')
+  // Before a (paid) translation: the word list may be in Chinese; after it, in English.
+  await assertNoBannedWords(input.prompt, input.rawParams)
+  const translated = await translateForMj(typed.description, params)
+  const description = translated?.description ?? typed.description
+  const finalPrompt = [description, composeParams(input, translated?.params ?? params)].filter(Boolean).join(' ')
+  if (translated) await assertNoBannedWords(finalPrompt)
+  return { ...common, params: { ...input, ...(translated ? { promptEn: description } : {}), finalPrompt, count: 1 } }
+}
+
+async function assertSpeedOffered(speed: MjSpeed, modelId: string | null): Promise<void> {
+  const model = await db().aiModel.findFirst({
+    where: { enabled: true, type: 'MID_JOURNEY', ...(modelId ? { id: modelId } : {}) },
+    select: { options: true },
+    orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
+  })
+  if (!model || !offeredSpeeds(model.options).includes(speed)) throw badRequest('所选模型不支持该速度模式')
+}
