@@ -31,6 +31,7 @@ export function LoginChooser() {
   const { carry } = useRedirectParam()
   const withRedirect = (path: string) => (carry ? `${path}?${carry}` : path)
   const isWechatReady = Boolean(config?.WX_ENABLED && config.WX_APP_ID)
+  const isSmsReady = Boolean(config?.SMS_LOGIN_ENABLED)
 
   return (
     <div>
@@ -41,11 +42,17 @@ export function LoginChooser() {
         <Option
           href={withRedirect('/login_by_wechat')}
           title="微信登录"
-          note={isWechatReady ? '微信扫码或在微信内一键登录' : '本站暂未配置微信登录，请使用账号密码登录'}
+          note={isWechatReady ? '微信扫码或在微信内一键登录' : '本站暂未开启微信登录，请使用其他方式'}
           icon={<ChatIcon className="size-5" />}
           disabled={!isWechatReady}
         />
-        <Option href={withRedirect('/login/fastlogin')} title="手机验证码登录" note="本站暂未配置短信服务，请使用账号密码登录" icon={<PhoneIcon className="size-5" />} disabled />
+        <Option
+          href={withRedirect('/login/fastlogin')}
+          title="手机验证码登录"
+          note={isSmsReady ? '未注册的手机号验证后自动创建账号' : '本站暂未开启短信登录，请使用其他方式'}
+          icon={<PhoneIcon className="size-5" />}
+          disabled={!isSmsReady}
+        />
       </div>
     </div>
   )

@@ -3,10 +3,11 @@
 import { RequireUser } from '@/components/app/require-user'
 import { PageTitle } from '@/components/ui/card'
 import { AvatarCard } from './avatar-card'
+import { BindingsCard } from './bindings-card'
 import { NameForm } from './name-form'
 import { PasswordForm } from './password-form'
 
-/** /profile: the user's own name, avatar and password. */
+/** /profile: the user's own name, avatar, bound phone and WeChat, and password. */
 export function ProfileView() {
   return (
     <RequireUser>
@@ -16,6 +17,7 @@ export function ProfileView() {
           <div className="space-y-5">
             <AvatarCard profile={profile} />
             <NameForm profile={profile} />
+            <BindingsCard profile={profile} />
             <PasswordForm />
           </div>
         </div>

@@ -31,4 +31,6 @@ export const queryKeys = {
   customModels: ['custom-models'] as const,
   myTasks: (params: object) => ['my-tasks', params] as const,
   task: (id: string) => ['task', id] as const,
+  wechatOptions: ['wechat-options'] as const,
+  loginTicket: (id: string) => ['login-ticket', id] as const,
 }

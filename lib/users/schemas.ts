@@ -1,5 +1,6 @@
 import { z } from '@/lib/zod'
 import { ZPasswordSchema } from '@/lib/auth/password'
+import { MOBILE_MESSAGE, MOBILE_PATTERN, normalizeMobile } from './mobile'
 
 export const ZUsernameSchema = z
   .string({ error: '请输入用户名' })
@@ -10,10 +11,7 @@ export const ZUsernameSchema = z
 export const ZDisplayNameSchema = z.string().trim().min(1, '昵称不能为空').max(32, '昵称最多 32 个字符')
 
 /** A mainland mobile number; spaces, dashes and a leading +86 are dropped first. */
-export const ZMobileSchema = z
-  .string({ error: '请输入手机号' })
-  .transform((v) => v.replace(/[\s-]/g, '').replace(/^(\+86|0086)(?=\d{11}$)/, ''))
-  .pipe(z.string().regex(/^1[3-9]\d{9}$/, '请输入 11 位中国大陆手机号'))
+export const ZMobileSchema = z.string({ error: '请输入手机号' }).transform(normalizeMobile).pipe(z.string().regex(MOBILE_PATTERN, MOBILE_MESSAGE))
 
 export const ZCredentialsSchema = z.object({ username: ZUsernameSchema, password: ZPasswordSchema }).strict()
 export type TCredentials = z.infer<typeof ZCredentialsSchema>

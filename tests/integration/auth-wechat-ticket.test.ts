@@ -46,6 +46,7 @@ describe('desktop QR login ticket', () => {
     const created = await newTicket()
     expect(created.id).toMatch(/^[A-Za-z0-9_-]{32}$/)
     expect(created.scanUrl).toBe(`http://localhost/wx_auth?ticket=${created.id}`)
+    expect(created.expiresInSeconds).toBe(300)
     expect(created.qrSvg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
     const life = new Date(created.expiresAt).getTime() - Date.now()
     expect(life).toBeGreaterThan(4.9 * 60 * 1000)

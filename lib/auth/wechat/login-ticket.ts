@@ -24,7 +24,8 @@ export const TICKET_EXPIRED = WECHAT_MESSAGES['ticket-expired']
 export const TICKET_USED = WECHAT_MESSAGES['ticket-used']
 const TICKET_UNKNOWN = WECHAT_MESSAGES['ticket-unknown']
 
-export type NewTicket = { id: string; expiresAt: Date; scanUrl: string; qrSvg: string }
+/** expiresInSeconds lets the page keep time by its own clock, whatever its offset from ours. */
+export type NewTicket = { id: string; expiresAt: Date; expiresInSeconds: number; scanUrl: string; qrSvg: string }
 
 export async function createLoginTicket(origin: string, ip: string): Promise<NewTicket> {
   await wechatMpApp()
@@ -34,7 +35,7 @@ export async function createLoginTicket(origin: string, ip: string): Promise<New
   await db().loginTicket.create({ data: { id, expiresAt } })
   const scanUrl = `${origin}${WX_CALLBACK_PATH}?ticket=${id}`
   const qrSvg = await QRCode.toString(scanUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } })
-  return { id, expiresAt, scanUrl, qrSvg }
+  return { id, expiresAt, expiresInSeconds: TICKET_TTL_SECONDS, scanUrl, qrSvg }
 }
 
 /** Ends tickets whose time is up, so every reader sees EXPIRED. */

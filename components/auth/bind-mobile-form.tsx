@@ -1,0 +1,90 @@
+'use client'
+
+import { useQueryClient } from '@tanstack/react-query'
+import Link from 'next/link'
+import { useRouter } from 'next/navigation'
+import { useState, type FormEvent } from 'react'
+import { useSiteInfo, type Json } from '@/lib/api-client/hooks'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { api } from '@/lib/api-client/request'
+import { MOBILE_MESSAGE, MOBILE_PATTERN, maskMobile, normalizeMobile } from '@/lib/users/mobile'
+import type { Profile } from '@/lib/users/user-views'
+import { toast } from '@/lib/ui/toast-store'
+import { useAction } from '@/lib/ui/use-action'
+import { RequireUser } from '@/components/app/require-user'
+import { Button } from '@/components/ui/button'
+import { useLogout } from '@/components/layout/use-logout'
+import { SmsCodeFields } from './sms-code-fields'
+import { useRedirectParam } from './use-redirect-param'
+
+/** /bind_mobile: binds a phone to the signed-in account (the start-up rule sends users here when the site requires one). */
+export function BindMobilePage() {
+  return <RequireUser>{(profile) => (profile.mobile ? <AlreadyBound mobile={profile.mobile} /> : <BindMobileForm />)}</RequireUser>
+}
+
+function AlreadyBound({ mobile }: { mobile: string }) {
+  const { target } = useRedirectParam()
+  return (
+    <div>
+      <h1 className="text-xl font-semibold text-white">绑定手机号</h1>
+      <p className="mt-4 text-sm text-zinc-300">你的账号已绑定手机号 {maskMobile(mobile)}。</p>
+      <Link href={target} className="mt-6 inline-flex h-10 w-full items-center justify-center rounded-lg bg-zinc-800 text-sm font-medium text-zinc-100 ring-1 ring-zinc-700 hover:bg-zinc-700">
+        继续
+      </Link>
+    </div>
+  )
+}
+
+function BindMobileForm() {
+  const { data: config } = useSiteInfo()
+  const [mobile, setMobile] = useState('')
+  const [code, setCode] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, run] = useAction()
+  const { target } = useRedirectParam()
+  const queryClient = useQueryClient()
+  const router = useRouter()
+  const logout = useLogout()
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setError(null)
+    const number = normalizeMobile(mobile)
+    if (!MOBILE_PATTERN.test(number)) return setError(MOBILE_MESSAGE)
+    if (!/^\d{6}$/.test(code)) return setError('请输入 6 位数字验证码')
+    await run(async () => {
+      const updated = await api.post<Json<Profile>>('/api/users/bind_mobile', { mobile: number, code })
+      queryClient.setQueryData(queryKeys.profile, updated)
+      toast.success('手机号绑定成功')
+      router.replace(target)
+    })
+  }
+
+  return (
+    <div>
+      <h1 className="text-xl font-semibold text-white">绑定手机号</h1>
+      <p className="mt-1 text-sm text-zinc-400">{config?.MOBILE_ENABLED ? '根据本站要求，请先绑定手机号后继续使用' : '绑定后可以使用手机验证码登录'}</p>
+      <form onSubmit={submit} className="mt-6 space-y-4" noValidate>
+        <SmsCodeFields purpose="bind" mobile={mobile} code={code} onMobileChange={setMobile} onCodeChange={setCode} />
+        {error && (
+          <p role="alert" className="text-sm text-red-400">
+            {error}
+          </p>
+        )}
+        <Button type="submit" className="w-full" size="lg" loading={busy}>
+          绑定
+        </Button>
+      </form>
+      <div className="mt-6 flex justify-center gap-6 text-sm">
+        {!config?.MOBILE_ENABLED && (
+          <Link href={target} className="text-zinc-400 hover:text-white">
+            暂不绑定
+          </Link>
+        )}
+        <button type="button" onClick={logout} className="text-zinc-400 hover:text-white">
+          退出登录
+        </button>
+      </div>
+    </div>
+  )
+}

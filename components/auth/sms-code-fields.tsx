@@ -1,0 +1,52 @@
+'use client'
+
+import { useState } from 'react'
+import { api } from '@/lib/api-client/request'
+import { MOBILE_MESSAGE, MOBILE_PATTERN, normalizeMobile } from '@/lib/users/mobile'
+import { toast } from '@/lib/ui/toast-store'
+import { useAction } from '@/lib/ui/use-action'
+import { Button } from '@/components/ui/button'
+import { Field, Input } from '@/components/ui/field'
+import { useCountdown } from './use-countdown'
+
+type Props = {
+  purpose: 'login' | 'bind'
+  mobile: string
+  code: string
+  onMobileChange(value: string): void
+  onCodeChange(value: string): void
+}
+
+/** The phone number and the 6-digit code, with 获取验证码 and its 60-second resend countdown. */
+export function SmsCodeFields({ purpose, mobile, code, onMobileChange, onCodeChange }: Props) {
+  const [left, startCountdown] = useCountdown()
+  const [sending, run] = useAction()
+  const [sentTo, setSentTo] = useState<string | null>(null)
+
+  async function send() {
+    const number = normalizeMobile(mobile)
+    if (!MOBILE_PATTERN.test(number)) return toast.error(MOBILE_MESSAGE)
+    await run(async () => {
+      const { resendAfterSeconds } = await api.post<{ resendAfterSeconds: number }>('/api/auth/sms/send', { mobile: number, purpose })
+      startCountdown(resendAfterSeconds)
+      setSentTo(number)
+      toast.success('验证码已发送')
+    })
+  }
+
+  return (
+    <>
+      <Field label="手机号" htmlFor="mobile">
+        <Input id="mobile" name="mobile" type="tel" inputMode="numeric" autoComplete="tel-national" maxLength={20} value={mobile} onChange={(e) => onMobileChange(e.target.value)} placeholder="请输入手机号" />
+      </Field>
+      <Field label="验证码" htmlFor="sms-code" help={sentTo ? `验证码已发送至 ${sentTo.slice(0, 3)} **** ${sentTo.slice(-4)}，5 分钟内有效` : undefined}>
+        <div className="flex gap-2">
+          <Input id="sms-code" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => onCodeChange(e.target.value.replace(/\D/g, ''))} placeholder="6 位数字" className="min-w-0 flex-1" />
+          <Button type="button" variant="secondary" className="w-32" onClick={send} loading={sending} disabled={left > 0}>
+            {left > 0 ? `重新获取 (${left}s)` : sentTo ? '重新获取' : '获取验证码'}
+          </Button>
+        </div>
+      </Field>
+    </>
+  )
+}

@@ -1,0 +1,69 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { api } from '@/lib/api-client/request'
+import { RETURN_PATH_KEY } from '@/lib/app-start/rules'
+import { Loading, Spinner } from '@/components/ui/spinner'
+import { OtherSignInLink } from './other-sign-in-link'
+import { useRedirectParam } from './use-redirect-param'
+import { WechatQrLogin } from './wechat-qr-login'
+import { useIsWechatBrowser, wechatAuthorizeLink } from './wechat-links'
+
+type Options = { available: boolean; message: string | null; openPlatform: boolean }
+
+/** /login_by_wechat: inside WeChat, straight to WeChat's authorization; elsewhere, a QR code to scan with WeChat. */
+export function WechatLogin() {
+  const isWechat = useIsWechatBrowser()
+  const options = useQuery({
+    queryKey: queryKeys.wechatOptions,
+    queryFn: () => api.get<Options>('/api/auth/wechat/options'),
+    placeholderData: undefined,
+  })
+
+  return (
+    <div>
+      <h1 className="text-xl font-semibold text-white">微信登录</h1>
+      {!options.data || isWechat === undefined ? (
+        options.isError ? <Notice>暂时无法获取微信登录配置，请稍后再试。</Notice> : <Loading />
+      ) : !options.data.available ? (
+        <Notice>{options.data.message}</Notice>
+      ) : isWechat ? (
+        <InWechat />
+      ) : (
+        <WechatQrLogin openPlatform={options.data.openPlatform} />
+      )}
+      <OtherSignInLink />
+    </div>
+  )
+}
+
+function Notice({ children }: { children: React.ReactNode }) {
+  return (
+    <p role="status" className="mt-4 rounded-xl bg-zinc-950/60 p-4 text-sm leading-relaxed text-zinc-300 ring-1 ring-zinc-800">
+      {children}
+    </p>
+  )
+}
+
+/** Inside WeChat the authorization needs no QR code: go there at once (the link stays as a fallback). */
+function InWechat() {
+  const { target } = useRedirectParam()
+  const link = wechatAuthorizeLink('login', { returnPath: target })
+  useEffect(() => {
+    sessionStorage.setItem(RETURN_PATH_KEY, target)
+    window.location.replace(link)
+  }, [link, target])
+  return (
+    <div className="mt-6 space-y-4 text-center">
+      <p className="flex items-center justify-center gap-2 text-sm text-zinc-300">
+        <Spinner className="size-4" />
+        正在前往微信授权…
+      </p>
+      <a href={link} className="inline-flex h-12 w-full items-center justify-center rounded-lg bg-[#07c160] text-base font-medium text-white hover:brightness-110">
+        微信授权登录
+      </a>
+    </div>
+  )
+}

@@ -1,0 +1,111 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { useCallback, useEffect, useState } from 'react'
+import { queryKeys } from '@/lib/api-client/query-client'
+import { api, type ApiError } from '@/lib/api-client/request'
+import { Button } from '@/components/ui/button'
+import { Spinner } from '@/components/ui/spinner'
+import { useRedirectParam } from './use-redirect-param'
+import { useSignIn } from './use-sign-in'
+import { wechatAuthorizeLink } from './wechat-links'
+
+type Ticket = { id: string; expiresInSeconds: number; scanUrl: string; qrSvg: string }
+type Poll = { status: 'PENDING' | 'SCANNED' | 'CONFIRMED' | 'CONSUMED' | 'EXPIRED'; token?: string }
+
+/** Polls at most every 2 seconds (the issue's bound), so a confirmation shows up quickly. */
+const POLL_MS = 1500
+
+/** The desktop side of the QR login: a ticket's QR code, polled until the phone confirms. */
+export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
+  const { target } = useRedirectParam()
+  const signIn = useSignIn()
+  const [ticket, setTicket] = useState<Ticket | null>(null)
+  const [failure, setFailure] = useState<string | null>(null)
+  const [isStale, setStale] = useState(false)
+  const [token, setToken] = useState<string | null>(null)
+
+  const refresh = useCallback(async () => {
+    setFailure(null)
+    setStale(false)
+    setTicket(null)
+    try {
+      setTicket(await api.post<Ticket>('/api/auth/wechat/ticket', {}, { silent: true }))
+    } catch (error) {
+      setFailure((error as ApiError).message)
+    }
+  }, [])
+
+  useEffect(() => {
+    void refresh()
+  }, [refresh])
+
+  // The ticket's life, counted here: stale even if a poll never answers.
+  useEffect(() => {
+    if (!ticket) return
+    const timer = setTimeout(() => setStale(true), ticket.expiresInSeconds * 1000)
+    return () => clearTimeout(timer)
+  }, [ticket])
+
+  const poll = useQuery({
+    queryKey: queryKeys.loginTicket(ticket?.id ?? ''),
+    queryFn: () => api.get<Poll>(`/api/auth/wechat/ticket/${ticket!.id}`, undefined, { silent: true }),
+    enabled: Boolean(ticket) && !isStale && !token,
+    refetchInterval: POLL_MS,
+    placeholderData: undefined,
+  })
+  const status = poll.data?.status
+
+  useEffect(() => {
+    if (token) return
+    if (poll.data?.token) {
+      setToken(poll.data.token)
+      void signIn(poll.data.token, target)
+    } else if (status === 'EXPIRED' || status === 'CONSUMED' || (poll.error as ApiError | null)?.status === 404) setStale(true)
+  }, [poll.data, poll.error, status, signIn, target, token])
+
+  const isSignedIn = Boolean(token)
+
+  return (
+    <div className="mt-6 flex flex-col items-center">
+      <div className="relative size-52 overflow-hidden rounded-xl bg-white p-2 shadow-lg ring-1 ring-zinc-700">
+        {ticket && (
+          // eslint-disable-next-line @next/next/no-img-element -- an SVG made by our server, as a data URL
+          <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(ticket.qrSvg)}`} alt="微信登录二维码" data-scan-url={ticket.scanUrl} className="size-full" />
+        )}
+        {!ticket && !failure && (
+          <div className="absolute inset-0 flex items-center justify-center text-zinc-500">
+            <Spinner className="size-6" />
+          </div>
+        )}
+        {(isStale || failure) && !isSignedIn && (
+          <Overlay>
+            <p className="text-sm font-medium text-white">{failure ? '二维码获取失败' : '二维码已过期'}</p>
+            <Button size="sm" onClick={refresh}>
+              刷新二维码
+            </Button>
+          </Overlay>
+        )}
+        {!isStale && (status === 'SCANNED' || isSignedIn) && (
+          <Overlay>
+            <p className="text-sm font-medium text-white">{isSignedIn ? '登录成功' : '已扫码'}</p>
+            <p className="px-4 text-center text-xs text-zinc-300">{isSignedIn ? '正在进入…' : '请在手机上确认登录'}</p>
+          </Overlay>
+        )}
+      </div>
+      <p role="status" className="mt-4 text-center text-sm text-zinc-400">
+        {failure ?? (isStale ? '二维码已过期，请点击刷新' : status === 'SCANNED' ? '已扫码，请在手机上确认登录' : '请使用微信扫一扫登录')}
+      </p>
+      <p className="mt-1 text-center text-xs text-zinc-500 sm:hidden">在手机上？请在微信中打开本站，即可一键登录</p>
+      {openPlatform && (
+        <a href={wechatAuthorizeLink('open', { returnPath: target })} className="mt-3 text-sm text-brand-300 hover:text-brand-200">
+          使用微信官方扫码登录
+        </a>
+      )}
+    </div>
+  )
+}
+
+function Overlay({ children }: { children: React.ReactNode }) {
+  return <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-zinc-950/85 backdrop-blur-sm">{children}</div>
+}
