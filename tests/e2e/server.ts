@@ -6,11 +6,14 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createTestDatabase } from '../helpers/test-database'
 import { E2E_ADMIN, E2E_PORT, E2E_WORKER_PID_FILE } from './support/constants'
+import { startSignInFakes } from './support/sign-in-fakes'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs')
 const dataDir = path.join(root, '.tmp', `e2e-data-${process.pid}`)
 const database = await createTestDatabase('aiimg_e2e')
+// WeChat and the SMS providers are fakes; the site finds them through its env.
+const signInFakes = await startSignInFakes()
 
 const env = {
   ...process.env,
@@ -22,6 +25,7 @@ const env = {
   LISTEN_HOST: '127.0.0.1',
   DATA_DIR: dataDir,
   RUN_WORKER_IN_WEB: 'false',
+  ...signInFakes.env,
 }
 
 const web = spawn(process.execPath, [tsx, path.join(root, 'scripts/start.ts')], { cwd: root, stdio: 'inherit', env })
@@ -51,6 +55,7 @@ async function cleanUp(code: number) {
     await new Promise((resolve) => child.once('exit', resolve))
   }
   await database.drop().catch((e) => console.error('[e2e] dropping the database failed', e))
+  await signInFakes.close()
   await rm(dataDir, { recursive: true, force: true })
   await rm(E2E_WORKER_PID_FILE, { force: true })
   process.exit(code)

@@ -1,0 +1,205 @@
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test'
+import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
+import { E2E_ALIYUN, E2E_TENCENT, E2E_WECHAT, lastSmsCode, setWechatPerson, wechatAvatarUrl } from './support/sign-in-fakes'
+
+const WECHAT_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN'
+
+/** Everything this file changes, with the values every other spec expects. */
+const DEFAULTS = {
+  WX_ENABLED: false,
+  WX_APP_ID: '',
+  WX_APP_SECRET: '',
+  WX_OPEN_APP_ID: '',
+  WX_OPEN_APP_SECRET: '',
+  SMS_LOGIN_ENABLED: false,
+  MOBILE_ENABLED: false,
+  SMS_PROVIDER: 'log',
+  ALIYUN_ACCESS_KEY_ID: '',
+  ALIYUN_ACCESS_KEY_SECRET: '',
+  ALIYUN_SMS_SIGN_NAME: '',
+  ALIYUN_SMS_TEMPLATE_CODE: '',
+  TENCENT_SECRET_ID: '',
+  TENCENT_SECRET_KEY: '',
+  TENCENT_SMS_SDK_APP_ID: '',
+  TENCENT_SMS_SIGN_NAME: '',
+  TENCENT_SMS_TEMPLATE_ID: '',
+}
+
+async function configure(request: APIRequestContext, settings: Partial<Record<keyof typeof DEFAULTS, string | boolean>>) {
+  const token = await adminToken(request)
+  for (const [name, value] of Object.entries(settings)) {
+    const res = await request.patch(`/api/site-config/${name}`, { data: { value }, headers: { authorization: `Bearer ${token}` } })
+    expect(res.ok(), await res.text()).toBeTruthy()
+  }
+}
+
+const wechatOn = { WX_ENABLED: true, WX_APP_ID: E2E_WECHAT.appId, WX_APP_SECRET: E2E_WECHAT.secret }
+const aliyunOn = { SMS_LOGIN_ENABLED: true, SMS_PROVIDER: 'aliyun', ALIYUN_ACCESS_KEY_ID: E2E_ALIYUN.accessKeyId, ALIYUN_ACCESS_KEY_SECRET: E2E_ALIYUN.accessKeySecret, ALIYUN_SMS_SIGN_NAME: E2E_ALIYUN.signName, ALIYUN_SMS_TEMPLATE_CODE: E2E_ALIYUN.templateCode }
+const tencentOn = { SMS_PROVIDER: 'tencent', TENCENT_SECRET_ID: E2E_TENCENT.secretId, TENCENT_SECRET_KEY: E2E_TENCENT.secretKey, TENCENT_SMS_SDK_APP_ID: E2E_TENCENT.sdkAppId, TENCENT_SMS_SIGN_NAME: E2E_TENCENT.signName, TENCENT_SMS_TEMPLATE_ID: E2E_TENCENT.templateId }
+
+/** A phone inside WeChat: its user agent and a phone-sized screen. */
+const wechatPhone = (browser: Browser): Promise<BrowserContext> => browser.newContext({ userAgent: WECHAT_UA, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+
+let seq = 0
+const freshMobile = () => `137${String(Date.now() % 1e6).padStart(6, '0')}${String(++seq).padStart(2, '0')}`
+const person = async (nickname: string) => {
+  const id = uniqueName('wx')
+  return { openid: `o_${id}`, unionid: `u_${id}`, nickname, headimgurl: await wechatAvatarUrl(id) }
+}
+
+test.afterAll(async ({ request }) => {
+  await configure(request, DEFAULTS)
+})
+
+test('inside WeChat, a visitor signs in through WeChat OAuth and comes back signed in', async ({ browser, request }) => {
+  await configure(request, wechatOn)
+  const who = await person('微信小画家')
+  await setWechatPerson(who)
+  const phone = await wechatPhone(browser)
+  const page = await phone.newPage()
+
+  await page.goto('/login?redirect=%2Faccount')
+  await page.getByRole('link', { name: /微信登录/ }).click()
+  // /login_by_wechat goes straight to WeChat's page, which (the fake) agrees and sends the browser to /wx_auth.
+  await expect(page).toHaveURL(/\/account$/)
+  await expect(page.getByTestId('account-balance')).toBeVisible()
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toMatch(/^Bearer /)
+  // On a phone the user menu shows only the avatar: WeChat's.
+  const menuButton = page.locator('button[aria-haspopup="menu"]')
+  await expect(menuButton.locator('img')).toHaveAttribute('src', who.headimgurl)
+  await menuButton.click()
+  await expect(page.getByRole('menu').getByText('微信小画家')).toBeVisible()
+  await phone.close()
+})
+
+test('a signed-in user opening the site in WeChat has WeChat bound by the start-up rule', async ({ browser, request }) => {
+  await configure(request, wechatOn)
+  await setWechatPerson(await person('绑定用的微信'))
+  const user = await registerViaApi(request)
+  const phone = await wechatPhone(browser)
+  const page = await phone.newPage()
+  await useToken(page, user.token)
+
+  await page.goto('/account')
+  await expect(page.getByText('微信绑定成功')).toBeVisible()
+  await expect(page).toHaveURL(/\/account$/)
+  const me = await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()
+  expect(me.data.oauth).toEqual({ hasOpenId: true })
+  expect(me.data.name).toBe(user.username)
+
+  // Bound now: further pages stay put.
+  await page.goto('/profile')
+  await expect(page.getByRole('heading', { name: '个人资料' })).toBeVisible()
+  await expect(page.getByText('已绑定')).toBeVisible()
+  await phone.close()
+})
+
+test('the desktop QR login completes from a phone in WeChat, once', async ({ browser, page, request }) => {
+  await configure(request, wechatOn)
+  await setWechatPerson(await person('扫码的人'))
+
+  await page.goto('/login_by_wechat?redirect=%2Fprofile')
+  const qr = page.getByRole('img', { name: '微信登录二维码' })
+  await expect(qr).toBeVisible()
+  await expect(page.getByText('请使用微信扫一扫登录')).toBeVisible()
+  const scanUrl = (await qr.getAttribute('data-scan-url'))!
+  expect(scanUrl).toMatch(/\/wx_auth\?ticket=[A-Za-z0-9_-]{32}$/)
+
+  const phone = await wechatPhone(browser)
+  const handset = await phone.newPage()
+  await handset.goto(scanUrl)
+  await expect(handset.getByRole('heading', { name: '登录确认' })).toBeVisible()
+  await expect(page.getByText('已扫码，请在手机上确认登录')).toBeVisible()
+  await handset.getByRole('link', { name: '确认登录' }).click()
+  await expect(handset.getByRole('heading', { name: '已确认登录' })).toBeVisible()
+
+  await expect(page).toHaveURL(/\/profile$/)
+  await expect(page.getByRole('heading', { name: '个人资料' })).toBeVisible()
+  await expect(page.getByRole('button', { name: '扫码的人' })).toBeVisible()
+
+  // The same code again: the phone is told it is used up.
+  await handset.goto(scanUrl)
+  await expect(handset.getByText('二维码已使用，请在电脑上刷新二维码后重新扫描')).toBeVisible()
+  await phone.close()
+})
+
+test('a stale QR code says so on the desktop and refreshes', async ({ page, request }) => {
+  await configure(request, wechatOn)
+  await page.clock.install()
+  await page.goto('/login_by_wechat')
+  const qr = page.getByRole('img', { name: '微信登录二维码' })
+  await expect(qr).toBeVisible()
+  const first = await qr.getAttribute('data-scan-url')
+  await page.clock.fastForward('05:01')
+  await expect(page.getByText('二维码已过期', { exact: true })).toBeVisible()
+  await page.getByRole('button', { name: '刷新二维码' }).click()
+  await expect(page.getByText('请使用微信扫一扫登录')).toBeVisible()
+  await expect(qr).not.toHaveAttribute('data-scan-url', first!)
+})
+
+test('SMS fast login with the code the provider delivered, creating the account', async ({ page, request }) => {
+  await configure(request, aliyunOn)
+  const mobile = freshMobile()
+  await page.goto('/login')
+  await page.getByRole('link', { name: /手机验证码登录/ }).click()
+  await expect(page).toHaveURL(/\/login\/fastlogin$/)
+
+  await page.getByLabel('手机号').fill('12345')
+  await page.getByRole('button', { name: '获取验证码' }).click()
+  await expect(page.getByText('请输入 11 位中国大陆手机号')).toBeVisible()
+
+  await page.getByLabel('手机号').fill(mobile)
+  await page.getByRole('button', { name: '获取验证码' }).click()
+  await expect(page.getByText('验证码已发送', { exact: true })).toBeVisible()
+  await expect(page.getByRole('button', { name: /重新获取 \(\d+s\)/ })).toBeDisabled()
+  const code = await lastSmsCode('aliyun', mobile)
+
+  await page.getByLabel('验证码').fill(code === '000000' ? '111111' : '000000')
+  await page.getByRole('button', { name: '登录', exact: true }).click()
+  await expect(page.getByText(/^验证码错误，还可尝试 4 次$/)).toBeVisible()
+
+  await page.getByLabel('验证码').fill(code)
+  await page.getByRole('button', { name: '登录', exact: true }).click()
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/)
+  await expect(page.getByRole('button', { name: `用户${mobile.slice(-4)}` })).toBeVisible()
+})
+
+test('with mobile binding required, a user without a phone is sent to /bind_mobile, binds one and carries on', async ({ page, request }) => {
+  await configure(request, { ...aliyunOn, ...tencentOn, MOBILE_ENABLED: true })
+  try {
+    const taken = freshMobile()
+    const other = await registerViaApi(request)
+    await request.post('/api/auth/sms/send', { data: { mobile: taken, purpose: 'bind' }, headers: { authorization: `Bearer ${other.token}` } })
+    const bound = await request.post('/api/users/bind_mobile', { data: { mobile: taken, code: await lastSmsCode('tencent', taken) }, headers: { authorization: `Bearer ${other.token}` } })
+    expect(bound.ok(), await bound.text()).toBeTruthy()
+
+    const user = await registerViaApi(request)
+    await useToken(page, user.token)
+    await page.goto('/text2img')
+    await expect(page).toHaveURL(/\/bind_mobile\?redirect=%2Ftext2img$/)
+    await expect(page.getByText('根据本站要求，请先绑定手机号后继续使用')).toBeVisible()
+
+    // A phone that belongs to someone else is refused before any code is sent.
+    await page.getByLabel('手机号').fill(taken)
+    await page.getByRole('button', { name: '获取验证码' }).click()
+    await expect(page.getByText('该手机号已绑定其他账号，不能重复绑定')).toBeVisible()
+
+    const mine = freshMobile()
+    await page.getByLabel('手机号').fill(mine)
+    await page.getByRole('button', { name: '获取验证码' }).click()
+    await page.getByLabel('验证码').fill(await lastSmsCode('tencent', mine))
+    await page.getByRole('button', { name: '绑定', exact: true }).click()
+    await expect(page.getByText('手机号绑定成功')).toBeVisible()
+    await expect(page).toHaveURL(/\/text2img$/)
+
+    // No loop: other pages stay put now.
+    await page.goto('/account')
+    await expect(page.getByTestId('account-balance')).toBeVisible()
+    await expect(page).toHaveURL(/\/account$/)
+    const me = await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()
+    expect(me.data.mobile).toBe(mine)
+  } finally {
+    await configure(request, { MOBILE_ENABLED: false })
+  }
+})
