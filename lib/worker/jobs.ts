@@ -1,3 +1,4 @@
+import { PRUNE_SIGN_IN_JOB, pruneSignInRecords } from '@/lib/auth/prune-sign-in-records'
 import { pruneExpiredCounters } from '@/lib/auth/rate-limit'
 import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-cards'
 import { CHECK_BACKENDS_JOB, checkBackends } from '@/lib/models/backend-health'
@@ -18,6 +19,14 @@ export function backgroundJobs(): BackgroundJob[] {
       intervalMs: 10 * 60_000,
       run: async () => {
         await pruneExpiredCounters()
+      },
+    },
+    // Used-up WeChat states, QR tickets and SMS codes: three deletes on small tables.
+    {
+      name: PRUNE_SIGN_IN_JOB,
+      intervalMs: 30 * 60_000,
+      run: async () => {
+        await pruneSignInRecords()
       },
     },
   ]

@@ -8,16 +8,15 @@ import { configure } from '../helpers/sign-in'
 import { freshMobile, sendCode } from '../helpers/sms'
 
 // Read once by lib/env.ts, before anything in this file asks for it.
-const previous = process.env.NODE_ENV
-process.env.NODE_ENV = 'production'
-delete process.env.EMBEDDED_DATABASE
+vi.stubEnv('NODE_ENV', 'production')
+vi.stubEnv('EMBEDDED_DATABASE', 'false')
 
 beforeAll(async () => {
   const admin = await createUser({ role: 'ADMIN' })
   await configure(admin.token, { SMS_LOGIN_ENABLED: true, SMS_PROVIDER: 'log' })
 })
 afterAll(() => {
-  process.env.NODE_ENV = previous
+  vi.unstubAllEnvs()
 })
 
 it('refuses to send, says why, and writes no code to the log', async () => {

@@ -57,9 +57,3 @@ export function readStateCookie(headers: Headers): string | null {
   }
   return null
 }
-
-/** Removes states that can no longer be used (run by the worker's housekeeping). */
-export async function pruneOAuthStates(): Promise<number> {
-  const { count } = await db().oAuthState.deleteMany({ where: { expiresAt: { lte: new Date(Date.now() - 60 * 60 * 1000) } } })
-  return count
-}
