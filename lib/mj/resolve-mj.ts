@@ -1,5 +1,5 @@
 import { db } from '@/lib/db'
-import { badRequest } from '@/lib/http/app-error'
+import { badRequest, notFound } from '@/lib/http/app-error'
 import { assertNoBannedWords } from '@/lib/tasks/banned-words'
 import type { ResolvedRequest } from '@/lib/tasks/resolve-request'
 import { submissionPriceKey } from './actions'
@@ -13,10 +13,11 @@ import { translateForMj } from './translate'
  * into the prompt, Chinese translated when the site says so. All before anything is
  * charged, so a refusal or a failed translation costs nothing.
  */
-export async function resolveMjRequest(type: 'MJ_TEXT2IMG' | 'MJ_IMG2IMG', rawParams: unknown, modelId: string | null): Promise<ResolvedRequest> {
+export async function resolveMjRequest(userId: string, type: 'MJ_TEXT2IMG' | 'MJ_IMG2IMG', rawParams: unknown, modelId: string | null): Promise<ResolvedRequest> {
   const input = type === 'MJ_TEXT2IMG' ? ZMjText2ImgSchema.parse(rawParams) : ZMjImg2ImgSchema.parse(rawParams)
   const common = { type, baseType: type, modelId, customModel: null, parentId: null, priceKey: submissionPriceKey(input.mjAction), action: input.mjAction.toLowerCase() }
-  if (input.mjAction !== 'IMAGINE') return { ...common, params: { ...input, prompt: '', count: 1 } }
+  const references = 'referenceImageIds' in input ? { referenceImageUrls: await uploadUrls(userId, input.referenceImageIds) } : {}
+  if (input.mjAction !== 'IMAGINE') return { ...common, params: { ...input, ...references, prompt: '', count: 1 } }
 
   if (input.speed) await assertSpeedOffered(input.speed, modelId)
   const typed = splitPrompt(input.prompt)
@@ -28,7 +29,15 @@ export async function resolveMjRequest(type: 'MJ_TEXT2IMG' | 'MJ_IMG2IMG', rawPa
   const description = translated?.description ?? typed.description
   const finalPrompt = [description, composeParams(input, translated?.params ?? params)].filter(Boolean).join(' ')
   if (translated) await assertNoBannedWords(finalPrompt)
-  return { ...common, params: { ...input, ...(translated ? { promptEn: description } : {}), finalPrompt, count: 1 } }
+  return { ...common, params: { ...input, ...references, ...(translated ? { promptEn: description } : {}), finalPrompt, count: 1 } }
+}
+
+/** The pictures' addresses, in order, so the task can show what it was given (a describe has no image of its own). */
+async function uploadUrls(userId: string, ids: string[]): Promise<string[]> {
+  const rows = await db().uploadedImage.findMany({ where: { id: { in: ids }, userId }, select: { id: true, url: true } })
+  const urls = ids.map((id) => rows.find((r) => r.id === id)?.url)
+  if (urls.some((url) => !url)) throw notFound('上传的图片不存在或已过期，请重新上传')
+  return urls as string[]
 }
 
 async function assertSpeedOffered(speed: MjSpeed, modelId: string | null): Promise<void> {

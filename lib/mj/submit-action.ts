@@ -51,6 +51,7 @@ async function resolveMjAction(userId: string, parentId: string, input: TMjActio
       parentTaskId: parent.id,
       parentUpstreamId: parent.upstreamId,
       prompt: promptShown(action, input.customId, parentParams),
+      ...(action.kind === 'REDESCRIBE' ? { referenceImageUrls: parentParams.referenceImageUrls } : {}),
       ...(await modalInput(action, input)),
       count: 1,
     },

@@ -27,7 +27,7 @@ export type ResolvedRequest = {
  * prompt and parameters.
  */
 export async function resolveRequest(userId: string, type: TaskType, rawParams: unknown, modelId: string | null): Promise<ResolvedRequest> {
-  if (type === 'MJ_TEXT2IMG' || type === 'MJ_IMG2IMG') return resolveMjRequest(type, rawParams, modelId)
+  if (type === 'MJ_TEXT2IMG' || type === 'MJ_IMG2IMG') return resolveMjRequest(userId, type, rawParams, modelId)
   if (type === 'SD_XIAOLIMAO') {
     const input = parseTaskParams('SD_XIAOLIMAO', rawParams)
     const preset = await db().customModel.findFirst({ where: { id: input.customModelId, enabled: true } })

@@ -48,7 +48,7 @@ type FakeTask = {
   buttons: Button[]
   properties: Record<string, unknown>
   /** Not part of the wire object. */
-  own: { hook: string | null; kind: Kind; colours: number[]; customId: string | null; parentId: string | null; modal: 'inpaint' | 'zoom' | null; mask: Buffer | null; pressed: Map<string, string>; isStarted: boolean }
+  own: { hook: string | null; kind: Kind; colours: number[]; customId: string | null; parentId: string | null; modal: 'inpaint' | 'zoom' | null; mask: Buffer | null; pressed: Map<string, string>; isStarted: boolean; source: Buffer | null }
 }
 
 const PROGRESS = ['0%', '15%', '31%', '46%', '62%', '78%', '93%']
@@ -145,7 +145,7 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       failReason: null,
       buttons: [],
       properties: { notifyHook: body.notifyHook ?? null, discordInstanceId: '1118138338562560102' },
-      own: { hook: typeof body.notifyHook === 'string' ? body.notifyHook : null, kind: 'grid', colours: nextColours(), customId: null, parentId: null, modal: null, mask: null, pressed: new Map(), isStarted: false, ...own },
+      own: { hook: typeof body.notifyHook === 'string' ? body.notifyHook : null, kind: 'grid', colours: nextColours(), customId: null, parentId: null, modal: null, mask: null, pressed: new Map(), isStarted: false, source: null, ...own },
     }
     tasks.set(task.id, task)
     return task
@@ -175,7 +175,7 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     const steps = task.own.kind === 'grid' ? PROGRESS : ['0%', '50%']
     if (step < steps.length) {
       const preview = step > 0 ? `${url}/cdn/${task.id}-preview-${step}.png` : null
-      if (preview) images.set(`${task.id}-preview-${step}.png`, solid(task.own.colours[step % 4], 64))
+      if (preview) images.set(`${task.id}-preview-${step}.png`, blurred(task.own.kind === 'grid' ? grid(task.own.colours) : solid(task.own.colours[0], 256), 12 - step))
       change(task, { status: 'IN_PROGRESS', progress: steps[step], imageUrl: preview })
       if (task.prompt.includes('__STUCK__') && step === 3) return
       if (task.prompt.includes('__FAIL__') && step === 2) return later(options.stepMs, () => finish(task, 'Request cancelled due to image filters'))
@@ -190,7 +190,8 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     else {
       const h = hash()
       const file = `${task.id}.png`
-      images.set(file, task.own.kind === 'upscale' ? solid(task.own.colours[0], 256) : task.own.kind === 'describe' ? solid(task.own.colours[0], 128) : grid(task.own.colours))
+      // A describe's imageUrl is the picture it was given.
+      images.set(file, task.own.kind === 'upscale' ? solid(task.own.colours[0], 256) : task.own.kind === 'describe' ? Promise.resolve(task.own.source ?? Buffer.alloc(0)) : grid(task.own.colours))
       const buttons = task.own.kind === 'grid' ? gridButtons(h) : task.own.kind === 'upscale' ? upscaleButtons(h) : describeButtons()
       const finalPrompt = task.own.kind === 'describe' ? describedText() : `${task.prompt} --v 6.1`
       change(task, { status: 'SUCCESS', progress: '100%', imageUrl: `${url}/cdn/${file}`, buttons, finishTime: Date.now(), properties: { ...task.properties, finalPrompt, messageHash: h } })
@@ -223,7 +224,7 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     const modal = customId.startsWith('MJ::Inpaint::') ? 'inpaint' : customId.startsWith('MJ::CustomZoom::') ? 'zoom' : null
     const kind: Kind = isUpscale ? 'upscale' : customId.startsWith('MJ::Picread::') ? 'describe' : 'grid'
     const prompt = customId.startsWith('MJ::Job::PicReader::') ? describedText().split('\n\n')[index - 1].slice(4) : parent.prompt
-    const child = create(actionOf(customId), prompt, body, { kind, colours, customId, parentId: parent.id, modal })
+    const child = create(actionOf(customId), prompt, body, { kind, colours, customId, parentId: parent.id, modal, source: parent.own.source })
     parent.own.pressed.set(customId, child.id)
     if (modal) {
       child.status = 'MODAL'
@@ -287,8 +288,9 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       return admit(create('BLEND', '', input, {}), res)
     }
     if (route === 'POST /mj/submit/describe') {
-      if (!(await images64([input.base64], 1, 1, res))) return
-      return admit(create('DESCRIBE', '', input, { kind: 'describe' }), res)
+      const source = await images64([input.base64], 1, 1, res)
+      if (!source) return
+      return admit(create('DESCRIBE', '', input, { kind: 'describe', source: source[0] }), res)
     }
     if (route === 'POST /mj/submit/action') return action(input, res)
     if (route === 'POST /mj/submit/modal') return modal(input, res)
@@ -362,6 +364,11 @@ const rgb = (n: number) => ({ r: (n >>> 16) & 255, g: (n >>> 8) & 255, b: n & 25
 
 function solid(colour: number, size: number): Promise<Buffer> {
   return sharp({ create: { width: size, height: size, channels: 3, background: rgb(colour) } }).png().toBuffer()
+}
+
+/** A small, blurry version, like Midjourney's previews while it draws. */
+async function blurred(image: Promise<Buffer>, sigma: number): Promise<Buffer> {
+  return sharp(await image).resize(128).blur(Math.max(1, sigma)).png().toBuffer()
 }
 
 /** A 256×256 2×2 grid: quadrant i (U/V i+1) is colours[i], as Midjourney numbers them. */

@@ -127,6 +127,7 @@ describe('mj-proxy adapter', () => {
     expect(blend.outcome.buttons).toHaveLength(9)
     const described = await run(mjJob({ action: 'DESCRIBE', prompt: '', images: [a] }))
     expect(fake.bodies('/mj/submit/describe').at(-1)!.base64).toMatch(/^data:image\/png;base64,/)
+    expect(described.outcome.images).toEqual([])
     expect(described.outcome.prompts).toHaveLength(4)
     expect(described.outcome.prompts![0]).toBe('an orange cat sitting on a windowsill, soft morning light --ar 1:1')
     expect(described.outcome.buttons!.map((x) => x.customId)).toContain('MJ::Job::PicReader::2')

@@ -321,7 +321,7 @@ describe('Midjourney tasks', () => {
     expect([describe.body.data.chargedPoints, blend.body.data.chargedPoints]).toEqual([3, 10])
     await drainQueue()
     const described = await task(describe.body.data.id)
-    expect(described).toMatchObject({ status: 'SUCCESS', action: 'describe' })
+    expect(described).toMatchObject({ status: 'SUCCESS', action: 'describe', results: [], params: { referenceImageUrls: [a.url] } })
     const prompts = (described.params as { describedPrompts: string[] }).describedPrompts
     expect(prompts).toHaveLength(4)
     expect(await task(blend.body.data.id)).toMatchObject({ status: 'SUCCESS', action: 'blend' })

@@ -170,11 +170,10 @@ export function createMjProxyAdapter(config: BackendConfig): BackendAdapter {
   }
 
   async function finished(task: MjTask, job: GenerationJob, ctx: RunContext) {
-    const isDescribe = job.mj?.action === 'DESCRIBE' || job.mj?.customId?.startsWith('MJ::Picread::')
-    let images: BackendImage[]
-    if (task.imageUrl) images = [{ bytes: await download(task.imageUrl, ctx.signal), seed: null }]
-    else if (isDescribe && job.mj?.images[0]) images = [{ bytes: job.mj.images[0], seed: null }]
-    else throw new BackendError('BAD_RESPONSE', 'Midjourney 任务成功了，但没有图片地址', false)
+    // A describe makes text: its imageUrl is only the picture it was given, not a result.
+    const isDescribe = job.mj?.action === 'DESCRIBE' || Boolean(job.mj?.customId?.startsWith('MJ::Picread::'))
+    if (!isDescribe && !task.imageUrl) throw new BackendError('BAD_RESPONSE', 'Midjourney 任务成功了，但没有图片地址', false)
+    const images: BackendImage[] = isDescribe ? [] : [{ bytes: await download(task.imageUrl!, ctx.signal), seed: null }]
     ctx.onProgress(100)
     return {
       kind: 'completed' as const,
