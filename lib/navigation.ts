@@ -10,6 +10,7 @@ export const MAIN_NAV: NavItem[] = [
   { href: '/text2img', label: '文生图', description: '用文字描述生成图片' },
   { href: '/img_inpaint', label: '局部重绘', description: '涂抹区域，只改你想改的部分' },
   { href: '/img_controlnet', label: '线稿上色', description: '上传线稿，AI 帮你上色' },
+  { href: '/mj', label: 'MJ 绘画', description: 'Midjourney：四宫格、放大、变体、局部重绘' },
 ]
 
 /** The user menu (signed in). */

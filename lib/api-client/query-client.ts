@@ -31,6 +31,8 @@ export const queryKeys = {
   customModels: ['custom-models'] as const,
   myTasks: (params: object) => ['my-tasks', params] as const,
   task: (id: string) => ['task', id] as const,
+  mjModels: ['mj-models'] as const,
+  mjTasks: (params: object) => ['mj-tasks', params] as const,
   wechatOptions: ['wechat-options'] as const,
   loginTicket: (id: string) => ['login-ticket', id] as const,
 }

@@ -18,6 +18,19 @@ import type { MJ_PRICE_KEYS } from '@/lib/models/schemas'
 
 export type MjPriceKey = (typeof MJ_PRICE_KEYS)[number]
 
+/** How a price reads next to the buttons. */
+export const MJ_PRICE_LABELS: Record<MjPriceKey, string> = {
+  MJ_IMAGINE: '生成',
+  MJ_UPSCALE: '放大',
+  MJ_VARIATION: '变化',
+  MJ_REROLL: '重新生成',
+  MJ_ZOOM: '缩小',
+  MJ_PAN: '平移',
+  MJ_MODAL: '局部重绘/自定义缩放',
+  MJ_BLEND: '混图',
+  MJ_DESCRIBE: '识图',
+}
+
 export type MjActionKind = 'UPSCALE' | 'VARIATION' | 'REROLL' | 'ZOOM' | 'PAN' | 'VARY_REGION' | 'CUSTOM_ZOOM' | 'PROMPT_IMAGINE' | 'REDESCRIBE'
 
 export type MjAction = {
