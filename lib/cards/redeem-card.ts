@@ -12,6 +12,12 @@ export const REDEEM_LIMITS = {
   perIp: { max: 30, windowSeconds: 60 * 60 },
 }
 
+/**
+ * One user's attempts queue for their turn inside the transaction, holding a connection
+ * while they wait: under a burst they need longer than Prisma's 2 s default to start.
+ */
+const REDEEM_TX = { maxWait: 15_000, timeout: 20_000 }
+
 type CardState = { id: number; status: string; usedAt: Date | null; usedById: string | null; holderId: string | null; disabledAt: Date | null; expiresAt: Date | null }
 
 /** Why a card cannot be redeemed by this user now, as the user should read it. */
@@ -63,7 +69,7 @@ export async function redeemCard(userId: string, ip: string, input: TRedeem): Pr
     // Only what looks like guessing counts: an unknown or invalid key, not a lost race.
     if (error.code === 'NOT_FOUND' || latest?.status === 'FAIL') await countFailure(tx, limits)
     return { error }
-  })
+  }, REDEEM_TX)
   if (outcome.error) throw outcome.error
   return outcome.result
 }

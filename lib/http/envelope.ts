@@ -32,6 +32,8 @@ export function errorToResponse(error: unknown): Response {
   if (code === 'P2002') return fail(ERROR_STATUS.CONFLICT, 'CONFLICT', '记录已存在')
   if (code === 'P2025') return fail(ERROR_STATUS.NOT_FOUND, 'NOT_FOUND', '记录不存在')
   if (code === 'P2003') return fail(ERROR_STATUS.CONFLICT, 'CONFLICT', '记录仍被其他数据引用，无法删除')
+  // No database connection came free in time: the server is overloaded, not broken.
+  if (code === 'P2028') return fail(ERROR_STATUS.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', '系统繁忙，请稍后再试')
   console.error('[api] unexpected error', error)
   return fail(500, 'INTERNAL', '系统错误')
 }

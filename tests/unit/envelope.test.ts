@@ -175,3 +175,11 @@ describe('unknown errors', () => {
     expect(log).toHaveBeenCalled()
   })
 })
+
+describe('an overloaded database (Prisma P2028)', () => {
+  it('→ 503 系统繁忙', async () => {
+    const res = await errorToResponse({ code: 'P2028', message: 'Unable to start a transaction in the given time.' })
+    expect(res.status).toBe(503)
+    expect(await res.json()).toEqual({ success: false, data: null, errMessage: '系统繁忙，请稍后再试', code: 'SERVICE_UNAVAILABLE' })
+  })
+})
