@@ -1,7 +1,7 @@
 import { z } from '@/lib/zod'
 import { MJ_QUALITIES, MJ_SPEEDS, MJ_VERSIONS, NIJI_VERSIONS } from './compose-prompt'
 
-/** What the /mj page submits for MJ_TEXT2IMG and MJ_IMG2IMG, and what a button press sends. */
+// What the /mj page submits for MJ_TEXT2IMG and MJ_IMG2IMG, and what a button press sends.
 
 const prompt = z.string({ error: '请输入提示词' }).trim().min(1, '请输入提示词').max(2000, '提示词最多 2000 个字符')
 const imageIds = (min: number, max: number, what: string) =>

@@ -26,6 +26,8 @@ export type FakeMjOptions = {
   lateMs: number
   /** false: an old build without list-by-condition (404). */
   listByCondition: boolean
+  /** The open novicezk build: no buttons in tasks, no /submit/action, U/V/reroll by /submit/change. */
+  legacy: boolean
 }
 
 type Button = { customId: string; emoji: string; label: string; type: 2; style: number }
@@ -57,7 +59,7 @@ const PUBLIC_FIELDS = ['id', 'action', 'status', 'progress', 'prompt', 'promptEn
 export type FakeMj = Awaited<ReturnType<typeof startFakeMjProxy>>
 
 export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
-  let options: FakeMjOptions = { secret: null, stepMs: 20, coreSize: 3, queueSize: 10, bannedWords: ['badword'], notify: 'normal', lateMs: 300, listByCondition: true, ...initial }
+  let options: FakeMjOptions = { secret: null, stepMs: 20, coreSize: 3, queueSize: 10, bannedWords: ['badword'], notify: 'normal', lateMs: 300, listByCondition: true, legacy: false, ...initial }
   const calls: RecordedRequest[] = []
   const tasks = new Map<string, FakeTask>()
   const images = new Map<string, Promise<Buffer>>()
@@ -75,7 +77,7 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
   const hash = () => randomBytes(16).toString('hex')
   const running = () => [...tasks.values()].filter((t) => t.own.isStarted && !['SUCCESS', 'FAILURE'].includes(t.status)).length
   const waiting = () => [...tasks.values()].filter((t) => t.status === 'NOT_START' && !t.own.isStarted)
-  const wire = (t: FakeTask) => Object.fromEntries(PUBLIC_FIELDS.map((k) => [k, t[k]]))
+  const wire = (t: FakeTask) => Object.fromEntries(PUBLIC_FIELDS.filter((k) => !(options.legacy && k === 'buttons')).map((k) => [k, t[k]]))
 
   function notify(task: FakeTask) {
     if (!task.own.hook || options.notify === 'lost') return
@@ -292,7 +294,14 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       if (!source) return
       return admit(create('DESCRIBE', '', input, { kind: 'describe', source: source[0] }), res)
     }
-    if (route === 'POST /mj/submit/action') return action(input, res)
+    if (route === 'POST /mj/submit/action' && !options.legacy) return action(input, res)
+    if (route === 'POST /mj/submit/change') {
+      const parent = tasks.get(String(input.taskId ?? ''))
+      if (parent && !['IMAGINE', 'VARIATION', 'REROLL', 'BLEND'].includes(parent.action)) return sendJson(res, 200, { code: 4, description: '关联任务不允许执行变化', result: null, properties: {} })
+      const pattern = input.action === 'REROLL' ? 'MJ::JOB::reroll::0::' : `MJ::JOB::${input.action === 'UPSCALE' ? 'upsample' : 'variation'}::${Number(input.index)}::`
+      const button = parent?.buttons.find((b) => b.customId.startsWith(pattern))
+      return action({ ...input, customId: button?.customId ?? pattern }, res)
+    }
     if (route === 'POST /mj/submit/modal') return modal(input, res)
     if (route === 'POST /mj/task/list-by-condition') {
       if (!options.listByCondition) return sendJson(res, 404, { timestamp: Date.now(), status: 404, error: 'Not Found', path })

@@ -14,7 +14,7 @@ beforeAll(async () => {
   fake = await startFakeMjProxy({ secret: 'mj-s3cret' })
 })
 afterAll(() => fake.close())
-beforeEach(() => fake.set({ secret: 'mj-s3cret', stepMs: 10, coreSize: 3, queueSize: 10, notify: 'normal', listByCondition: true }))
+beforeEach(() => fake.set({ secret: 'mj-s3cret', stepMs: 10, coreSize: 3, queueSize: 10, notify: 'normal', listByCondition: true, legacy: false }))
 
 let pollIntervalMs = 20
 const adapterFor = (config: Partial<BackendConfig> = {}) => createMjProxyAdapter({ endpoint: fake.url, secret: 'mj-s3cret', checkpoint: null, options: { pollIntervalMs }, ...config })
@@ -211,6 +211,25 @@ describe('mj-proxy adapter', () => {
     const { outcome } = await run(mjJob({}), recordingContext().ctx, { endpoint: `${fake.url}/mj`, options: { pollIntervalMs: 25 } })
     expect(outcome.images).toHaveLength(1)
     expect(fake.calls.some((c) => /^\/mj\/task\/\d+\/fetch$/.test(c.path))).toBe(true)
+  })
+
+  it('the open novicezk build (no buttons, no /submit/action): U/V/reroll buttons are offered and go through /submit/change', async () => {
+    fake.set({ legacy: true })
+    try {
+      const parent = await finishedGrid()
+      expect(fake.task(parent.id)).not.toHaveProperty('buttons')
+      expect(parent.buttons.map((b) => b.label || b.emoji)).toEqual(['U1', 'U2', 'U3', 'U4', '🔄', 'V1', 'V2', 'V3', 'V4'])
+      const { outcome } = await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: parent.buttons[2].customId }))
+      expect(fake.bodies('/mj/submit/change').at(-1)).toMatchObject({ taskId: parent.id, action: 'UPSCALE', index: 3 })
+      expect(await pixel(outcome.images[0].bytes, 10, 10)).toBe(fake.coloursOf(parent.id)[2])
+      expect(outcome.buttons).toEqual([])
+      await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: parent.buttons[4].customId }))
+      expect(fake.bodies('/mj/submit/change').at(-1)).toEqual(expect.objectContaining({ action: 'REROLL' }))
+      expect(fake.bodies('/mj/submit/change').at(-1)).not.toHaveProperty('index')
+      await expectFailure(adapterFor().submit(mjJob({ action: 'ACTION', parentUpstreamId: parent.id, customId: `MJ::Outpaint::50::1::abc::SOLO` }), recordingContext().ctx), 'REJECTED', false, /submit\/action/)
+    } finally {
+      fake.set({ legacy: false })
+    }
   })
 
   it('a job the proxy forgot is lost after a few polls (BACKEND_LOST)', async () => {

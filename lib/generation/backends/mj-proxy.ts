@@ -3,7 +3,7 @@ import { sniffImageType } from '@/lib/uploads/image-upload'
 import { baseUrl, numberOption, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
 import { TaskPoller } from './mj-poller'
 import { describedPrompts, parseSubmitResult, parseTask, type MjTask, type SubmitResult } from './mj-task'
-import { BackendError, type BackendAdapter, type BackendConfig, type BackendImage, type GenerationJob, type MjJob, type RunContext } from './types'
+import { BackendError, type BackendAdapter, type BackendConfig, type BackendImage, type GenerationJob, type MjJob, type ResultButton, type RunContext } from './types'
 
 /** Ids per list-by-condition call. */
 const LIST_BATCH = 50
@@ -31,11 +31,19 @@ export function createMjProxyAdapter(config: BackendConfig): BackendAdapter {
   const poller = pollers.get(key) ?? new TaskPoller((ids) => listTasks(ids), pollIntervalMs)
   pollers.set(key, poller)
 
-  async function post(path: string, json: unknown, signal?: AbortSignal): Promise<SubmitResult> {
+  /** A submit call; null when the proxy has no such endpoint (a 404 that is not a submit result). */
+  async function postIfExists(path: string, json: unknown, signal?: AbortSignal): Promise<SubmitResult | null> {
     const reply = await send(`${base}${path}`, { json, headers, signal, timeoutMs: 60_000 })
     // trueai answers "parent not found" with HTTP 404 and a code-3 body.
-    const answer = reply.status === 404 ? parseSubmitResult(tryJson(reply)) : parseSubmitResult(okJson(reply))
-    if (!answer) throw reply.status === 404 ? statusError(reply) : new BackendError('BAD_RESPONSE', `Midjourney Proxy 的应答不是提交结果（${path}）`, true)
+    if (reply.status === 404) return parseSubmitResult(tryJson(reply))
+    const answer = parseSubmitResult(okJson(reply))
+    if (!answer) throw new BackendError('BAD_RESPONSE', `Midjourney Proxy 的应答不是提交结果（${path}）`, true)
+    return answer
+  }
+
+  async function post(path: string, json: unknown, signal?: AbortSignal): Promise<SubmitResult> {
+    const answer = await postIfExists(path, json, signal)
+    if (!answer) throw new BackendError('REJECTED', `Midjourney Proxy 没有 ${path} 接口`, false, null, 'Midjourney 服务不支持该操作，积分已退还')
     return answer
   }
 
@@ -80,7 +88,7 @@ export function createMjProxyAdapter(config: BackendConfig): BackendAdapter {
   }
 
   async function submitAction(mj: MjJob, common: Record<string, unknown>, signal: AbortSignal): Promise<{ answer: SubmitResult; upstreamId: string }> {
-    const answer = await post('/mj/submit/action', { taskId: mj.parentUpstreamId, customId: mj.customId, ...common }, signal)
+    const answer = (await postIfExists('/mj/submit/action', { taskId: mj.parentUpstreamId, customId: mj.customId, ...common }, signal)) ?? (await legacyChange(mj, common, signal))
     const upstreamId = acceptedId(answer)
     // 21 is either "already exists" (a repeated U) or "waiting for window confirm": the status tells.
     if (answer.code !== 21) return { answer, upstreamId }
@@ -90,6 +98,14 @@ export function createMjProxyAdapter(config: BackendConfig): BackendAdapter {
     // Builds differ on whether the confirmed job keeps the MODAL task's id; an answer without one keeps it.
     const isAccepted = [1, 21, 22].includes(modal.code)
     return { answer: modal, upstreamId: isAccepted && !modal.result ? upstreamId : acceptedId(modal) }
+  }
+
+  /** The open novicezk builds have no /submit/action: U, V and reroll go through /submit/change. */
+  async function legacyChange(mj: MjJob, common: Record<string, unknown>, signal: AbortSignal): Promise<SubmitResult> {
+    const match = /^MJ::JOB::(upsample|variation|reroll)::(\d)::/.exec(mj.customId ?? '')
+    if (!match) throw new BackendError('REJECTED', 'Midjourney Proxy 没有 /mj/submit/action 接口，只能放大、变体和重新生成', false, null, 'Midjourney 服务不支持该操作，积分已退还')
+    const action = { upsample: 'UPSCALE', variation: 'VARIATION', reroll: 'REROLL' }[match[1]]
+    return post('/mj/submit/change', { taskId: mj.parentUpstreamId, action, ...(action === 'REROLL' ? {} : { index: Number(match[2]) }), ...common }, signal)
   }
 
   return {
@@ -178,11 +194,26 @@ export function createMjProxyAdapter(config: BackendConfig): BackendAdapter {
     return {
       kind: 'completed' as const,
       images,
-      buttons: task.buttons,
+      buttons: task.buttons.length > 0 ? task.buttons : legacyButtons(task),
       ...(isDescribe ? { prompts: describedPrompts(task) } : {}),
       log: { upstreamId: task.id, imageUrl: task.imageUrl, finalPrompt: task.properties.finalPrompt ?? null, promptEn: task.promptEn },
     }
   }
+}
+
+/**
+ * The open novicezk builds return no buttons: a grid they made still takes U1-U4, 🔄 and
+ * V1-V4 (through /submit/change), written in the legacy customId patterns.
+ */
+function legacyButtons(task: MjTask): ResultButton[] {
+  if (!['IMAGINE', 'VARIATION', 'REROLL', 'BLEND'].includes(task.action ?? '')) return []
+  const hash = typeof task.properties.messageHash === 'string' ? task.properties.messageHash : task.id
+  const button = (customId: string, label: string, emoji = '') => ({ customId, label, emoji, style: 2 })
+  return [
+    ...[1, 2, 3, 4].map((i) => button(`MJ::JOB::upsample::${i}::${hash}`, `U${i}`)),
+    button(`MJ::JOB::reroll::0::${hash}::SOLO`, '', '🔄'),
+    ...[1, 2, 3, 4].map((i) => button(`MJ::JOB::variation::${i}::${hash}`, `V${i}`)),
+  ]
 }
 
 /** The endpoint and body of a new imagine, blend or describe. */

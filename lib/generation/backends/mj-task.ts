@@ -9,6 +9,8 @@ export type MjStatus = 'NOT_START' | 'SUBMITTED' | 'MODAL' | 'IN_PROGRESS' | 'SU
 export type MjTask = {
   /** Always a string: ids are 16-19 digits, more than a JS number holds. */
   id: string
+  /** IMAGINE, UPSCALE, VARIATION ... */
+  action: string | null
   status: MjStatus | string
   /** 0-100. */
   progress: number
@@ -45,6 +47,7 @@ export function parseTask(value: unknown): MjTask | null {
   if (!isRecord(value) || (typeof value.id !== 'string' && typeof value.id !== 'number')) return null
   return {
     id: String(value.id),
+    action: text(value.action),
     status: typeof value.status === 'string' ? value.status : 'NOT_START',
     progress: parseProgress(value.progress),
     imageUrl: text(value.imageUrl),
