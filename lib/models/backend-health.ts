@@ -11,15 +11,23 @@ const TASK_FAILURE = '任务失败：'
 const FAILED_CHECKS_TO_REMOVE = 2
 const CHECK_TIMEOUT_MS = 10_000
 
+/** How one attempt of a task on one instance ended (the console's per-instance error rate). */
+export async function recordAttempt(modelId: string, taskId: string, ok: boolean, error?: string): Promise<void> {
+  await db().backendAttempt.create({ data: { modelId, taskId, ok, error: error?.slice(0, 300) ?? null } })
+}
+
 /**
  * A task's submit failed in a way that speaks of the backend (unreachable, 5xx, garbage):
  * take it out at once, so the retry goes to another instance of its pool.
  */
-export async function recordBackendFailure(modelId: string, message: string): Promise<void> {
-  await db().aiModel.updateMany({
-    where: { id: modelId },
-    data: { healthy: false, healthFailures: { increment: 1 }, healthCheckedAt: new Date(), healthMessage: (TASK_FAILURE + message).slice(0, 300) },
-  })
+export async function recordBackendFailure(modelId: string, taskId: string, message: string): Promise<void> {
+  await db().$transaction([
+    db().aiModel.updateMany({
+      where: { id: modelId },
+      data: { healthy: false, healthFailures: { increment: 1 }, healthCheckedAt: new Date(), healthMessage: (TASK_FAILURE + message).slice(0, 300) },
+    }),
+    db().backendAttempt.create({ data: { modelId, taskId, ok: false, error: message.slice(0, 300) } }),
+  ])
 }
 
 async function testWithTimeout(model: Parameters<typeof backendConfig>[0] & { backend: string }) {

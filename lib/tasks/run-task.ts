@@ -3,7 +3,7 @@ import type { Prisma } from '@/lib/generated/prisma/client'
 import { createAdapter } from '@/lib/generation/backends/registry'
 import { BackendError, type BackendAdapter, type GenerationJob, type RunContext, type WaitOutcome } from '@/lib/generation/backends/types'
 import { storePreview, storeResults } from '@/lib/generation/store-results'
-import { recordBackendFailure } from '@/lib/models/backend-health'
+import { recordAttempt, recordBackendFailure } from '@/lib/models/backend-health'
 import { getConfigValue } from '@/lib/site-config/store'
 import { backendConfig, buildJob, MissingInputError } from './build-job'
 import { LEASE_MS, type ClaimedTask } from './claim-task'
@@ -93,10 +93,11 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
     const stored = await storeResults(task.id, outcome.images, { siteName, visibleMark }).catch((error) => {
       throw new StorageError(String(error))
     })
-    await completeTask(task.id, workerId, stored, outcome.log, {
+    const completed = await completeTask(task.id, workerId, stored, outcome.log, {
       buttons: outcome.buttons,
       ...(outcome.prompts ? { params: { ...(task.params as Record<string, unknown>), describedPrompts: outcome.prompts } } : {}),
     })
+    if (completed) await recordAttempt(task.model.id, task.id, true)
   } catch (error) {
     await handleFailure(error, { taskId: task.id, modelId: task.model.id, poolKey: task.poolKey, workerId, attempts: claimed.attempts, maxAttempts: task.maxAttempts, accepted: Boolean(upstreamId), stopReason })
     if (adapter?.interrupt && job && (stopReason === 'deadline' || stopReason === 'ended-elsewhere')) await adapter.interrupt(upstreamId, job)
@@ -109,6 +110,9 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
 }
 
 class StorageError extends Error {}
+
+/** Final failures that speak of the backend rather than of the job (a refused prompt does not count). */
+const BACKEND_FAULTS = new Set(['UNREACHABLE', 'TIMEOUT', 'BAD_RESPONSE', 'UPSTREAM_FAILED', 'UNAUTHORIZED'])
 
 /** Submit (or resume) and wait: the images, however the backend delivers them. */
 async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: ClaimedTask, ctx: RunContext, onAccepted: (id: string) => Promise<void>): Promise<WaitOutcome> {
@@ -135,14 +139,18 @@ async function handleFailure(error: unknown, run: { taskId: string; modelId: str
   const { taskId, workerId } = run
   if (run.stopReason === 'ended-elsewhere') return // the canceller or the sweeper already ended it
   if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId, run.accepted)
-  if (run.stopReason === 'deadline') return void (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId))
+  if (run.stopReason === 'deadline') {
+    if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId)) await recordAttempt(run.modelId, taskId, false, 'TIMEOUT: deadline passed')
+    return
+  }
 
   const code = error instanceof BackendError ? ((error.detail as { code?: string } | undefined)?.code ?? error.code) : error instanceof MissingInputError ? 'INPUT_MISSING' : error instanceof StorageError ? 'STORAGE_FAILED' : 'UPSTREAM_FAILED'
   const retryable = error instanceof BackendError && error.retryable && !run.accepted && run.attempts < run.maxAttempts
   // The backend itself misbehaved (not merely busy): take it out of routing, and a task of
   // a pool fails over to another instance at once instead of waiting out a backoff.
   const blamesBackend = error instanceof BackendError && error.retryable && error.code !== 'BUSY' && error.code !== 'ABORTED'
-  if (blamesBackend) await recordBackendFailure(run.modelId, `${error.code}: ${error.message}`)
+  if (blamesBackend) await recordBackendFailure(run.modelId, taskId, `${error.code}: ${error.message}`)
+  else if (error instanceof BackendError && BACKEND_FAULTS.has(error.code)) await recordAttempt(run.modelId, taskId, false, `${error.code}: ${error.message}`)
   if (retryable) {
     const delay = blamesBackend && run.poolKey ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))
     await db().task.updateMany({

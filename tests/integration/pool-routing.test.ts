@@ -86,7 +86,7 @@ describe('a pool of three SD WebUI instances', () => {
   it('a backend out of routing after a failed task waits out its cooldown before a check brings it back', async () => {
     const [model] = await pool('cooldown')
     const { recordBackendFailure } = await import('@/lib/models/backend-health')
-    await recordBackendFailure(model.id, 'UPSTREAM_FAILED: HTTP 500')
+    await recordBackendFailure(model.id, 'a-task', 'UPSTREAM_FAILED: HTTP 500')
     await checkBackends()
     expect((await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).healthy).toBe(false)
     await db().aiModel.update({ where: { id: model.id }, data: { healthCheckedAt: new Date(Date.now() - 61_000) } })
