@@ -44,15 +44,40 @@ export type SafeFetchOptions = {
   allowHttp?: boolean
 }
 
-export async function safeFetchBytes(rawUrl: string, options: SafeFetchOptions = {}): Promise<{ bytes: Buffer; contentType: string | null }> {
+type Address = { address: string; family: number }
+
+/** How host names become addresses and which addresses are off limits. */
+export type AddressPolicy = {
+  resolve(hostname: string): Promise<Address[]>
+  isBlocked(address: string): boolean
+}
+
+const systemPolicy: AddressPolicy = { resolve: (hostname) => lookup(hostname, { all: true }), isBlocked: isBlockedAddress }
+
+/**
+ * A fetcher with its own resolver (e.g. a fixed answer in tests). Loosening the address
+ * check is only accepted under NODE_ENV=test, so a test can reach a loopback server
+ * through the pinned-address path while production keeps the full block list.
+ */
+export function createSafeFetcher(policy: Partial<AddressPolicy>) {
+  if (policy.isBlocked && policy.isBlocked !== isBlockedAddress && process.env.NODE_ENV !== 'test') throw new Error('the SSRF address check can only be loosened in tests')
+  const full: AddressPolicy = { ...systemPolicy, ...policy }
+  return (rawUrl: string, options: SafeFetchOptions = {}) => fetchWithPolicy(full, rawUrl, options)
+}
+
+export function safeFetchBytes(rawUrl: string, options: SafeFetchOptions = {}): Promise<{ bytes: Buffer; contentType: string | null }> {
+  return fetchWithPolicy(systemPolicy, rawUrl, options)
+}
+
+async function fetchWithPolicy(policy: AddressPolicy, rawUrl: string, options: SafeFetchOptions): Promise<{ bytes: Buffer; contentType: string | null }> {
   const { maxBytes = 50 * 1024 * 1024, timeoutMs = 20_000, maxRedirects = 3 } = options
   const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)
   let url = new URL(rawUrl)
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const trusted = options.trustedHosts?.includes(url.host) ?? false
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (trusted || options.allowHttp))) throw new UnsafeUrlError(`只允许 https 地址：${url.origin}`)
-    const address = trusted ? null : await checkedAddress(url.hostname)
-    const answer = await requestOnce(url, address, maxBytes, signal)
+    const addresses = trusted ? null : await checkedAddresses(policy, url.hostname)
+    const answer = await requestOnce(url, addresses, maxBytes, signal)
     if (answer.redirect) {
       url = new URL(answer.redirect, url)
       continue
@@ -62,14 +87,32 @@ export async function safeFetchBytes(rawUrl: string, options: SafeFetchOptions =
   throw new UnsafeUrlError('重定向次数过多')
 }
 
-async function checkedAddress(hostname: string): Promise<{ address: string; family: number }> {
+/** Every address the host resolves to, refused as a whole if any one is off limits. */
+async function checkedAddresses(policy: AddressPolicy, hostname: string): Promise<Address[]> {
   const host = hostname.replace(/^\[|\]$/g, '')
-  const addresses = net.isIP(host) ? [{ address: host, family: net.isIPv6(host) ? 6 : 4 }] : await lookup(host, { all: true })
-  if (addresses.length === 0 || addresses.some((a) => isBlockedAddress(a.address))) throw new UnsafeUrlError(`拒绝访问内网或保留地址：${hostname}`)
-  return addresses[0]
+  const addresses = net.isIP(host) ? [{ address: host, family: net.isIPv6(host) ? 6 : 4 }] : await policy.resolve(host)
+  if (addresses.length === 0 || addresses.some((a) => policy.isBlocked(a.address))) throw new UnsafeUrlError(`拒绝访问内网或保留地址：${hostname}`)
+  return addresses
 }
 
-function requestOnce(url: URL, pinned: { address: string; family: number } | null, maxBytes: number, signal: AbortSignal): Promise<{ redirect?: string; bytes?: Buffer; contentType: string | null }> {
+type LookupCallback = (error: Error | null, address: string | Address[], family?: number) => void
+
+/**
+ * A `lookup` for http.request that answers only with the checked addresses. Node calls it
+ * with `{all: true}` when autoSelectFamily is on (the default since Node 20) and then
+ * wants the whole list; otherwise one address and its family.
+ */
+export function pinnedLookup(addresses: Address[]) {
+  return (_hostname: string, options: { all?: boolean; family?: number | string } | number | undefined, callback: LookupCallback) => {
+    const family = typeof options === 'object' ? Number(options.family ?? 0) : Number(options ?? 0)
+    const usable = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses
+    if (usable.length === 0) return callback(Object.assign(new Error(`no IPv${family} address`), { code: 'ENOTFOUND' }), '', family)
+    if (typeof options === 'object' && options.all) return callback(null, usable)
+    callback(null, usable[0].address, usable[0].family)
+  }
+}
+
+function requestOnce(url: URL, pinned: Address[] | null, maxBytes: number, signal: AbortSignal): Promise<{ redirect?: string; bytes?: Buffer; contentType: string | null }> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http
     const req = client.request(
@@ -78,7 +121,7 @@ function requestOnce(url: URL, pinned: { address: string; family: number } | nul
         method: 'GET',
         signal,
         headers: { 'user-agent': 'aiimg/1.0' },
-        ...(pinned ? { lookup: (_h: string, _o: unknown, cb: (e: Error | null, a: string, f: number) => void) => cb(null, pinned.address, pinned.family) } : {}),
+        ...(pinned ? { lookup: pinnedLookup(pinned) as unknown as net.LookupFunction } : {}),
       },
       (res) => {
         const status = res.statusCode ?? 0
