@@ -11,11 +11,12 @@ function urlFor(database: string): string {
 }
 
 /** Creates a fresh, migrated database for one test run and returns its URL. */
-export async function createTestDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(prefix: string, options: { timeZone?: string } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`
   const admin = new pg.Client({ connectionString: SERVER_URL })
   await admin.connect()
   await admin.query(`CREATE DATABASE "${name}"`)
+  if (options.timeZone) await admin.query(`ALTER DATABASE "${name}" SET timezone = '${options.timeZone}'`)
   await admin.end()
   const url = urlFor(name)
   await applyMigrations(url)

@@ -8,9 +8,13 @@ declare module 'vitest' {
   }
 }
 
-/** One migrated database for the whole integration run, dropped at the end. */
+/**
+ * One migrated database for the whole integration run, dropped at the end. Its time zone
+ * is not UTC (as on many servers in China), so any SQL that depends on the session's time
+ * zone shows up in every test.
+ */
 export default async function setup(project: TestProject) {
-  const database = await createTestDatabase('aiimg_it')
+  const database = await createTestDatabase('aiimg_it', { timeZone: 'Asia/Shanghai' })
   project.provide('databaseUrl', database.url)
   return async () => {
     await database.drop()
