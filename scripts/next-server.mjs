@@ -16,17 +16,33 @@ const server = http.createServer((req, res) => {
   req.headers['x-client-ip'] = req.socket.remoteAddress ?? ''
   handle(req, res)
 })
+// A port already in use (say, a second `npm start` on the same machine) ends this process
+// instead of leaving a web server that serves nothing while its worker runs.
+server.on('error', (error) => {
+  console.error(`[web] cannot listen on ${hostname}:${port}: ${error.message}`)
+  process.exit(1)
+})
 server.listen(port, hostname, () => {
   console.log(`[web] ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}${dev ? ' (development)' : ''}`)
 })
 
+// Ctrl-C / SIGTERM: stop taking requests, let the in-process worker (embedded default)
+// drain its running tasks as `npm run worker` does, then leave.
+const drainSeconds = Number(process.env.WORKER_DRAIN_SECONDS ?? 25)
 let closing = false
-function shutdown() {
+async function shutdown() {
   if (closing) return
   closing = true
-  server.close(() => process.exit(0))
-  server.closeIdleConnections?.()
-  setTimeout(() => process.exit(0), 10_000).unref()
+  setTimeout(() => process.exit(0), (drainSeconds + 10) * 1000).unref()
+  server.close()
+  server.closeIdleConnections()
+  const worker = globalThis.aiimgWorker
+  if (worker) {
+    console.log('[worker] stopping: draining')
+    await worker.stop().catch((error) => console.error('[worker] drain failed', error))
+  }
+  server.closeAllConnections()
+  process.exit(0)
 }
 process.on('SIGINT', shutdown)
 process.on('SIGTERM', shutdown)

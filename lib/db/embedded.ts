@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'
+import { lockDataDir } from './data-dir-lock'
 import { PGliteServer } from './pglite-server'
 
 export type EmbeddedDatabase = { url: string; stop(): Promise<void> }
@@ -12,14 +13,21 @@ export type EmbeddedDatabase = { url: string; stop(): Promise<void> }
  */
 export async function startEmbeddedDatabase(dataDir: string, port = 0): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true })
-  const db = await PGlite.create(dataDir)
-  const server = new PGliteServer(db)
-  const address = await server.listen(port, '127.0.0.1')
-  return {
-    url: `postgresql://postgres:postgres@${address.host}:${address.port}/postgres?sslmode=disable`,
-    async stop() {
-      await server.close()
-      await db.close()
-    },
+  const unlock = await lockDataDir(`${dataDir}.lock`)
+  try {
+    const db = await PGlite.create(dataDir)
+    const server = new PGliteServer(db)
+    const address = await server.listen(port, '127.0.0.1')
+    return {
+      url: `postgresql://postgres:postgres@${address.host}:${address.port}/postgres?sslmode=disable`,
+      async stop() {
+        await server.close()
+        await db.close()
+        await unlock()
+      },
+    }
+  } catch (error) {
+    await unlock()
+    throw error
   }
 }

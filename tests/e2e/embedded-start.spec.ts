@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+
+/**
+ * The README's first command on a fresh machine: `npm start` with no DATABASE_URL runs the
+ * embedded database under DATA_DIR, prints the generated admin password once, and keeps
+ * everything across Ctrl-C and a restart. A second start on the same folder is refused.
+ */
+const root = path.resolve(import.meta.dirname, '../..')
+const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs')
+const PORT = Number(process.env.E2E_EMBEDDED_PORT ?? 3231)
+const BASE = `http://127.0.0.1:${PORT}`
+
+type Started = { child: ChildProcess; output: () => string }
+
+function startSite(dataDir: string, port = PORT): Started {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LISTEN_HOST: '127.0.0.1', WORKER_DRAIN_SECONDS: '2' }
+  for (const name of ['DATABASE_URL', 'AUTH_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'RUN_WORKER_IN_WEB', 'EMBEDDED_DATABASE']) delete env[name]
+  // Its own process group, so "Ctrl-C" reaches the launcher and the web server as in a terminal.
+  const child = spawn(process.execPath, [tsx, path.join(root, 'scripts/start.ts')], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  let text = ''
+  child.stdout!.on('data', (chunk) => (text += chunk))
+  child.stderr!.on('data', (chunk) => (text += chunk))
+  return { child, output: () => text }
+}
+
+async function waitFor(started: Started, pattern: RegExp, timeoutMs = 90_000): Promise<RegExpMatchArray> {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    const match = started.output().match(pattern)
+    if (match) return match
+    if (started.child.exitCode !== null) throw new Error(`the site exited (${started.child.exitCode}):\n${started.output()}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`timed out waiting for ${pattern}:\n${started.output()}`)
+}
+
+async function pressCtrlC(started: Started): Promise<number | null> {
+  if (started.child.exitCode !== null) return started.child.exitCode
+  const exited = new Promise<number | null>((resolve) => started.child.once('exit', (code) => resolve(code)))
+  process.kill(-started.child.pid!, 'SIGINT')
+  return exited
+}
+
+let dataDir = ''
+const running: Started[] = []
+
+test.beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'aiimg-embedded-start-'))
+})
+
+test.afterAll(async () => {
+  for (const started of running) await pressCtrlC(started).catch(() => undefined)
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+})
+
+test('npm start on the embedded default: printed admin password, data kept across Ctrl-C and restart, one process per data folder', async ({ page }) => {
+  test.setTimeout(240_000)
+  const first = startSite(dataDir)
+  running.push(first)
+  const [, password] = await waitFor(first, /Password \(shown only this once\): (\S+)/)
+  await waitFor(first, /\[web\] ready on/)
+
+  // The administrator signs in with the printed password, like a person reading the console.
+  await page.goto(`${BASE}/login_by_password`)
+  await page.getByLabel('用户名').fill('admin')
+  await page.getByLabel('密码', { exact: true }).fill(password)
+  await page.getByRole('button', { name: '登录', exact: true }).click()
+  await expect(page).toHaveURL(`${BASE}/`)
+  await page.goto(`${BASE}/admin/user_mana`)
+  await expect(page.getByRole('cell', { name: 'admin', exact: true })).toBeVisible()
+
+  // Something to survive the restart: a registered user.
+  const register = await page.request.post(`${BASE}/api/auth/register`, { data: { username: 'keepme', password: 'keep-me-password-1' } })
+  expect(register.ok()).toBe(true)
+
+  // A second start on the same folder is refused instead of opening the same files.
+  const second = startSite(dataDir, PORT + 1)
+  running.push(second)
+  const code = await new Promise<number | null>((resolve) => second.child.once('exit', resolve))
+  expect(code).not.toBe(0)
+  expect(second.output()).toMatch(/in use by process/)
+
+  expect(await pressCtrlC(first)).toBe(0)
+
+  const again = startSite(dataDir)
+  running.push(again)
+  await waitFor(again, /\[web\] ready on/)
+  expect(again.output()).not.toMatch(/Password \(shown only this once\)/)
+  const login = await page.request.post(`${BASE}/api/auth/login`, { data: { username: 'keepme', password: 'keep-me-password-1' } })
+  expect((await login.json()).success).toBe(true)
+  const admin = await page.request.post(`${BASE}/api/auth/login`, { data: { username: 'admin', password } })
+  expect((await admin.json()).success).toBe(true)
+  expect(await pressCtrlC(again)).toBe(0)
+})
