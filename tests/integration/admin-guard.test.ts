@@ -3,6 +3,12 @@
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import * as cardAssign from '@/app/api/admin/cards/[id]/assign/route'
+import * as cardDisable from '@/app/api/admin/cards/[id]/disable/route'
+import * as cardImport from '@/app/api/admin/cards/batch_import/route'
+import * as cardExport from '@/app/api/admin/cards/export/route'
+import * as cardList from '@/app/api/admin/cards/route'
+import * as userAdjust from '@/app/api/admin/user/[id]/adjust/route'
 import * as adminUser from '@/app/api/admin/user/route'
 import * as adminUserItem from '@/app/api/admin/user/[id]/route'
 import * as users from '@/app/api/users/route'
@@ -10,6 +16,7 @@ import * as siteConfig from '@/app/api/site-config/route'
 import * as siteConfigItem from '@/app/api/site-config/[name]/route'
 import { db } from '@/lib/db'
 import { callRoute, createUser, type CallOptions } from '../helpers/call-route'
+import { readyCards } from '../helpers/cards-fixtures'
 import { expectFail, expectOk } from '../helpers/expect-response'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -178,5 +185,45 @@ describe('what a MANAGER may do', () => {
     const target = await createUser({ username: 'guard_delete_me' })
     expect(expectOk(await deleteAs(manager.token, target.id))).toEqual({ id: target.id })
     expect(await db().user.findUnique({ where: { id: target.id } })).toBeNull()
+  })
+
+  describe('cards and balances: whatever issues value or hands out full keys is for ADMIN only', () => {
+    let card: Awaited<ReturnType<typeof readyCards>>[number]
+    let target: Awaited<ReturnType<typeof createUser>>
+    beforeAll(async () => {
+      ;[card] = await readyCards(admin, ['GUARD-MANAGER-CARD-1'])
+      target = await createUser({ username: 'guard_card_target' })
+    })
+
+    // Each call is well formed and would succeed for an ADMIN: only the role can refuse it.
+    const refused: Array<[string, () => ReturnType<typeof callRoute>]> = [
+      ['POST /api/admin/cards/batch_import (with the largest points override)', () => callRoute(cardImport.POST, { token: manager.token, body: { cards: ['GUARD-MGR-NEW-KEY'], points: 1_000_000 } })],
+      ['POST /api/admin/cards/[id]/assign', () => callRoute(cardAssign.POST, { token: manager.token, params: { id: String(card.id) }, body: { userId: target.id } })],
+      ['GET /api/admin/cards/export', () => callRoute(cardExport.GET, { token: manager.token })],
+      ['POST /api/admin/user/[id]/adjust', () => callRoute(userAdjust.POST, { token: manager.token, params: { id: target.id }, body: { points: 5, reason: '经理', requestId: '0b6c1a52-3f0e-4c1e-9a51-6f1f3a0c2d7e' } })],
+    ]
+
+    it.each(refused)('%s: 403 for a MANAGER, and nothing is written', async (_label, call) => {
+      const before = { cards: await db().card.count(), batches: await db().cardBatch.count(), audits: await db().adminAuditLog.count(), ledger: await db().ledgerEntry.count() }
+      expectFail(await call(), 403, '没有权限')
+      expect({ cards: await db().card.count(), batches: await db().cardBatch.count(), audits: await db().adminAuditLog.count(), ledger: await db().ledgerEntry.count() }).toEqual(before)
+      expect(await db().card.findUniqueOrThrow({ where: { id: card.id } })).toMatchObject({ holderId: null, usedAt: null })
+      expect(await db().user.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({ points: 0, balance: 0 })
+    })
+
+    it('the same calls succeed for an ADMIN (so the role is what refused them)', async () => {
+      expectOk(await callRoute(cardImport.POST, { token: admin.token, body: { cards: ['GUARD-ADMIN-NEW-KEY'], points: 7 } }))
+      expectOk(await callRoute(cardAssign.POST, { token: admin.token, params: { id: String(card.id) }, body: { userId: target.id } }))
+    })
+
+    it('a MANAGER may still list cards, and disable and enable them (audited as the manager)', async () => {
+      const [spare] = await readyCards(admin, ['GUARD-MANAGER-CARD-2'])
+      expect(expectOk(await callRoute(cardList.GET, { token: manager.token })).total).toBeGreaterThanOrEqual(2)
+      const disable = (disabled: boolean) => callRoute(cardDisable.POST, { token: manager.token, params: { id: String(spare.id) }, body: { disabled } })
+      expect(expectOk(await disable(true)).disabledAt).not.toBeNull()
+      expect(expectOk(await disable(false)).disabledAt).toBeNull()
+      const audits = await db().adminAuditLog.findMany({ where: { targetType: 'Card', targetId: String(spare.id) }, orderBy: { id: 'asc' } })
+      expect(audits.map((a) => [a.action, a.actorRole])).toEqual([['card.disable', 'MANAGER'], ['card.enable', 'MANAGER']])
+    })
   })
 })

@@ -42,6 +42,9 @@ export function CardManager() {
   const [assigning, setAssigning] = useState<CardRow | null>(null)
   const [isExporting, runExport] = useAction()
   const { profile } = useProfile()
+  // Importing, assigning and exporting issue value or reveal keys: ADMIN only (the API refuses
+  // a MANAGER too). Until the profile is known nothing of that is shown.
+  const canIssue = profile ? isAdmin(profile.role) : false
   const queryClient = useQueryClient()
 
   const params = { page, pageSize: DEFAULT_PAGE_SIZE, status, keyword, batchId }
@@ -78,12 +81,14 @@ export function CardManager() {
       <PageTitle
         actions={
           <>
-            {profile && isAdmin(profile.role) && (
-              <Button variant="secondary" loading={isExporting} onClick={exportCsv}>
-                导出可用卡密
-              </Button>
+            {canIssue && (
+              <>
+                <Button variant="secondary" loading={isExporting} onClick={exportCsv}>
+                  导出可用卡密
+                </Button>
+                <Button onClick={() => setIsImporting(true)}>批量导入</Button>
+              </>
             )}
-            <Button onClick={() => setIsImporting(true)}>批量导入</Button>
           </>
         }
       >
@@ -128,9 +133,11 @@ export function CardManager() {
               </Td>
               <Td>
                 <div className="flex gap-1">
-                  <Button size="sm" variant="ghost" disabled={!isAssignable} onClick={() => setAssigning(card)}>
-                    分配
-                  </Button>
+                  {canIssue && (
+                    <Button size="sm" variant="ghost" disabled={!isAssignable} onClick={() => setAssigning(card)}>
+                      分配
+                    </Button>
+                  )}
                   <Button size="sm" variant="ghost" disabled={card.status !== 'SUCCESS' || Boolean(card.usedAt)} onClick={() => toggleDisabled(card)}>
                     {card.disabledAt ? '启用' : '停用'}
                   </Button>
@@ -143,7 +150,7 @@ export function CardManager() {
       {data && <Pagination page={page} pageSize={DEFAULT_PAGE_SIZE} total={data.total} onChange={setPage} />}
 
       <ImportCardsDialog
-        open={isImporting}
+        open={canIssue && isImporting}
         onClose={() => setIsImporting(false)}
         onImported={async (newBatchId) => {
           setIsImporting(false)
@@ -152,7 +159,7 @@ export function CardManager() {
           await Promise.all([refresh(), refreshBatches()])
         }}
       />
-      {assigning && (
+      {canIssue && assigning && (
         <AssignCardDialog
           card={assigning}
           onClose={() => setAssigning(null)}

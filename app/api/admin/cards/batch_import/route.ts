@@ -1,7 +1,8 @@
 // POST /api/admin/cards/batch_import {cards: string[], points?, note?, expiresAt?}: stores PENDING cards
-// for the background check → data: {batchId, count}.
+// for the background check → data: {batchId, count}. ADMIN only: importing issues value (DESIGN.md
+// reserves balances and points to ADMIN).
 import { route } from '@/lib/http/route'
 import { importCards } from '@/lib/cards/import-cards'
 import { ZCardImportSchema } from '@/lib/cards/schemas'
 
-export const POST = route({ access: 'console', body: ZCardImportSchema }, ({ user, ip, body }) => importCards(user, ip, body))
+export const POST = route({ access: 'admin', body: ZCardImportSchema }, ({ user, ip, body }) => importCards(user, ip, body))
