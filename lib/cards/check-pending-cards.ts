@@ -7,25 +7,27 @@ const CHUNK = 1000
 
 type Claimed = { id: number; cardNo: string; keyHash: string; cardKeyEnc: string; batchId: number }
 type Verdict = { id: number; ok: true } | { id: number; ok: false; reason: string }
+/** The card that already holds a key: its number, and its batch (to tell 同批次 from 已有). */
+export type KeyHolder = { cardNo: string; batchId: number }
+
+const duplicateOf = (card: { batchId: number }, holder: KeyHolder) =>
+  `与${holder.batchId === card.batchId ? '同批次' : '已有'}卡密重复（卡号 ${holder.cardNo}）`
 
 /**
  * Decides a chunk of claimed PENDING cards, in id order: a malformed key fails; a key
- * that matches a ready card, or an earlier card of this chunk, fails as a duplicate;
- * the rest become ready. Pure, so the rules are easy to test.
+ * that matches a ready card, or an earlier card of this chunk, fails as a duplicate,
+ * 同批次 when that card came in the same batch (a batch is checked in chunks, so the
+ * first copy may have been made ready by an earlier chunk), else 已有; the rest become
+ * ready. Pure, so the rules are easy to test.
  */
-export function judgeCards(claimed: Array<Omit<Claimed, 'cardKeyEnc'> & { key: string | null }>, readyByHash: Map<string, string>): Verdict[] {
-  const firstInChunk = new Map<string, { cardNo: string; batchId: number }>()
+export function judgeCards(claimed: Array<Omit<Claimed, 'cardKeyEnc'> & { key: string | null }>, readyByHash: Map<string, KeyHolder>): Verdict[] {
+  const firstInChunk = new Map<string, KeyHolder>()
   return claimed.map((card) => {
     if (card.key === null) return { id: card.id, ok: false, reason: '卡密无法解密，请重新导入' }
     const malformed = malformedReason(card.key)
     if (malformed) return { id: card.id, ok: false, reason: malformed }
-    const ready = readyByHash.get(card.keyHash)
-    if (ready) return { id: card.id, ok: false, reason: `与已有卡密重复（卡号 ${ready}）` }
-    const earlier = firstInChunk.get(card.keyHash)
-    if (earlier) {
-      const where = earlier.batchId === card.batchId ? '同批次' : '已有'
-      return { id: card.id, ok: false, reason: `与${where}卡密重复（卡号 ${earlier.cardNo}）` }
-    }
+    const holder = readyByHash.get(card.keyHash) ?? firstInChunk.get(card.keyHash)
+    if (holder) return { id: card.id, ok: false, reason: duplicateOf(card, holder) }
     firstInChunk.set(card.keyHash, { cardNo: card.cardNo, batchId: card.batchId })
     return { id: card.id, ok: true }
   })
@@ -47,10 +49,10 @@ export async function checkPendingCards(): Promise<boolean> {
         if (claimed.length === 0) return false
 
         const hashes = [...new Set(claimed.map((c) => c.keyHash))]
-        const ready = await tx.card.findMany({ where: { keyHash: { in: hashes }, status: 'SUCCESS' }, select: { keyHash: true, cardNo: true } })
+        const ready = await tx.card.findMany({ where: { keyHash: { in: hashes }, status: 'SUCCESS' }, select: { keyHash: true, cardNo: true, batchId: true } })
         const verdicts = judgeCards(
           claimed.map(({ cardKeyEnc, ...c }) => ({ ...c, key: openKey(cardKeyEnc) })),
-          new Map(ready.map((r) => [r.keyHash, r.cardNo])),
+          new Map(ready.map((r) => [r.keyHash, { cardNo: r.cardNo, batchId: r.batchId }])),
         )
 
         const readyIds = verdicts.filter((v) => v.ok).map((v) => v.id)
