@@ -16,25 +16,44 @@ export function aigcMetadata(siteName: string, taskId: string): string {
   return JSON.stringify({ AIGC: { Label: '1', ContentProducer: siteName, ProduceID: taskId, ContentPropagator: siteName, PropagateID: taskId } })
 }
 
+/** EXIF text is ASCII: anything beyond it is written as a JSON \uXXXX escape, so the JSON still parses to the same names. */
+export function asciiJson(json: string): string {
+  return json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/** The same label as XMP (UTF-8), under the TC260 namespace readers of the labelling standard look for. */
+export function aigcXmp(json: string): string {
+  const text = json.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  return (
+    '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+    `<rdf:Description rdf:about="" xmlns:TC260="http://www.tc260.org.cn/ns/AIGC/1.0/"><TC260:AIGC>${text}</TC260:AIGC></rdf:Description>` +
+    '</rdf:RDF></x:xmpmeta><?xpacket end="w"?>'
+  )
+}
+
+/** Puts the label in EXIF ImageDescription and in XMP, on a PNG or WebP pipeline. */
+function labelled(image: sharp.Sharp, label: string): sharp.Sharp {
+  return image.withExif({ IFD0: { ImageDescription: asciiJson(label), Software: 'aiimg' } }).withXmp(aigcXmp(label))
+}
+
 /**
  * Copies a backend's images into our storage before the task can succeed (backend URLs
  * expire): each is decoded with a pixel limit, optionally marked "AI生成" in a corner,
- * saved as PNG with the implicit AIGC label in its EXIF, plus a WebP thumbnail.
+ * saved as PNG with the implicit AIGC label in its EXIF and XMP, plus a WebP thumbnail
+ * carrying the same label.
  */
 export async function storeResults(taskId: string, images: BackendImage[], options: { siteName: string; visibleMark: boolean }): Promise<StoredImage[]> {
   const month = new Date().toISOString().slice(0, 7).replace('-', '')
   const stored: StoredImage[] = []
+  const label = aigcMetadata(options.siteName, taskId)
   for (const [index, image] of images.entries()) {
     const input = sharp(image.bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
     const { width = 0, height = 0 } = await input.metadata()
     // Too small for a legible mark: such images are previews or icons, not artworks.
     const canMark = options.visibleMark && width >= 128 && height >= 128
     const marked = canMark ? input.composite([{ input: await markFor(width, height), gravity: 'southeast' }]) : input
-    const png = await marked
-      .png({ compressionLevel: 6 })
-      .withExif({ IFD0: { ImageDescription: aigcMetadata(options.siteName, taskId), Software: 'aiimg' } })
-      .toBuffer()
-    const thumb = await sharp(png).resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer()
+    const png = await labelled(marked.png({ compressionLevel: 6 }), label).toBuffer()
+    const thumb = await labelled(sharp(png).resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 80 }), label).toBuffer()
     const base = `results/${month}/${taskId}-${index}`
     stored.push({
       url: await putFile(`${base}.png`, png),
