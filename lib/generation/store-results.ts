@@ -1,4 +1,4 @@
-import sharp from 'sharp'
+import sharp, { type Sharp } from 'sharp'
 import { putFile } from '@/lib/storage/storage'
 import { MAX_INPUT_PIXELS } from '@/lib/uploads/image-upload'
 import { asset } from './assets'
@@ -32,7 +32,7 @@ export function aigcXmp(json: string): string {
 }
 
 /** Puts the label in EXIF ImageDescription and in XMP, on a PNG or WebP pipeline. */
-function labelled(image: sharp.Sharp, label: string): sharp.Sharp {
+function labelled(image: Sharp, label: string): Sharp {
   return image.withExif({ IFD0: { ImageDescription: asciiJson(label), Software: 'aiimg' } }).withXmp(aigcXmp(label))
 }
 
