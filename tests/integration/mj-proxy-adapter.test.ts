@@ -6,6 +6,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createMjProxyAdapter } from '@/lib/generation/backends/mj-proxy'
 import type { BackendConfig, GenerationJob, MjJob, RunContext } from '@/lib/generation/backends/types'
+import { startServer } from '../fakes/common'
 import { startFakeMjProxy, type FakeMj } from '../fakes/mj-proxy'
 import { deadEndpoint, expectFailure, expectRising, leftHalfMask, recordingContext, solidPng, testJob } from '../fakes/jobs'
 
@@ -151,12 +152,43 @@ describe('mj-proxy adapter', () => {
     expect(banned.userMessage).toBe('提示词包含 Midjourney 禁止的词「badword」，积分已退还，请修改后重试')
   })
 
-  it('code 9 is a retryable upstream failure; 4 and 3 are refusals', async () => {
+  it('code 9 fails the job with a refund, not retried (only 1, 21, 22 are acceptance, only 23 is retried); 4 and 3 are refusals', async () => {
     fake.answerNext(9)
-    await expectFailure(adapterFor().submit(mjJob({}), recordingContext().ctx), 'UPSTREAM_FAILED', true)
+    const failed = await expectFailure(adapterFor().submit(mjJob({}), recordingContext().ctx), 'UPSTREAM_FAILED', false, /系统错误/)
+    expect(failed.userMessage).toBe('Midjourney 服务出错：系统异常，积分已退还')
     await expectFailure(adapterFor().submit(mjJob({ prompt: '   ' }), recordingContext().ctx), 'REJECTED', false, /prompt不能为空/)
     const gone = await expectFailure(adapterFor().submit(mjJob({ action: 'ACTION', parentUpstreamId: '1700000000000999', customId: 'MJ::JOB::upsample::1::abc' }), recordingContext().ctx), 'REJECTED', false)
     expect(gone.userMessage).toMatch(/关联的任务不存在或已过期/)
+  })
+
+  it('a 404 without a submit result on a submit endpoint is a backend fault (retryable, fails over), not a refusal of the job', async () => {
+    const wrongPath = adapterFor({ endpoint: `${fake.url}/not-the-proxy` })
+    await expectFailure(wrongPath.submit(mjJob({}), recordingContext().ctx), 'BAD_RESPONSE', true, /没有 \/mj\/submit\/imagine 接口（HTTP 404）/)
+    await expectFailure(wrongPath.submit(mjJob({ action: 'BLEND', images: [await solidPng(8, 8), await solidPng(8, 8)] }), recordingContext().ctx), 'BAD_RESPONSE', true, /blend/)
+  })
+
+  it('the niji option (--niji in the prompt) goes to the Niji bot; everything else to Midjourney', async () => {
+    const adapter = adapterFor()
+    await adapter.submit(mjJob({ prompt: 'a fox spirit --ar 2:3 --niji 6' }), recordingContext().ctx)
+    expect(fake.bodies('/mj/submit/imagine').at(-1)).toMatchObject({ prompt: 'a fox spirit --ar 2:3 --niji 6', botType: 'NIJI_JOURNEY' })
+    await adapter.submit(mjJob({ prompt: 'a nijigen poster --v 6.1' }), recordingContext().ctx)
+    expect(fake.bodies('/mj/submit/imagine').at(-1)).toMatchObject({ botType: 'MID_JOURNEY' })
+  })
+
+  it('task ids sent as numbers: exact ones are kept as strings, ones JSON.parse rounded are a bad response', async () => {
+    let answer = '{"code":1,"description":"ok","result":1732512345678123,"properties":{}}'
+    const numeric = await startServer((req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(answer))
+    try {
+      const adapter = adapterFor({ endpoint: numeric.url })
+      expect(await adapter.submit(mjJob({}), recordingContext().ctx)).toMatchObject({ kind: 'accepted', upstreamId: '1732512345678123' })
+      // 19 digits, as trueai's snowflake ids: as a JS number this reads 1234567890123456800.
+      answer = '{"code":1,"description":"ok","result":1234567890123456789,"properties":{}}'
+      await expectFailure(adapter.submit(mjJob({}), recordingContext().ctx), 'BAD_RESPONSE', false, /超出精度/)
+      answer = '[{"id":1234567890123456789,"status":"SUCCESS","imageUrl":"/x.png"}]'
+      await expectFailure(adapter.wait!('1234567890123456789', mjJob({}), recordingContext().ctx), 'BAD_RESPONSE', false, /超出精度/)
+    } finally {
+      await numeric.close()
+    }
   })
 
   it('a wrong secret is UNAUTHORIZED; an unreachable proxy is UNREACHABLE and retryable', async () => {
@@ -253,5 +285,18 @@ describe('mj-proxy adapter', () => {
   it('test() says the connection works, and that a secret is wrong', async () => {
     expect(await adapterFor().test()).toMatchObject({ ok: true, message: '连接正常：Midjourney Proxy，1 个账号' })
     expect(await adapterFor({ secret: 'nope' }).test()).toMatchObject({ ok: false, detail: { code: 'UNAUTHORIZED' } })
+  })
+
+  it('test() of a proxy without list-by-condition falls back to a task fetch (it is polled task by task); with neither it fails', async () => {
+    fake.set({ listByCondition: false })
+    expect(await adapterFor().test()).toMatchObject({ ok: true, message: '连接正常：Midjourney Proxy，1 个账号（没有 list-by-condition，逐个查询任务）', detail: { polling: 'fetch' } })
+    expect(fake.calls.at(-2)).toMatchObject({ method: 'GET', path: '/mj/task/1000000000000000/fetch' })
+    expect(await adapterFor({ endpoint: `${fake.url}/not-the-proxy` }).test()).toMatchObject({ ok: false, message: expect.stringMatching(/list-by-condition 和 task\/fetch 都不存在/) })
+    const html = await startServer((req, res) => void (req.url?.includes('list-by-condition') ? res.writeHead(404).end() : res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>')))
+    try {
+      expect(await adapterFor({ endpoint: html.url }).test()).toMatchObject({ ok: false, detail: { code: 'BAD_RESPONSE' } })
+    } finally {
+      await html.close()
+    }
   })
 })

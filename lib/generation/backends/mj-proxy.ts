@@ -1,8 +1,8 @@
 import { safeFetchBytes } from '@/lib/net/safe-fetch'
 import { sniffImageType } from '@/lib/uploads/image-upload'
-import { baseUrl, numberOption, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
+import { baseUrl, isRecord, numberOption, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
 import { TaskPoller } from './mj-poller'
-import { describedPrompts, parseSubmitResult, parseTask, type MjTask, type SubmitResult } from './mj-task'
+import { describedPrompts, parseSubmitResult, parseTask, readTaskId, type MjTask, type SubmitResult } from './mj-task'
 import { BackendError, type BackendAdapter, type BackendConfig, type BackendImage, type GenerationJob, type MjJob, type ResultButton, type RunContext } from './types'
 
 /** Ids per list-by-condition call. */
@@ -16,6 +16,8 @@ const pollers = new Map<string, TaskPoller>()
 /** Proxies without list-by-condition (answered 404), and when: polled task by task, asked again after a while (an upgrade). */
 const withoutList = new Map<string, number>()
 const RECHECK_LIST_MS = 10 * 60_000
+/** An id no proxy has (ids are millisecond timestamps or snowflakes): test() fetches it when list-by-condition is missing. */
+const HEALTH_PROBE_ID = '1000000000000000'
 
 /**
  * The midjourney-proxy (PROTOCOLS.md A 2a: novicezk, plus, trueai and relays). Submits
@@ -41,9 +43,10 @@ export function createMjProxyAdapter(config: BackendConfig): BackendAdapter {
     return answer
   }
 
+  /** A submit every build has: a 404 without a submit result speaks of the backend (wrong address, broken relay), not of the job. */
   async function post(path: string, json: unknown, signal?: AbortSignal): Promise<SubmitResult> {
     const answer = await postIfExists(path, json, signal)
-    if (!answer) throw new BackendError('REJECTED', `Midjourney Proxy 没有 ${path} 接口`, false, null, 'Midjourney 服务不支持该操作，积分已退还')
+    if (!answer) throw new BackendError('BAD_RESPONSE', `Midjourney Proxy 没有 ${path} 接口（HTTP 404），请检查接口地址`, true)
     return answer
   }
 
@@ -143,12 +146,27 @@ export function createMjProxyAdapter(config: BackendConfig): BackendAdapter {
 
     test: () =>
       testOutcome(async () => {
-        const answer = okJson(await send(`${base}/mj/task/list-by-condition`, { json: { ids: [] }, headers, timeoutMs: 10_000 }))
-        if (!Array.isArray(answer)) throw new BackendError('BAD_RESPONSE', '接口地址不像 Midjourney Proxy（list-by-condition 没有返回数组）', false)
+        const listing = await send(`${base}/mj/task/list-by-condition`, { json: { ids: [] }, headers, timeoutMs: 10_000 })
+        // Builds without list-by-condition are polled task by task: their fetch must answer instead.
+        const polling = listing.status === 404 ? await checkFetch() : checkListing(listing)
         const accounts = await send(`${base}/mj/account/list`, { headers, timeoutMs: 10_000 }).then((r) => (r.status === 200 ? parseJson(r) : null), () => null)
         const count = Array.isArray(accounts) ? `，${accounts.length} 个账号` : ''
-        return { message: `连接正常：Midjourney Proxy${count}`, detail: { accounts: Array.isArray(accounts) ? accounts.length : null } }
+        return { message: `连接正常：Midjourney Proxy${count}${polling === 'fetch' ? '（没有 list-by-condition，逐个查询任务）' : ''}`, detail: { accounts: Array.isArray(accounts) ? accounts.length : null, polling } }
       }),
+  }
+
+  function checkListing(reply: HttpReply): 'list' {
+    if (!Array.isArray(okJson(reply))) throw new BackendError('BAD_RESPONSE', '接口地址不像 Midjourney Proxy（list-by-condition 没有返回数组）', false)
+    return 'list'
+  }
+
+  /** The fetch of an id no proxy has: empty, null or a task object; a 404 or anything else means there is nothing to poll. */
+  async function checkFetch(): Promise<'fetch'> {
+    const reply = await send(`${base}/mj/task/${HEALTH_PROBE_ID}/fetch`, { headers, timeoutMs: 10_000 })
+    if (reply.status === 404) throw new BackendError('BAD_RESPONSE', '接口地址不像 Midjourney Proxy（list-by-condition 和 task/fetch 都不存在）', false)
+    const answer = reply.bytes.length === 0 ? null : okJson(reply)
+    if (answer !== null && !isRecord(answer)) throw new BackendError('BAD_RESPONSE', '接口地址不像 Midjourney Proxy（task/fetch 没有返回任务）', false)
+    return 'fetch'
   }
 
   async function follow(upstreamId: string, job: GenerationJob, ctx: RunContext) {
@@ -218,7 +236,8 @@ function legacyButtons(task: MjTask): ResultButton[] {
 
 /** The endpoint and body of a new imagine, blend or describe. */
 function submitRequest(mj: MjJob, common: Record<string, unknown>): [string, unknown] {
-  const botType = 'MID_JOURNEY'
+  // The niji option composes `--niji N` into the prompt: that job is for the Niji bot.
+  const botType = mj.action === 'IMAGINE' && /(^|\s)--niji(\s|$)/.test(mj.prompt) ? 'NIJI_JOURNEY' : 'MID_JOURNEY'
   if (mj.action === 'BLEND') {
     if (mj.images.length < 2) throw new BackendError('REJECTED', '混图需要 2-5 张图片', false)
     return ['/mj/submit/blend', { base64Array: mj.images.map(dataUrl), dimensions: mj.dimensions ?? 'SQUARE', botType, ...common }]
@@ -232,13 +251,14 @@ function submitRequest(mj: MjJob, common: Record<string, unknown>): [string, unk
 
 /**
  * The task id of an accepted submit. Only 1, 21 and 22 are acceptance; 23 (queue full) is
- * worth a later retry; 24 (banned word) and everything else is a refusal.
+ * worth a later retry; 24 (banned word) and every other code (9 included) fail the task
+ * with a refund, without blaming the instance.
  */
 function acceptedId(answer: SubmitResult): string {
   const { code, description, properties } = answer
   if (code === 1 || code === 21 || code === 22) {
-    const id = Array.isArray(answer.result) ? answer.result[0] : answer.result
-    if ((typeof id === 'string' && id) || typeof id === 'number') return String(id)
+    const id = readTaskId(Array.isArray(answer.result) ? answer.result[0] : answer.result)
+    if (id) return id
     // Accepted but without an id: it may run, yet could never be followed; not retried, refunded.
     throw new BackendError('BAD_RESPONSE', `Midjourney Proxy 接受了任务却没有返回任务 id（code ${code}）`, false, { submit: answer })
   }
@@ -248,7 +268,7 @@ function acceptedId(answer: SubmitResult): string {
     const shown = word ? `「${word}」` : ''
     throw new BackendError('REJECTED', `Midjourney 拒绝了提示词：${description}${shown}`, false, { submit: answer }, `提示词包含 Midjourney 禁止的词${shown}，积分已退还，请修改后重试`)
   }
-  if (code === 9) throw new BackendError('UPSTREAM_FAILED', `Midjourney Proxy 系统错误：${description}`, true, { submit: answer })
+  if (code === 9) throw new BackendError('UPSTREAM_FAILED', `Midjourney Proxy 系统错误：${description}`, false, { submit: answer }, `Midjourney 服务出错：${description || '系统错误'}，积分已退还`)
   const why = code === 3 ? '关联的任务不存在或已过期' : description || `code ${code}`
   throw new BackendError('REJECTED', `Midjourney Proxy 拒绝了任务（code ${code}）：${description}`, false, { submit: answer }, `Midjourney 拒绝了任务：${why}，积分已退还`)
 }

@@ -1,5 +1,5 @@
 import { isRecord } from './http'
-import type { ResultButton } from './types'
+import { BackendError, type ResultButton } from './types'
 
 // The midjourney-proxy's task object and submit answer (PROTOCOLS.md A 2a.3-2a.5), read
 // defensively: the open, plus and trueai builds and the relays differ in the details.
@@ -42,11 +42,24 @@ export function parseButtons(value: unknown): ResultButton[] {
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null)
 
+/**
+ * A task id as the proxy sent it: a string, or a number only while JSON.parse kept it exact
+ * (ids of 17-19 digits sent unquoted arrive already rounded, and would name another task).
+ * Null when absent; a rounded number is a bad response.
+ */
+export function readTaskId(value: unknown): string | null {
+  if (typeof value === 'string') return value || null
+  if (typeof value !== 'number') return null
+  if (!Number.isSafeInteger(value) || value < 0) throw new BackendError('BAD_RESPONSE', `Midjourney Proxy 返回的任务 id 是超出精度的数字（${value}），无法跟踪该任务`, false, { id: value })
+  return String(value)
+}
+
 /** A task object, or null for anything without an id (a fetch of an unknown id answers null or nothing). */
 export function parseTask(value: unknown): MjTask | null {
-  if (!isRecord(value) || (typeof value.id !== 'string' && typeof value.id !== 'number')) return null
+  const id = isRecord(value) ? readTaskId(value.id) : null
+  if (!isRecord(value) || id === null) return null
   return {
-    id: String(value.id),
+    id,
     action: text(value.action),
     status: typeof value.status === 'string' ? value.status : 'NOT_START',
     progress: parseProgress(value.progress),
