@@ -28,6 +28,8 @@ export type FakeComfyOptions = {
   ignorePromptId?: boolean
 }
 
+type BlipRoute = 'history' | 'queue' | 'view'
+
 type Queued = { id: string; number: number; graph: Graph; clientId: string | null; interrupted: boolean }
 
 export type FakeComfy = Awaited<ReturnType<typeof startFakeComfyui>>
@@ -48,6 +50,16 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
   const sockets = new Map<WebSocket, string>()
   let promptNumber = 0
   let fileNumber = 0
+  // Network blips: the next N GETs of a route are cut off or answered 502 (a reverse proxy's).
+  const blips = new Map<BlipRoute, { left: number; how: 'drop' | 502 }>()
+  function blip(route: BlipRoute, req: http.IncomingMessage, res: http.ServerResponse): boolean {
+    const planned = blips.get(route)
+    if (!planned || planned.left <= 0) return false
+    planned.left--
+    if (planned.how === 'drop') req.socket.destroy()
+    else sendText(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html')
+    return true
+  }
 
   const stepMs = () => options.stepMs ?? (options.behaviour === 'slow' ? 100 : 2)
   const authorised = (req: http.IncomingMessage) => !options.token || req.headers.authorization === `Bearer ${options.token}`
@@ -163,6 +175,9 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
     }
     if (route === 'GET /prompt') return sendJson(res, 200, { exec_info: { queue_remaining: pending.length + (running ? 1 : 0) } })
     if (route === 'POST /upload/image') return upload(body as Multipart, res)
+    if (route === 'GET /queue' && blip('queue', req, res)) return
+    if (req.method === 'GET' && path.startsWith('/history/') && blip('history', req, res)) return
+    if (route === 'GET /view' && blip('view', req, res)) return
     if (route === 'GET /queue') return sendJson(res, 200, { queue_running: running ? [queueItem(running)] : [], queue_pending: pending.map(queueItem) })
     if (route === 'POST /queue') {
       const { delete: ids, clear } = (body ?? {}) as { delete?: string[]; clear?: boolean }
@@ -221,7 +236,12 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
       wss.close()
       await fake.close()
     },
+    /** The next `count` GETs of /history/{id}, /queue or /view fail: the connection is cut, or a 502 page. */
+    failNext(route: BlipRoute, count: number, how: 'drop' | 502 = 'drop') {
+      blips.set(route, { left: count, how })
+    },
     set(patch: Partial<FakeComfyOptions> | ComfyBehaviour) {
+      blips.clear()
       options = { ...options, ...(typeof patch === 'string' ? { behaviour: patch } : patch) }
     },
     /** The workflows POSTed to /prompt, oldest first. */

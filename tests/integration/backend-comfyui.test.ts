@@ -214,6 +214,38 @@ describe('errors', () => {
     await adapter.interrupt!(submitted.upstreamId, job)
   })
 
+  it('network blips while waiting for an accepted job (cut connections, 502 pages) do not fail it', async () => {
+    fake.set({ stepMs: 10 })
+    const adapter = adapterFor()
+    const job = testJob({ steps: 20 })
+    const submitted = await adapter.submit(job, recordingContext().ctx)
+    if (submitted.kind !== 'accepted') throw new Error('expected accepted')
+    const historyCalls = () => fake.calls.filter((c) => c.path === `/history/${job.taskId}`).length
+    const before = historyCalls()
+    fake.failNext('history', 4, 'drop')
+    fake.failNext('queue', 2, 502)
+    fake.failNext('view', 1, 502)
+    const outcome = await adapter.wait!(submitted.upstreamId, job, recordingContext().ctx)
+    await expectImages(outcome.images, 1)
+    expect(historyCalls() - before).toBeGreaterThan(4)
+    const views = fake.calls.filter((c) => c.path === '/view' && c.query.get('filename')?.startsWith(job.taskId))
+    expect(views).toHaveLength(2) // the 502 and the retry
+    expect(outcome.log).toMatchObject({ promptId: job.taskId })
+  })
+
+  it('gives up after waitFailureLimit failed polls in a row, as a retryable backend fault', async () => {
+    fake.set({ stepMs: 10 })
+    const adapter = adapterFor({ options: { pollIntervalMs: 10, waitFailureLimit: 5 } })
+    const job = testJob({ steps: 5 })
+    const submitted = await adapter.submit(job, recordingContext().ctx)
+    if (submitted.kind !== 'accepted') throw new Error('expected accepted')
+    const historyCalls = () => fake.calls.filter((c) => c.path === `/history/${job.taskId}`).length
+    const before = historyCalls()
+    fake.failNext('history', 1000, 'drop')
+    await expectFailure(adapter.wait!(submitted.upstreamId, job, recordingContext().ctx), 'UNREACHABLE', true, /连续 5 次出错/)
+    expect(historyCalls() - before).toBe(5)
+  })
+
   it('a prompt ComfyUI no longer knows (restart) fails the wait instead of waiting for the deadline', async () => {
     const error = await expectFailure(adapterFor().wait!('never-queued', testJob(), recordingContext().ctx), 'UPSTREAM_FAILED', false, /丢失/)
     expect(error.detail).toEqual({ code: 'BACKEND_LOST' })

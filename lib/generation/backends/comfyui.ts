@@ -10,12 +10,14 @@ export { fillWorkflow } from './comfyui-workflows'
  * ComfyUI (PROTOCOLS.md A 2c): inputs are uploaded, the filled workflow is queued under
  * our task id, and wait() follows the websocket for progress while /history stays the
  * source of truth. Options: `workflows` ({txt2img?, img2img?, inpaint?, lineart?} API-format
- * templates), `pollIntervalMs` (default 3000).
+ * templates), `pollIntervalMs` (default 3000), `waitFailureLimit` (failed polls in a row
+ * tolerated while waiting for an accepted job, default 20).
  */
 export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
   const base = baseUrl(config.endpoint)
   const headers: Record<string, string> = config.secret ? { authorization: `Bearer ${config.secret}` } : {}
   const pollIntervalMs = numberOption(config.options, 'pollIntervalMs', 3000)
+  const waitFailureLimit = numberOption(config.options, 'waitFailureLimit', 20)
   const workflows = isRecord(config.options.workflows) ? config.options.workflows : {}
 
   async function upload(bytes: Buffer | null, name: string, what: string, signal: AbortSignal): Promise<string> {
@@ -57,6 +59,7 @@ export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
       files.map(async (file) => {
         const query = new URLSearchParams({ filename: String(file.filename), subfolder: String(file.subfolder ?? ''), type: 'output' })
         const reply = await send(`${base}/view?${query}`, { headers, signal, timeoutMs: 60_000 })
+        if (reply.status === 429 || reply.status >= 500) throw statusError(reply)
         if (reply.status !== 200) throw new BackendError('BAD_RESPONSE', `ComfyUI 取图片 ${String(file.filename)} 失败（HTTP ${reply.status}）`, false)
         return { bytes: checkedImage(reply.bytes, `ComfyUI 的 ${String(file.filename)} `), seed }
       }),
@@ -106,18 +109,32 @@ export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
       const socket = watchSocket(`${base}/ws?clientId=${encodeURIComponent(clientIdOf(job))}`, headers, upstreamId, ctx)
       try {
         let misses = 0
+        let failures = 0
         for (;;) {
-          const entry = await historyEntry(upstreamId, ctx.signal)
-          if (entry) {
-            const failure = historyFailure(entry)
-            if (failure) throw failure
-            const images = await outputImages(entry, job, ctx.signal)
-            ctx.onProgress(100)
-            return { kind: 'completed', images, log: { promptId: upstreamId } }
+          // The job is accepted and the GPU works on it: a network blip or a proxy's 502
+          // while we look must not fail a paid task, only many in a row (or the deadline).
+          let queued: boolean
+          try {
+            const entry = await historyEntry(upstreamId, ctx.signal)
+            if (entry) {
+              const failure = historyFailure(entry)
+              if (failure) throw failure
+              const images = await outputImages(entry, job, ctx.signal)
+              ctx.onProgress(100)
+              return { kind: 'completed', images, log: { promptId: upstreamId, failedPolls: failures } }
+            }
+            socket.throwIfFailed()
+            const queue = await readQueue(ctx.signal)
+            queued = [...queue.running, ...queue.pending].some((item) => item.promptId === upstreamId)
+          } catch (error) {
+            if (!(error instanceof BackendError) || !error.retryable || ctx.signal.aborted) throw error
+            if (++failures >= waitFailureLimit) {
+              throw new BackendError(error.code, `等待 ComfyUI 的结果时连续 ${failures} 次出错，放弃等待：${error.message}`, error.retryable, error.detail)
+            }
+            await socket.pause(pollIntervalMs)
+            continue
           }
-          socket.throwIfFailed()
-          const queue = await readQueue(ctx.signal)
-          const queued = [...queue.running, ...queue.pending].some((item) => item.promptId === upstreamId)
+          failures = 0
           // Neither finished nor queued, several times over (one miss can be the moment between the two).
           misses = queued ? 0 : misses + 1
           if (misses >= 3) throw new BackendError('UPSTREAM_FAILED', 'ComfyUI 已不知道这个任务（可能重启过），任务丢失', false, { code: 'BACKEND_LOST' })
