@@ -10,11 +10,18 @@ const keyedHash = createKeyedHash('card key lookup')
 /** Keys are compared exactly as typed, after trimming the ends. */
 export const normalizeKey = (key: string) => key.trim()
 
-/** Why a key cannot be a card, or null when it can (4-128 visible characters, no spaces). */
+/**
+ * A spreadsheet runs a cell starting with one of these as a formula. The CSV export hands
+ * keys out exactly, so no key may start with one (such keys fail the check).
+ */
+export const startsLikeFormula = (text: string) => /^[=+\-@]/.test(text)
+
+/** Why a key cannot be a card, or null when it can (4-128 visible characters, no spaces, no formula start). */
 export function malformedReason(key: string): string | null {
   const length = [...key].length
   if (length < MIN_KEY_LENGTH || length > MAX_KEY_LENGTH) return `格式不正确：卡密需为 ${MIN_KEY_LENGTH}-${MAX_KEY_LENGTH} 个字符`
   if (/[\s\p{Cc}\p{Cf}]/u.test(key)) return '格式不正确：卡密不能包含空格或不可见字符'
+  if (startsLikeFormula(key)) return '格式不正确：卡密不能以 = + - @ 开头'
   return null
 }
 

@@ -2,7 +2,7 @@
 // background check to the end, and finding cards by their key.
 import { expect } from 'vitest'
 import * as importRoute from '@/app/api/admin/cards/batch_import/route'
-import { hashKey } from '@/lib/cards/card-key'
+import { hashKey, maskKey, sealKey } from '@/lib/cards/card-key'
 import { checkPendingCards } from '@/lib/cards/check-pending-cards'
 import { db } from '@/lib/db'
 import { callRoute } from './call-route'
@@ -38,3 +38,18 @@ let keyCounter = 0
 /** Distinct, well-formed keys no other test uses. */
 export const freshKeys = (n: number, prefix = 'K') =>
   Array.from({ length: n }, () => `${prefix}${process.pid.toString(36).toUpperCase()}X${(keyCounter++).toString(36).toUpperCase().padStart(6, '0')}`)
+
+/**
+ * Writes cards straight into the tables, as an earlier version of the app or a process
+ * that died after its import committed would have left them: no request, no audit, no
+ * NOTIFY. Returns the cards (oldest first) with their keys.
+ */
+export async function insertCards(keys: string[], options: { status: 'PENDING' | 'SUCCESS'; points?: number }) {
+  const points = options.points ?? 10
+  const batch = await db().cardBatch.create({ data: { points, count: keys.length } })
+  await db().card.createMany({
+    data: keys.map((key) => ({ keyHash: hashKey(key), cardKeyEnc: sealKey(key), keyMask: maskKey(key), points, batchId: batch.id, status: options.status })),
+  })
+  const cards = await db().card.findMany({ where: { batchId: batch.id }, orderBy: { id: 'asc' } })
+  return cards.map((card, i) => ({ ...card, key: keys[i] }))
+}

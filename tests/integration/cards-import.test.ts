@@ -17,6 +17,7 @@ import { quickUser, type QuickUser } from '../helpers/ledger-fixtures'
 
 const MALFORMED_LENGTH = '格式不正确：卡密需为 4-128 个字符'
 const MALFORMED_CHARS = '格式不正确：卡密不能包含空格或不可见字符'
+const MALFORMED_FORMULA = '格式不正确：卡密不能以 = + - @ 开头'
 
 const importAs = (actor: { token: string }, body: unknown) => callRoute(importRoute.POST, { token: actor.token, body })
 const list = (actor: { token: string }, query: Record<string, string | number>) => callRoute(listRoute.GET, { token: actor.token, query })
@@ -72,6 +73,11 @@ describe('importing', () => {
       'ZERO\u200BWIDTH', //         an invisible character
       '  TRIMMED-KEY-1  ', //       the ends are trimmed ...
       'TRIMMED-KEY-1', //           ... so this is a duplicate of it
+      '=SUM(A1)1', //               starts like a spreadsheet formula: = + - @ ...
+      '+86-CARD', //
+      '-NEG-CARD', //
+      '@HOME-CARD', //
+      'MID=+-@OK', //               ... anywhere else they are fine
     ]
     const { batchId } = await importKeys(admin, keys)
     await settleCards()
@@ -88,6 +94,11 @@ describe('importing', () => {
       ['FAIL', MALFORMED_CHARS],
       ['SUCCESS', null],
       ['FAIL', `与同批次卡密重复（卡号 ${cards[9].cardNo}）`],
+      ['FAIL', MALFORMED_FORMULA],
+      ['FAIL', MALFORMED_FORMULA],
+      ['FAIL', MALFORMED_FORMULA],
+      ['FAIL', MALFORMED_FORMULA],
+      ['SUCCESS', null],
     ])
     expect(cards[9].keyMask).toBe('TRI******Y-1')
     // The earlier ready card is untouched.

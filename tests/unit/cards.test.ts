@@ -32,6 +32,10 @@ describe('malformedReason', () => {
   it.each(['ABCD', 'x'.repeat(128), 'Ab-3_9!', '卡密四字'])('accepts %s', (key) => expect(malformedReason(key)).toBeNull())
   it.each(['ABC', 'x'.repeat(129), 'AB CD', 'AB\tCD', 'AB\u200bCD', 'AB\u0007CD'])('refuses %j', (key) => expect(malformedReason(key)).toMatch(/^格式不正确/))
   it('trims only the ends', () => expect(normalizeKey('  AB CD \n')).toBe('AB CD'))
+  it.each(['=1+2*3', '+86-CARD', '-DANGER1', '@ATKEY12'])('refuses %j: it starts like a spreadsheet formula, and the export writes keys exactly', (key) =>
+    expect(malformedReason(key)).toBe('格式不正确：卡密不能以 = + - @ 开头'),
+  )
+  it.each(['A=1+2', 'K-@+=', '1-2-3-4'])('accepts %j: formula characters after the start are harmless', (key) => expect(malformedReason(key)).toBeNull())
 })
 
 describe('judgeCards (PENDING → SUCCESS or FAIL)', () => {
