@@ -13,13 +13,14 @@ import { safeRedirectPath } from '@/lib/safe-redirect'
 import { toast } from '@/lib/ui/toast-store'
 import { Spinner } from '@/components/ui/spinner'
 import { Panel, messageOf } from './auth-panel'
-import { WechatTicketConfirm } from './wechat-ticket-confirm'
+import { WechatTicketApproval, type TicketIdentifiedAnswer } from './wechat-ticket-approval'
+import { WechatTicketScan } from './wechat-ticket-scan'
 
-type Outcome = { kind: 'login'; token: string; returnPath: string } | { kind: 'bound'; returnPath: string } | { kind: 'ticket-confirmed' }
+type Outcome = { kind: 'login'; token: string; returnPath: string } | { kind: 'bound'; returnPath: string } | TicketIdentifiedAnswer
 
 /**
  * /wx_auth: where WeChat sends the browser back (code + state), where a desktop QR code
- * leads the phone (ticket), and where a failed authorize link explains itself (error).
+ * leads the phone (ticket + from), and where a failed authorize link explains itself (error).
  */
 export function WechatCallback() {
   const params = useSearchParams()
@@ -40,7 +41,7 @@ export function WechatCallback() {
       </Panel>
     )
   }
-  if (ticket && !code) return <WechatTicketConfirm ticketId={ticket} />
+  if (ticket && !code) return <WechatTicketScan ticketId={ticket} from={params.get('from')} />
   if (code && state) return <Finish code={code} state={state} />
   if (state) return <Failed message="你已取消微信授权" declined />
   return <Failed message="缺少微信授权参数，请重新发起微信登录" />
@@ -48,7 +49,7 @@ export function WechatCallback() {
 
 function Finish({ code, state }: { code: string; state: string }) {
   const [failure, setFailure] = useState<string | null>(null)
-  const [confirmed, setConfirmed] = useState(false)
+  const [identified, setIdentified] = useState<TicketIdentifiedAnswer | null>(null)
   const started = useRef(false)
   const queryClient = useQueryClient()
   const router = useRouter()
@@ -60,7 +61,7 @@ function Finish({ code, state }: { code: string; state: string }) {
     api
       .post<Outcome>('/api/auth/wechat/callback', { code, state }, { silent: true })
       .then(async (outcome) => {
-        if (outcome.kind === 'ticket-confirmed') return setConfirmed(true)
+        if (outcome.kind === 'ticket-identified') return setIdentified(outcome)
         sessionStorage.removeItem(RETURN_PATH_KEY)
         if (outcome.kind === 'login') storeToken(outcome.token)
         else toast.success('微信绑定成功')
@@ -74,13 +75,7 @@ function Finish({ code, state }: { code: string; state: string }) {
       })
   }, [code, state, queryClient, router])
 
-  if (confirmed) {
-    return (
-      <Panel title="已确认登录">
-        <p className="text-sm text-zinc-300">请回到电脑上继续操作。</p>
-      </Panel>
-    )
-  }
+  if (identified) return <WechatTicketApproval ticket={identified} />
   if (failure) return <Failed message={failure} />
   return (
     <Panel title="微信登录">

@@ -104,14 +104,25 @@ test('the desktop QR login completes from a phone in WeChat, once', async ({ bro
   await expect(qr).toBeVisible()
   await expect(page.getByText('请使用微信扫一扫登录')).toBeVisible()
   const scanUrl = (await qr.getAttribute('data-scan-url'))!
-  expect(scanUrl).toMatch(/\/wx_auth\?ticket=[A-Za-z0-9_-]{32}$/)
+  expect(scanUrl).toMatch(/\/wx_auth\?ticket=[A-Za-z0-9_-]{32}&from=[A-Za-z0-9_-]+$/)
 
   const phone = await wechatPhone(browser)
   const handset = await phone.newPage()
   await handset.goto(scanUrl)
+  // The phone goes through WeChat OAuth (the fake agrees at once), which only says who holds it;
+  // then it shows where the login was started and waits for an explicit 确认登录.
+  const confirm = handset.getByRole('button', { name: '确认登录' })
+  await expect(confirm).toBeVisible()
   await expect(handset.getByRole('heading', { name: '登录确认' })).toBeVisible()
+  await expect(handset.getByText('扫码的人')).toBeVisible()
+  await expect(handset.getByTestId('ticket-desktop-ip')).toHaveText(/127\.0\.0\.1|::1/)
+  await expect(handset.getByTestId('ticket-desktop-browser')).toContainText('Chrome')
+  await expect(handset.getByTestId('ticket-desktop-created')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+  await expect(handset.getByRole('note')).toContainText('请不要确认')
   await expect(page.getByText('已扫码，请在手机上确认登录')).toBeVisible()
-  await handset.getByRole('link', { name: '确认登录' }).click()
+  // Identified is not confirmed: the desktop is still waiting.
+  await expect(page).toHaveURL(/\/login_by_wechat/)
+  await confirm.click()
   await expect(handset.getByRole('heading', { name: '已确认登录' })).toBeVisible()
 
   await expect(page).toHaveURL(/\/profile$/)

@@ -28,11 +28,15 @@ export const WECHAT_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)
 
 export type Started = { wechatUrl: string; state: string; cookie: string }
 
-/** The state cookie a response set (name=value), checking its attributes. */
+/**
+ * The cookies an authorize response set, as a Cookie header (name=value; ...), checking
+ * their attributes: the state, and for a QR ticket the sealed desktop details.
+ */
 function stateCookieOf(res: Response): string {
-  const header = res.headers.get('set-cookie') ?? ''
-  expect(header).toMatch(/^wx_oauth_state=[0-9a-f]{48}; Path=\/api\/auth\/wechat; Max-Age=600; HttpOnly; SameSite=Lax$/)
-  return header.split(';')[0]
+  const set = res.headers.getSetCookie()
+  expect(set[0]).toMatch(/^wx_oauth_state=[0-9a-f]{48}; Path=\/api\/auth\/wechat; Max-Age=600; HttpOnly; SameSite=Lax$/)
+  for (const extra of set.slice(1)) expect(extra).toMatch(/^wx_ticket_from=[A-Za-z0-9_-]+; Path=\/api\/auth\/wechat; Max-Age=600; HttpOnly; SameSite=Lax$/)
+  return set.map((cookie) => cookie.split(';')[0]).join('; ')
 }
 
 /** GET /api/auth/wechat/authorize (the link the pages use) → where it redirects, with the state cookie. */

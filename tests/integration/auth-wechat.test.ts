@@ -89,12 +89,15 @@ describe('with WeChat configured', () => {
     expect(row).toMatchObject({ wxOpenId: who.openid, wxUnionId: who.unionid, passwordHash: null })
   })
 
-  it('the callback answer clears the state cookie', async () => {
+  it('the callback answer clears the state cookie (and a QR ticket’s details cookie)', async () => {
     const started = await startByLink({ purpose: 'login' })
     const back = await passThroughWechat(started.wechatUrl)
     const res = await rawCall(callback.POST, { method: 'POST', body: { code: back.code, state: back.state }, headers: { cookie: `other=1; ${started.cookie}` } })
     expect(res.status).toBe(200)
-    expect(res.headers.get('set-cookie')).toBe('wx_oauth_state=; Path=/api/auth/wechat; Max-Age=0; HttpOnly; SameSite=Lax')
+    expect(res.headers.getSetCookie()).toEqual([
+      'wx_oauth_state=; Path=/api/auth/wechat; Max-Age=0; HttpOnly; SameSite=Lax',
+      'wx_ticket_from=; Path=/api/auth/wechat; Max-Age=0; HttpOnly; SameSite=Lax',
+    ])
   })
 
   it('a returning user is found by unionid, even under another openid, and gains the missing openid', async () => {

@@ -1,7 +1,9 @@
 import { db } from '@/lib/db'
 import { issueToken } from '@/lib/auth/token'
 import { badRequest, conflict } from '@/lib/http/app-error'
-import { confirmLoginTicket } from './login-ticket'
+import { ticketConfirmKey } from './confirm-ticket'
+import { openDesktopDetails, type DesktopDetails } from './desktop-details'
+import { TICKET_INVALID, identifyLoginTicket } from './login-ticket'
 import { consumeOAuthState } from './oauth-state'
 import { exchangeCode, fetchUserInfo } from './wechat-api'
 import { wechatMpApp, wechatOpenApp } from './wechat-config'
@@ -10,7 +12,18 @@ import { WECHAT_TAKEN, avatarFromWechat, bindWechatToUser, findOrCreateWechatUse
 export type WechatOutcome =
   | { kind: 'login'; token: string; returnPath: string }
   | { kind: 'bound'; returnPath: string }
-  | { kind: 'ticket-confirmed' }
+  | TicketIdentified
+
+/** The phone now knows who it is and where the desktop is; it still has to confirm (confirm-ticket.ts). */
+export type TicketIdentified = {
+  kind: 'ticket-identified'
+  ticketId: string
+  /** The one-time value for POST /api/auth/wechat/ticket/{id}/confirm from this browser. */
+  confirmKey: string
+  /** The account the desktop will be signed in to. */
+  name: string
+  desktop: DesktopDetails & { createdAt: Date; expiresAt: Date }
+}
 
 export const SNAPSHOT_USER = '当前是微信快照页，无法登录。请点击页面底部的“使用完整服务”后重试'
 const NO_UNIONID = '微信开放平台未返回 UnionID（网站应用需要绑定到开放平台账号），无法登录，请联系管理员'
@@ -18,10 +31,13 @@ const NO_UNIONID = '微信开放平台未返回 UnionID（网站应用需要绑�
 /**
  * The callback of every WeChat authorization (/wx_auth): uses up the state, trades the
  * code for the user's identity, refuses snapshot-page users (their identity is
- * virtual), then signs in, binds to the signed-in user, or confirms a desktop ticket.
+ * virtual), then signs in, binds to the signed-in user, or identifies the phone's user
+ * for a desktop ticket (never confirming it: that takes the phone's explicit request).
  */
-export async function completeWechatAuthorization(input: { code: string; state: string; cookieState: string | null }): Promise<WechatOutcome> {
+export async function completeWechatAuthorization(input: { code: string; state: string; cookieState: string | null; ticketFrom?: string | null }): Promise<WechatOutcome> {
   const state = await consumeOAuthState(input.state, input.cookieState)
+  const desktop = state.purpose === 'ticket' ? openDesktopDetails(state.ticketId!, input.ticketFrom) : null
+  if (state.purpose === 'ticket' && !desktop) throw badRequest(TICKET_INVALID)
   const app = state.purpose === 'open' ? await wechatOpenApp() : await wechatMpApp()
   const grant = await exchangeCode(app, input.code)
   if (grant.is_snapshotuser === 1) throw badRequest(SNAPSHOT_USER)
@@ -45,14 +61,23 @@ export async function completeWechatAuthorization(input: { code: string; state: 
       })
     return { kind: 'bound', returnPath: state.returnPath }
   }
-  const user = await withOneRetryOnRace(() =>
-    db().$transaction(async (tx) => {
-      const found = await findOrCreateWechatUser(tx, identity)
-      if (state.purpose === 'ticket') await confirmLoginTicket(tx, state.ticketId!, found.id)
-      return found
-    }),
-  )
-  if (state.purpose === 'ticket') return { kind: 'ticket-confirmed' }
+  if (state.purpose === 'ticket') {
+    const { user, ticket } = await withOneRetryOnRace(() =>
+      db().$transaction(async (tx) => {
+        const found = await findOrCreateWechatUser(tx, identity)
+        const identified = await identifyLoginTicket(tx, { ticketId: state.ticketId!, userId: found.id, state: state.state, desktop: desktop! })
+        return { user: found, ticket: identified }
+      }),
+    )
+    return {
+      kind: 'ticket-identified',
+      ticketId: ticket.ticketId,
+      confirmKey: ticketConfirmKey(state.state, ticket.ticketId),
+      name: user.name,
+      desktop: { ...ticket.desktop, createdAt: ticket.createdAt, expiresAt: ticket.expiresAt },
+    }
+  }
+  const user = await withOneRetryOnRace(() => db().$transaction((tx) => findOrCreateWechatUser(tx, identity)))
   return { kind: 'login', token: await issueToken(user.id, user.tokenVersion), returnPath: state.returnPath }
 }
 

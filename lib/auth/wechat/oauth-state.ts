@@ -12,7 +12,11 @@ export const OAUTH_STATE_TTL_SECONDS = 10 * 60
 export const STATE_COOKIE = 'wx_oauth_state'
 const COOKIE_PATH = '/api/auth/wechat'
 
-/** login: sign in inside WeChat; bind: add WeChat to the signed-in user; ticket: confirm a desktop QR login; open: the Open Platform qrconnect login. */
+/**
+ * login: sign in inside WeChat; bind: add WeChat to the signed-in user; ticket: identify
+ * the phone's user for a desktop QR login (confirming is a separate request); open: the
+ * Open Platform qrconnect login.
+ */
 export const OAUTH_PURPOSES = ['login', 'bind', 'ticket', 'open'] as const
 export type OAuthPurpose = (typeof OAUTH_PURPOSES)[number]
 
@@ -42,18 +46,40 @@ export async function consumeOAuthState(state: string, cookieState: string | nul
   return { state, purpose: row.purpose as OAuthPurpose, userId: row.userId, ticketId: row.ticketId, returnPath: row.returnPath }
 }
 
-export function stateCookie(state: string, secure: boolean): string {
-  return `${STATE_COOKIE}=${state}; Path=${COOKIE_PATH}; Max-Age=${OAUTH_STATE_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
+/**
+ * The desktop details of a QR ticket (desktop-details.ts) ride beside the state, so the
+ * callback can show the phone where the login was started before it is confirmed.
+ */
+export const TICKET_FROM_COOKIE = 'wx_ticket_from'
+
+function cookie(name: string, value: string, maxAge: number, secure: boolean): string {
+  return `${name}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
 }
 
-export function clearedStateCookie(secure: boolean): string {
-  return `${STATE_COOKIE}=; Path=${COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
+/** The Set-Cookie values that bind an authorization to this browser. */
+export function stateCookies(state: string, secure: boolean, ticketFrom?: string): string[] {
+  const cookies = [cookie(STATE_COOKIE, state, OAUTH_STATE_TTL_SECONDS, secure)]
+  if (ticketFrom) cookies.push(cookie(TICKET_FROM_COOKIE, ticketFrom, OAUTH_STATE_TTL_SECONDS, secure))
+  return cookies
+}
+
+export function clearedStateCookies(secure: boolean): string[] {
+  return [cookie(STATE_COOKIE, '', 0, secure), cookie(TICKET_FROM_COOKIE, '', 0, secure)]
+}
+
+/** Response headers setting these cookies (one Set-Cookie header each). */
+export function setCookieHeaders(cookies: string[], extra: Record<string, string> = {}): [string, string][] {
+  return [...Object.entries(extra), ...cookies.map((c): [string, string] => ['set-cookie', c])]
+}
+
+export function readCookie(headers: Headers, name: string): string | null {
+  for (const part of (headers.get('cookie') ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=')
+    if (key === name) return rest.join('=') || null
+  }
+  return null
 }
 
 export function readStateCookie(headers: Headers): string | null {
-  for (const part of (headers.get('cookie') ?? '').split(';')) {
-    const [name, ...rest] = part.trim().split('=')
-    if (name === STATE_COOKIE) return rest.join('=') || null
-  }
-  return null
+  return readCookie(headers, STATE_COOKIE)
 }

@@ -8,6 +8,8 @@ export const ZAuthorizeQuerySchema = z.object({
   purpose: z.enum(OAUTH_PURPOSES, { error: '授权用途不正确' }).default('login'),
   return: z.string().max(2000).optional(),
   ticket: ZTicketIdSchema.optional(),
+  /** The sealed desktop details from the QR link (purpose ticket). */
+  from: z.string().max(400).optional(),
 })
 
 export const ZAuthorizeBodySchema = z
@@ -15,6 +17,7 @@ export const ZAuthorizeBodySchema = z
     purpose: z.enum(OAUTH_PURPOSES, { error: '授权用途不正确' }),
     returnPath: z.string().max(2000).optional(),
     ticketId: ZTicketIdSchema.optional(),
+    ticketFrom: z.string().max(400).optional(),
   })
   .strict()
 
@@ -26,3 +29,6 @@ export const ZCallbackSchema = z
   .strict()
 
 export const ZTicketParamsSchema = z.object({ id: ZTicketIdSchema })
+
+/** POST /api/auth/wechat/ticket/{id}/confirm: the one-time value the callback gave this browser. */
+export const ZTicketConfirmSchema = z.object({ key: z.string({ error: '缺少确认凭据' }).regex(/^[0-9a-f]{64}$/, '确认凭据无效') }).strict()

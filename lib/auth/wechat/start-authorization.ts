@@ -5,7 +5,7 @@ import { db } from '@/lib/db'
 import { badRequest, conflict, unauthorized } from '@/lib/http/app-error'
 import { safeRedirectPath } from '@/lib/safe-redirect'
 import { WX_CALLBACK_PATH, wechatAuthorizeUrl, wechatQrConnectUrl } from './authorize-url'
-import { assertTicketConfirmable } from './login-ticket'
+import { assertTicketIdentifiable } from './login-ticket'
 import { WECHAT_MESSAGES } from './messages'
 import { createOAuthState, type OAuthPurpose } from './oauth-state'
 import { wechatMpApp, wechatOpenApp } from './wechat-config'
@@ -17,6 +17,8 @@ export type StartInput = {
   /** Where to go afterwards (login, bind, open); any unsafe value becomes '/'. */
   returnPath?: string
   ticketId?: string
+  /** The sealed desktop details of the ticket's QR link (purpose ticket). */
+  ticketFrom?: string
   user: SessionUser | null
   origin: string
   ip: string
@@ -25,9 +27,10 @@ export type StartInput = {
 /**
  * Starts a WeChat authorization: checks the purpose can go ahead, stores a single-use
  * state and answers the WeChat page to send the browser to (with the state, which the
- * route also sets as this browser's cookie).
+ * route also sets as this browser's cookie, and for a QR ticket the sealed desktop
+ * details, which the callback shows the phone).
  */
-export async function startWechatAuthorization(input: StartInput): Promise<{ url: string; state: string }> {
+export async function startWechatAuthorization(input: StartInput): Promise<{ url: string; state: string; ticketFrom?: string }> {
   const { purpose, origin } = input
   const app = purpose === 'open' ? await wechatOpenApp() : await wechatMpApp()
   await takeAttempt([{ key: `wx-authorize:ip:${input.ip}`, ...AUTHORIZE_LIMIT }], '微信授权请求')
@@ -41,7 +44,7 @@ export async function startWechatAuthorization(input: StartInput): Promise<{ url
   }
   if (purpose === 'ticket') {
     if (!input.ticketId) throw badRequest('缺少二维码编号')
-    await assertTicketConfirmable(input.ticketId)
+    await assertTicketIdentifiable(input.ticketId, input.ticketFrom)
   }
 
   const returnPath = purpose === 'ticket' ? '/' : safeRedirectPath(input.returnPath, origin)
@@ -49,5 +52,5 @@ export async function startWechatAuthorization(input: StartInput): Promise<{ url
   const redirectUri = `${origin}${WX_CALLBACK_PATH}`
   const base = env().WX_OPEN_BASE
   const url = purpose === 'open' ? wechatQrConnectUrl(base, app.appId, redirectUri, state) : wechatAuthorizeUrl(base, app.appId, redirectUri, state)
-  return { url, state }
+  return { url, state, ticketFrom: purpose === 'ticket' ? input.ticketFrom : undefined }
 }

@@ -5,7 +5,7 @@ import { generatedUsername } from '@/lib/users/generated-username'
 /** Who WeChat says the user is. `openid` is null for Open Platform logins, whose openid belongs to another app. */
 export type WechatIdentity = { openid: string | null; unionid: string | null; nickname: string; avatar: string | null }
 
-export type SignInUser = { id: string; tokenVersion: number }
+export type SignInUser = { id: string; tokenVersion: number; name: string }
 
 export const WECHAT_TAKEN = '该微信已绑定其他账号，不能重复绑定'
 
@@ -21,7 +21,7 @@ export function avatarFromWechat(url: string | undefined): string | null {
   return /^https?:\/\/[^\s"'<>]+$/.test(url) ? url : null
 }
 
-const SELECT = { id: true, tokenVersion: true, bannedAt: true, wxOpenId: true, wxUnionId: true } as const
+const SELECT = { id: true, tokenVersion: true, name: true, bannedAt: true, wxOpenId: true, wxUnionId: true } as const
 
 /**
  * The account of a WeChat user: found by unionid (the same person across this site's
