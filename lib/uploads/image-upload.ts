@@ -18,23 +18,52 @@ export function sniffImageType(bytes: Uint8Array): ImageKind | null {
   return null
 }
 
+/** Room for the multipart boundaries and part headers around the file. */
+const MULTIPART_OVERHEAD = 64 * 1024
+const TOO_LARGE = '文件不能超过 10MB'
+
 /**
- * Reads the one file of a multipart upload, refusing anything over the limit before
- * buffering it (by Content-Length) and again after (a missing or lying header).
+ * Reads the one file of a multipart upload. The body is counted as it streams in and
+ * the upload refused as soon as it passes the limit, so neither a large Content-Length
+ * nor a chunked body without one gets buffered whole.
  */
 export async function readUploadedFile(req: Request, field = 'file'): Promise<Buffer> {
   const declared = Number(req.headers.get('content-length') ?? 0)
-  if (declared > MAX_UPLOAD_BYTES + 64 * 1024) throw badRequest('文件不能超过 10MB')
+  if (declared > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD) throw badRequest(TOO_LARGE)
+  const body = await readBodyWithin(req, MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD)
   let form: FormData
   try {
-    form = await req.formData()
+    form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': req.headers.get('content-type') ?? '' } }).formData()
   } catch {
     throw badRequest('请以 multipart/form-data 上传文件')
   }
   const file = form.get(field)
   if (!(file instanceof Blob) || file.size === 0) throw badRequest('请选择要上传的图片')
-  if (file.size > MAX_UPLOAD_BYTES) throw badRequest('文件不能超过 10MB')
+  if (file.size > MAX_UPLOAD_BYTES) throw badRequest(TOO_LARGE)
   return Buffer.from(await file.arrayBuffer())
+}
+
+/** The request body, read chunk by chunk and cancelled once it grows past `limit` bytes. */
+async function readBodyWithin(req: Request, limit: number): Promise<Buffer> {
+  if (!req.body) return Buffer.alloc(0)
+  const reader = req.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch {
+      throw badRequest('上传中断，请重试')
+    }
+    if (chunk.done) return Buffer.concat(chunks)
+    size += chunk.value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined)
+      throw badRequest(TOO_LARGE)
+    }
+    chunks.push(chunk.value)
+  }
 }
 
 /**

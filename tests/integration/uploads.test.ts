@@ -1,0 +1,120 @@
+// POST /api/uploads: a good image is stored re-encoded; too large (by Content-Length or
+// streamed without one), not an image, or a decompression bomb is a clear 400 and
+// nothing is stored.
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
+import { crc32, deflateSync } from 'node:zlib'
+import sharp from 'sharp'
+import { beforeAll, describe, expect, it } from 'vitest'
+import * as uploadsRoute from '@/app/api/uploads/route'
+import { db } from '@/lib/db'
+import { readStoredFile } from '@/lib/storage/storage'
+import { MAX_UPLOAD_BYTES } from '@/lib/uploads/image-upload'
+import { createUser } from '../helpers/call-route'
+
+let token: string
+beforeAll(async () => {
+  token = (await createUser()).token
+})
+
+const BOUNDARY = '----aiimg-test-boundary'
+
+function multipart(filename: string, type: string, bytes: Buffer): Buffer {
+  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`
+  return Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)])
+}
+
+async function post(body: BodyInit, headers: Record<string, string> = {}) {
+  const req = new Request('http://localhost/api/uploads', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'x-client-ip': '10.0.0.1', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit)
+  const res = await uploadsRoute.POST(req, { params: Promise.resolve({}) })
+  return { status: res.status, body: (await res.json()) as { success: boolean; data: { id: string; url: string; width: number; height: number }; errMessage?: string } }
+}
+
+/** Files in local storage's uploads folder (DATA_DIR/files/uploads). */
+async function storedUploads(): Promise<number> {
+  const dir = path.join(process.env.DATA_DIR!, 'files', 'uploads')
+  return (await readdir(dir, { recursive: true }).catch(() => [])).length
+}
+
+async function expectRefused(send: () => Promise<{ status: number; body: { success: boolean; errMessage?: string } }>, message: string) {
+  const [rows, files] = [await db().uploadedImage.count(), await storedUploads()]
+  const res = await send()
+  expect(res.status).toBe(400)
+  expect(res.body).toMatchObject({ success: false, errMessage: message })
+  expect(await db().uploadedImage.count()).toBe(rows)
+  expect(await storedUploads()).toBe(files)
+}
+
+/** A 1-bit greyscale PNG of width×height, all black: a few kilobytes that decode to width×height pixels. */
+function pixelBomb(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4)
+    length.writeUInt32BE(data.length)
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), data])))
+    return Buffer.concat([length, Buffer.from(type), data, crc])
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header.set([1, 0, 0, 0, 0], 8) // bit depth 1, greyscale, deflate, no filter, no interlace
+  const rows = deflateSync(Buffer.alloc((1 + Math.ceil(width / 8)) * height), { level: 9 })
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))])
+}
+
+describe('POST /api/uploads', () => {
+  it('stores a good PNG re-encoded under a server-made name and answers its id, url and size', async () => {
+    const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#2288aa' } }).png().toBuffer()
+    const files = await storedUploads()
+    const res = await post(multipart('../../etc/passwd.png', 'image/png', png))
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ width: 120, height: 80 })
+    expect(res.body.data.url).toMatch(/^\/files\/uploads\/[a-z0-9]+-[A-Za-z0-9]+\.png$/)
+    const row = await db().uploadedImage.findUniqueOrThrow({ where: { id: res.body.data.id } })
+    const stored = await readStoredFile(row.storageKey)
+    expect(await sharp(stored!).metadata()).toMatchObject({ format: 'png', width: 120, height: 80 })
+    expect(await storedUploads()).toBe(files + 1)
+  })
+
+  it('refuses a body over 10MB by its Content-Length', async () => {
+    const body = multipart('big.png', 'image/png', Buffer.alloc(MAX_UPLOAD_BYTES + 200 * 1024, 1))
+    await expectRefused(() => post(new Uint8Array(body), { 'content-length': String(body.length) }), '文件不能超过 10MB')
+  })
+
+  it('refuses a chunked body without a length once it passes 10MB, without reading the rest', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 7)
+    let pulled = 0
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled === 0) controller.enqueue(new TextEncoder().encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`))
+        if (pulled >= 64) return controller.close()
+        pulled++
+        controller.enqueue(new Uint8Array(chunk))
+      },
+    })
+    await expectRefused(() => post(stream), '文件不能超过 10MB')
+    expect(pulled).toBeLessThan(16)
+  })
+
+  it('refuses HTML bytes behind an image name and type', async () => {
+    const html = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>')
+    await expectRefused(() => post(multipart('photo.png', 'image/png', html)), '只支持 JPG、PNG、WebP 或 GIF 图片')
+  })
+
+  it('refuses a pixel bomb (a tiny PNG of 100 megapixels) before decoding it', async () => {
+    const bomb = pixelBomb(10_000, 10_000)
+    expect(bomb.length).toBeLessThan(100 * 1024)
+    await expectRefused(() => post(multipart('bomb.png', 'image/png', bomb)), '图片无法解析或尺寸过大')
+  })
+
+  it('refuses a request that is not multipart, and one without a file', async () => {
+    await expectRefused(() => post('{"file":"x"}', { 'content-type': 'application/json' }), '请以 multipart/form-data 上传文件')
+    const noFile = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="other"\r\n\r\nhello\r\n--${BOUNDARY}--\r\n`
+    await expectRefused(() => post(noFile), '请选择要上传的图片')
+  })
+})
