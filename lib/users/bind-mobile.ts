@@ -24,7 +24,7 @@ export async function assertCanBindMobile(userId: string, mobile: string): Promi
 /** Binds a phone to the caller's account with the code sent to it for 'bind'. */
 export async function bindMobile(userId: string, mobile: string, code: string, ip: string): Promise<Profile> {
   await assertCanBindMobile(userId, mobile)
-  const codeId = await checkSmsCode(mobile, 'bind', code, ip)
+  const codeId = await checkSmsCode(mobile, 'bind', code, ip, userId)
   try {
     return await db().$transaction(async (tx) => {
       await markSmsCodeUsed(tx, codeId)

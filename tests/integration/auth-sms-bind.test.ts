@@ -69,12 +69,16 @@ describe('binding a phone', () => {
     expect((await db().user.findUniqueOrThrow({ where: { id: first.id } })).mobile).toBeNull()
   })
 
-  it('two accounts racing for one phone: exactly one gets it', async () => {
+  it('two accounts racing for one phone, each with its own code: exactly one gets it', async () => {
     const mobile = freshMobile()
     const users = [await createUser(), await createUser()]
-    expectOk(await sendCode(mobile, 'bind', { token: users[0].token }))
-    const code = tencent.lastCode(mobile)!
-    const results = await Promise.all(users.map((u) => bindWith(u.token, mobile, code)))
+    const codes: string[] = []
+    for (const u of users) {
+      await endWindows(`sms:phone:60s:${mobile}`)
+      expectOk(await sendCode(mobile, 'bind', { token: u.token }))
+      codes.push(tencent.lastCode(mobile)!)
+    }
+    const results = await Promise.all(users.map((u, i) => bindWith(u.token, mobile, codes[i])))
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
     expect(await db().user.count({ where: { mobile } })).toBe(1)
   })
@@ -109,6 +113,41 @@ describe('binding a phone', () => {
     expectFail(await bindWith(user.token, mobile, wrongCode(code)), 400, '验证码错误，还可尝试 4 次')
     expectOk(await bindWith(user.token, mobile, code))
     expectFail(await bindWith(user.token, mobile, code), 409, '你已绑定该手机号')
+  })
+
+  it('a bind code belongs to the user who asked for it: another account cannot use it', async () => {
+    const asker = await createUser()
+    const other = await createUser()
+    const mobile = freshMobile()
+    expectOk(await sendCode(mobile, 'bind', { token: asker.token }))
+    const code = tencent.lastCode(mobile)!
+    expect(await db().smsCode.findFirstOrThrow({ where: { mobile } })).toMatchObject({ purpose: 'bind', userId: asker.id })
+    expectFail(await bindWith(other.token, mobile, code), 400, '请先获取验证码')
+    expect((await db().user.findUniqueOrThrow({ where: { id: other.id } })).mobile).toBeNull()
+    // The other account's try did not touch the asker's code.
+    expect((await db().smsCode.findFirstOrThrow({ where: { mobile } })).attempts).toBe(0)
+    expect(expectOk(await bindWith(asker.token, mobile, code))).toMatchObject({ id: asker.id, mobile })
+  })
+
+  it('probing which numbers are registered counts against the user and the address, before anything is said', async () => {
+    const holders = await Promise.all(Array.from({ length: 3 }, () => createUser()))
+    const registered: string[] = []
+    for (const holder of holders) {
+      const mobile = freshMobile()
+      await db().user.update({ where: { id: holder.id }, data: { mobile } })
+      registered.push(mobile)
+    }
+    const prober = await createUser()
+    // Per user: 10 a day, whatever the address.
+    for (let i = 0; i < 10; i++) expectFail(await sendCode(registered[i % 3], 'bind', { token: prober.token }), 409, TAKEN)
+    expectFail(await sendCode(registered[0], 'bind', { token: prober.token }), 429, /^验证码发送过于频繁/)
+    expectFail(await sendCode(freshMobile(), 'bind', { token: prober.token }), 429, /^验证码发送过于频繁/)
+
+    // Per address: 20 a day, whichever accounts ask.
+    const ip = freshIp()
+    const probers = await Promise.all([1, 2, 3].map(() => createUser()))
+    for (let i = 0; i < 20; i++) expectFail(await sendCode(registered[i % 3], 'bind', { token: probers[i % 3].token, ip }), 409, TAKEN)
+    expectFail(await sendCode(registered[1], 'bind', { token: probers[2].token, ip }), 429, /^验证码发送过于频繁/)
   })
 
   it('validates the number and the code', async () => {

@@ -8,20 +8,25 @@ import type { SmsPurpose } from './schemas'
 import { SMS_CODE_TTL_SECONDS, hashSmsCode, newSmsCode } from './sms-code'
 import { currentSmsProvider } from './sms-provider'
 
-/** Sending limits (PROTOCOLS.md C 4.3): per phone whatever the purpose, and per address. */
+/** Sending limits (PROTOCOLS.md C 4.3): per phone whatever the purpose, per address, and per signed-in user for binding. */
 export const SMS_SEND_LIMITS = {
   perPhoneCooldown: { max: 1, windowSeconds: 60 },
   perPhoneHour: { max: 5, windowSeconds: 60 * 60 },
   perPhoneDay: { max: 10, windowSeconds: 24 * 60 * 60 },
   perIpDay: { max: 20, windowSeconds: 24 * 60 * 60 },
+  perUserDay: { max: 10, windowSeconds: 24 * 60 * 60 },
 }
 
-function limitsFor(mobile: string, ip: string): Limit[] {
+/** The caller's limits: counted before anything about the phone is looked at or said. */
+function callerLimits(ip: string, userId: string | null): Limit[] {
+  return [{ key: `sms:ip:day:${ip}`, ...SMS_SEND_LIMITS.perIpDay }, ...(userId ? [{ key: `sms:user:day:${userId}`, ...SMS_SEND_LIMITS.perUserDay }] : [])]
+}
+
+function phoneLimits(mobile: string): Limit[] {
   return [
     { key: `sms:phone:60s:${mobile}`, ...SMS_SEND_LIMITS.perPhoneCooldown },
     { key: `sms:phone:hour:${mobile}`, ...SMS_SEND_LIMITS.perPhoneHour },
     { key: `sms:phone:day:${mobile}`, ...SMS_SEND_LIMITS.perPhoneDay },
-    { key: `sms:ip:day:${ip}`, ...SMS_SEND_LIMITS.perIpDay },
   ]
 }
 
@@ -29,30 +34,35 @@ export type SmsSendResult = { resendAfterSeconds: number; expiresInSeconds: numb
 
 /**
  * Sends a fresh 6-digit code for signing in or for binding the phone to the caller's
- * account. Everything that can be refused is refused before a send is counted; a
- * send the provider refuses is not counted either. A new code replaces the previous
- * one (only the newest counts).
+ * account (a bind code belongs to that account alone). The caller's attempt is counted
+ * (per address, per user) before the phone is checked against other accounts, so
+ * nobody can ask without limit which numbers are registered; that refusal keeps the
+ * count. A send refused by the per-phone limits or by the provider is given back.
+ * A new code replaces the previous one (only the newest counts).
  */
 export async function sendSmsCode(input: { mobile: string; purpose: SmsPurpose; ip: string; userId: string | null }): Promise<SmsSendResult> {
   const { mobile, purpose, ip } = input
   if (purpose === 'login' && !(await getConfigValue<boolean>('SMS_LOGIN_ENABLED'))) throw forbidden('本站未开启手机验证码登录')
-  if (purpose === 'bind') {
-    if (!input.userId) throw unauthorized()
-    await assertCanBindMobile(input.userId, mobile)
-  }
+  if (purpose === 'bind' && !input.userId) throw unauthorized()
+  const userId = purpose === 'bind' ? input.userId : null
   const provider = await currentSmsProvider()
-  const attempt = await takeAttempt(limitsFor(mobile, ip), '验证码发送')
+  const caller = await takeAttempt(callerLimits(ip, userId), '验证码发送')
+  if (userId) await assertCanBindMobile(userId, mobile)
+  const phone = await takeAttempt(phoneLimits(mobile), '验证码发送').catch(async (error: unknown) => {
+    await caller.release()
+    throw error
+  })
 
   const code = newSmsCode()
   const row = await db().smsCode.create({
-    data: { mobile, purpose, codeHash: hashSmsCode(mobile, purpose, code), expiresAt: new Date(Date.now() + SMS_CODE_TTL_SECONDS * 1000), ip },
+    data: { mobile, purpose, userId, codeHash: hashSmsCode(mobile, purpose, code), expiresAt: new Date(Date.now() + SMS_CODE_TTL_SECONDS * 1000), ip },
     select: { id: true },
   })
   try {
     await provider.sendCode(mobile, code)
   } catch (error) {
     await db().smsCode.delete({ where: { id: row.id } })
-    await attempt.release()
+    await Promise.all([caller.release(), phone.release()])
     if (!(error instanceof SmsSendError)) throw error
     console.error(`[sms] sending to ${mobile.slice(0, 3)}****${mobile.slice(-4)} failed: ${error.detail}`)
     throw serviceUnavailable('短信发送失败，请稍后再试')

@@ -1,6 +1,6 @@
 import { db, type Tx } from '@/lib/db'
 import { takeAttempt } from '@/lib/auth/rate-limit'
-import { badRequest } from '@/lib/http/app-error'
+import { badRequest, unauthorized } from '@/lib/http/app-error'
 import type { SmsPurpose } from './schemas'
 import { SMS_MAX_WRONG_TRIES, hashSmsCode, isSameHash } from './sms-code'
 
@@ -12,14 +12,20 @@ const EXPIRED = '验证码已过期，请重新获取'
 const DEAD = '验证码错误次数过多，已失效，请重新获取'
 
 /**
- * Checks a code against the newest one sent to this phone for this purpose and returns
+ * Checks a code against the newest one sent to this phone for this purpose (for
+ * binding: the newest one the same user asked for; nobody else's counts) and returns
  * its id; the caller marks it used (markSmsCodeUsed) in the transaction that acts on
  * it. The try is counted before the comparison, in one conditional UPDATE, so parallel
  * guesses can never compare more than five times against one code.
  */
-export async function checkSmsCode(mobile: string, purpose: SmsPurpose, code: string, ip: string): Promise<number> {
+export async function checkSmsCode(mobile: string, purpose: SmsPurpose, code: string, ip: string, userId: string | null = null): Promise<number> {
+  if (purpose === 'bind' && !userId) throw unauthorized()
   const attempt = await takeAttempt([{ key: `sms:verify:ip:${ip}`, ...SMS_VERIFY_IP_LIMIT }], '验证码校验')
-  const latest = await db().smsCode.findFirst({ where: { mobile, purpose }, orderBy: { id: 'desc' }, select: { id: true, usedAt: true, expiresAt: true, attempts: true } })
+  const latest = await db().smsCode.findFirst({
+    where: { mobile, purpose, ...(purpose === 'bind' ? { userId } : {}) },
+    orderBy: { id: 'desc' },
+    select: { id: true, usedAt: true, expiresAt: true, attempts: true },
+  })
   if (!latest) throw badRequest('请先获取验证码')
 
   const counted = await db().$queryRaw<{ codeHash: string; attempts: number }[]>`
