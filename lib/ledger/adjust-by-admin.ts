@@ -1,37 +1,85 @@
-import { randomUUID } from 'node:crypto'
 import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
-import { AppError, badRequest } from '@/lib/http/app-error'
-import { postMovement } from './post-movement'
+import { AppError, badRequest, conflict } from '@/lib/http/app-error'
+import { AlreadyBookedError, postMovement } from './post-movement'
 
-export type Adjustment = { points?: number; balance?: number; reason: string }
+export type Adjustment = {
+  points?: number
+  balance?: number
+  reason: string
+  /** Made by the adjust dialog when it opens (a UUID): names this adjustment in the ledger. */
+  requestId: string
+}
+
+export type AdjustResult = { points: number; balance: number }
+
+export const REPLAY_CONFLICT_MESSAGE = '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整'
+
+const referencesOf = (requestId: string) => ({ points: `admin-adjust:${requestId}:points`, balance: `admin-adjust:${requestId}:balance` })
 
 /**
  * An ADMIN adds to or takes from a user's points and/or balance (cents). Both moves,
  * their ledger rows and the audit record share one transaction; nothing may go below zero.
+ * Exactly once per request id: the ledger references are admin-adjust:<requestId>:points
+ * and :balance, so a replay (a retry after a lost answer, a double click) is answered with
+ * the first result instead of booking again; the same id with other amounts or another
+ * user is a 409.
  */
-export async function adjustByAdmin(actor: SessionUser, ip: string, userId: string, input: Adjustment) {
+export async function adjustByAdmin(actor: SessionUser, ip: string, userId: string, input: Adjustment): Promise<AdjustResult> {
   const points = input.points ?? 0
   const balance = input.balance ?? 0
   if (points === 0 && balance === 0) throw badRequest('请填写要调整的积分或余额')
-  const event = `admin-adjust:${randomUUID()}`
+  const refs = referencesOf(input.requestId)
+  const request = { userId, points, balance, requestId: input.requestId }
+
+  const earlier = await replayOf(request)
+  if (earlier) return earlier
   const note = input.reason
 
   try {
     return await db().$transaction(async (tx) => {
       const before = await tx.user.findUnique({ where: { id: userId }, select: { points: true, balance: true } })
       if (!before) throw new AppError('NOT_FOUND', '用户不存在')
-      if (points) await postMovement(tx, { userId, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: points, reference: `${event}:points`, note, actorId: actor.id })
-      if (balance) await postMovement(tx, { userId, account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: balance, reference: `${event}:balance`, note, actorId: actor.id })
+      if (points) await postMovement(tx, { userId, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: points, reference: refs.points, note, actorId: actor.id })
+      if (balance) await postMovement(tx, { userId, account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: balance, reference: refs.balance, note, actorId: actor.id })
       const after = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { points: true, balance: true } })
-      await recordAudit(tx, actor, ip, { action: 'user.adjust', targetType: 'User', targetId: userId, before, after: { ...after, points_delta: points, balance_delta: balance }, reason: input.reason })
+      await recordAudit(tx, actor, ip, {
+        action: 'user.adjust', targetType: 'User', targetId: userId, before,
+        after: { ...after, points_delta: points, balance_delta: balance, requestId: input.requestId },
+        reason: input.reason,
+      })
       return after
     })
   } catch (error) {
+    // The same request committed while this one ran: answer as the replay it is.
+    if (error instanceof AlreadyBookedError) {
+      const first = await replayOf(request)
+      if (first) return first
+    }
     if (error instanceof AppError && (error.code === 'INSUFFICIENT_POINTS' || error.message === '余额不足')) {
       throw badRequest(error.code === 'INSUFFICIENT_POINTS' ? '扣减后积分不能小于 0' : '扣减后余额不能小于 0')
     }
     throw error
   }
+}
+
+/**
+ * The result of an earlier booking of this request id, or null when there was none.
+ * Throws 409 when the id was booked for another user or other amounts.
+ */
+async function replayOf(request: { userId: string; points: number; balance: number; requestId: string }): Promise<AdjustResult | null> {
+  const refs = referencesOf(request.requestId)
+  const rows = await db().ledgerEntry.findMany({ where: { reference: { in: [refs.points, refs.balance] } }, select: { userId: true, reference: true, amount: true } })
+  if (rows.length === 0) return null
+  const amountOf = (reference: string) => rows.find((r) => r.reference === reference)?.amount ?? 0
+  const isSame = rows.every((r) => r.userId === request.userId) && amountOf(refs.points) === request.points && amountOf(refs.balance) === request.balance
+  if (!isSame) throw conflict(REPLAY_CONFLICT_MESSAGE)
+  // The audit record was written in the same transaction as the rows: it holds the first answer.
+  const audit = await db().adminAuditLog.findFirstOrThrow({
+    where: { action: 'user.adjust', targetType: 'User', targetId: request.userId, after: { path: ['requestId'], equals: request.requestId } },
+    select: { after: true },
+  })
+  const after = audit.after as { points: number; balance: number }
+  return { points: after.points, balance: after.balance }
 }

@@ -15,7 +15,7 @@ async function userWithPoints(page: Page, request: APIRequestContext, points = 1
   const user = await registerViaApi(request)
   const headers = await asAdmin(request)
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
-  expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers, data: { points, reason: 'e2e' } })).ok()).toBeTruthy()
+  expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers, data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
   await useToken(page, user.token)
   return user
 }

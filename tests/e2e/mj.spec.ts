@@ -15,7 +15,7 @@ async function asAdmin(request: APIRequestContext) {
 async function userWithPoints(page: Page, request: APIRequestContext, points: number) {
   const user = await registerViaApi(request)
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
-  expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers: await asAdmin(request), data: { points, reason: 'e2e' } })).ok()).toBeTruthy()
+  expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers: await asAdmin(request), data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
   await useToken(page, user.token)
   return user
 }

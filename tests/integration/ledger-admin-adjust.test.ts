@@ -1,18 +1,22 @@
 // POST /api/admin/user/{id}/adjust (ADMIN moves a user's points/balance through the ledger,
 // audited, never below zero), GET /api/users/ledger (the caller's own rows, cursor paged)
 // and the rule that users with money history cannot be deleted.
+import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as adjustRoute from '@/app/api/admin/user/[id]/adjust/route'
 import * as adminUserItem from '@/app/api/admin/user/[id]/route'
 import * as ledgerRoute from '@/app/api/users/ledger/route'
 import { db } from '@/lib/db'
+import { newRequestId } from '@/lib/ledger/request-id'
 import { callRoute } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { expectLedgerInvariants, quickUser, type QuickUser } from '../helpers/ledger-fixtures'
 
 const ADMIN_IP = '10.9.8.7'
 
-const adjust = (actor: QuickUser, id: string, body: unknown) => callRoute(adjustRoute.POST, { token: actor.token, params: { id }, body, ip: ADMIN_IP })
+/** Each call is a new adjustment (a fresh requestId, made as the dialog makes it) unless the body names one. */
+const withRequestId = (body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) && !('requestId' in body) ? { ...body, requestId: newRequestId() } : body)
+const adjust = (actor: QuickUser, id: string, body: unknown) => callRoute(adjustRoute.POST, { token: actor.token, params: { id }, body: withRequestId(body), ip: ADMIN_IP })
 const ledgerOf = (user: QuickUser, query: Record<string, string | number> = {}) => callRoute(ledgerRoute.GET, { token: user.token, query })
 const columns = (id: string) => db().user.findUniqueOrThrow({ where: { id }, select: { points: true, balance: true } })
 const rowsOf = (id: string) => db().ledgerEntry.findMany({ where: { userId: id }, orderBy: { id: 'asc' } })
@@ -39,7 +43,7 @@ describe('POST /api/admin/user/{id}/adjust', () => {
 
     const rows = await rowsOf(user.id)
     expect(rows).toHaveLength(3) // two opening rows and this one
-    expect(rows[2]).toMatchObject({ account: 'POINTS', kind: 'ADMIN_ADJUST', amount: 50, balanceAfter: 70, note: '活动奖励', actorId: admin.id, reference: expect.stringMatching(/^admin-adjust:.+:points$/) })
+    expect(rows[2]).toMatchObject({ account: 'POINTS', kind: 'ADMIN_ADJUST', amount: 50, balanceAfter: 70, note: '活动奖励', actorId: admin.id, reference: expect.stringMatching(/^admin-adjust:[0-9a-f-]{36}:points$/) })
 
     const audits = await auditsOf(user.id)
     expect(audits).toHaveLength(1)
@@ -63,8 +67,8 @@ describe('POST /api/admin/user/{id}/adjust', () => {
     ])
     // One audit record per call, naming both deltas.
     expect((await auditsOf(user.id)).map((a) => a.after)).toEqual([
-      { points: 0, balance: 750, points_delta: -30, balance_delta: 250 },
-      { points: 0, balance: 0, points_delta: 0, balance_delta: -750 },
+      { points: 0, balance: 750, points_delta: -30, balance_delta: 250, requestId: expect.any(String) },
+      { points: 0, balance: 0, points_delta: 0, balance_delta: -750, requestId: expect.any(String) },
     ])
   })
 
@@ -92,6 +96,8 @@ describe('POST /api/admin/user/{id}/adjust', () => {
     expectFail(await adjust(admin, user.id, { points: 1_000_000_001, reason: '太多' }), 400, /^参数错误：points: /)
     expectFail(await adjust(admin, user.id, { points: 5, reason: 'x'.repeat(201) }), 400, /^参数错误：reason: /)
     expectFail(await adjust(admin, user.id, '[1]'), 400, /^参数错误：/)
+    expectFail(await adjust(admin, user.id, { points: 5, reason: '没有请求号', requestId: undefined }), 400, /^参数错误：requestId: /)
+    expectFail(await adjust(admin, user.id, { points: 5, reason: '坏请求号', requestId: 'not-a-uuid' }), 400, /^参数错误：requestId: /)
     expect(await snapshot(user.id)).toEqual(before)
   })
 
@@ -118,6 +124,54 @@ describe('POST /api/admin/user/{id}/adjust', () => {
     expect(await columns(user.id)).toEqual({ points: 0, balance: 0 })
     expect(await db().ledgerEntry.count({ where: { userId: user.id, amount: -10 } })).toBe(10)
     expect(await auditsOf(user.id)).toHaveLength(10)
+    await expectLedgerInvariants()
+  })
+
+  it('a replay of a request id answers the first result and books nothing more, even after later changes', async () => {
+    const user = await quickUser({ points: 20, balance: 100 })
+    const requestId = randomUUID()
+    const body = { points: 50, balance: -40, reason: '补偿', requestId }
+    const first = expectOk(await adjust(admin, user.id, body))
+    expect(first).toEqual({ points: 70, balance: 60 })
+    expectOk(await adjust(admin, user.id, { points: 5, reason: '另一笔' }))
+    // The dialog retries after a lost answer (or the admin clicks twice): same id, same amounts.
+    expect(expectOk(await adjust(admin, user.id, body))).toEqual(first)
+    expect(expectOk(await adjust(admin, user.id, { ...body, reason: '原因改了也算同一笔' }))).toEqual(first)
+    expect(await columns(user.id)).toEqual({ points: 75, balance: 60 })
+    const booked = await db().ledgerEntry.findMany({ where: { reference: { startsWith: `admin-adjust:${requestId}:` } }, orderBy: { id: 'asc' } })
+    expect(booked.map((r) => [r.reference, r.amount])).toEqual([[`admin-adjust:${requestId}:points`, 50], [`admin-adjust:${requestId}:balance`, -40]])
+    expect(await auditsOf(user.id)).toHaveLength(2)
+    await expectLedgerInvariants()
+  })
+
+  it('the same request id with other amounts, or for another user, is a 409 and writes nothing', async () => {
+    const user = await quickUser({ points: 10 })
+    const other = await quickUser({ points: 10 })
+    const requestId = randomUUID()
+    expectOk(await adjust(admin, user.id, { points: 5, reason: '第一次', requestId }))
+    const before = { user: await snapshot(user.id), other: await snapshot(other.id) }
+    for (const body of [{ points: 6 }, { points: 5, balance: 1 }, { balance: 5 }, { points: -5 }]) {
+      expectFail(await adjust(admin, user.id, { ...body, reason: '改了金额', requestId }), 409, '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整')
+    }
+    expectFail(await adjust(admin, other.id, { points: 5, reason: '换了用户', requestId }), 409, '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整')
+    expect({ user: await snapshot(user.id), other: await snapshot(other.id) }).toEqual(before)
+  })
+
+  it('a request refused as a whole books nothing, so the same id may then go through with amounts that fit', async () => {
+    const user = await quickUser({ points: 10 })
+    const requestId = randomUUID()
+    expectFail(await adjust(admin, user.id, { points: -11, reason: '太多', requestId }), 400, '扣减后积分不能小于 0')
+    expect(expectOk(await adjust(admin, user.id, { points: -10, reason: '改正', requestId }))).toEqual({ points: 0, balance: 0 })
+    expect(await db().ledgerEntry.count({ where: { reference: { startsWith: `admin-adjust:${requestId}:` } } })).toBe(1)
+  })
+
+  it('20 copies of one request sent at once book it exactly once, and every copy gets the same answer', async () => {
+    const user = await quickUser({ points: 100, balance: 100 })
+    const body = { points: -30, balance: 70, reason: '并发重放', requestId: randomUUID() }
+    const results = await Promise.all(Array.from({ length: 20 }, () => adjust(admin, user.id, body)))
+    expect(results.map((r) => [r.status, r.body.data])).toEqual(results.map(() => [200, { points: 70, balance: 170 }]))
+    expect(await columns(user.id)).toEqual({ points: 70, balance: 170 })
+    expect(await auditsOf(user.id)).toHaveLength(1)
     await expectLedgerInvariants()
   })
 

@@ -3,14 +3,21 @@
 import { useState } from 'react'
 import { api } from '@/lib/api-client/request'
 import { formatCents, parseYuanToCents } from '@/lib/format'
+import { newRequestId } from '@/lib/ledger/request-id'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input } from '@/components/ui/field'
 import { FormDialog } from '@/components/ui/form-dialog'
 import type { UserRow } from './user-manager'
 
-/** ADMIN: add to or take from a user's points and balance, with a reason (audited ledger entries). */
+/**
+ * ADMIN: add to or take from a user's points and balance, with a reason (audited ledger
+ * entries). The dialog makes one request id when it opens and sends it with every try, so
+ * a retry after a lost answer or a second click is answered with the first result instead
+ * of being booked twice. Reopening the dialog starts a new adjustment.
+ */
 export function AdjustDialog({ user, onClose, onSaved }: { user: UserRow; onClose: () => void; onSaved: () => void }) {
+  const [requestId] = useState(newRequestId)
   const [points, setPoints] = useState('')
   const [yuan, setYuan] = useState('')
   const [reason, setReason] = useState('')
@@ -28,6 +35,7 @@ export function AdjustDialog({ user, onClose, onSaved }: { user: UserRow; onClos
         ...(pointsDelta ? { points: pointsDelta } : {}),
         ...(balanceDelta ? { balance: balanceDelta } : {}),
         reason: reason.trim(),
+        requestId,
       })
       toast.success('调整成功')
       onSaved()

@@ -106,6 +106,7 @@ export function UserManager() {
       )}
       {adjusting && (
         <AdjustDialog
+          key={adjusting.id}
           user={adjusting}
           onClose={() => setAdjusting(null)}
           onSaved={async () => {
