@@ -22,13 +22,17 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
   return { list: rows.map(toAdminCardRow), total }
 }
 
-/** The cards a user holds or has redeemed (SPEC: GET /api/my-cards → data: list). */
+/**
+ * Every card a user holds or has redeemed, newest first (SPEC: GET /api/my-cards → data:
+ * list, unpaged). All of them: a cut list would hide cards the user owns and the SPEC's
+ * answer has no room to say so. Rows are small (masked key, times) and both conditions
+ * are indexed, so even thousands of cards make one quick answer.
+ */
 export async function listMyCards(userId: string): Promise<MyCard[]> {
   const rows = await db().card.findMany({
     where: { OR: [{ holderId: userId }, { usedById: userId }] },
     select: MY_CARD_SELECT,
     orderBy: { id: 'desc' },
-    take: 500,
   })
   return rows.map(toMyCard)
 }
