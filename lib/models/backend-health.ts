@@ -1,9 +1,10 @@
 import { db } from '@/lib/db'
 import { createAdapter, isSupportedBackend } from '@/lib/generation/backends/registry'
 import { backendConfig } from '@/lib/tasks/build-job'
+import { taskFailureCooldownMs } from './backend-attempts'
 
 export const CHECK_BACKENDS_JOB = 'check-backends'
-/** A backend taken out by a failed task gets this long before a check may bring it back. */
+/** A backend taken out by a failed task gets at least this long before a check may bring it back (longer after repeated failures: backend-attempts.ts). */
 export const COOLDOWN_MS = 60_000
 /** Marks a health message that came from a failed task (the cooldown applies to those). */
 const TASK_FAILURE = '任务失败：'
@@ -39,14 +40,15 @@ async function testWithTimeout(model: Parameters<typeof backendConfig>[0] & { ba
 /**
  * The health check (a worker job): asks every enabled backend for its health or model
  * list. A backend that fails twice in a row is taken out of routing; one that answers
- * again (and whose cooldown after a failed task has passed) is brought back.
+ * again (and whose cooldown after a failed task has passed, growing with its recent
+ * failed attempts) is brought back.
  */
 export async function checkBackends(): Promise<void> {
   const models = await db().aiModel.findMany({ where: { enabled: true } })
   const now = Date.now()
   await Promise.all(
     models.map(async (model) => {
-      const isCoolingDown = !model.healthy && model.healthMessage?.startsWith(TASK_FAILURE) && model.healthCheckedAt && now - model.healthCheckedAt.getTime() < COOLDOWN_MS
+      const isCoolingDown = !model.healthy && model.healthMessage?.startsWith(TASK_FAILURE) && model.healthCheckedAt && now - model.healthCheckedAt.getTime() < (await taskFailureCooldownMs(model.id))
       if (isCoolingDown) return
       const result = await testWithTimeout(model).catch((error: Error) => ({ ok: false, message: error.message }))
       const failures = result.ok ? 0 : model.healthFailures + 1

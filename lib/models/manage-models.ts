@@ -1,11 +1,13 @@
 import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
+import { isAdmin } from '@/lib/auth/permissions'
 import type { SessionUser } from '@/lib/auth/session'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { createAdapter, isSupportedBackend } from '@/lib/generation/backends/registry'
-import { badRequest, conflict, notFound } from '@/lib/http/app-error'
+import { badRequest, conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { maskSecret } from '@/lib/site-config/secret-box'
 import { backendConfig } from '@/lib/tasks/build-job'
+import { loadByModel, NO_LOAD, type ModelLoad } from './model-load'
 import { openModelSecret, sealModelSecret } from './model-secret'
 import type { TModelInput, TModelUpdate } from './schemas'
 
@@ -15,34 +17,36 @@ const MODEL_SELECT = {
 } as const
 type ModelRecord = Prisma.AiModelGetPayload<{ select: typeof MODEL_SELECT }>
 
-type Load = { queued: number; running: number; recentTasks: number; recentFailures: number }
+/** A model for the console: the secret only ever masked; its queues and the last hour's failures. */
+export type AdminModelRow = Omit<ModelRecord, 'secretEnc'> & { secret: string } & ModelLoad
 
-/** A model for the console: the secret only ever masked; its queue and last hour's failures. */
-export type AdminModelRow = Omit<ModelRecord, 'secretEnc'> & { secret: string } & Load
-
-const NO_LOAD: Load = { queued: 0, running: 0, recentTasks: 0, recentFailures: 0 }
-
-function toRow(m: ModelRecord, load: Load): AdminModelRow {
+function toRow(m: ModelRecord, load: ModelLoad): AdminModelRow {
   const { secretEnc, ...rest } = m
   return { ...rest, secret: secretEnc ? maskSecret(openModelSecret(secretEnc) ?? '') || '••••••' : '', ...load }
 }
 
 export async function listModels(): Promise<AdminModelRow[]> {
-  const hourAgo = new Date(Date.now() - 3600_000)
-  const [models, pending, recent] = await Promise.all([
-    db().aiModel.findMany({ select: MODEL_SELECT, orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }] }),
-    db().task.groupBy({ by: ['modelId', 'stage'], where: { status: 'PENDING' }, _count: { _all: true } }),
-    db().task.groupBy({ by: ['modelId', 'status'], where: { finishedAt: { gte: hourAgo }, status: { in: ['SUCCESS', 'FAIL'] } }, _count: { _all: true } }),
-  ])
-  const sum = <T extends { modelId: string; _count: { _all: number } }>(rows: T[], id: string, keep: (r: T) => boolean) => rows.filter((r) => r.modelId === id && keep(r)).reduce((n, r) => n + r._count._all, 0)
-  return models.map((m) =>
-    toRow(m, {
-      queued: sum(pending, m.id, (r) => r.stage === 'QUEUED'),
-      running: sum(pending, m.id, (r) => r.stage !== 'QUEUED'),
-      recentTasks: sum(recent, m.id, () => true),
-      recentFailures: sum(recent, m.id, (r) => r.status === 'FAIL'),
-    }),
-  )
+  const models = await db().aiModel.findMany({ select: MODEL_SELECT, orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }] })
+  const load = await loadByModel(models)
+  return models.map((m) => toRow(m, load.get(m.id) ?? NO_LOAD))
+}
+
+const SECRET_ADMIN_ONLY = '只有管理员可以设置或修改模型密钥'
+
+const originOf = (endpoint: string) => (URL.canParse(endpoint) ? new URL(endpoint).origin : endpoint)
+
+/**
+ * Backend keys are ADMIN-only (DESIGN.md): a MANAGER may not set, change or clear one. And
+ * a stored key never follows the endpoint to another host on its own (测试连接 would hand it
+ * to whoever runs that host): moving the endpoint to another origin needs the key again, or '' to drop it.
+ */
+function assertSecretChangeAllowed(actor: SessionUser, before: ModelRecord, endpoint: string | undefined, secret: string | undefined): void {
+  const changesSecret = secret !== undefined && (secret !== '' || before.secretEnc !== null)
+  if (changesSecret && !isAdmin(actor.role)) throw forbidden(SECRET_ADMIN_ONLY)
+  const movesOrigin = endpoint !== undefined && originOf(endpoint) !== originOf(before.endpoint)
+  if (movesOrigin && before.secretEnc && secret === undefined) {
+    throw badRequest(isAdmin(actor.role) ? '更换接口地址时请重新填写密钥（或清除密钥）' : '更换接口地址时请重新填写密钥，密钥只有管理员可以填写')
+  }
 }
 
 const secretData = (secret: string | undefined) => (secret === undefined ? {} : { secretEnc: secret ? sealModelSecret(secret) : null })
@@ -50,6 +54,7 @@ const audited = (m: ModelRecord) => ({ name: m.name, backend: m.backend, endpoin
 
 export async function createModel(actor: SessionUser, ip: string, input: TModelInput): Promise<AdminModelRow> {
   const { secret, ...data } = input
+  if (secret && !isAdmin(actor.role)) throw forbidden(SECRET_ADMIN_ONLY)
   return db().$transaction(async (tx) => {
     const model = await tx.aiModel.create({ data: { ...data, prices: data.prices as Prisma.InputJsonValue, options: data.options as Prisma.InputJsonValue, ...secretData(secret) }, select: MODEL_SELECT })
     await recordAudit(tx, actor, ip, { action: 'model.create', targetType: 'AiModel', targetId: model.id, after: audited(model) })
@@ -64,6 +69,7 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
     if (!before) throw notFound('模型不存在')
     const backend = data.backend ?? before.backend
     if (backend !== 'demo' && (data.endpoint ?? before.endpoint) === '') throw badRequest('请填写接口地址')
+    assertSecretChangeAllowed(actor, before, data.endpoint, secret)
     const model = await tx.aiModel.update({
       where: { id },
       data: { ...data, prices: data.prices as Prisma.InputJsonValue | undefined, options: data.options as Prisma.InputJsonValue | undefined, ...secretData(secret) },

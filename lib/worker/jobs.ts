@@ -1,6 +1,7 @@
 import { PRUNE_SIGN_IN_JOB, pruneSignInRecords } from '@/lib/auth/prune-sign-in-records'
 import { pruneExpiredCounters } from '@/lib/auth/rate-limit'
 import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-cards'
+import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/backend-attempts'
 import { CHECK_BACKENDS_JOB, checkBackends } from '@/lib/models/backend-health'
 import { SWEEP_TASKS_JOB, sweepTasks } from '@/lib/tasks/sweep-tasks'
 import type { BackgroundJob } from './background-worker'
@@ -14,6 +15,7 @@ export function backgroundJobs(): BackgroundJob[] {
     { name: SWEEP_TASKS_JOB, intervalMs: 30_000, run: sweepTasks },
     // One health or model-list request per enabled backend each minute.
     { name: CHECK_BACKENDS_JOB, intervalMs: 60_000, run: checkBackends },
+    { name: PRUNE_BACKEND_ATTEMPTS_JOB, intervalMs: 60 * 60_000, run: async () => void (await pruneBackendAttempts()) },
     {
       name: 'prune-rate-limits',
       intervalMs: 10 * 60_000,

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
 import { db } from '@/lib/db'
-import { checkBackends } from '@/lib/models/backend-health'
-import { claimTask } from '@/lib/tasks/claim-task'
+import * as modelsRoute from '@/app/api/admin/models/route'
+import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/backend-attempts'
+import { checkBackends, recordAttempt, recordBackendFailure } from '@/lib/models/backend-health'
+import { claimTask, type ClaimedTask } from '@/lib/tasks/claim-task'
+import { runTask } from '@/lib/tasks/run-task'
+import { backgroundJobs } from '@/lib/worker/jobs'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
@@ -18,8 +22,26 @@ afterAll(async () => {
   await Promise.all(fakes.map((f) => f.close().catch(() => undefined)))
 })
 
-async function pool(name: string) {
-  return Promise.all(fakes.map((fake, i) => createModel({ name: `${name}-${i}`, backend: 'sd-webui', endpoint: fake.url, pool: name, concurrency: 1, sort: i })))
+async function pool(name: string, concurrency = 1) {
+  return Promise.all(fakes.map((fake, i) => createModel({ name: `${name}-${i}`, backend: 'sd-webui', endpoint: fake.url, pool: name, concurrency, sort: i })))
+}
+
+type Row = { id: string; queued: number; poolQueued: number | null; running: number; recentAttempts: number; recentFailures: number; healthy: boolean }
+
+/** /admin/model_mana's rows, as an admin reads them. */
+async function consoleRows(models: { id: string }[]): Promise<Row[]> {
+  const admin = await createUser({ role: 'ADMIN' })
+  const res = await callRoute<Row[]>(modelsRoute.GET, { token: admin.token })
+  expect(res.status).toBe(200)
+  return models.map((m) => res.body.data.find((r) => r.id === m.id)!)
+}
+
+const modelOf = async (claimed: ClaimedTask | null) => (await db().task.findUniqueOrThrow({ where: { id: claimed!.id } })).modelId
+/** Claims by workers p1, p2 ... one task each, in turn; then runs them all at once. */
+async function claimInTurn(n: number, prefix: string) {
+  const claimed: ClaimedTask[] = []
+  for (let i = 1; i <= n; i++) claimed.push((await claimTask(`${prefix}${i}`))!)
+  return { claimed, run: () => Promise.all(claimed.map((c, i) => runTask(c, `${prefix}${i + 1}`, new AbortController().signal))) }
 }
 
 async function submitMany(modelId: string, n: number) {
@@ -36,13 +58,17 @@ async function submitMany(modelId: string, n: number) {
 }
 
 describe('a pool of three SD WebUI instances', () => {
-  it('routes each task to the least busy instance: three claims land on three instances', async () => {
-    const models = await pool('spread')
-    await submitMany(models[0].id, 3)
-    const claims = await Promise.all([claimTask('w1'), claimTask('w2'), claimTask('w3')])
-    const placed = await db().task.findMany({ where: { id: { in: claims.map((c) => c!.id) } }, select: { modelId: true } })
-    expect(new Set(placed.map((p) => p.modelId))).toEqual(new Set(models.map((m) => m.id)))
-    await db().task.updateMany({ where: { id: { in: claims.map((c) => c!.id) } }, data: { stage: 'QUEUED', leaseOwner: null } })
+  it('routes each task to the least busy instance: with two tasks running on instance 0 (3 slots each), the next claims go to the idle ones', async () => {
+    const models = await pool('spread', 3)
+    const { ids } = await submitMany(models[0].id, 5)
+    // Instance 0 already runs two of them (another worker holds them); it still has a free slot.
+    await db().task.updateMany({ where: { id: { in: ids.slice(0, 2) } }, data: { modelId: models[0].id, stage: 'RUNNING', leaseOwner: 'elsewhere', leaseExpiresAt: new Date(Date.now() + 60_000) } })
+    const first = await claimTask('w1')
+    const second = await claimTask('w2')
+    expect(new Set([await modelOf(first), await modelOf(second)])).toEqual(new Set([models[1].id, models[2].id]))
+    // Now 2 / 1 / 1 running: still not instance 0.
+    expect(await modelOf(await claimTask('w3'))).not.toBe(models[0].id)
+    await db().task.updateMany({ where: { id: { in: ids } }, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null } })
     await drainQueue()
   })
 
@@ -51,12 +77,22 @@ describe('a pool of three SD WebUI instances', () => {
     const models = await pool('failover')
     const before = generated(fakes[2])
     const { user, ids } = await submitMany(models[0].id, 9)
-    // Three workers at a time, until the queue is empty.
+    // The pool's queue is the pool's, not the instance the user picked.
+    expect(await consoleRows(models)).toMatchObject([0, 1, 2].map(() => ({ queued: 0, poolQueued: 9, running: 0 })))
+    // The first three claims spread over the three instances (least busy first), the failing one included.
+    const first = await claimInTurn(3, 'p')
+    expect(await consoleRows(models)).toMatchObject([0, 1, 2].map(() => ({ queued: 0, poolQueued: 6, running: 1 })))
+    await first.run()
+    // Then three workers at a time, until the queue is empty.
     await Promise.all([drainQueue('p1'), drainQueue('p2'), drainQueue('p3')])
     const tasks = await db().task.findMany({ where: { id: { in: ids } } })
     expect(tasks.every((t) => t.status === 'SUCCESS')).toBe(true)
     expect(tasks.every((t) => t.modelId !== models[2].id)).toBe(true)
-    expect(generated(fakes[2]) - before).toBeLessThanOrEqual(1)
+    expect(generated(fakes[2]) - before).toBe(1)
+    // The console blames the instance the attempt failed on, though the task then succeeded elsewhere.
+    const [a, b, failing] = await consoleRows(models)
+    expect(failing).toMatchObject({ healthy: false, recentAttempts: 1, recentFailures: 1, running: 0, poolQueued: 0 })
+    expect([a.recentFailures, b.recentFailures, a.recentAttempts + b.recentAttempts]).toEqual([0, 0, 9])
     expect(await db().aiModel.findUniqueOrThrow({ where: { id: models[2].id } })).toMatchObject({ healthy: false })
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(1000 - 9 * 10)
     await expectLedgerInvariants()
@@ -83,9 +119,35 @@ describe('a pool of three SD WebUI instances', () => {
     expect(await db().aiModel.findUniqueOrThrow({ where: { id: models[1].id } })).toMatchObject({ healthy: true, healthFailures: 0, healthMessage: null })
   })
 
+  it('a backend that answers checks but keeps failing tasks stays out longer after each failure since its last success', async () => {
+    const [model] = await pool('relapse')
+    const outFor = async (ms: number) => {
+      await db().aiModel.update({ where: { id: model.id }, data: { healthCheckedAt: new Date(Date.now() - ms) } })
+      await checkBackends()
+      return !(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).healthy
+    }
+    for (let i = 0; i < 3; i++) await recordBackendFailure(model.id, `relapse-${i}`, 'UPSTREAM_FAILED: HTTP 500')
+    // Third failure in a row: 4 minutes, not 1.
+    expect(await outFor(61_000)).toBe(true)
+    expect(await outFor(3.5 * 60_000)).toBe(true)
+    expect(await outFor(4 * 60_000 + 1_000)).toBe(false)
+    // A success starts the count again: the next failure costs a minute.
+    await recordAttempt(model.id, 'relapse-ok', true)
+    await recordBackendFailure(model.id, 'relapse-3', 'UPSTREAM_FAILED: HTTP 500')
+    expect(await outFor(61_000)).toBe(false)
+  })
+
+  it('attempts older than a week are pruned by a worker job', async () => {
+    const [model] = await pool('prune')
+    const day = 24 * 3600_000
+    await db().backendAttempt.createMany({ data: [8, 7.01, 6.9].map((days, i) => ({ modelId: model.id, taskId: `prune-${i}`, ok: false, createdAt: new Date(Date.now() - days * day) })) })
+    expect(await pruneBackendAttempts()).toBe(2)
+    expect(await db().backendAttempt.findMany({ where: { modelId: model.id }, select: { taskId: true } })).toEqual([{ taskId: 'prune-2' }])
+    expect(backgroundJobs().find((j) => j.name === PRUNE_BACKEND_ATTEMPTS_JOB)).toBeDefined()
+  })
+
   it('a backend out of routing after a failed task waits out its cooldown before a check brings it back', async () => {
     const [model] = await pool('cooldown')
-    const { recordBackendFailure } = await import('@/lib/models/backend-health')
     await recordBackendFailure(model.id, 'a-task', 'UPSTREAM_FAILED: HTTP 500')
     await checkBackends()
     expect((await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).healthy).toBe(false)

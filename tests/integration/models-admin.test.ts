@@ -1,0 +1,86 @@
+// /admin/model_mana's API and backend keys: a key is ADMIN-only (DESIGN.md: backend keys are
+// admin-only), and a stored key never follows the endpoint to another host by itself, so
+// 测试连接 cannot be used to send it there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as modelRoute from '@/app/api/admin/models/[id]/route'
+import * as testRoute from '@/app/api/admin/models/[id]/test/route'
+import * as modelsRoute from '@/app/api/admin/models/route'
+import { db } from '@/lib/db'
+import { openModelSecret } from '@/lib/models/model-secret'
+import { startServer, sendJson, type RecordedRequest } from '../fakes/common'
+import { startFakeMjProxy, type FakeMj } from '../fakes/mj-proxy'
+import { callRoute, createUser } from '../helpers/call-route'
+
+let proxy: FakeMj
+/** Someone else's server: it records whatever reaches it. */
+let elsewhere: { url: string; close(): Promise<void> }
+const stolen: RecordedRequest['headers'][] = []
+let admin: { token: string }
+let manager: { token: string }
+
+beforeAll(async () => {
+  proxy = await startFakeMjProxy({ secret: 'the-real-key' })
+  elsewhere = await startServer((req, res) => (stolen.push(req.headers), sendJson(res, 200, [])))
+  admin = await createUser({ role: 'ADMIN' })
+  manager = await createUser({ role: 'MANAGER' })
+})
+afterAll(async () => {
+  await Promise.all([proxy.close(), elsewhere.close()])
+})
+
+const body = (extra: Record<string, unknown> = {}) => ({ name: 'MJ', type: 'MID_JOURNEY', backend: 'mj-proxy', endpoint: proxy.url, prices: { MJ_IMAGINE: 5 }, ...extra })
+const patch = (token: string, id: string, data: Record<string, unknown>) => callRoute(modelRoute.PATCH, { method: 'PATCH', token, params: { id }, body: data })
+const stored = async (id: string) => {
+  const row = await db().aiModel.findUniqueOrThrow({ where: { id } })
+  return { endpoint: row.endpoint, secret: row.secretEnc ? openModelSecret(row.secretEnc) : null }
+}
+
+async function keyedModel() {
+  const res = await callRoute(modelsRoute.POST, { token: admin.token, body: body({ secret: 'the-real-key' }) })
+  expect(res.status, res.body.errMessage).toBe(200)
+  return res.body.data.id as string
+}
+
+describe('backend keys on /api/admin/models', () => {
+  it('a MANAGER may manage models but not set, change or clear a key (403, nothing written)', async () => {
+    const created = await callRoute(modelsRoute.POST, { token: manager.token, body: body({ secret: 'mine' }) })
+    expect([created.status, created.body.errMessage]).toEqual([403, '只有管理员可以设置或修改模型密钥'])
+    const plain = await callRoute(modelsRoute.POST, { token: manager.token, body: body({ secret: '' }) })
+    expect(plain.status, plain.body.errMessage).toBe(200)
+
+    const id = await keyedModel()
+    for (const secret of ['another-key', '']) {
+      const res = await patch(manager.token, id, { secret })
+      expect([res.status, res.body.errMessage]).toEqual([403, '只有管理员可以设置或修改模型密钥'])
+    }
+    const renamed = await patch(manager.token, id, { name: 'MJ 主力', concurrency: 2 })
+    expect(renamed.status, renamed.body.errMessage).toBe(200)
+    expect(await stored(id)).toEqual({ endpoint: proxy.url, secret: 'the-real-key' })
+    // The list shows a MANAGER the key masked, never in full.
+    const listed = (await callRoute(modelsRoute.GET, { token: manager.token })).body.data.find((m: { id: string }) => m.id === id)
+    expect(listed.secret).not.toContain('the-real-key')
+  })
+
+  it('moving a keyed model to another host needs the key again, for a MANAGER and an ADMIN alike; 测试连接 never sends the old key there', async () => {
+    const id = await keyedModel()
+    const managerMove = await patch(manager.token, id, { endpoint: elsewhere.url })
+    expect([managerMove.status, managerMove.body.errMessage]).toEqual([400, '更换接口地址时请重新填写密钥，密钥只有管理员可以填写'])
+    const adminMove = await patch(admin.token, id, { endpoint: `${elsewhere.url}/mj` })
+    expect([adminMove.status, adminMove.body.errMessage]).toEqual([400, '更换接口地址时请重新填写密钥（或清除密钥）'])
+    expect(await stored(id)).toEqual({ endpoint: proxy.url, secret: 'the-real-key' })
+
+    // 测试连接 still goes to the proxy, with its key; the other host heard nothing.
+    expect((await callRoute(testRoute.POST, { token: manager.token, params: { id } })).body.data).toMatchObject({ ok: true })
+    expect(stolen).toEqual([])
+
+    // Same host, another path: the key stays. Another host with the key typed again, or cleared: fine.
+    expect((await patch(manager.token, id, { endpoint: `${proxy.url}/mj` })).status).toBe(200)
+    expect(await stored(id)).toEqual({ endpoint: `${proxy.url}/mj`, secret: 'the-real-key' })
+    expect((await patch(admin.token, id, { endpoint: elsewhere.url, secret: 'a-key-for-there' })).status).toBe(200)
+    expect(await stored(id)).toEqual({ endpoint: elsewhere.url, secret: 'a-key-for-there' })
+    expect((await patch(admin.token, id, { endpoint: proxy.url, secret: '' })).status).toBe(200)
+    expect(await stored(id)).toEqual({ endpoint: proxy.url, secret: null })
+    // Without a stored key the endpoint moves freely.
+    expect((await patch(manager.token, id, { endpoint: elsewhere.url })).status).toBe(200)
+  })
+})
