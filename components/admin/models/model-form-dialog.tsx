@@ -1,6 +1,8 @@
 'use client'
 
 import { useState, type FormEvent } from 'react'
+import { useProfile } from '@/lib/api-client/hooks'
+import { isAdmin } from '@/lib/auth/permissions'
 import type { ModelType } from '@/lib/generated/prisma/enums'
 import type { BackendKind } from '@/lib/generation/backends/types'
 import { api } from '@/lib/api-client/request'
@@ -9,14 +11,15 @@ import { useAction } from '@/lib/ui/use-action'
 import { Field, Input, LabelOptions, Select, SwitchRow, Textarea } from '@/components/ui/field'
 import { FormDialog } from '@/components/ui/form-dialog'
 import { formatJsonObject, parseIntegerInput, parseJsonObject } from '@/components/admin/shared/json-object'
-import { taskTypeLabel } from '@/components/create/task-labels'
-import { BACKEND_HINTS, BACKEND_LABELS, MODEL_TYPE_LABELS, PRICED_TASK_TYPES, pricesOf, type ModelRow } from './model-labels'
+import { BACKEND_HINTS, BACKEND_LABELS, MODEL_TYPE_LABELS, PRICE_KEYS, priceKeysFor, priceLabel, pricesOf, type ModelRow } from './model-labels'
 import { ModelPriceTable, type PriceInputs } from './model-price-table'
 
 function initialPrices(model: ModelRow | null): PriceInputs {
   const prices = model ? pricesOf(model) : {}
-  return Object.fromEntries(PRICED_TASK_TYPES.map((t) => [t, prices[t] === undefined ? '' : String(prices[t])])) as PriceInputs
+  return Object.fromEntries(PRICE_KEYS.map((t) => [t, prices[t] === undefined ? '' : String(prices[t])])) as PriceInputs
 }
+
+const originOf = (url: string) => (URL.canParse(url.trim()) ? new URL(url.trim()).origin : url.trim())
 
 /** Creates a model (model = null) or edits one; the secret is write-only (empty keeps it). */
 export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow | null; onClose: () => void; onSaved: () => void }) {
@@ -39,16 +42,22 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
   const isDemo = backend === 'demo'
   const hints = BACKEND_HINTS[backend]
   const hasSecret = Boolean(model?.secret)
+  const { profile } = useProfile()
+  // Backend keys are ADMIN-only; a MANAGER sees the masked key and cannot change it.
+  const canEditSecret = profile ? isAdmin(profile.role) : false
+  // A saved key never follows the endpoint to another host: it has to be typed again (or cleared).
+  const needsSecretAgain = hasSecret && !isNew && originOf(endpoint) !== originOf(model.endpoint) && !secret && !isClearingSecret
 
   async function save(e: FormEvent) {
     e.preventDefault()
     if (!name.trim()) return toast.error('请填写名称')
     if (!isDemo && !/^https?:\/\/\S+$/.test(endpoint.trim())) return toast.error('接口地址需以 http:// 或 https:// 开头')
+    if (needsSecretAgain && !isDemo) return toast.error(canEditSecret ? '更换接口地址时请重新填写密钥（或清除密钥）' : '更换接口地址时请重新填写密钥，密钥只有管理员可以填写')
     const priceValues: Partial<Record<string, number>> = {}
-    for (const t of PRICED_TASK_TYPES) {
+    for (const t of priceKeysFor(type)) {
       const price = parseIntegerInput(prices[t])
       if (price === null) continue
-      if (!Number.isInteger(price) || price < 0) return toast.error(`${taskTypeLabel(t)}的价格需为不小于 0 的整数`)
+      if (!Number.isInteger(price) || price < 0) return toast.error(`${priceLabel(t)}的价格需为不小于 0 的整数`)
       priceValues[t] = price
     }
     const slots = parseIntegerInput(concurrency)
@@ -104,18 +113,22 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
             </Field>
           )}
           {!isDemo && (
-            <Field label="密钥" htmlFor="mf-secret" help={isNew || !hasSecret ? hints.secret : '留空则保持原密钥不变'}>
+            <Field
+              label="密钥"
+              htmlFor="mf-secret"
+              help={!canEditSecret ? '密钥只有管理员可以设置或修改' : needsSecretAgain ? '接口地址已更换，请重新填写密钥（或清除密钥）' : isNew || !hasSecret ? hints.secret : '留空则保持原密钥不变'}
+            >
               <Input
                 id="mf-secret"
                 type="password"
                 value={secret}
                 onChange={(e) => setSecret(e.target.value)}
-                disabled={isClearingSecret}
+                disabled={isClearingSecret || !canEditSecret}
                 placeholder={hasSecret ? model?.secret : '未设置'}
                 autoComplete="new-password"
                 maxLength={500}
               />
-              {hasSecret && (
+              {hasSecret && canEditSecret && (
                 <label className="mt-1.5 flex items-center gap-2 text-xs text-zinc-400">
                   <input type="checkbox" checked={isClearingSecret} onChange={(e) => (setIsClearingSecret(e.target.checked), setSecret(''))} className="accent-brand-500" />
                   清除已保存的密钥
@@ -136,7 +149,7 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
             <Input id="mf-sort" type="number" inputMode="numeric" value={sort} onChange={(e) => setSort(e.target.value)} />
           </Field>
         </div>
-        <ModelPriceTable value={prices} onChange={setPrices} />
+        <ModelPriceTable keys={priceKeysFor(type)} value={prices} onChange={setPrices} />
         <SwitchRow id="mf-enabled" label="启用" checked={enabled} onChange={setEnabled} />
         <details className="rounded-xl bg-zinc-950/40 p-3 ring-1 ring-zinc-800" open={Boolean(optionsError) || undefined}>
           <summary className="cursor-pointer text-sm text-zinc-300">高级设置（options JSON）</summary>

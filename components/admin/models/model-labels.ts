@@ -2,6 +2,8 @@ import type { Json } from '@/lib/api-client/hooks'
 import type { ModelType, TaskType } from '@/lib/generated/prisma/enums'
 import type { BackendKind } from '@/lib/generation/backends/types'
 import type { AdminModelRow } from '@/lib/models/manage-models'
+import { MJ_PRICE_KEYS } from '@/lib/models/schemas'
+import { MJ_PRICE_LABELS } from '@/lib/mj/actions'
 import { taskTypeLabel } from '@/components/create/task-labels'
 
 export type ModelRow = Json<AdminModelRow>
@@ -26,9 +28,18 @@ export const BACKEND_HINTS: Record<BackendKind, { endpoint: string; secret: stri
   demo: { endpoint: '', secret: '演示渲染器无需密钥', options: '例如 {"stepMs": 120}（每步耗时，毫秒）' },
 }
 
-/** The task types a model can be priced for (points per image); 做同款 and 小狸猫 use the base type's price. */
-export const PRICED_TASK_TYPES = ['SD_TEXT2IMG', 'SD_IMG2IMG', 'SD_IMGINPAINT', 'SD_IMGCONTROLNET', 'MJ_TEXT2IMG', 'MJ_IMG2IMG'] as const satisfies readonly TaskType[]
-export type PricedTaskType = (typeof PRICED_TASK_TYPES)[number]
+/** The task types an SD model can be priced for (points per image); 做同款 and 小狸猫 use the base type's price. */
+export const PRICED_TASK_TYPES = ['SD_TEXT2IMG', 'SD_IMG2IMG', 'SD_IMGINPAINT', 'SD_IMGCONTROLNET'] as const satisfies readonly TaskType[]
+/** Every price key: SD task types, and Midjourney's per action (an MJ task is priced by what it does, lib/mj/actions.ts). */
+export const PRICE_KEYS = [...PRICED_TASK_TYPES, ...MJ_PRICE_KEYS] as const
+export type PricedTaskType = (typeof PRICE_KEYS)[number]
+
+/** The price keys a model of this type offers in the form and the table. */
+export const priceKeysFor = (type: ModelType): readonly PricedTaskType[] => (type === 'MID_JOURNEY' ? MJ_PRICE_KEYS : PRICED_TASK_TYPES)
+
+export function priceLabel(key: PricedTaskType): string {
+  return key in MJ_PRICE_LABELS ? MJ_PRICE_LABELS[key as keyof typeof MJ_PRICE_LABELS] : taskTypeLabel(key)
+}
 
 export const backendLabel = (kind: string) => BACKEND_LABELS[kind as BackendKind] ?? kind
 
@@ -37,9 +48,15 @@ export function pricesOf(model: ModelRow): Partial<Record<PricedTaskType, number
   return prices && typeof prices === 'object' && !Array.isArray(prices) ? (prices as Partial<Record<PricedTaskType, number>>) : {}
 }
 
-/** "文生图 2 · 图生图 3", or null when the model offers nothing. */
+/** "文生图 2 · 图生图 3" (an MJ model: "生成 8 · 放大 2 ..."), or null when the model offers nothing. */
 export function pricesSummary(model: ModelRow): string | null {
   const prices = pricesOf(model)
-  const parts = PRICED_TASK_TYPES.filter((t) => typeof prices[t] === 'number').map((t) => `${taskTypeLabel(t)} ${prices[t]}`)
+  const parts = priceKeysFor(model.type).filter((t) => typeof prices[t] === 'number').map((t) => `${priceLabel(t)} ${prices[t]}`)
   return parts.length ? parts.join(' · ') : null
+}
+
+/** The last hour's failed share of this instance's attempts: "25%（1/4）", or null without attempts. */
+export function failureRate(model: ModelRow): string | null {
+  if (!model.recentAttempts) return null
+  return `${Math.round((model.recentFailures / model.recentAttempts) * 100)}%（${model.recentFailures}/${model.recentAttempts}）`
 }

@@ -4,7 +4,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
-import { formatDateTime } from '@/lib/format'
 import { Button } from '@/components/ui/button'
 import { Badge, PageTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
@@ -14,6 +13,7 @@ import { Td } from '@/components/ui/table'
 import { PENDING_REFRESH_MS } from '@/components/admin/cards/card-manager'
 import { useRowActions } from '@/components/admin/shared/use-row-actions'
 import { MODEL_TYPE_LABELS, backendLabel, pricesSummary, type ModelRow } from './model-labels'
+import { ModelStatus } from './model-status'
 import { ModelFormDialog } from './model-form-dialog'
 import { ModelTestDialog } from './model-test-dialog'
 
@@ -27,65 +27,48 @@ export function ModelManager() {
     queryKey: queryKeys.adminModels,
     queryFn: () => api.get<ModelRow[]>('/api/admin/models'),
     // While tasks wait or run, the queue figures follow them.
-    refetchInterval: (query) => (query.state.data?.some((m) => m.queued + m.running > 0) ? PENDING_REFRESH_MS : false),
+    refetchInterval: (query) => (query.state.data?.some((m) => m.queued + (m.poolQueued ?? 0) + m.running > 0) ? PENDING_REFRESH_MS : false),
   })
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminModels })
   const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<ModelRow>('/api/admin/models', refresh)
 
-  const columns = ['名称 / Checkpoint', '后端 / 接口地址', '价格（积分/张）', '并发 / 资源池', '健康', '排队/运行', '近 1 小时失败率', '启用', '排序', '操作']
+  // Five columns, so the table (and its 操作) fits a 1280-px screen beside the side menu; a phone scrolls it sideways.
+  const columns = ['模型 / 后端', '价格', '状态 / 负载', '启用 / 排序', '操作']
   return (
     <div>
       <PageTitle actions={<Button onClick={() => setEditing('new')}>新建模型</Button>}>模型管理</PageTitle>
       <DataTable columns={columns} isLoading={isLoading} isEmpty={data?.length === 0} empty="还没有模型，点击“新建模型”接入生成后端">
         {data?.map((m) => (
-          <tr key={m.id} className="hover:bg-zinc-900/50">
+          <tr key={m.id} className="align-top hover:bg-zinc-900/50">
             <Td>
-              <div className="flex items-center gap-2">
-                <span className="font-medium text-white">{m.name}</span>
+              <div className="flex max-w-48 flex-wrap items-center gap-1.5">
+                <span className="truncate font-medium text-white">{m.name}</span>
                 <Badge tone={m.type === 'MID_JOURNEY' ? 'amber' : 'brand'}>{MODEL_TYPE_LABELS[m.type]}</Badge>
               </div>
+              <div className="mt-0.5 text-xs text-zinc-400">{backendLabel(m.backend)}</div>
+              {m.endpoint && (
+                <div className="max-w-48 truncate text-xs text-zinc-500" title={m.endpoint}>
+                  {m.endpoint}
+                </div>
+              )}
               {m.checkpoint && (
-                <div className="mt-0.5 max-w-48 truncate text-xs text-zinc-500" title={m.checkpoint}>
+                <div className="max-w-48 truncate text-xs text-zinc-500" title={m.checkpoint}>
                   {m.checkpoint}
                 </div>
               )}
             </Td>
             <Td>
-              <div>{backendLabel(m.backend)}</div>
-              {m.endpoint && (
-                <div className="mt-0.5 max-w-48 truncate text-xs text-zinc-500" title={m.endpoint}>
-                  {m.endpoint}
-                </div>
-              )}
-            </Td>
-            <Td className="max-w-52 whitespace-normal text-xs leading-relaxed">{pricesSummary(m) ?? <span className="text-zinc-500">未定价</span>}</Td>
-            <Td>
-              <div>{m.concurrency}</div>
-              {m.pool && <div className="mt-0.5 text-xs text-zinc-500">池：{m.pool}</div>}
+              <div className="w-40 whitespace-normal text-xs leading-relaxed">{pricesSummary(m) ?? <span className="text-zinc-500">未定价</span>}</div>
             </Td>
             <Td>
-              <Badge tone={m.healthy ? 'green' : 'red'}>{m.healthy ? '正常' : '异常'}</Badge>
-              {m.healthMessage && (
-                <div className="mt-0.5 max-w-40 truncate text-xs text-red-300" title={m.healthMessage}>
-                  {m.healthMessage}
-                </div>
-              )}
-              {m.healthCheckedAt && <div className="mt-0.5 text-[10px] text-zinc-600">{formatDateTime(m.healthCheckedAt).slice(11)}</div>}
-            </Td>
-            <Td>
-              <span className={m.queued ? 'text-amber-300' : 'text-zinc-400'}>{m.queued}</span>
-              <span className="text-zinc-600"> / </span>
-              <span className={m.running ? 'text-emerald-400' : 'text-zinc-400'}>{m.running}</span>
-            </Td>
-            <Td className={m.recentFailures ? 'text-red-300' : 'text-zinc-400'}>
-              {m.recentTasks ? `${Math.round((m.recentFailures / m.recentTasks) * 100)}%（${m.recentFailures}/${m.recentTasks}）` : '-'}
+              <ModelStatus model={m} />
             </Td>
             <Td>
               <Switch checked={m.enabled} onChange={() => toggleEnabled(m)} label={`启用 ${m.name}`} />
+              <div className="mt-1 text-xs text-zinc-500">排序 {m.sort}</div>
             </Td>
-            <Td>{m.sort}</Td>
             <Td>
-              <div className="flex gap-1">
+              <div className="flex flex-wrap gap-1">
                 <Button size="sm" variant="ghost" onClick={() => setEditing(m)}>
                   编辑
                 </Button>
