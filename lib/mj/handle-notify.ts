@@ -18,9 +18,7 @@ export async function handleMjNotify(secret: string, body: unknown): Promise<{ i
   const models = await db().aiModel.findMany({ where: { backend: 'mj-proxy' }, select: { id: true, backend: true, endpoint: true, secretEnc: true, checkpoint: true, options: true } })
   const model = models.find((m) => isMjNotifySecret(m.id, secret))
   if (!model) throw notFound('回调地址无效')
-  const id = (body as { id?: unknown } | null)?.id
-  if (typeof id !== 'string' && typeof id !== 'number') throw badRequest('回调内容缺少任务 id')
-  const upstreamId = String(id)
+  const upstreamId = callbackTaskId((body as { id?: unknown } | null)?.id)
 
   const task = await db().task.findFirst({ where: { modelId: model.id, upstreamId, status: 'PENDING' }, select: { id: true, progress: true } })
   if (!task) return { isAccepted: false }
@@ -31,4 +29,12 @@ export async function handleMjNotify(secret: string, body: unknown): Promise<{ i
   // This process's own worker (tests, or the embedded default) hears it directly as well.
   nudgeTask(task.id)
   return { isAccepted: true }
+}
+
+/** The task id of a callback: a string, or a number JSON.parse kept exact (a longer one was rounded and names another task). */
+function callbackTaskId(id: unknown): string {
+  if (typeof id === 'string' && id) return id
+  if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) return String(id)
+  if (typeof id === 'number') throw badRequest('回调内容的任务 id 是超出精度的数字，请让代理以字符串发送任务 id')
+  throw badRequest('回调内容缺少任务 id')
 }

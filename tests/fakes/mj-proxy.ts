@@ -67,6 +67,7 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
   const forced: number[] = []
   const timers = new Set<NodeJS.Timeout>()
   let sequence = 0
+  let queueRefusals = 0
   let colourSeed = 0x204060
 
   const later = (ms: number, fn: () => void) => {
@@ -156,6 +157,12 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
   /** Code 1 and off it goes, 22 when it has to wait, 23 when even the waiting room is full. */
   function admit(task: FakeTask, res: http.ServerResponse) {
     const ahead = waiting().filter((t) => t !== task).length
+    if (running() >= options.coreSize && ahead >= options.queueSize) {
+      // Not kept: like novicezk, a refused job is forgotten (its id fetches nothing).
+      tasks.delete(task.id)
+      queueRefusals++
+      return sendJson(res, 200, { code: 23, description: '队列已满，请稍后尝试', result: task.id, properties: { discordInstanceId: '1118138338562560102' } })
+    }
     if (running() >= options.coreSize) {
       return sendJson(res, 200, { code: 22, description: `排队中，前面还有${ahead}个任务`, result: task.id, properties: { numberOfQueues: ahead, discordInstanceId: '1118138338562560102' } })
     }
@@ -337,6 +344,8 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       forced.push(...codes)
     },
     task: (id: string) => (tasks.has(id) ? wire(tasks.get(id)!) : null),
+    /** Submits refused with code 23 because the waiting queue was full (answerNext's forced codes not counted). */
+    queueRefusals: () => queueRefusals,
     /** The quadrant colours of a grid (0xRRGGBB), or the one colour of an upscale. */
     coloursOf: (id: string) => tasks.get(id)?.own.colours ?? [],
     /** The mask a vary-region job received. */

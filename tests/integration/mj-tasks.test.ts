@@ -15,7 +15,8 @@ import { sealModelSecret } from '@/lib/models/model-secret'
 import { sealSecret } from '@/lib/site-config/secret-box'
 import { invalidateConfigCache } from '@/lib/site-config/store'
 import { readStoredFile } from '@/lib/storage/storage'
-import { activeRuns } from '@/lib/tasks/run-task'
+import { claimTask, type ClaimedTask } from '@/lib/tasks/claim-task'
+import { activeRuns, runTask } from '@/lib/tasks/run-task'
 import { createUpload } from '@/lib/uploads/create-upload'
 import { startServer } from '../fakes/common'
 import { leftHalfMask, solidPng } from '../fakes/jobs'
@@ -47,7 +48,7 @@ afterAll(async () => {
   await Promise.all([fake.close(), chat.close(), hooks.close()])
 })
 beforeEach(() => {
-  fake.set({ stepMs: 25, notify: 'normal', coreSize: 3 })
+  fake.set({ stepMs: 25, notify: 'normal', coreSize: 3, queueSize: 10 })
   chat.set('normal')
 })
 
@@ -121,20 +122,20 @@ describe('Midjourney tasks', () => {
     await expectLedgerInvariants()
   })
 
-  it('queue full (23): the submit goes back to the queue without a refund or blame, and the retry succeeds', async () => {
+  it('queue full (23): the submit goes back to the queue without a refund, blame or used-up attempt, and the retry succeeds', async () => {
     const model = await mjModel()
     const { user, task: t } = await imagine(model.id)
     fake.answerNext(23)
     const before = fake.bodies('/mj/submit/imagine').length
     await drainQueue()
     const waiting = await task(t.id)
-    expect(waiting).toMatchObject({ status: 'PENDING', stage: 'QUEUED', attempts: 1, upstreamId: null })
-    expect(waiting.runAfter.getTime()).toBeGreaterThan(Date.now() + 2_000)
+    expect(waiting).toMatchObject({ status: 'PENDING', stage: 'QUEUED', attempts: 0, upstreamId: null })
+    expect(waiting.runAfter.getTime()).toBeGreaterThan(Date.now() + 1_000)
     expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({ healthy: true })
     expect(await points(user.id)).toBe(92)
     await db().task.update({ where: { id: t.id }, data: { runAfter: new Date() } })
     await drainQueue()
-    expect(await task(t.id)).toMatchObject({ status: 'SUCCESS', attempts: 2 })
+    expect(await task(t.id)).toMatchObject({ status: 'SUCCESS', attempts: 1 })
     expect(fake.bodies('/mj/submit/imagine').length - before).toBe(2)
     expect(await refunds(t.id)).toBe(0)
     expect(await points(user.id)).toBe(92)
@@ -147,6 +148,56 @@ describe('Midjourney tasks', () => {
     expect(await task(t.id)).toMatchObject({ status: 'FAIL', attempts: 1, errorCode: 'REJECTED', errorMessage: '提示词包含 Midjourney 禁止的词「badword」，积分已退还，请修改后重试' })
     expect(await refunds(t.id)).toBe(1)
     expect(await points(user.id)).toBe(100)
+  })
+
+  it('code 9 (system error): FAIL at once with a refund, not retried, the instance kept in routing', async () => {
+    const model = await mjModel()
+    const { user, task: t } = await imagine(model.id)
+    fake.answerNext(9)
+    await drainQueue()
+    expect(await task(t.id)).toMatchObject({ status: 'FAIL', attempts: 1, errorCode: 'UPSTREAM_FAILED', errorMessage: 'Midjourney 服务出错：系统异常，积分已退还' })
+    expect(await refunds(t.id)).toBe(1)
+    expect(await points(user.id)).toBe(100)
+    expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({ healthy: true })
+  })
+
+  it('an overfilled proxy (1 running, 1 waiting, then code 23): every task finishes, each charged once and none refunded', async () => {
+    fake.set({ coreSize: 1, queueSize: 1, stepMs: 10 })
+    const model = await mjModel({}, { concurrency: 7 })
+    const users = [await createUser({ points: 100 }), await createUser({ points: 100 })]
+    const ids: string[] = []
+    for (let i = 0; i < 7; i++) {
+      const res = await callRoute(tasksRoute.POST, { token: users[i % 2].token, body: { type: 'MJ_TEXT2IMG', modelId: model.id, params: { prompt: `crowded ${i}` } } })
+      expect(res.status, res.body.errMessage).toBe(200)
+      ids.push(res.body.data.id)
+    }
+    const refusedBefore = fake.queueRefusals()
+    for (let round = 0; round < 20; round++) {
+      // Seven workers at once: each claims one task, then all submit together.
+      const claimed: ClaimedTask[] = []
+      for (let next = await claimTask(`crowd-${round}-0`); next; next = await claimTask(`crowd-${round}-${claimed.length}`)) claimed.push(next)
+      await Promise.all(claimed.map((c, i) => runTask(c, `crowd-${round}-${i}`, new AbortController().signal)))
+      if ((await db().task.count({ where: { id: { in: ids }, status: 'PENDING' } })) === 0) break
+      // What the BUSY backoff would wait out.
+      await db().task.updateMany({ where: { id: { in: ids }, status: 'PENDING', stage: 'QUEUED' }, data: { runAfter: new Date() } })
+    }
+    // Two jobs fit per round (one running, one waiting): the other five were refused by the proxy itself.
+    expect(fake.queueRefusals() - refusedBefore).toBeGreaterThanOrEqual(5)
+    const done = await db().task.findMany({ where: { id: { in: ids } }, select: { status: true, errorMessage: true } })
+    expect(done.filter((t) => t.status !== 'SUCCESS')).toEqual([])
+    for (const id of ids) expect(await refunds(id)).toBe(0)
+    for (const user of users) expect(await points(user.id)).toBe(100 - 8 * (user === users[0] ? 4 : 3))
+    expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({ healthy: true })
+    await expectLedgerInvariants()
+  })
+
+  it('the niji option submits to the Niji bot (botType NIJI_JOURNEY)', async () => {
+    fake.set({ stepMs: 10 })
+    const model = await mjModel()
+    const { task: t } = await imagine(model.id, { prompt: 'a fox spirit', niji: '6' })
+    await drainQueue()
+    expect(await task(t.id)).toMatchObject({ status: 'SUCCESS' })
+    expect(fake.bodies('/mj/submit/imagine').at(-1)).toMatchObject({ prompt: 'a fox spirit --niji 6', botType: 'NIJI_JOURNEY', state: t.id })
   })
 
   it('the job fails on the proxy: FAIL with its reason, refunded', async () => {
@@ -164,6 +215,16 @@ describe('Midjourney tasks', () => {
     await drainQueue()
     expect(await task(t.id)).toMatchObject({ status: 'SUCCESS' })
     expect(fake.deliveries.filter((d) => d.hook.endsWith(mjNotifySecret(model.id)))).toHaveLength(0)
+  })
+
+  it('a flaky notify hook (callbacks lost, doubled or late at random): one result, one charge', async () => {
+    fake.set({ notify: 'flaky', lateMs: 200, stepMs: 30 })
+    const model = await mjModel()
+    const { user, task: t } = await imagine(model.id)
+    await drainQueue()
+    expect(await task(t.id)).toMatchObject({ status: 'SUCCESS', progress: 100 })
+    expect(await db().ledgerEntry.count({ where: { userId: user.id, kind: 'TASK_CHARGE' } })).toBe(1)
+    expect(await points(user.id)).toBe(92)
   })
 
   it('the notify hook wakes the waiting worker: with a one-hour poll interval the task still finishes in seconds', async () => {
@@ -202,6 +263,10 @@ describe('Midjourney tasks', () => {
     expect((await callRoute(notifyRoute.POST, { params: { secret: 'not-a-secret' }, body: { id: '1' } })).status).toBe(404)
     expect((await callRoute(notifyRoute.POST, { params: { secret }, body: { status: 'SUCCESS' } })).status).toBe(400)
     expect((await callRoute(notifyRoute.POST, { params: { secret }, body: { id: '1700000000000001' } })).body.data).toEqual({ isAccepted: false })
+    // An id sent as a bare number: kept when exact, refused once JSON.parse has rounded it (it would name another task).
+    expect((await callRoute(notifyRoute.POST, { params: { secret }, body: '{"id": 1700000000000001}' })).body.data).toEqual({ isAccepted: false })
+    const rounded = await callRoute(notifyRoute.POST, { params: { secret }, body: '{"id": 1234567890123456789}' })
+    expect([rounded.status, rounded.body.errMessage]).toEqual([400, '回调内容的任务 id 是超出精度的数字，请让代理以字符串发送任务 id'])
 
     const { user, task: t } = await imagine(model.id, { prompt: 'a cat __STUCK__' })
     const running = drainQueue()
