@@ -1,8 +1,27 @@
-import { expect, test, type Page } from '@playwright/test'
-import { adminToken, registerViaApi, useToken } from './support/session'
+import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test'
+import { adminToken, loginViaApi, registerViaApi, useToken } from './support/session'
 import { pauseWorker, resumeWorker } from './support/worker'
 
 const keys = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}XYZ`)
+
+/** The site's CARD_DEFAULT_POINTS as the console's settings show it. */
+async function defaultCardPoints(request: APIRequestContext, token: string): Promise<number> {
+  const res = await request.get('/api/site-config', { headers: { authorization: `Bearer ${token}` } })
+  const item = (await res.json()).data.items.find((i: { name: string }) => i.name === 'CARD_DEFAULT_POINTS')
+  expect(typeof item?.value).toBe('number')
+  return item.value
+}
+
+/** Waits until a card (by batch) is ready, through the admin API. */
+async function waitReady(request: APIRequestContext, token: string, batchId: number): Promise<{ id: number }> {
+  let card = { id: 0 }
+  await expect(async () => {
+    const res = await request.get(`/api/admin/cards?batchId=${batchId}`, { headers: { authorization: `Bearer ${token}` } })
+    card = (await res.json()).data.list[0]
+    expect(card).toMatchObject({ status: 'SUCCESS' })
+  }).toPass({ timeout: 15_000 })
+  return card
+}
 
 async function openImportDialog(page: Page) {
   await page.getByRole('button', { name: '批量导入' }).click()
@@ -10,13 +29,18 @@ async function openImportDialog(page: Page) {
 }
 
 test('the admin imports keys, watches them turn ready and pages through them', async ({ page, request }) => {
-  await useToken(page, await adminToken(request))
+  const token = await adminToken(request)
+  await useToken(page, token)
   await page.goto('/admin/cards_mana')
   await expect(page.getByRole('heading', { name: '卡密列表' })).toBeVisible()
 
   // Blank input: an error toast and no request.
   let dialog = await openImportDialog(page)
   await expect(dialog.getByPlaceholder('请输入卡密，每行一个')).toHaveAttribute('rows', '10')
+  // The optional points field says what leaving it empty gives: the site's default, as a number.
+  const defaultPoints = await defaultCardPoints(request, token)
+  await expect(dialog.getByText(`留空则使用站点默认积分：${defaultPoints}`)).toBeVisible()
+  await expect(dialog.getByLabel('每张积分（可选）')).toHaveAttribute('placeholder', String(defaultPoints))
   await dialog.getByPlaceholder('请输入卡密，每行一个').fill('   \n  ')
   let calls = 0
   page.on('request', (r) => r.url().includes('/batch_import') && calls++)
@@ -45,6 +69,17 @@ test('the admin imports keys, watches them turn ready and pages through them', a
   }
   await expect(page.locator('tbody').getByText('校验中')).toHaveCount(0, { timeout: 15_000 })
   await expect(page.getByRole('row').filter({ hasText: '可用' })).toHaveCount(20)
+
+  // Every row on the page is ready: the list stops refreshing itself (it refreshes only
+  // while a card is PENDING), so no GET /api/admin/cards goes out for the next 6 s.
+  let listRequests = 0
+  const countListRequest = (r: Request) => {
+    if (r.method() === 'GET' && new URL(r.url()).pathname === '/api/admin/cards') listRequests++
+  }
+  page.on('request', countListRequest)
+  await page.waitForTimeout(6_000)
+  page.off('request', countListRequest)
+  expect(listRequests).toBe(0)
 
   // The key column is masked: first 3, six stars, last 3.
   await expect(page.getByRole('row').nth(1).getByRole('cell').nth(2)).toHaveText(/^P\w{2}\*{6}XYZ$/)
@@ -114,4 +149,78 @@ test('a card handed to a user shows as 未使用 and can be used with one click'
   await expect(page.getByText('兑换成功，获得 12 积分')).toBeVisible()
   await expect(page.getByText('未使用')).toHaveCount(0)
   await expect(page.getByText(/已使用 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/)).toBeVisible()
+})
+
+test('a MANAGER sees the card list and may disable cards, but gets no import, assign or export', async ({ page, request }) => {
+  const admin = await adminToken(request)
+  const auth = { authorization: `Bearer ${admin}` }
+  const { batchId } = (await (await request.post('/api/admin/cards/batch_import', { headers: auth, data: { cards: [`M${Date.now().toString(36).toUpperCase()}KEY03`] } })).json()).data
+  await waitReady(request, admin, batchId)
+
+  const person = await registerViaApi(request)
+  const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${person.token}` } })).json()).data
+  expect((await request.patch(`/api/admin/user/${me.id}`, { headers: auth, data: { role: 'MANAGER' } })).ok()).toBeTruthy()
+  await useToken(page, await loginViaApi(request, person.username, person.password))
+  await page.goto('/admin/cards_mana')
+  // The page renders only once the profile (and so the role) is known.
+  await expect(page.getByRole('heading', { name: '卡密列表' })).toBeVisible()
+  await expect(page.getByRole('button', { name: '停用' }).first()).toBeVisible()
+  await expect(page.getByRole('button', { name: '批量导入' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: '导出可用卡密' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: '分配' })).toHaveCount(0)
+
+  // The same page for the ADMIN has all three.
+  await useToken(page, admin)
+  await page.goto('/admin/cards_mana')
+  await expect(page.getByRole('button', { name: '批量导入' })).toBeVisible()
+  await expect(page.getByRole('button', { name: '导出可用卡密' })).toBeVisible()
+  await expect(page.getByRole('button', { name: '分配' }).first()).toBeVisible()
+})
+
+test('an admin adjustment retried after a lost answer is booked once; reopening the dialog is a new one', async ({ page, request }) => {
+  const admin = await adminToken(request)
+  const person = await registerViaApi(request)
+  const pointsOf = async () => (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${person.token}` } })).json()).data.points
+
+  const requestIds: string[] = []
+  await page.route('**/api/admin/user/*/adjust', async (route) => {
+    requestIds.push(route.request().postDataJSON().requestId)
+    if (requestIds.length > 1) return route.continue()
+    // The first try reaches the server and is booked, but its answer is lost on the way back.
+    await route.fetch()
+    await route.abort('failed')
+  })
+  await useToken(page, admin)
+  await page.goto('/admin/user_mana')
+  await page.getByLabel('搜索用户').fill(person.username)
+  await page.getByRole('button', { name: '搜索' }).click()
+  const row = page.getByRole('row').filter({ hasText: person.username })
+  await expect(row).toHaveCount(1)
+
+  await row.getByRole('button', { name: '调整' }).click()
+  let dialog = page.getByRole('dialog', { name: `调整 ${person.username} 的积分/余额` })
+  await dialog.getByLabel('积分变动').fill('30')
+  await dialog.getByLabel('调整原因').fill('e2e 补发')
+  await dialog.getByRole('button', { name: '确认调整' }).click()
+  await expect(page.getByText('网络异常，请检查网络或联系管理员')).toBeVisible()
+  await expect(dialog).toBeVisible()
+  expect(await pointsOf()).toBe(30) // booked, though the dialog never heard
+
+  await dialog.getByRole('button', { name: '确认调整' }).click()
+  await expect(page.getByText('调整成功')).toBeVisible()
+  await expect(dialog).toBeHidden()
+  expect(await pointsOf()).toBe(30) // the retry was answered, not booked again
+  expect(requestIds).toHaveLength(2)
+  expect(requestIds[1]).toBe(requestIds[0])
+  expect(requestIds[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+
+  await row.getByRole('button', { name: '调整' }).click()
+  dialog = page.getByRole('dialog', { name: `调整 ${person.username} 的积分/余额` })
+  await dialog.getByLabel('积分变动').fill('30')
+  await dialog.getByLabel('调整原因').fill('e2e 第二笔')
+  await dialog.getByRole('button', { name: '确认调整' }).click()
+  await expect(dialog).toBeHidden()
+  expect(await pointsOf()).toBe(60)
+  expect(requestIds).toHaveLength(3)
+  expect(requestIds[2]).not.toBe(requestIds[0])
 })

@@ -1,15 +1,31 @@
 'use client'
 
+import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
+import type { Json } from '@/lib/api-client/hooks'
+import { queryKeys } from '@/lib/api-client/query-client'
 import { ApiError, api } from '@/lib/api-client/request'
 import { parseImportText } from '@/lib/cards/parse-import-text'
+import type { ConfigItem } from '@/lib/site-config/list-config'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input, Textarea } from '@/components/ui/field'
 import { FormDialog } from '@/components/ui/form-dialog'
 
+/** The site's CARD_DEFAULT_POINTS (what an import without points gives each card), from the console's settings. */
+function useDefaultPoints(enabled: boolean): number | undefined {
+  const { data } = useQuery({
+    queryKey: queryKeys.adminSiteConfig,
+    queryFn: () => api.get<{ groups: string[]; items: Json<ConfigItem>[] }>('/api/site-config'),
+    enabled,
+  })
+  const value = data?.items.find((item) => item.name === 'CARD_DEFAULT_POINTS')?.value
+  return typeof value === 'number' ? value : undefined
+}
+
 /** SPEC section 2: 批量导入卡密, a 10-row box, 取消 and 导入; plus points, note and expiry. */
 export function ImportCardsDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: (batchId: number) => void }) {
+  const defaultPoints = useDefaultPoints(open)
   const [text, setText] = useState('')
   const [points, setPoints] = useState('')
   const [note, setNote] = useState('')
@@ -50,8 +66,8 @@ export function ImportCardsDialog({ open, onClose, onImported }: { open: boolean
           <Textarea id="import-cards" rows={10} value={text} onChange={(e) => setText(e.target.value)} placeholder="请输入卡密，每行一个" className="font-mono" />
         </Field>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="每张积分（可选）" htmlFor="import-points" help="留空则使用站点配置的默认积分">
-            <Input id="import-points" type="number" inputMode="numeric" min={1} value={points} onChange={(e) => setPoints(e.target.value)} />
+          <Field label="每张积分（可选）" htmlFor="import-points" help={defaultPoints === undefined ? '留空则使用站点配置的默认积分' : `留空则使用站点默认积分：${defaultPoints}`}>
+            <Input id="import-points" type="number" inputMode="numeric" min={1} value={points} onChange={(e) => setPoints(e.target.value)} placeholder={defaultPoints === undefined ? undefined : String(defaultPoints)} />
           </Field>
           <Field label="过期时间（可选）" htmlFor="import-expires">
             <Input id="import-expires" type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} />
