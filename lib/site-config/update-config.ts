@@ -5,11 +5,14 @@ import { badRequest, notFound } from '@/lib/http/app-error'
 import { describeZodError } from '@/lib/http/envelope'
 import { findDefinition } from './registry'
 import { isMasked, maskSecret, sealSecret } from './secret-box'
-import { getConfigValue, invalidateConfigCache, type ConfigValue } from './store'
+import { assertSmsStaysUsable } from './sms-settings-guard'
+import { getAllConfigValues, getConfigValue, invalidateConfigCache, type ConfigValue } from './store'
 
 /**
- * Sets one setting after validating it against the registry. A secret sent back in
- * its masked form means "unchanged". The write and its audit record share a transaction.
+ * Sets one setting after validating it against the registry and against the settings
+ * it depends on (SMS must stay able to send while users depend on it). A secret sent
+ * back in its masked form means "unchanged". The write and its audit record share a
+ * transaction.
  */
 export async function updateConfig(actor: SessionUser, ip: string, name: string, value: unknown): Promise<{ name: string; value: ConfigValue }> {
   const def = findDefinition(name)
@@ -21,6 +24,7 @@ export async function updateConfig(actor: SessionUser, ip: string, name: string,
   const parsed = def.schema.safeParse(value)
   if (!parsed.success) throw badRequest(`${def.label}：${describeZodError(parsed.error).replace(/^参数错误：/, '')}`)
   const next = parsed.data as ConfigValue
+  assertSmsStaysUsable(name, next, await getAllConfigValues())
   const json = JSON.stringify(next)
   const stored = isSecret ? sealSecret(json) : json
   const shown = (v: ConfigValue) => (isSecret ? maskSecret(String(v)) : v)

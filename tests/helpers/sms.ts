@@ -6,21 +6,23 @@ import { callRoute } from './call-route'
 export const ALIYUN = { accessKeyId: 'LTAI5tFakeAccessKey01', accessKeySecret: 'fakeAliyunSecret0123456789abcd', signName: 'AI画室', templateCode: 'SMS_276510001' }
 export const TENCENT = { secretId: 'AKIDfakeSecretId0123456789abcdefgh', secretKey: 'fakeTencentSecretKey0123456789ab', sdkAppId: '1400787878', signName: 'AI画室', templateId: '1856001' }
 
+// The provider is chosen after its settings are filled in: while SMS sign-in or mobile
+// binding is on, the site refuses to switch to a provider that cannot send yet.
 export const aliyunSettings = () => ({
-  SMS_PROVIDER: 'aliyun',
   ALIYUN_ACCESS_KEY_ID: ALIYUN.accessKeyId,
   ALIYUN_ACCESS_KEY_SECRET: ALIYUN.accessKeySecret,
   ALIYUN_SMS_SIGN_NAME: ALIYUN.signName,
   ALIYUN_SMS_TEMPLATE_CODE: ALIYUN.templateCode,
+  SMS_PROVIDER: 'aliyun',
 })
 
 export const tencentSettings = () => ({
-  SMS_PROVIDER: 'tencent',
   TENCENT_SECRET_ID: TENCENT.secretId,
   TENCENT_SECRET_KEY: TENCENT.secretKey,
   TENCENT_SMS_SDK_APP_ID: TENCENT.sdkAppId,
   TENCENT_SMS_SIGN_NAME: TENCENT.signName,
   TENCENT_SMS_TEMPLATE_ID: TENCENT.templateId,
+  SMS_PROVIDER: 'tencent',
 })
 
 let mobileCounter = 0

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as profile from '@/app/api/users/profile/route'
 import { db } from '@/lib/db'
+import { invalidateConfigCache } from '@/lib/site-config/store'
 import { startFakeAliyunSms } from '../fakes/sms-aliyun'
 import { startFakeTencentSms } from '../fakes/sms-tencent'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -224,7 +225,11 @@ describe('codes and limits', () => {
 
   it('an incomplete provider configuration is a clear 503 and counts nothing', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    await configure(admin.token, { ALIYUN_SMS_TEMPLATE_CODE: '' })
+    // The console refuses to clear a needed setting while SMS sign-in is on: it is cleared
+    // with SMS sign-in off, then SMS sign-in is switched on in the database directly.
+    await configure(admin.token, { SMS_LOGIN_ENABLED: false, ALIYUN_SMS_TEMPLATE_CODE: '' })
+    await db().siteConfig.update({ where: { name: 'SMS_LOGIN_ENABLED' }, data: { value: 'true' } })
+    invalidateConfigCache()
     try {
       const mobile = freshMobile()
       expectFail(await sendCode(mobile), 503, '短信服务配置不完整，请联系管理员')

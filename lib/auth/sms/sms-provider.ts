@@ -17,47 +17,62 @@ export function isLogProviderAllowed(e: Pick<TEnv, 'EMBEDDED_DATABASE' | 'NODE_E
   return e.EMBEDDED_DATABASE || e.NODE_ENV !== 'production'
 }
 
-const ALIYUN_KEYS = ['ALIYUN_ACCESS_KEY_ID', 'ALIYUN_ACCESS_KEY_SECRET', 'ALIYUN_SMS_SIGN_NAME', 'ALIYUN_SMS_TEMPLATE_CODE'] as const
-const TENCENT_KEYS = ['TENCENT_SECRET_ID', 'TENCENT_SECRET_KEY', 'TENCENT_SMS_SDK_APP_ID', 'TENCENT_SMS_SIGN_NAME', 'TENCENT_SMS_TEMPLATE_ID', 'TENCENT_SMS_REGION'] as const
+export const ALIYUN_KEYS = ['ALIYUN_ACCESS_KEY_ID', 'ALIYUN_ACCESS_KEY_SECRET', 'ALIYUN_SMS_SIGN_NAME', 'ALIYUN_SMS_TEMPLATE_CODE'] as const
+export const TENCENT_KEYS = ['TENCENT_SECRET_ID', 'TENCENT_SECRET_KEY', 'TENCENT_SMS_SDK_APP_ID', 'TENCENT_SMS_SIGN_NAME', 'TENCENT_SMS_TEMPLATE_ID', 'TENCENT_SMS_REGION'] as const
+/** Every setting that decides whether SMS can be sent. */
+export const SMS_PROVIDER_SETTINGS: readonly string[] = ['SMS_PROVIDER', ...ALIYUN_KEYS, ...TENCENT_KEYS]
+
+type Settings = ReadonlyMap<string, unknown>
+type EnvForSms = Pick<TEnv, 'EMBEDDED_DATABASE' | 'NODE_ENV'>
+
+/** Why the configured provider cannot send: the log provider in production, or settings left empty. */
+export type SmsProviderProblem = { kind: 'log-refused' } | { kind: 'missing'; provider: 'aliyun' | 'tencent'; names: string[] }
+
+const read = (values: Settings, name: string) => String(values.get(name) ?? '').trim()
+
+/** What keeps these settings from sending a code; null when the provider can be used. */
+export function smsProviderProblem(values: Settings, e: EnvForSms): SmsProviderProblem | null {
+  const provider = read(values, 'SMS_PROVIDER')
+  if (provider === 'aliyun' || provider === 'tencent') {
+    const names = (provider === 'aliyun' ? ALIYUN_KEYS : TENCENT_KEYS).filter((name) => !read(values, name))
+    return names.length ? { kind: 'missing', provider, names } : null
+  }
+  return isLogProviderAllowed(e) ? null : { kind: 'log-refused' }
+}
 
 /** The provider the site config names, ready to send; 503 with a clear message when it cannot be used. */
 export async function currentSmsProvider(): Promise<SmsProvider> {
   const values = await getAllConfigValues()
-  const read = (name: string) => String(values.get(name) ?? '').trim()
-  const requireAll = (names: readonly string[]) => {
-    const missing = names.filter((name) => !read(name))
-    if (missing.length) {
-      console.warn(`[sms] provider ${read('SMS_PROVIDER')} is missing settings: ${missing.join(', ')}`)
-      throw serviceUnavailable(SMS_INCOMPLETE)
-    }
+  const problem = smsProviderProblem(values, env())
+  if (problem?.kind === 'log-refused') {
+    console.warn('[sms] SMS_PROVIDER is "log" in a production deployment: refused; choose aliyun or tencent in the site config')
+    throw serviceUnavailable(LOG_PROVIDER_REFUSED)
   }
-
-  switch (read('SMS_PROVIDER')) {
+  if (problem) {
+    console.warn(`[sms] provider ${problem.provider} is missing settings: ${problem.names.join(', ')}`)
+    throw serviceUnavailable(SMS_INCOMPLETE)
+  }
+  const text = (name: string) => read(values, name)
+  switch (text('SMS_PROVIDER')) {
     case 'aliyun':
-      requireAll(ALIYUN_KEYS)
       return aliyunSmsProvider({
         endpoint: env().ALIYUN_SMS_ENDPOINT,
-        accessKeyId: read('ALIYUN_ACCESS_KEY_ID'),
-        accessKeySecret: read('ALIYUN_ACCESS_KEY_SECRET'),
-        signName: read('ALIYUN_SMS_SIGN_NAME'),
-        templateCode: read('ALIYUN_SMS_TEMPLATE_CODE'),
+        accessKeyId: text('ALIYUN_ACCESS_KEY_ID'),
+        accessKeySecret: text('ALIYUN_ACCESS_KEY_SECRET'),
+        signName: text('ALIYUN_SMS_SIGN_NAME'),
+        templateCode: text('ALIYUN_SMS_TEMPLATE_CODE'),
       })
     case 'tencent':
-      requireAll(TENCENT_KEYS)
       return tencentSmsProvider({
         endpoint: env().TENCENT_SMS_ENDPOINT,
-        secretId: read('TENCENT_SECRET_ID'),
-        secretKey: read('TENCENT_SECRET_KEY'),
-        sdkAppId: read('TENCENT_SMS_SDK_APP_ID'),
-        signName: read('TENCENT_SMS_SIGN_NAME'),
-        templateId: read('TENCENT_SMS_TEMPLATE_ID'),
-        region: read('TENCENT_SMS_REGION'),
+        secretId: text('TENCENT_SECRET_ID'),
+        secretKey: text('TENCENT_SECRET_KEY'),
+        sdkAppId: text('TENCENT_SMS_SDK_APP_ID'),
+        signName: text('TENCENT_SMS_SIGN_NAME'),
+        templateId: text('TENCENT_SMS_TEMPLATE_ID'),
+        region: text('TENCENT_SMS_REGION'),
       })
     default:
-      if (!isLogProviderAllowed(env())) {
-        console.warn('[sms] SMS_PROVIDER is "log" in a production deployment: refused; choose aliyun or tencent in the site config')
-        throw serviceUnavailable(LOG_PROVIDER_REFUSED)
-      }
       return logSmsProvider()
   }
 }
