@@ -28,6 +28,10 @@ test('the admin sets up a demo model, a user generates with it, and the admin fo
   const modelRow = page.getByRole('row').filter({ hasText: modelName })
   await expect(modelRow).toContainText('内置演示渲染器')
   await expect(modelRow).toContainText('文生图 3')
+  // At 1280 px the table fits beside the side menu: nothing to scroll sideways, 操作 not cut off.
+  const tableBox = page.getByRole('table').locator('xpath=..')
+  expect(await tableBox.evaluate((box) => box.scrollWidth - box.clientWidth)).toBeLessThanOrEqual(0)
+  await expect(page.getByRole('columnheader', { name: '操作' })).toBeInViewport({ ratio: 1 })
 
   // 测试连接 answers with the backend's own words.
   await modelRow.getByRole('button', { name: '测试连接' }).click()

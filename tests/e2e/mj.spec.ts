@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { startFakeMjProxy, type FakeMj } from '../fakes/mj-proxy'
+import { startFakeChat } from '../fakes/openai-chat'
 import { E2E_BASE_URL } from './support/constants'
 import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
 
@@ -18,6 +19,15 @@ async function userWithPoints(page: Page, request: APIRequestContext, points: nu
   expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers: await asAdmin(request), data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
   await useToken(page, user.token)
   return user
+}
+
+/** Site settings through the admin API (the translator's address and key). */
+async function configure(request: APIRequestContext, settings: Record<string, string | boolean>) {
+  const headers = await asAdmin(request)
+  for (const [name, value] of Object.entries(settings)) {
+    const res = await request.patch(`/api/site-config/${name}`, { data: { value }, headers })
+    expect(res.ok(), await res.text()).toBeTruthy()
+  }
 }
 
 test.beforeAll(async ({ request }) => {
@@ -87,4 +97,24 @@ test('a user runs imagine on /mj, watches the progress, presses U1 and V2 and ge
   expect(profile.points).toBe(100 - 5 - 2 - 4)
   // The proxy's callbacks reached the site and were answered.
   expect(fake.deliveries.some((d) => d.ok)).toBe(true)
+})
+
+test('a Chinese prompt is translated before submitting, and the English is shown with the task', async ({ page, request }) => {
+  test.setTimeout(60_000)
+  // The translator is an OpenAI-compatible chat endpoint: a fake one, started here, that the site calls.
+  const chat = await startFakeChat({ 一座雪山下的温馨小木屋: 'a cozy cabin under a snowy mountain' }, 'sk-e2e-translate')
+  try {
+    await configure(request, { TRANSLATE_ENABLED: true, TRANSLATE_API_BASE: chat.url, TRANSLATE_API_KEY: 'sk-e2e-translate', TRANSLATE_MODEL: 'gpt-4o-mini' })
+    await userWithPoints(page, request, 20)
+    await page.goto('/mj')
+    await expect(page.getByText('可以直接写中文，提交前会自动翻译成英文')).toBeVisible()
+    await page.getByLabel('提示词', { exact: true }).fill('一座雪山下的温馨小木屋')
+    await page.getByRole('button', { name: '开始生成' }).click()
+    await expect(page.getByTestId('mj-translated')).toHaveText('a cozy cabin under a snowy mountain')
+    await expect.poll(() => fake.bodies('/mj/submit/imagine').at(-1)?.prompt, { timeout: 20_000 }).toBe('a cozy cabin under a snowy mountain --ar 1:1')
+    expect(chat.calls.some((c) => c.path === '/v1/chat/completions')).toBe(true)
+  } finally {
+    await configure(request, { TRANSLATE_ENABLED: false, TRANSLATE_API_BASE: '', TRANSLATE_API_KEY: '' })
+    await chat.close()
+  }
 })
