@@ -52,6 +52,7 @@ export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
   define({ name: 'WX_OPEN_APP_ID', group: '微信', label: '开放平台网站应用 AppID', help: '填写后，电脑端可使用微信官方扫码登录（qrconnect）', type: 'string', visibility: 'admin', defaultValue: '', schema: z.string().trim().regex(/^(wx[0-9a-f]{16})?$/, 'AppID 形如 wx 加 16 位十六进制字符') }),
   define({ name: 'WX_OPEN_APP_SECRET', group: '微信', label: '开放平台网站应用 AppSecret', type: 'string', visibility: 'secret', defaultValue: '', schema: z.string().trim().regex(/^([0-9a-f]{32})?$/, 'AppSecret 为 32 位十六进制字符') }),
   define({ name: 'SMS_LOGIN_ENABLED', group: '短信', label: '启用手机验证码登录', type: 'boolean', visibility: 'public', defaultValue: false }),
+  define({ name: 'SMS_DAILY_LIMIT', group: '短信', label: '全站每日短信发送上限', help: '按北京时间每天零点重新计数；达到上限后当天不再发送验证码，防止短信费用被刷', type: 'integer', visibility: 'admin', defaultValue: 1000, schema: integer(1, 1_000_000) }),
   define({ name: 'SMS_PROVIDER', group: '短信', label: '短信服务商', help: 'log：验证码只写入服务器日志，仅供试用和开发，生产部署中不可用；aliyun：阿里云短信；tencent：腾讯云短信', type: 'string', visibility: 'admin', defaultValue: 'log', schema: z.enum(['log', 'aliyun', 'tencent'], { error: '只能是 log、aliyun 或 tencent' }) }),
   define({ name: 'ALIYUN_ACCESS_KEY_ID', group: '短信', label: '阿里云 AccessKey ID', type: 'string', visibility: 'admin', defaultValue: '' }),
   define({ name: 'ALIYUN_ACCESS_KEY_SECRET', group: '短信', label: '阿里云 AccessKey Secret', type: 'string', visibility: 'secret', defaultValue: '' }),

@@ -1,6 +1,6 @@
 import { db } from '@/lib/db'
 import { takeAttempt, type Limit } from '@/lib/auth/rate-limit'
-import { forbidden, serviceUnavailable, unauthorized } from '@/lib/http/app-error'
+import { AppError, forbidden, serviceUnavailable, tooManyRequests, unauthorized } from '@/lib/http/app-error'
 import { getConfigValue } from '@/lib/site-config/store'
 import { assertCanBindMobile } from '@/lib/users/bind-mobile'
 import { SmsSendError } from './providers/types'
@@ -30,6 +30,24 @@ function phoneLimits(mobile: string): Limit[] {
   ]
 }
 
+export const SMS_SITE_CAP_REACHED = '今日短信发送量已达本站上限，请明天再试或联系管理员'
+
+/**
+ * All sends of the site on one China calendar day (SMS_DAILY_LIMIT), against SMS pumping:
+ * a ceiling on what a flood of numbers and addresses can cost.
+ */
+async function takeSiteDailySend(): Promise<{ release(): Promise<void> }> {
+  const max = await getConfigValue<number>('SMS_DAILY_LIMIT')
+  const chinaDay = new Date(Date.now() + 8 * 60 * 60 * 1000).toISOString().slice(0, 10)
+  try {
+    return await takeAttempt([{ key: `sms:site:day:${chinaDay}`, max, windowSeconds: 24 * 60 * 60 }], '短信发送')
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'TOO_MANY_REQUESTS') throw error
+    console.warn(`[sms] the site's daily limit of ${max} codes is reached; sends are refused until midnight (Beijing time)`)
+    throw tooManyRequests(SMS_SITE_CAP_REACHED)
+  }
+}
+
 export type SmsSendResult = { resendAfterSeconds: number; expiresInSeconds: number }
 
 /**
@@ -37,8 +55,8 @@ export type SmsSendResult = { resendAfterSeconds: number; expiresInSeconds: numb
  * account (a bind code belongs to that account alone). The caller's attempt is counted
  * (per address, per user) before the phone is checked against other accounts, so
  * nobody can ask without limit which numbers are registered; that refusal keeps the
- * count. A send refused by the per-phone limits or by the provider is given back.
- * A new code replaces the previous one (only the newest counts).
+ * count. A send refused by the per-phone limits, the site's daily limit or the provider
+ * is given back. A new code replaces the previous one (only the newest counts).
  */
 export async function sendSmsCode(input: { mobile: string; purpose: SmsPurpose; ip: string; userId: string | null }): Promise<SmsSendResult> {
   const { mobile, purpose, ip } = input
@@ -52,6 +70,10 @@ export async function sendSmsCode(input: { mobile: string; purpose: SmsPurpose; 
     await caller.release()
     throw error
   })
+  const site = await takeSiteDailySend().catch(async (error: unknown) => {
+    await Promise.all([caller.release(), phone.release()])
+    throw error
+  })
 
   const code = newSmsCode()
   const row = await db().smsCode.create({
@@ -62,7 +84,7 @@ export async function sendSmsCode(input: { mobile: string; purpose: SmsPurpose; 
     await provider.sendCode(mobile, code)
   } catch (error) {
     await db().smsCode.delete({ where: { id: row.id } })
-    await Promise.all([caller.release(), phone.release()])
+    await Promise.all([caller.release(), phone.release(), site.release()])
     if (!(error instanceof SmsSendError)) throw error
     console.error(`[sms] sending to ${mobile.slice(0, 3)}****${mobile.slice(-4)} failed: ${error.detail}`)
     throw serviceUnavailable('短信发送失败，请稍后再试')
