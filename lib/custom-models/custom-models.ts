@@ -2,7 +2,8 @@ import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { conflict, notFound } from '@/lib/http/app-error'
+import { LORA_BACKENDS } from '@/lib/generation/backends/types'
+import { badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { z } from '@/lib/zod'
 
 /** Branded presets bound to a backend model (SPEC: /admin/custom_model_mana; 小狸猫 uses them). */
@@ -28,13 +29,16 @@ const SELECT = { id: true, name: true, modelId: true, checkpoint: true, lora: tr
 export const listCustomModels = (onlyEnabled: boolean) =>
   db().customModel.findMany({ where: onlyEnabled ? { enabled: true, model: { enabled: true } } : {}, select: SELECT, orderBy: [{ sort: 'asc' }, { id: 'asc' }] })
 
-async function assertModel(tx: Prisma.TransactionClient, modelId: string | undefined) {
-  if (modelId && !(await tx.aiModel.count({ where: { id: modelId } }))) throw notFound('后端模型不存在')
+async function assertModel(tx: Prisma.TransactionClient, modelId: string | undefined, lora: string | null = null) {
+  if (!modelId) return
+  const model = await tx.aiModel.findUnique({ where: { id: modelId }, select: { backend: true } })
+  if (!model) throw notFound('后端模型不存在')
+  if (lora && !LORA_BACKENDS.includes(model.backend)) throw badRequest('所选后端模型不能加载 LoRA（只有 SD WebUI 和 ComfyUI 可以），请清空 LoRA 或换一个后端模型')
 }
 
 export async function createCustomModel(actor: SessionUser, ip: string, input: Input) {
   return db().$transaction(async (tx) => {
-    await assertModel(tx, input.modelId)
+    await assertModel(tx, input.modelId, input.lora)
     const row = await tx.customModel.create({ data: { ...input, defaultParams: input.defaultParams as Prisma.InputJsonValue }, select: SELECT })
     await recordAudit(tx, actor, ip, { action: 'custom-model.create', targetType: 'CustomModel', targetId: String(row.id), after: { name: row.name, price: row.price } })
     return row
@@ -43,8 +47,9 @@ export async function createCustomModel(actor: SessionUser, ip: string, input: I
 
 export async function updateCustomModel(actor: SessionUser, ip: string, id: number, input: Partial<Input>) {
   return db().$transaction(async (tx) => {
-    if (!(await tx.customModel.count({ where: { id } }))) throw notFound('风格模型不存在')
-    await assertModel(tx, input.modelId)
+    const current = await tx.customModel.findUnique({ where: { id }, select: { modelId: true, lora: true } })
+    if (!current) throw notFound('风格模型不存在')
+    await assertModel(tx, input.modelId ?? current.modelId, input.lora !== undefined ? input.lora : current.lora)
     const row = await tx.customModel.update({ where: { id }, data: { ...input, defaultParams: input.defaultParams as Prisma.InputJsonValue | undefined }, select: SELECT })
     await recordAudit(tx, actor, ip, { action: 'custom-model.update', targetType: 'CustomModel', targetId: String(id), after: input as Prisma.InputJsonValue })
     return row

@@ -44,12 +44,11 @@ export async function buildJob(task: TaskForRun): Promise<GenerationJob> {
   const options = (task.model.options ?? {}) as { lineart?: Partial<Record<'standard' | 'anime', { module: string; model: string }>> }
   const style = p.lineStyle === 'anime' ? 'anime' : 'standard'
   const lineart = options.lineart?.[style] ?? DEFAULT_LINEART[style]
-  const lora = task.customModel?.lora ? ` <lora:${task.customModel.lora}:0.8>` : ''
   const maskImage = await loadImage(p.maskImageId)
   return {
     taskId: task.id,
     mode: MODE_BY_TYPE[p.baseType] ?? 'txt2img',
-    prompt: String(p.prompt ?? '') + lora,
+    prompt: String(p.prompt ?? ''),
     negativePrompt: String(p.negativePrompt ?? ''),
     width: Number(p.width ?? 0),
     height: Number(p.height ?? 0),
@@ -60,6 +59,8 @@ export async function buildJob(task: TaskForRun): Promise<GenerationJob> {
     count: Number(p.count ?? 1),
     denoisingStrength: typeof p.denoisingStrength === 'number' ? p.denoisingStrength : null,
     checkpoint: task.customModel?.checkpoint ?? null,
+    // Each adapter applies the LoRA its own way (A1111 prompt syntax, ComfyUI LoraLoader) or refuses it.
+    lora: task.customModel?.lora ? { name: task.customModel.lora, weight: 0.8 } : null,
     initImage: await loadImage(p.initImageId),
     maskImage,
     controlImage: await loadImage(p.controlImageId),

@@ -2,14 +2,15 @@
 export type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>
 
 /** What validation checks combo inputs against: the server's files and models. */
-export type KnownNames = { checkpoints: string[]; controlnets: string[]; images: string[] }
+export type KnownNames = { checkpoints: string[]; controlnets: string[]; images: string[]; loras: string[] }
 
-type InputKind = 'INT' | 'FLOAT' | 'STRING' | 'LINK' | 'checkpoints' | 'controlnets' | 'images' | string[]
+type InputKind = 'INT' | 'FLOAT' | 'STRING' | 'LINK' | 'checkpoints' | 'controlnets' | 'images' | 'loras' | string[]
 
 const SAMPLERS = ['euler', 'euler_ancestral', 'heun', 'dpm_2', 'lms', 'dpmpp_2m', 'dpmpp_sde', 'dpmpp_2m_sde', 'ddim', 'uni_pc']
 const SCHEDULERS = ['normal', 'karras', 'exponential', 'sgm_uniform', 'simple', 'ddim_uniform', 'beta']
 const NODES: Record<string, Record<string, InputKind>> = {
   CheckpointLoaderSimple: { ckpt_name: 'checkpoints' },
+  LoraLoader: { model: 'LINK', clip: 'LINK', lora_name: 'loras', strength_model: 'FLOAT', strength_clip: 'FLOAT' },
   CLIPTextEncode: { text: 'STRING', clip: 'LINK' },
   EmptyLatentImage: { width: 'INT', height: 'INT', batch_size: 'INT' },
   KSampler: { seed: 'INT', steps: 'INT', cfg: 'FLOAT', sampler_name: SAMPLERS, scheduler: SCHEDULERS, denoise: 'FLOAT', model: 'LINK', positive: 'LINK', negative: 'LINK', latent_image: 'LINK' },
@@ -59,7 +60,7 @@ export function validate(graph: Graph, known: KnownNames): unknown {
     for (const [name, kind] of Object.entries(NODES[node.class_type])) {
       const value = node.inputs?.[name]
       const fail = (type: string, message: string, details: string) => errors.push({ type, message, details, extra_info: { input_name: name } })
-      const list = Array.isArray(kind) ? kind : kind === 'checkpoints' || kind === 'controlnets' || kind === 'images' ? known[kind] : null
+      const list = Array.isArray(kind) ? kind : kind === 'checkpoints' || kind === 'controlnets' || kind === 'images' || kind === 'loras' ? known[kind] : null
       if (value === undefined) fail('required_input_missing', 'Required input is missing', name)
       else if (kind === 'LINK') {
         if (!Array.isArray(value) || value.length !== 2 || !graph[String(value[0])]) fail('bad_linked_input', 'Bad linked input, must be a length-2 list of [node_id, slot_index]', `${name}, ${JSON.stringify(value)}`)

@@ -24,6 +24,8 @@ export type FakeComfyOptions = {
   token?: string | null
   checkpoints?: string[]
   controlnets?: string[]
+  /** Files in models/loras, as LoraLoader lists them. */
+  loras?: string[]
   /** Builds before client-chosen prompt ids make up their own. */
   ignorePromptId?: boolean
 }
@@ -39,6 +41,7 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
     behaviour: 'normal',
     checkpoints: ['sd15.safetensors', 'anything-v5.safetensors'],
     controlnets: ['control_v11p_sd15_lineart.pth', 'control_v11p_sd15s2_lineart_anime.pth'],
+    loras: ['xiaolimao_v2.safetensors', 'styles/pixel-art.safetensors'],
     ...initial,
   }
   const calls: RecordedRequest[] = []
@@ -138,7 +141,7 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
   function submit(body: unknown, res: http.ServerResponse) {
     const graph = (body as { prompt?: unknown } | null)?.prompt
     if (typeof graph !== 'object' || graph === null) return sendJson(res, 400, { error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} }, node_errors: [] })
-    const refusal = validate(graph as Graph, { checkpoints: options.behaviour === 'reject' ? [] : options.checkpoints!, controlnets: options.controlnets!, images: [...inputs.keys()] })
+    const refusal = validate(graph as Graph, { checkpoints: options.behaviour === 'reject' ? [] : options.checkpoints!, controlnets: options.controlnets!, images: [...inputs.keys()], loras: options.loras! })
     if (refusal) return sendJson(res, 400, refusal)
     const { prompt_id, client_id } = body as { prompt_id?: unknown; client_id?: unknown }
     const id = typeof prompt_id === 'string' && !options.ignorePromptId ? prompt_id : randomUUID()
@@ -208,6 +211,16 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
     if (route === 'GET /object_info/CheckpointLoaderSimple') {
       const required = { ckpt_name: [options.checkpoints, { tooltip: 'The name of the checkpoint (model) to load.' }] }
       return sendJson(res, 200, { CheckpointLoaderSimple: { input: { required }, input_order: { required: ['ckpt_name'] }, output: ['MODEL', 'CLIP', 'VAE'], output_name: ['MODEL', 'CLIP', 'VAE'], name: 'CheckpointLoaderSimple', category: 'loaders', output_node: false } })
+    }
+    if (route === 'GET /object_info/LoraLoader') {
+      const required = {
+        model: ['MODEL', { tooltip: 'The diffusion model the LoRA will be applied to.' }],
+        clip: ['CLIP', { tooltip: 'The CLIP model the LoRA will be applied to.' }],
+        lora_name: ['COMBO', { options: options.loras, tooltip: 'The name of the LoRA.' }],
+        strength_model: ['FLOAT', { default: 1, min: -100, max: 100, step: 0.01 }],
+        strength_clip: ['FLOAT', { default: 1, min: -100, max: 100, step: 0.01 }],
+      }
+      return sendJson(res, 200, { LoraLoader: { input: { required }, input_order: { required: Object.keys(required) }, output: ['MODEL', 'CLIP'], output_name: ['MODEL', 'CLIP'], name: 'LoraLoader', category: 'loaders', output_node: false } })
     }
     sendText(res, 404, '404: Not Found', 'text/plain')
   })

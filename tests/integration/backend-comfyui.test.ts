@@ -155,6 +155,50 @@ describe('modes', () => {
   })
 })
 
+describe('LoRA (custom models)', () => {
+  it('hangs a LoraLoader between the checkpoint and the sampler and prompts, with the file ComfyUI lists', async () => {
+    const job = testJob({ lora: { name: 'xiaolimao_v2', weight: 0.8 } })
+    const { outcome } = await generate(job)
+    await expectImages(outcome.images, 1)
+    const graph = lastGraph()
+    const loraId = Object.keys(graph).find((id) => graph[id].class_type === 'LoraLoader')!
+    expect(graph[loraId].inputs).toEqual({ model: ['1', 0], clip: ['1', 1], lora_name: 'xiaolimao_v2.safetensors', strength_model: 0.8, strength_clip: 0.8 })
+    expect(graph['7'].inputs.model).toEqual([loraId, 0])
+    expect(graph['2'].inputs).toEqual({ text: job.prompt, clip: [loraId, 1] })
+    expect(graph['3'].inputs.clip).toEqual([loraId, 1])
+    expect(graph['8'].inputs.vae).toEqual(['1', 2])
+    expect(JSON.stringify(graph)).not.toContain('<lora:')
+  })
+
+  it('finds a LoRA in a subfolder by its name, and also in the line-art workflow', async () => {
+    const job = testJob({ mode: 'lineart', controlImage: await lineArt(64, 64), controlnet: { module: 'lineart_standard', model: 'control_v11p_sd15_lineart.pth', weight: 1 }, lora: { name: 'pixel-art', weight: 0.6 } })
+    await generate(job)
+    const graph = lastGraph()
+    const loraId = Object.keys(graph).find((id) => graph[id].class_type === 'LoraLoader')!
+    expect(graph[loraId].inputs.lora_name).toBe('styles/pixel-art.safetensors')
+    expect(graph['7'].inputs.model).toEqual([loraId, 0])
+  })
+
+  it('an operator template with {{lora_name}} places the LoRA itself', async () => {
+    const workflow: Record<string, { class_type: string; inputs: Record<string, unknown> }> = structuredClone(DEFAULT_WORKFLOWS.txt2img)
+    workflow['20'] = { class_type: 'LoraLoader', inputs: { model: ['1', 0], clip: ['1', 1], lora_name: '{{lora_name}}', strength_model: '{{lora_strength}}', strength_clip: 1 } }
+    workflow['7'].inputs.model = ['20', 0]
+    await generate(testJob({ lora: { name: 'xiaolimao_v2', weight: 0.5 } }), { options: { pollIntervalMs: 20, workflows: { txt2img: workflow } } })
+    const graph = lastGraph()
+    expect(Object.values(graph).filter((n) => n.class_type === 'LoraLoader')).toEqual([
+      { class_type: 'LoraLoader', inputs: { model: ['1', 0], clip: ['1', 1], lora_name: 'xiaolimao_v2.safetensors', strength_model: 0.5, strength_clip: 1 } },
+    ])
+  })
+
+  it('refuses, without queueing, a LoRA ComfyUI does not have and a template with no single checkpoint loader', async () => {
+    const before = fake.prompts().length
+    await expectFailure(adapterFor().submit(testJob({ lora: { name: 'missing-style', weight: 0.8 } }), recordingContext().ctx), 'REJECTED', false, /没有名为 missing-style 的 LoRA（已有：xiaolimao_v2\.safetensors、styles\/pixel-art\.safetensors）/)
+    const noLoader = { ...DEFAULT_WORKFLOWS.txt2img, '1': { class_type: 'UNETLoader', inputs: {} } }
+    await expectFailure(adapterFor({ options: { workflows: { txt2img: noLoader } } }).submit(testJob({ lora: { name: 'xiaolimao_v2', weight: 0.8 } }), recordingContext().ctx), 'REJECTED', false, /无法加入 LoRA/)
+    expect(fake.prompts()).toHaveLength(before)
+  })
+})
+
 describe('errors', () => {
   const submit = (job = testJob(), config?: Partial<BackendConfig>) => adapterFor(config).submit(job, recordingContext().ctx)
 

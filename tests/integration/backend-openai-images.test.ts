@@ -115,6 +115,14 @@ describe('edits (img2img, inpaint, line art)', () => {
   })
 })
 
+describe('LoRA', () => {
+  it("refuses a custom model's LoRA before calling the API (this API cannot load one)", async () => {
+    const before = fake.calls.length
+    await expectFailure(run(testJob({ lora: { name: 'xiaolimao_v2', weight: 0.8 } })), 'REJECTED', false, /不能加载 LoRA/)
+    expect(fake.calls.length).toBe(before)
+  })
+})
+
 describe('errors', () => {
   it.each([
     ['content_policy_violation'],

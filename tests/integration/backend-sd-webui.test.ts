@@ -64,6 +64,18 @@ describe('txt2img', () => {
     expect(lastBody('txt2img')).not.toHaveProperty('sampler_name')
   })
 
+  it("a custom model's LoRA goes into the prompt in A1111's <lora:name:weight> syntax, for every mode", async () => {
+    await run(testJob({ lora: { name: 'xiaolimao_v2', weight: 0.8 } }))
+    expect(lastBody('txt2img').prompt).toBe('1girl, blue hair, red dress <lora:xiaolimao_v2:0.8>')
+    await run(testJob({ mode: 'img2img', initImage: await solidPng(64, 64), lora: { name: 'pixel art', weight: 0.6 } }))
+    expect(lastBody('img2img').prompt).toBe('1girl, blue hair, red dress <lora:pixel art:0.6>')
+    await run(testJob())
+    expect(lastBody('txt2img').prompt).toBe('1girl, blue hair, red dress')
+    const before = fake.calls.length
+    await expectFailure(run(testJob({ lora: { name: 'bad>name', weight: 1 } })), 'REJECTED', false, /LoRA 名称/)
+    expect(fake.calls.length).toBe(before)
+  })
+
   it('reports the seeds the server picked for seed -1', async () => {
     const outcome = await run(testJob({ seed: -1, count: 3 }))
     if (outcome.kind !== 'completed') throw new Error('expected images')

@@ -100,3 +100,26 @@ export const DEFAULT_WORKFLOWS: Record<JobMode, Workflow> = {
     ...sampler(['4', 0], 1, ['11', 0], ['11', 1]),
   },
 }
+
+/**
+ * The workflow with a LoraLoader between its one CheckpointLoaderSimple and everything
+ * that used the checkpoint's MODEL (output 0) and CLIP (output 1); the VAE stays as it was.
+ * Throws when there is not exactly one checkpoint loader to hang the LoRA on.
+ */
+export function withLoraLoader(workflow: Workflow, loraName: string, strength: number): Workflow {
+  const loaders = Object.keys(workflow).filter((id) => workflow[id].class_type === 'CheckpointLoaderSimple')
+  if (loaders.length !== 1) throw new Error(`需要正好一个 CheckpointLoaderSimple 节点来接 LoRA，模板里有 ${loaders.length} 个`)
+  const [checkpoint] = loaders
+  const lora = String(Math.max(0, ...Object.keys(workflow).map(Number).filter(Number.isInteger)) + 1)
+  const rewire = (value: unknown): unknown =>
+    Array.isArray(value) && value.length === 2 && String(value[0]) === checkpoint && (value[1] === 0 || value[1] === 1) ? [lora, value[1]] : value
+  const patched: Workflow = {}
+  for (const [id, node] of Object.entries(workflow)) {
+    patched[id] = { ...node, inputs: Object.fromEntries(Object.entries(node.inputs).map(([name, value]) => [name, rewire(value)])) }
+  }
+  patched[lora] = {
+    class_type: 'LoraLoader',
+    inputs: { model: [checkpoint, 0], clip: [checkpoint, 1], lora_name: loraName, strength_model: strength, strength_clip: strength },
+  }
+  return patched
+}

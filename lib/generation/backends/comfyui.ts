@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import { executionFailure, watchSocket } from './comfyui-socket'
-import { DEFAULT_WORKFLOWS, fillWorkflow, type WorkflowValues } from './comfyui-workflows'
+import { DEFAULT_WORKFLOWS, fillWorkflow, withLoraLoader, type Workflow, type WorkflowValues } from './comfyui-workflows'
 import { baseUrl, checkedImage, isRecord, numberOption, okJson, parseJson, send, sendJson, statusError, testOutcome, type HttpReply } from './http'
 import { BackendError, type BackendAdapter, type BackendConfig, type BackendImage, type GenerationJob } from './types'
 
@@ -29,6 +29,21 @@ export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
     const answer = await sendJson(`${base}/upload/image`, { form, headers, signal, timeoutMs: 60_000 })
     if (!isRecord(answer) || typeof answer.name !== 'string') throw new BackendError('BAD_RESPONSE', 'ComfyUI 上传图片的应答格式不对', true)
     return typeof answer.subfolder === 'string' && answer.subfolder ? `${answer.subfolder}/${answer.name}` : answer.name
+  }
+
+  /**
+   * The LoRA file ComfyUI knows under the preset's name: the exact entry of
+   * /object_info/LoraLoader, or the one whose file name without extension matches (the
+   * form SD WebUI uses), so one preset works on both.
+   */
+  async function loraFile(name: string, signal: AbortSignal): Promise<string> {
+    const info = await sendJson(`${base}/object_info/LoraLoader`, { headers, signal, timeoutMs: 15_000 })
+    const known = comboOptions(info, 'LoraLoader', 'lora_name')
+    if (!known) throw new BackendError('REJECTED', '这个 ComfyUI 没有 LoraLoader 节点，无法使用 LoRA', false)
+    const stem = (file: string) => file.replace(/\\/g, '/').split('/').at(-1)!.replace(/\.[^.]+$/, '')
+    const found = known.find((file) => file === name) ?? known.find((file) => stem(file) === name || file.replace(/\.[^.]+$/, '') === name)
+    if (!found) throw new BackendError('REJECTED', `ComfyUI 上没有名为 ${name} 的 LoRA（已有：${known.slice(0, 20).join('、') || '无'}）`, false)
+    return found
   }
 
   async function historyEntry(promptId: string, signal?: AbortSignal): Promise<Record<string, unknown> | null> {
@@ -70,8 +85,19 @@ export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
     kind: 'comfyui',
 
     async submit(job, ctx) {
-      const template = workflows[job.mode] ?? DEFAULT_WORKFLOWS[job.mode]
-      if (!isRecord(template)) throw new BackendError('REJECTED', `ComfyUI 的 ${job.mode} 工作流模板不是对象`, false)
+      const configured = workflows[job.mode] ?? DEFAULT_WORKFLOWS[job.mode]
+      if (!isRecord(configured)) throw new BackendError('REJECTED', `ComfyUI 的 ${job.mode} 工作流模板不是对象`, false)
+      let template = configured as Workflow
+      // A template with its own {{lora_name}} places the LoRA itself; others get a LoraLoader.
+      const ownLora = JSON.stringify(template).includes('"{{lora_name}}"')
+      const lora = job.lora ? { file: await loraFile(job.lora.name, ctx.signal), strength: job.lora.weight } : null
+      if (lora && !ownLora) {
+        try {
+          template = withLoraLoader(template, lora.file, lora.strength)
+        } catch (err) {
+          throw new BackendError('REJECTED', `ComfyUI 工作流模板无法加入 LoRA：${(err as Error).message}`, false)
+        }
+      }
       const name = job.taskId.replace(/[^\w-]/g, '_')
       const values: WorkflowValues = {
         task_id: name,
@@ -88,6 +114,8 @@ export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
         checkpoint: job.checkpoint ?? config.checkpoint ?? undefined,
         controlnet_model: job.controlnet?.model,
         controlnet_strength: job.controlnet?.weight,
+        lora_name: lora?.file,
+        lora_strength: lora?.strength,
       }
       if (job.mode === 'img2img' || job.mode === 'inpaint') values.init_image = await upload(job.initImage, `${name}-init.png`, '输入图片', ctx.signal)
       if (job.mode === 'inpaint') values.mask_image = await upload(job.maskImage, `${name}-mask.png`, '蒙版', ctx.signal)
@@ -222,10 +250,15 @@ function rejection(reply: HttpReply): BackendError {
   return new BackendError('REJECTED', `ComfyUI 拒绝了工作流：${parts.filter(Boolean).join('；') || '未说明原因'}`, false, body)
 }
 
-/** Checkpoint names from /object_info/CheckpointLoaderSimple (old `[[names]]` or new `["COMBO", {options}]`). */
+/** Checkpoint names from /object_info/CheckpointLoaderSimple. */
 function checkpointNames(info: unknown): string[] | null {
-  const node = isRecord(info) ? info.CheckpointLoaderSimple : null
-  const input = isRecord(node) && isRecord(node.input) && isRecord(node.input.required) ? node.input.required.ckpt_name : null
+  return comboOptions(info, 'CheckpointLoaderSimple', 'ckpt_name')
+}
+
+/** The choices of a node's combo input in /object_info (old `[[names]]` or new `["COMBO", {options}]`). */
+function comboOptions(info: unknown, nodeClass: string, inputName: string): string[] | null {
+  const node = isRecord(info) ? info[nodeClass] : null
+  const input = isRecord(node) && isRecord(node.input) && isRecord(node.input.required) ? node.input.required[inputName] : null
   if (!Array.isArray(input)) return null
   if (Array.isArray(input[0])) return input[0].map(String)
   return isRecord(input[1]) && Array.isArray(input[1].options) ? input[1].options.map(String) : null

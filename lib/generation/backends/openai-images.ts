@@ -17,6 +17,7 @@ export function createOpenaiImagesAdapter(config: BackendConfig): BackendAdapter
     kind: 'openai-images',
 
     async submit(job, ctx) {
+      if (job.lora) throw new BackendError('REJECTED', 'OpenAI 图片接口不能加载 LoRA：请把这个风格模型绑定到 SD WebUI 或 ComfyUI 后端', false)
       ctx.onProgress(5)
       const model = configuredModel ?? job.checkpoint ?? config.checkpoint ?? 'gpt-image-1'
       const prompt = promptFor(job)

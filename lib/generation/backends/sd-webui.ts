@@ -75,9 +75,16 @@ export function createSdWebuiAdapter(config: BackendConfig): BackendAdapter {
   }
 }
 
+/** A1111's extra-network syntax: the LoRA goes into the prompt as `<lora:name:weight>`. */
+function promptWithLora(job: GenerationJob): string {
+  if (!job.lora) return job.prompt
+  if (/[<>:]/.test(job.lora.name)) throw new BackendError('REJECTED', `LoRA 名称不能包含 < > 或冒号：${job.lora.name}`, false)
+  return `${job.prompt} <lora:${job.lora.name}:${job.lora.weight}>`.trim()
+}
+
 function requestBody(job: GenerationJob, checkpoint: string | null): Record<string, unknown> {
   const body: Record<string, unknown> = {
-    prompt: job.prompt,
+    prompt: promptWithLora(job),
     negative_prompt: job.negativePrompt,
     seed: job.seed,
     steps: job.steps,

@@ -5,6 +5,12 @@
 export const BACKEND_KINDS = ['sd-webui', 'comfyui', 'openai-images', 'mj-proxy', 'demo'] as const
 export type BackendKind = (typeof BACKEND_KINDS)[number]
 
+/**
+ * Backends a custom model's LoRA can be used with. The demo renderer ignores it (its
+ * pictures are procedural); OpenAI images and Midjourney cannot load one.
+ */
+export const LORA_BACKENDS: readonly string[] = ['sd-webui', 'comfyui', 'demo']
+
 /** What the operator configured for one backend (an AiModel row, secret decrypted). */
 export type BackendConfig = {
   endpoint: string
@@ -38,6 +44,11 @@ export type GenerationJob = {
   denoisingStrength: number | null
   /** Overrides BackendConfig.checkpoint (custom models). */
   checkpoint: string | null
+  /**
+   * A custom model's LoRA. Each backend applies it its own way: SD WebUI as `<lora:name:weight>`
+   * in the prompt, ComfyUI as a LoraLoader node; backends without LoRAs refuse the job.
+   */
+  lora?: { name: string; weight: number } | null
   /** PNG bytes: img2img and inpaint input. */
   initImage: Buffer | null
   /** PNG bytes, white = repaint, black = keep (SD WebUI convention). */
