@@ -1,14 +1,31 @@
 import { db } from '@/lib/db'
 import { hashPassword } from '@/lib/auth/password'
+import { takeAttempt, type Limit } from '@/lib/auth/rate-limit'
 import { issueToken } from '@/lib/auth/token'
 import { badRequest, conflict, forbidden } from '@/lib/http/app-error'
 import { getConfigValue } from '@/lib/site-config/store'
 import { isTooCommon } from './common-passwords'
 import type { TCredentials } from './schemas'
 
+/**
+ * Sign-ups per address, every attempt counted (a taken name too, so names cannot be
+ * probed without limit): enough for a family or an office behind one address, not for
+ * an account farm.
+ */
+export const REGISTER_LIMITS = {
+  perIpHour: { max: 30, windowSeconds: 60 * 60 },
+  perIpDay: { max: 100, windowSeconds: 24 * 60 * 60 },
+}
+
+const limitsFor = (ip: string): Limit[] => [
+  { key: `register:ip:hour:${ip}`, ...REGISTER_LIMITS.perIpHour },
+  { key: `register:ip:day:${ip}`, ...REGISTER_LIMITS.perIpDay },
+]
+
 /** Creates a USER account with a password and signs it in. */
-export async function registerUser({ username, password }: TCredentials): Promise<{ token: string }> {
+export async function registerUser({ username, password }: TCredentials, ip: string): Promise<{ token: string }> {
   if (!(await getConfigValue<boolean>('REGISTER_ENABLED'))) throw forbidden('本站暂未开放注册')
+  await takeAttempt(limitsFor(ip), '注册')
   if (isTooCommon(password, username)) throw badRequest('密码太常见，请换一个更难猜的密码')
   const passwordHash = await hashPassword(password)
   try {

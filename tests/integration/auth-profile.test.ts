@@ -111,6 +111,24 @@ describe('POST /api/users/password', () => {
     expectOk(await loginAs('prof_gil', 'brand-new-pass-2'))
   })
 
+  it('limits wrong current passwords per account (5 in 15 minutes) with a clear 429; right ones do not count', async () => {
+    const user = await createUser({ password: 'old-password-1' })
+    for (let i = 0; i < 4; i++) expectFail(await changePassword(user.token, `guess-${i}-password`, 'brand-new-pass-2'), 400, '当前密码不正确')
+    // The right password (refused for its too common successor) is not a guess.
+    expectFail(await changePassword(user.token, 'old-password-1', 'password1'), 400, '密码太常见，请换一个更难猜的密码')
+    expectFail(await changePassword(user.token, 'guess-5-password', 'brand-new-pass-2'), 400, '当前密码不正确')
+    expectFail(await changePassword(user.token, 'guess-6-password', 'brand-new-pass-2'), 429, /^密码验证过于频繁，请 \d+ 分钟 后再试$/)
+    // Now even the right one waits: the guesser learns nothing.
+    expectFail(await changePassword(user.token, 'old-password-1', 'brand-new-pass-2'), 429, /^密码验证过于频繁/)
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).tokenVersion).toBe(user.tokenVersion)
+
+    const other = await createUser({ password: 'old-password-1' })
+    expectOk(await changePassword(other.token, 'old-password-1', 'brand-new-pass-2'))
+
+    await db().rateLimitCounter.updateMany({ where: { key: `password-change:user:${user.id}` }, data: { resetAt: new Date(Date.now() - 1000) } })
+    expectOk(await changePassword(user.token, 'old-password-1', 'brand-new-pass-2'))
+  })
+
   it('refuses unknown fields with 400', async () => {
     const user = await createUser({ username: 'prof_hu', password: 'old-password-1' })
     const res = await callRoute(password.POST, { token: user.token, body: { currentPassword: 'old-password-1', newPassword: 'brand-new-pass-2', userId: 'x' } })

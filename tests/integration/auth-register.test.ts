@@ -97,4 +97,15 @@ describe('POST /api/auth/register', () => {
     }
     expectOk(await registerAs({ username: 'reg_grace', password: GOOD_PASSWORD }))
   })
+
+  it('limits sign-ups per address (a taken name counts too) with a clear 429, creating nothing; other addresses go on', async () => {
+    const ip = '203.0.113.50'
+    const signUp = (username: string) => callRoute(register.POST, { body: { username, password: GOOD_PASSWORD }, ip })
+    for (let i = 0; i < 25; i++) expectOk(await signUp(`reg_burst${i}`))
+    for (let i = 0; i < 5; i++) expectFail(await signUp('reg_burst0'), 409, '用户名已被占用')
+    const before = await userCount()
+    expectFail(await signUp('reg_burst_more'), 429, /^注册过于频繁，请 \d+ 分钟 后再试$/)
+    expect(await userCount()).toBe(before)
+    expectOk(await callRoute(register.POST, { body: { username: 'reg_burst_more', password: GOOD_PASSWORD }, ip: '203.0.113.51' }))
+  })
 })

@@ -3,4 +3,4 @@ import { route } from '@/lib/http/route'
 import { ZCredentialsSchema } from '@/lib/users/schemas'
 import { registerUser } from '@/lib/users/register-user'
 
-export const POST = route({ access: 'public', body: ZCredentialsSchema }, ({ body }) => registerUser(body))
+export const POST = route({ access: 'public', body: ZCredentialsSchema }, ({ body, ip }) => registerUser(body, ip))
