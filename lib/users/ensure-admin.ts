@@ -1,32 +1,44 @@
 import { randomBytes } from 'node:crypto'
 import type { PrismaClient } from '@/lib/generated/prisma/client'
 import { hashPassword } from '@/lib/auth/password'
+import type { Tx } from '@/lib/db'
 
 export type EnsureAdminResult =
   | { created: false }
   | { created: true; username: string; generatedPassword: string | null }
 
 /**
+ * First-start work runs in every web process that starts, possibly several at once on
+ * one empty database: each decision is taken under a transaction-scoped advisory lock,
+ * so the second process waits, then finds what the first one made.
+ */
+async function underStartLock<T>(client: PrismaClient, name: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return client.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`aiimg:first-start:${name}`}, 0))`
+    return work(tx)
+  })
+}
+
+/**
  * On first start (no ADMIN exists) creates the administrator: ADMIN_USERNAME with
- * ADMIN_PASSWORD, or with a generated password that the caller prints once.
+ * ADMIN_PASSWORD, or with a generated password that the caller prints once. Exactly one
+ * of several processes starting together creates it.
  */
 export async function ensureAdmin(client: PrismaClient, username: string, password: string | undefined): Promise<EnsureAdminResult> {
-  const existing = await client.user.findFirst({ where: { role: 'ADMIN' }, select: { id: true } })
-  if (existing) return { created: false }
-  const taken = await client.user.findUnique({ where: { username: username.toLowerCase() }, select: { role: true } })
-  if (taken) {
-    throw new Error(`ADMIN_USERNAME "${username}" belongs to an existing ${taken.role} account; choose another name.`)
-  }
+  const hasAdmin = async (c: Pick<PrismaClient, 'user'>) => Boolean(await c.user.findFirst({ where: { role: 'ADMIN' }, select: { id: true } }))
+  if (await hasAdmin(client)) return { created: false }
+  const name = username.toLowerCase()
   const generatedPassword = password ? null : randomBytes(12).toString('base64url')
-  await client.user.create({
-    data: {
-      username: username.toLowerCase(),
-      name: '管理员',
-      role: 'ADMIN',
-      passwordHash: await hashPassword(password ?? generatedPassword!),
-    },
+  // Hashed before the lock is taken: the hash is slow and the lock holds up the other processes.
+  const passwordHash = await hashPassword(password ?? generatedPassword!)
+
+  return underStartLock(client, 'admin', async (tx) => {
+    if (await hasAdmin(tx)) return { created: false }
+    const taken = await tx.user.findUnique({ where: { username: name }, select: { role: true } })
+    if (taken) throw new Error(`ADMIN_USERNAME "${username}" belongs to an existing ${taken.role} account; choose another name.`)
+    await tx.user.create({ data: { username: name, name: '管理员', role: 'ADMIN', passwordHash } })
+    return { created: true, username: name, generatedPassword }
   })
-  return { created: true, username: username.toLowerCase(), generatedPassword }
 }
 
 /**
@@ -35,14 +47,17 @@ export async function ensureAdmin(client: PrismaClient, username: string, passwo
  */
 export async function ensureDemoModel(client: PrismaClient): Promise<boolean> {
   if (await client.aiModel.count()) return false
-  await client.aiModel.create({
-    data: {
-      name: '演示渲染器',
-      backend: 'demo',
-      prices: { SD_TEXT2IMG: 1, SD_IMG2IMG: 1, SD_IMGINPAINT: 1, SD_IMGCONTROLNET: 1 },
-      concurrency: 2,
-      sort: 100,
-    },
+  return underStartLock(client, 'demo-model', async (tx) => {
+    if (await tx.aiModel.count()) return false
+    await tx.aiModel.create({
+      data: {
+        name: '演示渲染器',
+        backend: 'demo',
+        prices: { SD_TEXT2IMG: 1, SD_IMG2IMG: 1, SD_IMGINPAINT: 1, SD_IMGCONTROLNET: 1 },
+        concurrency: 2,
+        sort: 100,
+      },
+    })
+    return true
   })
-  return true
 }

@@ -1,0 +1,30 @@
+// The first start's administrator (and demo model) when several web processes start at once on
+// one empty database: exactly one is created, and every process agrees.
+import { expect, it } from 'vitest'
+import { verifyPassword } from '@/lib/auth/password'
+import { db } from '@/lib/db'
+import { ensureAdmin, ensureDemoModel } from '@/lib/users/ensure-admin'
+
+it('two processes starting together create one ADMIN; the other reports none created', async () => {
+  const results = await Promise.all([ensureAdmin(db(), 'Admin', undefined), ensureAdmin(db(), 'Admin', undefined), ensureAdmin(db(), 'Admin', undefined)])
+  const created = results.filter((r) => r.created)
+  expect(created).toHaveLength(1)
+  expect(results.filter((r) => !r.created)).toHaveLength(2)
+
+  const admins = await db().user.findMany({ where: { role: 'ADMIN' } })
+  expect(admins).toHaveLength(1)
+  expect(admins[0].username).toBe('admin')
+  // The password printed is the one that works.
+  const printed = created[0].created ? created[0].generatedPassword! : ''
+  expect(await verifyPassword(admins[0].passwordHash!, printed)).toBe(true)
+
+  // Later starts change nothing.
+  expect(await ensureAdmin(db(), 'admin', 'another-password-1')).toEqual({ created: false })
+  expect(await db().user.count({ where: { role: 'ADMIN' } })).toBe(1)
+})
+
+it('two processes starting together add one demo model', async () => {
+  const added = await Promise.all([ensureDemoModel(db()), ensureDemoModel(db()), ensureDemoModel(db())])
+  expect(added.filter(Boolean)).toHaveLength(1)
+  expect(await db().aiModel.count({ where: { backend: 'demo' } })).toBe(1)
+})
