@@ -20,11 +20,18 @@ export type ConfigDefinition = {
 }
 
 const text = (max: number) => z.string().trim().max(max, `最多 ${max} 个字符`)
-const imageUrl = z
-  .string()
-  .trim()
-  .max(500)
-  .refine((v) => v === '' || v.startsWith('/') || /^https?:\/\//.test(v), '请输入以 / 或 http(s):// 开头的地址')
+/**
+ * A picture's address: a path on this site or an http(s) URL. `//host` and `/\host` are
+ * other sites to a browser (and whitespace inside is dropped by it), so a path must be
+ * a plain one: the logo also becomes the favicon redirect and the page icon.
+ */
+export function isImageAddress(value: string): boolean {
+  if (value === '') return true
+  if (/[\s\\]/.test(value.replace(/^https?:\/\//, ''))) return false
+  if (value.startsWith('/')) return !value.startsWith('//')
+  return /^https?:\/\/[^/]/.test(value)
+}
+const imageUrl = z.string().trim().max(500).refine(isImageAddress, '请输入以 / 开头的本站路径或 http(s):// 开头的地址')
 const integer = (min: number, max: number) => z.number().int('请输入整数').min(min).max(max)
 
 function define(entry: Omit<ConfigDefinition, 'schema'> & { schema?: z.ZodType }): ConfigDefinition {

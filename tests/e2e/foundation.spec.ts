@@ -70,6 +70,28 @@ test('the admin edits the site name and sees the title change', async ({ page })
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(name)
 })
 
+test('a saved secret setting leaves the page: the field shows it masked and nothing is left unsaved', async ({ page, request }) => {
+  const token = await adminToken(request)
+  await useToken(page, token)
+  await page.goto('/admin/site_config')
+  const translate = page.locator('form').filter({ hasText: '提示词翻译' })
+  const field = translate.getByLabel('翻译接口密钥')
+  const secret = `sk-e2e-${Date.now().toString(36)}-wxyz`
+  try {
+    await field.fill(secret)
+    await expect(translate.getByText('1 项未保存')).toBeVisible()
+    await translate.getByRole('button', { name: '保存' }).click()
+    await expect(page.getByText('保存成功')).toBeVisible()
+    await expect(field).toHaveValue('••••wxyz')
+    await expect(translate.getByText(/项未保存/)).toHaveCount(0)
+    await expect(translate.getByRole('button', { name: '保存' })).toBeDisabled()
+    expect(await page.content()).not.toContain(secret)
+  } finally {
+    const res = await request.patch('/api/site-config/TRANSLATE_API_KEY', { data: { value: '' }, headers: { authorization: `Bearer ${token}` } })
+    expect(res.ok(), await res.text()).toBeTruthy()
+  }
+})
+
 test('the admin creates, edits and deletes a user', async ({ page, request }) => {
   await useToken(page, await adminToken(request))
   await page.goto('/admin/user_mana')

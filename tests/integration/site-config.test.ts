@@ -105,7 +105,11 @@ describe('PATCH /api/site-config/{name}', () => {
     ['a site name over 40 characters', 'name', '名'.repeat(41), /^站点名称：/],
     ['a malformed WX_APP_ID', 'WX_APP_ID', 'abc', '公众号 AppID：AppID 形如 wx 加 16 位十六进制字符'],
     ['a WX_APP_ID with capitals', 'WX_APP_ID', 'wx0123456789ABCDEF', '公众号 AppID：AppID 形如 wx 加 16 位十六进制字符'],
-    ['a logo that is not a path or http(s) URL', 'logo', 'javascript:alert(1)', '站点 Logo：请输入以 / 或 http(s):// 开头的地址'],
+    ['a logo that is not a path or http(s) URL', 'logo', 'javascript:alert(1)', '站点 Logo：请输入以 / 开头的本站路径或 http(s):// 开头的地址'],
+    ['a logo on another site written as //host', 'logo', '//evil.example/logo.png', '站点 Logo：请输入以 / 开头的本站路径或 http(s):// 开头的地址'],
+    ['a logo on another site written as /\\host', 'logo', '/\\evil.example/logo.png', '站点 Logo：请输入以 / 开头的本站路径或 http(s):// 开头的地址'],
+    ['a logo path with a tab a browser would drop', 'logo', '/\t/evil.example/logo.png', '站点 Logo：请输入以 / 开头的本站路径或 http(s):// 开头的地址'],
+    ['a logo URL with no host', 'logo', 'https:///logo.png', '站点 Logo：请输入以 / 开头的本站路径或 http(s):// 开头的地址'],
     ['a malformed secret', 'WX_APP_SECRET', 'not-hex-at-all', '公众号 AppSecret：AppSecret 为 32 位十六进制字符'],
   ])('answers 400 to %s, storing and auditing nothing', async (_case, name, value, message) => {
     await expectInvalid(name, value, message)

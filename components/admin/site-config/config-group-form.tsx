@@ -7,9 +7,8 @@ import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Field, Input, Switch, Textarea } from '@/components/ui/field'
+import { changedItems, saveOrder, shownValue, withoutSaved, type Edits, type Value } from './config-edits'
 import type { ConfigItemView } from './site-config-editor'
-
-type Value = string | number | boolean
 
 function ConfigControl({ item, value, onChange, disabled }: { item: ConfigItemView; value: Value; onChange: (v: Value) => void; disabled: boolean }) {
   const id = `cfg-${item.name}`
@@ -32,20 +31,37 @@ function ConfigControl({ item, value, onChange, disabled }: { item: ConfigItemVi
   )
 }
 
-/** One group of settings; saving sends only what changed, one PATCH per setting. */
+/**
+ * One group of settings. Only the fields being edited are kept here; everything else
+ * shows the server's current value, and a saved field goes back to it (a secret then
+ * shows masked again instead of staying in the page as typed). Saving sends only what
+ * changed, one PATCH per setting.
+ */
 export function ConfigGroupForm({ title, items, canEdit, onSaved }: { title: string; items: ConfigItemView[]; canEdit: boolean; onSaved: () => Promise<void> }) {
-  const initial = Object.fromEntries(items.map((i) => [i.name, i.value])) as Record<string, Value>
-  const [values, setValues] = useState(initial)
+  const [edits, setEdits] = useState<Edits>({})
   const [busy, run] = useAction()
-  const changed = items.filter((i) => values[i.name] !== initial[i.name])
+  const valueOf = (item: ConfigItemView) => shownValue(item, edits)
+  const changed = changedItems(items, edits)
+  const edit = (name: string, value: Value) => setEdits((current) => ({ ...current, [name]: value }))
 
   async function save(e: FormEvent) {
     e.preventDefault()
-    // On a failure, settings saved before the failing one stay saved.
+    const order = saveOrder(changed, edits)
+    const saved: string[] = []
+    // On a failure, settings saved before the failing one stay saved (and leave the form).
     await run(async () => {
-      for (const item of changed) await api.patch(`/api/site-config/${item.name}`, { value: values[item.name] })
-      toast.success('保存成功')
-      await onSaved()
+      try {
+        for (const item of order) {
+          await api.patch(`/api/site-config/${item.name}`, { value: edits[item.name] })
+          saved.push(item.name)
+        }
+        toast.success('保存成功')
+      } finally {
+        if (saved.length) {
+          await onSaved()
+          setEdits((current) => withoutSaved(current, saved))
+        }
+      }
     })
   }
 
@@ -63,11 +79,11 @@ export function ConfigGroupForm({ title, items, canEdit, onSaved }: { title: str
                   </label>
                   {item.help && <p className="text-xs text-zinc-500">{item.help}</p>}
                 </div>
-                <ConfigControl item={item} value={values[item.name]} onChange={(v) => setValues({ ...values, [item.name]: v })} disabled={!canEdit} />
+                <ConfigControl item={item} value={valueOf(item)} onChange={(v) => edit(item.name, v)} disabled={!canEdit} />
               </div>
             ) : (
               <Field key={item.name} label={item.label} htmlFor={`cfg-${item.name}`} help={item.help ?? (item.visibility === 'secret' ? '保密项：只显示末四位，不修改则保持原值' : undefined)}>
-                <ConfigControl item={item} value={values[item.name]} onChange={(v) => setValues({ ...values, [item.name]: v })} disabled={!canEdit} />
+                <ConfigControl item={item} value={valueOf(item)} onChange={(v) => edit(item.name, v)} disabled={!canEdit} />
               </Field>
             ),
           )}
