@@ -23,6 +23,8 @@ const env = {
   ADMIN_PASSWORD: E2E_ADMIN.password,
   PORT: String(E2E_PORT),
   LISTEN_HOST: '127.0.0.1',
+  // A production site needs its public address for WeChat sign-in (OAuth callback, QR codes).
+  PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
   DATA_DIR: dataDir,
   RUN_WORKER_IN_WEB: 'false',
   ...signInFakes.env,

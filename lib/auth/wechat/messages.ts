@@ -6,6 +6,7 @@
 export const WECHAT_MESSAGES = {
   disabled: '本站未开启微信登录，请使用其他方式登录',
   incomplete: '微信登录尚未配置完成（需要公众号 AppID 和 AppSecret），请联系管理员',
+  'no-public-url': '微信登录尚未配置完成（生产部署需要把环境变量 PUBLIC_URL 设为本站的公开地址，例如 https://your.domain），请联系管理员',
   'open-missing': '本站未配置微信开放平台网站应用，请使用页面上的二维码登录',
   'ticket-expired': '二维码已过期，请在电脑上刷新二维码后重新扫描',
   'ticket-used': '二维码已使用，请在电脑上刷新二维码后重新扫描',

@@ -10,11 +10,22 @@ export type WechatUserInfo = { openid: string; nickname?: string; headimgurl?: s
 const TIMEOUT_MS = 10_000
 const CODE_INVALID = '微信授权码无效或已使用，请重新发起微信登录'
 
-/** WeChat's documented error codes, as something a user or an operator can act on. */
-export function wechatError(errcode: number, errmsg: string): AppError {
-  console.warn(`[wechat] errcode ${errcode}: ${errmsg}`)
+const GRANT_EXPIRED = '微信授权已失效，请重新发起微信登录'
+const MISCONFIGURED = '微信登录配置有误（AppID 或 AppSecret 不正确），请联系管理员'
+
+/**
+ * WeChat's documented error codes, as something a user or an operator can act on. The
+ * same code means different things per endpoint: on /sns/userinfo 40001 is the user's
+ * web access token (invalid or replaced), not the AppSecret, which that call never sends.
+ */
+export function wechatError(errcode: number, errmsg: string, path: string): AppError {
+  console.warn(`[wechat] ${path} errcode ${errcode}: ${errmsg}`)
   if ([40029, 40163, 42003].includes(errcode)) return badRequest(CODE_INVALID)
-  if ([40013, 40125, 40001, 41004].includes(errcode)) return serviceUnavailable('微信登录配置有误（AppID 或 AppSecret 不正确），请联系管理员')
+  if (path === '/sns/userinfo') {
+    if ([40001, 40014, 42001].includes(errcode)) return badRequest(GRANT_EXPIRED)
+  } else if ([40013, 40125, 40001, 41004].includes(errcode)) {
+    return serviceUnavailable(MISCONFIGURED)
+  }
   if (errcode === 48001) return serviceUnavailable('公众号没有网页授权接口权限，请联系管理员')
   if (errcode === -1) return serviceUnavailable('微信服务繁忙，请稍后再试')
   return serviceUnavailable(`微信接口返回错误（${errcode}），请稍后再试`)
@@ -39,7 +50,7 @@ async function callWechat<T>(path: string, query: Record<string, string>): Promi
     console.warn(`[wechat] ${path} answered something that is not JSON: ${text.slice(0, 200)}`)
     throw serviceUnavailable('微信服务器返回了无法识别的内容，请稍后再试')
   }
-  if (typeof body.errcode === 'number' && body.errcode !== 0) throw wechatError(body.errcode, String(body.errmsg ?? ''))
+  if (typeof body.errcode === 'number' && body.errcode !== 0) throw wechatError(body.errcode, String(body.errmsg ?? ''), path)
   return body as T
 }
 
