@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as profile from '@/app/api/users/profile/route'
 import { db } from '@/lib/db'
+import { SMS_VERIFY_IP_LIMIT } from '@/lib/auth/sms/verify-code'
 import { invalidateConfigCache } from '@/lib/site-config/store'
 import { startFakeAliyunSms } from '../fakes/sms-aliyun'
 import { startFakeTencentSms } from '../fakes/sms-tencent'
@@ -158,6 +159,26 @@ describe('codes and limits', () => {
     const ip = freshIp()
     for (let i = 0; i < 20; i++) expectOk(await sendCode(freshMobile(), 'login', { ip }))
     expectFail(await sendCode(freshMobile(), 'login', { ip }), 429, THROTTLED)
+  })
+
+  it(`at most ${SMS_VERIFY_IP_LIMIT.max} wrong codes per address in 15 minutes, across phones; right codes do not count`, async () => {
+    expect(SMS_VERIFY_IP_LIMIT).toEqual({ max: 30, windowSeconds: 15 * 60 })
+    const ip = freshIp()
+    const first = freshMobile()
+    expectOk(await sendCode(first))
+    expectOk(await loginWithCode(first, codeFor(first), ip))
+    // Six phones, five wrong tries each: thirty wrong codes from one address.
+    for (let p = 0; p < 6; p++) {
+      const mobile = freshMobile()
+      expectOk(await sendCode(mobile))
+      for (let i = 0; i < 5; i++) expectFail(await loginWithCode(mobile, wrongCode(codeFor(mobile)), ip), 400, /^验证码错误/)
+    }
+    const next = freshMobile()
+    expectOk(await sendCode(next))
+    expectFail(await loginWithCode(next, codeFor(next), ip), 429, /^验证码校验过于频繁，请 \d+ 分钟 后再试$/)
+    // The refused try did not touch the code: it still works from another address.
+    expect((await db().smsCode.findFirstOrThrow({ where: { mobile: next } })).attempts).toBe(0)
+    expectOk(await loginWithCode(next, codeFor(next), freshIp()))
   })
 
   it('a code is valid for 5 minutes', async () => {

@@ -201,6 +201,23 @@ describe('GET /api/site-config (console)', () => {
       expect(['public', 'admin', 'secret']).toContain(item.visibility)
     }
   })
+
+  it('a MANAGER sees every setting but the secrets, which are left out altogether; a USER is refused', async () => {
+    expectOk(await patch('WX_APP_SECRET', SECRET))
+    try {
+      const manager = await createUser({ role: 'MANAGER' })
+      const res = await callRoute(siteConfig.GET, { token: manager.token })
+      const names = expectOk(res).items.map((i: ConsoleItem) => i.name).sort()
+      expect(names).toEqual([...namesWith('public'), ...namesWith('admin')].sort())
+      expect(namesWith('secret').length).toBeGreaterThan(0)
+      for (const secret of namesWith('secret')) expect(names).not.toContain(secret)
+      expect(JSON.stringify(res.body)).not.toContain('••••')
+      expect(JSON.stringify(res.body)).not.toContain(SECRET.slice(-4))
+      expectFail(await callRoute(siteConfig.GET, { token: (await createUser()).token }), 403)
+    } finally {
+      expectOk(await patch('WX_APP_SECRET', ''))
+    }
+  })
 })
 
 describe('AdminAuditLog is append-only', () => {
