@@ -14,7 +14,7 @@ const DEFAULT_AVATAR = '/imgs/default_avatar.png'
 
 async function upload(bytes: Uint8Array, token?: string) {
   const form = new FormData()
-  form.set('file', new Blob([bytes]), 'picture.png')
+  form.set('file', new Blob([new Uint8Array(bytes)]), 'picture.png')
   const headers = new Headers({ 'x-client-ip': '10.0.0.1' })
   if (token) headers.set('authorization', `Bearer ${token}`)
   const res = await avatar.POST(new Request('http://localhost/api/users/avatar', { method: 'POST', headers, body: form }), { params: Promise.resolve({}) })
