@@ -1,6 +1,7 @@
 import { db } from '@/lib/db'
 import { createAdapter, isSupportedBackend } from '@/lib/generation/backends/registry'
 import { backendConfig } from '@/lib/tasks/build-job'
+import { announceQueueChangeNow } from '@/lib/tasks/queue-signal'
 import { taskFailureCooldownMs } from './backend-attempts'
 
 export const CHECK_BACKENDS_JOB = 'check-backends'
@@ -46,6 +47,7 @@ async function testWithTimeout(model: Parameters<typeof backendConfig>[0] & { ba
 export async function checkBackends(): Promise<void> {
   const models = await db().aiModel.findMany({ where: { enabled: true } })
   const now = Date.now()
+  let recovered = false
   await Promise.all(
     models.map(async (model) => {
       const isCoolingDown = !model.healthy && model.healthMessage?.startsWith(TASK_FAILURE) && model.healthCheckedAt && now - model.healthCheckedAt.getTime() < (await taskFailureCooldownMs(model.id))
@@ -56,6 +58,9 @@ export async function checkBackends(): Promise<void> {
         where: { id: model.id },
         data: { healthy: result.ok || (model.healthy && failures < FAILED_CHECKS_TO_REMOVE), healthFailures: failures, healthCheckedAt: new Date(), healthMessage: result.ok ? null : result.message.slice(0, 300) },
       })
+      if (result.ok && !model.healthy) recovered = true
     }),
   )
+  // Its queued tasks were waiting for it, unpolled: wake the workers.
+  if (recovered) await announceQueueChangeNow()
 }

@@ -37,7 +37,7 @@ export async function getTaskForAdmin(id: string) {
   })
   if (!task) throw notFound('任务不存在')
   const ledger = await db().ledgerEntry.findMany({
-    where: { reference: { in: [`task:${id}:charge`, `task:${id}:refund`] } },
+    where: { reference: { in: [`task:${id}:charge`, `task:${id}:refund`, `task:${id}:shortfall`] } },
     select: { id: true, kind: true, amount: true, balanceAfter: true, reference: true, createdAt: true },
     orderBy: { id: 'asc' },
   })

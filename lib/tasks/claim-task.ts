@@ -4,19 +4,39 @@ import { db } from '@/lib/db'
 export const LEASE_MS = 60_000
 /** Once started, a task has this long to finish (unless its model says otherwise). */
 export const RUN_TIMEOUT_MS = 10 * 60_000
+/** Backends looked at per claim, least busy first. */
+const CANDIDATES = 8
 
-export type ClaimedTask = { id: string; upstreamId: string | null; attempts: number }
+export type ClaimedTask = {
+  id: string
+  upstreamId: string | null
+  attempts: number
+  /** The last attempt ended without knowing whether the backend got the job: ask it before submitting. */
+  probeBeforeSubmit: boolean
+}
 
 /**
- * Claims one task for this worker, or null. First an accepted job whose worker died
- * (stage RUNNING, no lease): it only needs someone to wait for it. Else a queued task
- * for the least busy healthy backend with a free slot (a task of a pool may go to any of
- * its instances and is moved to the one chosen): the backend's row is locked (SKIP
- * LOCKED) while its running jobs are counted, so two workers can never fill one slot
- * twice; then the user with the fewest running tasks goes first, then the oldest task.
+ * What a claim found: a task; or none, and whether that was only because other claimers
+ * held the rows it wanted (then trying again soon may find work; otherwise nothing can
+ * run until a signal says the queue changed, or a backoff ends).
  */
+export type ClaimOutcome = { task: ClaimedTask; contended: false } | { task: null; contended: boolean }
+
+/**
+ * Claims one task for this worker. First an accepted job whose worker died (stage
+ * RUNNING, no lease): it only needs someone to wait for it. Else a queued task for the
+ * least busy healthy backend with a free slot (a task of a pool may go to any of its
+ * instances and is moved to the one chosen); within a backend the user with the fewest
+ * running tasks goes first, then the oldest task.
+ */
+export async function claimNext(workerId: string): Promise<ClaimOutcome> {
+  const orphan = await claimOrphan(workerId)
+  return orphan ? { task: orphan, contended: false } : claimQueued(workerId)
+}
+
+/** claimNext for callers that only want the task (tests, tools). */
 export async function claimTask(workerId: string): Promise<ClaimedTask | null> {
-  return (await claimOrphan(workerId)) ?? (await claimQueued(workerId))
+  return (await claimNext(workerId)).task
 }
 
 async function claimOrphan(workerId: string): Promise<ClaimedTask | null> {
@@ -25,52 +45,109 @@ async function claimOrphan(workerId: string): Promise<ClaimedTask | null> {
     WHERE "id" = (
       SELECT "id" FROM "Task" WHERE "status" = 'PENDING' AND "stage" = 'RUNNING' AND "leaseOwner" IS NULL
       ORDER BY "createdAt" FOR UPDATE SKIP LOCKED LIMIT 1)
-    RETURNING "id", "upstreamId", "attempts"`
+    RETURNING "id", "upstreamId", "attempts", "probeBeforeSubmit"`
   return rows[0] ?? null
 }
 
-async function claimQueued(workerId: string): Promise<ClaimedTask | null> {
+/** A backend (AiModel row) that may take a task, and its pool. */
+export type Candidate = { id: string; pool: string | null }
+
+async function claimQueued(workerId: string): Promise<ClaimOutcome> {
+  // Backends that look able to take a task now. Nothing is locked here and the counts are
+  // this statement's snapshot: each backend is checked again under its lock below.
+  // A pool member must be enabled and healthy; a lone model still runs the tasks already paid for it.
+  const candidates = await db().$queryRaw<Candidate[]>`
+    WITH load AS (
+      SELECT m."id", m."pool", m."concurrency",
+        (SELECT count(*) FROM "Task" r WHERE r."modelId" = m."id" AND r."status" = 'PENDING' AND r."stage" IN ('SUBMITTING', 'RUNNING')) AS running,
+        (SELECT min(q."createdAt") FROM "Task" q
+          WHERE q."status" = 'PENDING' AND q."stage" = 'QUEUED' AND q."runAfter" <= now()
+            AND ((q."poolKey" IS NULL AND q."modelId" = m."id") OR q."poolKey" = m."pool")) AS oldest
+      FROM "AiModel" m
+      WHERE m."healthy" AND (m."enabled" OR m."pool" IS NULL)
+    )
+    SELECT "id", "pool" FROM load
+    WHERE oldest IS NOT NULL AND running < "concurrency"
+    ORDER BY running, oldest
+    LIMIT ${CANDIDATES}`
+  let firstLocked: Candidate | null = null
+  for (const candidate of candidates) {
+    const claimed = await claimOnBackend(candidate, workerId)
+    if (claimed === 'locked') firstLocked ??= candidate
+    else if (claimed) return { task: claimed, contended: false }
+  }
+  if (!firstLocked) return { task: null, contended: false }
+  // Every backend with work was being claimed for by someone else (typically one busy
+  // backend and several workers): wait our turn on the first instead of polling.
+  const waited = await claimOnBackend(firstLocked, workerId, { wait: true })
+  return waited === 'locked' ? { task: null, contended: true } : waited ? { task: waited, contended: false } : { task: null, contended: false }
+}
+
+/** How long a claim waits for a backend's row that another claimer holds (they hold it for milliseconds). */
+const LOCK_WAIT = '2s'
+
+/**
+ * One backend, in one transaction: lock its row (SKIP LOCKED unless told to wait: then
+ * 'locked' means another claimer holds it, or it just left routing), then count its
+ * running tasks and take a task only if a slot is free. The count is a statement of its
+ * own on purpose: under READ COMMITTED each statement sees what was committed when it
+ * began, and every claim for this backend commits before it releases the lock we now
+ * hold, so the count is exact. Counted in the statement that takes the lock, it could
+ * miss a rival that committed while we waited for (or were about to take) the lock, and
+ * overfill the backend.
+ */
+export async function claimOnBackend(candidate: Candidate, workerId: string, options: { wait?: boolean } = {}): Promise<ClaimedTask | 'locked' | null> {
   return db().$transaction(async (tx) => {
-    // A backend can take a queued task that names it, or one of its pool's. Pool members
-    // must be enabled and healthy; a lone model still runs the tasks already paid for it.
-    const models = await tx.$queryRaw<{ id: string; pool: string | null }[]>`
-      WITH load AS (
-        SELECT m."id", m."pool", m."concurrency",
-          (SELECT count(*) FROM "Task" r WHERE r."modelId" = m."id" AND r."status" = 'PENDING' AND r."stage" IN ('SUBMITTING', 'RUNNING')) AS running,
-          (SELECT min(q."createdAt") FROM "Task" q
-            WHERE q."status" = 'PENDING' AND q."stage" = 'QUEUED' AND q."runAfter" <= now()
-              AND ((q."poolKey" IS NULL AND q."modelId" = m."id") OR q."poolKey" = m."pool")) AS oldest
-        FROM "AiModel" m
-        WHERE m."healthy" AND (m."enabled" OR m."pool" IS NULL)
-      )
-      SELECT m."id", m."pool" FROM "AiModel" m JOIN load ON load."id" = m."id"
-      WHERE load.oldest IS NOT NULL AND load.running < load."concurrency"
-      ORDER BY load.running, load.oldest
-      FOR UPDATE OF m SKIP LOCKED LIMIT 1`
-    if (models.length === 0) return null
-    const [{ id: modelId, pool }] = models
-    // Only the chosen row is locked (SKIP LOCKED passes over rows other claimers hold), so
-    // workers claiming for other instances of the pool are never blocked by this one.
+    let locked: { concurrency: number }[]
+    if (options.wait) {
+      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`)
+      locked = await tx.$queryRaw<{ concurrency: number }[]>`
+        SELECT "concurrency" FROM "AiModel"
+        WHERE "id" = ${candidate.id} AND "healthy" AND ("enabled" OR "pool" IS NULL)
+        FOR UPDATE`.catch((error: unknown) => {
+        if (isLockTimeout(error)) return []
+        throw error
+      })
+    } else {
+      locked = await tx.$queryRaw<{ concurrency: number }[]>`
+        SELECT "concurrency" FROM "AiModel"
+        WHERE "id" = ${candidate.id} AND "healthy" AND ("enabled" OR "pool" IS NULL)
+        FOR UPDATE SKIP LOCKED`
+    }
+    if (locked.length === 0) return 'locked'
     const rows = await tx.$queryRaw<ClaimedTask[]>`
-      WITH chosen AS (
+      WITH running AS (
+        SELECT count(*) AS n FROM "Task" r
+        WHERE r."modelId" = ${candidate.id} AND r."status" = 'PENDING' AND r."stage" IN ('SUBMITTING', 'RUNNING')
+      ), chosen AS (
         SELECT t."id" FROM "Task" t
         WHERE t."status" = 'PENDING' AND t."stage" = 'QUEUED' AND t."runAfter" <= now()
-          AND ((t."poolKey" IS NULL AND t."modelId" = ${modelId}) OR t."poolKey" = ${pool})
+          AND ((t."poolKey" IS NULL AND t."modelId" = ${candidate.id}) OR t."poolKey" = ${candidate.pool})
+          AND (SELECT n FROM running) < ${locked[0].concurrency}
         ORDER BY (SELECT count(*) FROM "Task" u WHERE u."userId" = t."userId" AND u."status" = 'PENDING' AND u."stage" IN ('SUBMITTING', 'RUNNING')), t."createdAt"
         LIMIT 1 FOR UPDATE OF t SKIP LOCKED
       )
       UPDATE "Task" SET
-        "modelId" = ${modelId}, "stage" = 'SUBMITTING', "leaseOwner" = ${workerId}, "leaseExpiresAt" = now() + ${`${LEASE_MS} milliseconds`}::interval,
+        "modelId" = ${candidate.id}, "stage" = 'SUBMITTING', "leaseOwner" = ${workerId}, "leaseExpiresAt" = now() + ${`${LEASE_MS} milliseconds`}::interval,
         "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", now()),
         "deadlineAt" = LEAST("deadlineAt", now() + ${`${RUN_TIMEOUT_MS} milliseconds`}::interval)
       FROM chosen WHERE "Task"."id" = chosen."id"
-      RETURNING "Task"."id", "Task"."upstreamId", "Task"."attempts"`
+      RETURNING "Task"."id", "Task"."upstreamId", "Task"."attempts", "Task"."probeBeforeSubmit"`
     return rows[0] ?? null
   })
 }
 
-/** When the next queued task becomes due (backoff), to sleep until then. */
-export async function nextDueAt(): Promise<Date | null> {
-  const row = await db().task.findFirst({ where: { status: 'PENDING', stage: 'QUEUED' }, orderBy: { runAfter: 'asc' }, select: { runAfter: true } })
+/** PostgreSQL's lock_not_available (55P03), however the driver wraps it. */
+function isLockTimeout(error: unknown): boolean {
+  return /55P03|lock timeout/i.test(`${JSON.stringify(error)} ${error instanceof Error ? error.message : ''}`)
+}
+
+/**
+ * When the next task in backoff becomes due, to sleep until then. Tasks already due but
+ * not claimed wait for a slot or a backend to come back, which is announced: they are
+ * not polled.
+ */
+export async function nextBackoffDueAt(): Promise<Date | null> {
+  const row = await db().task.findFirst({ where: { status: 'PENDING', stage: 'QUEUED', runAfter: { gt: new Date() } }, orderBy: { runAfter: 'asc' }, select: { runAfter: true } })
   return row?.runAfter ?? null
 }

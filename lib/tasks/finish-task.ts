@@ -3,35 +3,59 @@ import type { Prisma } from '@/lib/generated/prisma/client'
 import type { ResultButton } from '@/lib/generation/backends/types'
 import type { StoredImage } from '@/lib/generation/store-results'
 import { postMovement } from '@/lib/ledger/post-movement'
+import { announceQueueChange, wakeLocalRunner } from './queue-signal'
 
 /**
  * The ways a task ends. Each is one conditional UPDATE from PENDING: whoever changes the
  * row decided the ending, and only that caller refunds (in the same transaction, with
  * ledger reference task:<id>:refund), so a task is refunded at most once however the
- * worker, the sweeper, the user and an admin race.
+ * worker, the sweeper, the user and an admin race. Every ending frees a backend slot, so
+ * it is announced to the workers.
  */
 
 /** What a finished job offers besides images: its buttons (Midjourney), and params with text results added (describe). */
 export type CompletionExtras = { buttons?: ResultButton[]; params?: Record<string, unknown> }
 
+/**
+ * Fewer images delivered than were paid for: the missing ones' points go back with the
+ * success (ledger reference task:<id>:shortfall, booked once with the SUCCESS update).
+ */
+export type Shortfall = { userId: string; ordered: number; delivered: number; points: number }
+
 /** SUCCESS, if this worker still holds the task (else the results are dropped). */
-export async function completeTask(taskId: string, workerId: string, results: StoredImage[], log: unknown, extras: CompletionExtras = {}): Promise<boolean> {
-  const { count } = await db().task.updateMany({
-    where: { id: taskId, status: 'PENDING', leaseOwner: workerId },
-    data: {
-      ...(extras.buttons ? { buttons: extras.buttons as unknown as Prisma.InputJsonValue } : {}),
-      ...(extras.params ? { params: extras.params as Prisma.InputJsonValue } : {}),
-      status: 'SUCCESS',
-      stage: 'DONE',
-      progress: 100,
-      results: results as unknown as Prisma.InputJsonValue,
-      backendLog: [log ?? null] as Prisma.InputJsonValue,
-      finishedAt: new Date(),
-      leaseOwner: null,
-      leaseExpiresAt: null,
-    },
+export async function completeTask(taskId: string, workerId: string, results: StoredImage[], log: unknown, extras: CompletionExtras = {}, shortfall?: Shortfall): Promise<boolean> {
+  const completed = await db().$transaction(async (tx) => {
+    const { count } = await tx.task.updateMany({
+      where: { id: taskId, status: 'PENDING', leaseOwner: workerId },
+      data: {
+        ...(extras.buttons ? { buttons: extras.buttons as unknown as Prisma.InputJsonValue } : {}),
+        ...(extras.params ? { params: extras.params as Prisma.InputJsonValue } : {}),
+        status: 'SUCCESS',
+        stage: 'DONE',
+        progress: 100,
+        results: results as unknown as Prisma.InputJsonValue,
+        backendLog: (shortfall ? [log ?? null, { shortfall: { ordered: shortfall.ordered, delivered: shortfall.delivered, refundedPoints: shortfall.points } }] : [log ?? null]) as Prisma.InputJsonValue,
+        finishedAt: new Date(),
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    })
+    if (count === 0) return false
+    if (shortfall && shortfall.points > 0) {
+      await postMovement(tx, {
+        userId: shortfall.userId,
+        account: 'POINTS',
+        kind: 'TASK_REFUND',
+        amount: shortfall.points,
+        reference: `task:${taskId}:shortfall`,
+        note: `少出 ${shortfall.ordered - shortfall.delivered} 张图退还`,
+      })
+    }
+    await announceQueueChange(tx)
+    return true
   })
-  return count === 1
+  if (completed) wakeLocalRunner()
+  return completed
 }
 
 type Ending = { status: 'FAIL' | 'CANCELED'; errorCode: string | null; errorMessage: string | null; log?: unknown }
@@ -58,17 +82,24 @@ async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending
   if (task.chargedPoints > 0) {
     await postMovement(tx, { userId: task.userId, account: 'POINTS', kind: 'TASK_REFUND', amount: task.chargedPoints, reference: `task:${task.id}:refund`, note: ending.status === 'CANCELED' ? '取消任务退还' : '任务失败退还' })
   }
+  await announceQueueChange(tx)
   return { id: task.id, stage: task.stage, upstreamId: task.upstreamId }
+}
+
+async function endedAndAnnounced<T>(ending: Promise<T | null>): Promise<T | null> {
+  const ended = await ending
+  if (ended) wakeLocalRunner()
+  return ended
 }
 
 /** FAIL with a refund. `workerId` limits it to the worker holding the lease. */
 export function failTask(taskId: string, ending: Omit<Ending, 'status'>, workerId?: string) {
-  return db().$transaction((tx) => endAndRefund(tx, { id: taskId, ...(workerId ? { leaseOwner: workerId } : {}) }, { ...ending, status: 'FAIL' }))
+  return endedAndAnnounced(db().$transaction((tx) => endAndRefund(tx, { id: taskId, ...(workerId ? { leaseOwner: workerId } : {}) }, { ...ending, status: 'FAIL' })))
 }
 
 /** CANCELED with a refund; `userId` limits it to the owner's tasks. Returns the stage it was cancelled in. */
 export function cancelPendingTask(taskId: string, by: { userId?: string; reason: string | null; code?: string }) {
-  return db().$transaction((tx) =>
-    endAndRefund(tx, { id: taskId, ...(by.userId ? { userId: by.userId } : {}) }, { status: 'CANCELED', errorCode: by.code ?? null, errorMessage: by.reason }),
+  return endedAndAnnounced(
+    db().$transaction((tx) => endAndRefund(tx, { id: taskId, ...(by.userId ? { userId: by.userId } : {}) }, { status: 'CANCELED', errorCode: by.code ?? null, errorMessage: by.reason })),
   )
 }

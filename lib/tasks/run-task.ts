@@ -7,7 +7,8 @@ import { recordAttempt, recordBackendFailure } from '@/lib/models/backend-health
 import { getConfigValue } from '@/lib/site-config/store'
 import { backendConfig, buildJob, MissingInputError } from './build-job'
 import { LEASE_MS, type ClaimedTask } from './claim-task'
-import { completeTask, failTask } from './finish-task'
+import { completeTask, failTask, type Shortfall } from './finish-task'
+import { announceQueueChangeNow } from './queue-signal'
 import { onTaskNudge } from './task-nudges'
 import { TASK_ERROR_MESSAGES } from './task-views'
 
@@ -15,6 +16,9 @@ const HEARTBEAT_MS = 15_000
 const PROGRESS_WRITE_MS = 1_000
 const BACKOFF_BASE_MS = 5_000
 const BACKOFF_MAX_MS = 5 * 60_000
+/** A busy backend (queue full, 429/503) is asked again after 2 s, 4 s, 8 s ... at most a minute apart. */
+const BUSY_BACKOFF_BASE_MS = 2_000
+const BUSY_BACKOFF_MAX_MS = 60_000
 
 /** Runs in this process by task id, so a cancel signal can stop one at once. */
 export const activeRuns = new Map<string, () => void>()
@@ -27,13 +31,27 @@ type StopReason = 'deadline' | 'ended-elsewhere' | 'shutdown'
  * died, probes and resumes it: an accepted job is never submitted twice), waits,
  * copies the images into storage and marks the task SUCCESS. While it runs, a heartbeat
  * keeps the lease and notices a cancel or deadline. Failures that may pass (network,
- * busy, 5xx before the backend accepted) go back to the queue with backoff; others fail
- * the task with a refund.
+ * 5xx before the backend accepted) go back to the queue with backoff; a busy backend is
+ * asked again and again without using up attempts, until the deadline; others fail the
+ * task with a refund.
  */
 export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: AbortSignal): Promise<void> {
   const task = await db().task.findUniqueOrThrow({
     where: { id: claimed.id },
-    select: { id: true, params: true, deadlineAt: true, maxAttempts: true, upstreamId: true, poolKey: true, model: true, customModel: { select: { checkpoint: true, lora: true } } },
+    select: {
+      id: true,
+      userId: true,
+      params: true,
+      deadlineAt: true,
+      maxAttempts: true,
+      upstreamId: true,
+      poolKey: true,
+      chargedPoints: true,
+      priceSnapshot: true,
+      backendLog: true,
+      model: true,
+      customModel: { select: { checkpoint: true, lora: true } },
+    },
   })
   const stop = new AbortController()
   let stopReason: StopReason | null = null
@@ -93,13 +111,32 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
     const stored = await storeResults(task.id, outcome.images, { siteName, visibleMark }).catch((error) => {
       throw new StorageError(String(error))
     })
-    const completed = await completeTask(task.id, workerId, stored, outcome.log, {
-      buttons: outcome.buttons,
-      ...(outcome.prompts ? { params: { ...(task.params as Record<string, unknown>), describedPrompts: outcome.prompts } } : {}),
-    })
+    const completed = await completeTask(
+      task.id,
+      workerId,
+      stored,
+      outcome.log,
+      {
+        buttons: outcome.buttons,
+        ...(outcome.prompts ? { params: { ...(task.params as Record<string, unknown>), describedPrompts: outcome.prompts } } : {}),
+      },
+      // A text result (describe) has no images to count.
+      outcome.prompts ? undefined : shortfallOf(task, stored.length),
+    )
     if (completed) await recordAttempt(task.model.id, task.id, true)
   } catch (error) {
-    await handleFailure(error, { taskId: task.id, modelId: task.model.id, poolKey: task.poolKey, workerId, attempts: claimed.attempts, maxAttempts: task.maxAttempts, accepted: Boolean(upstreamId), stopReason })
+    await handleFailure(error, {
+      taskId: task.id,
+      modelId: task.model.id,
+      poolKey: task.poolKey,
+      workerId,
+      attempts: claimed.attempts,
+      maxAttempts: task.maxAttempts,
+      accepted: Boolean(upstreamId),
+      stopReason,
+      deadlineAt: task.deadlineAt,
+      previousLog: task.backendLog,
+    })
     if (adapter?.interrupt && job && (stopReason === 'deadline' || stopReason === 'ended-elsewhere')) await adapter.interrupt(upstreamId, job)
   } finally {
     clearInterval(beat)
@@ -111,14 +148,24 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
 
 class StorageError extends Error {}
 
+/** The images paid for but not delivered, priced as charged (never more than was charged). */
+function shortfallOf(task: { userId: string; chargedPoints: number; priceSnapshot: unknown; params: unknown }, delivered: number): Shortfall | undefined {
+  const snapshot = (task.priceSnapshot ?? {}) as { pricePerImage?: unknown; count?: unknown }
+  const ordered = typeof snapshot.count === 'number' ? snapshot.count : Number((task.params as { count?: unknown }).count ?? 1)
+  const pricePerImage = typeof snapshot.pricePerImage === 'number' ? snapshot.pricePerImage : 0
+  if (!(delivered < ordered)) return undefined
+  return { userId: task.userId, ordered, delivered, points: Math.min(task.chargedPoints, (ordered - delivered) * pricePerImage) }
+}
+
 /** Final failures that speak of the backend rather than of the job (a refused prompt does not count). */
 const BACKEND_FAULTS = new Set(['UNREACHABLE', 'TIMEOUT', 'BAD_RESPONSE', 'UPSTREAM_FAILED', 'UNAUTHORIZED'])
 
 /** Submit (or resume) and wait: the images, however the backend delivers them. */
 async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: ClaimedTask, ctx: RunContext, onAccepted: (id: string) => Promise<void>): Promise<WaitOutcome> {
   let upstreamId = claimed.upstreamId
-  if (!upstreamId && claimed.attempts > 1 && adapter.probe) {
-    // A previous attempt may have reached the backend before its worker died.
+  if (!upstreamId && claimed.probeBeforeSubmit && adapter.probe) {
+    // The previous attempt ended without an answer (its worker died or drained mid-submit,
+    // or the backend did not answer in time): the backend may have the job.
     const known = await adapter.probe(job)
     if (known.known && !known.upstreamId) throw new BackendError('UPSTREAM_FAILED', 'the backend ran an earlier attempt whose result cannot be fetched', false, { code: 'BACKEND_LOST' })
     if (known.known) upstreamId = known.upstreamId
@@ -135,10 +182,25 @@ async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: Cla
   return adapter.wait(upstreamId, job, ctx)
 }
 
-async function handleFailure(error: unknown, run: { taskId: string; modelId: string; poolKey: string | null; workerId: string; attempts: number; maxAttempts: number; accepted: boolean; stopReason: StopReason | null }): Promise<void> {
+type FailedRun = {
+  taskId: string
+  modelId: string
+  poolKey: string | null
+  workerId: string
+  attempts: number
+  maxAttempts: number
+  accepted: boolean
+  stopReason: StopReason | null
+  deadlineAt: Date
+  /** The task's backendLog before this attempt (it counts busy answers in a row). */
+  previousLog: unknown
+}
+
+async function handleFailure(error: unknown, run: FailedRun): Promise<void> {
   const { taskId, workerId } = run
   if (run.stopReason === 'ended-elsewhere') return // the canceller or the sweeper already ended it
   if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId, run.accepted)
+  if (error instanceof BackendError && error.code === 'BUSY' && !run.accepted && !run.stopReason) return askAgainWhenBusy(error, run)
   if (run.stopReason === 'deadline') {
     if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId)) await recordAttempt(run.modelId, taskId, false, 'TIMEOUT: deadline passed')
     return
@@ -153,10 +215,9 @@ async function handleFailure(error: unknown, run: { taskId: string; modelId: str
   else if (error instanceof BackendError && BACKEND_FAULTS.has(error.code)) await recordAttempt(run.modelId, taskId, false, `${error.code}: ${error.message}`)
   if (retryable) {
     const delay = blamesBackend && run.poolKey ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))
-    await db().task.updateMany({
-      where: { id: taskId, leaseOwner: workerId, status: 'PENDING' },
-      data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, runAfter: new Date(Date.now() + delay), progress: 0, backendLog: [describe(error)] as Prisma.InputJsonValue },
-    })
+    // An answer (5xx, garbage) means the backend dealt with the submit: the retry submits
+    // again. No answer in time leaves it unknown, so the retry asks the backend first.
+    await requeue(taskId, workerId, { runAfter: new Date(Date.now() + delay), probeBeforeSubmit: error.code === 'TIMEOUT', backendLog: [describe(error)] as Prisma.InputJsonValue })
     return
   }
   if (!(error instanceof BackendError || error instanceof MissingInputError || error instanceof StorageError)) console.error(`[worker] task ${taskId} failed unexpectedly`, error)
@@ -164,16 +225,45 @@ async function handleFailure(error: unknown, run: { taskId: string; modelId: str
   await failTask(taskId, { errorCode: code, errorMessage: userMessage ?? TASK_ERROR_MESSAGES[code] ?? TASK_ERROR_MESSAGES.UPSTREAM_FAILED, log: describe(error) }, workerId)
 }
 
+/** Back to the queue (the slot it held is free: announced), if this worker still holds it. */
+async function requeue(taskId: string, workerId: string, data: Prisma.TaskUpdateManyMutationInput): Promise<void> {
+  const { count } = await db().task.updateMany({
+    where: { id: taskId, leaseOwner: workerId, status: 'PENDING' },
+    data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, progress: 0, ...data },
+  })
+  if (count > 0) await announceQueueChangeNow()
+}
+
+/**
+ * The backend is busy (a proxy's queue full, HTTP 429/503): it refused the job, so the
+ * attempt is given back and the task asked again after 2 s, 4 s, 8 s ... up to a minute
+ * apart, never later than its deadline (where the sweeper fails it with a refund).
+ */
+async function askAgainWhenBusy(error: BackendError, run: FailedRun): Promise<void> {
+  const last = Array.isArray(run.previousLog) ? (run.previousLog[0] as { error?: unknown; busyInARow?: unknown } | null) : null
+  const busyInARow = (last?.error === 'BUSY' && typeof last.busyInARow === 'number' ? last.busyInARow : 0) + 1
+  const delay = Math.min(BUSY_BACKOFF_MAX_MS, BUSY_BACKOFF_BASE_MS * 2 ** (busyInARow - 1))
+  const runAfter = new Date(Math.min(Date.now() + delay, run.deadlineAt.getTime()))
+  await requeue(run.taskId, run.workerId, {
+    runAfter,
+    attempts: { decrement: 1 },
+    probeBeforeSubmit: false,
+    backendLog: [{ ...describe(error), busyInARow }] as Prisma.InputJsonValue,
+  })
+}
+
 /**
  * When a draining worker runs out of time: a job the backend accepted keeps running
  * there and another worker resumes waiting for it; any other goes back to the queue,
- * where the next attempt first probes whether the backend got it after all.
+ * where the next attempt first probes whether the backend got it after all. Either way
+ * the workers are told, so one that is idle takes it over now.
  */
 async function releaseForLater(taskId: string, workerId: string, accepted: boolean): Promise<void> {
-  await db().task.updateMany({
+  const { count } = await db().task.updateMany({
     where: { id: taskId, leaseOwner: workerId, status: 'PENDING' },
-    data: accepted ? { leaseOwner: null, leaseExpiresAt: null } : { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null },
+    data: accepted ? { leaseOwner: null, leaseExpiresAt: null } : { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, probeBeforeSubmit: true },
   })
+  if (count > 0) await announceQueueChangeNow()
 }
 
 function describe(error: unknown) {

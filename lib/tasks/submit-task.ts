@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { TaskType } from '@/lib/generated/prisma/enums'
@@ -5,12 +6,12 @@ import { AppError, badRequest, conflict, notFound, tooManyRequests } from '@/lib
 import { isSupportedBackend } from '@/lib/generation/backends/registry'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { getConfigValue } from '@/lib/site-config/store'
-import { signalJob, wakeLocalWorker } from '@/lib/worker/job-signal'
 import { assertNoBannedWords } from './banned-words'
+import { announceQueueChange, wakeLocalRunner } from './queue-signal'
 import { resolveRequest, type ResolvedRequest } from './resolve-request'
 import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
 
-export const RUN_TASKS_JOB = 'run-tasks'
+export { RUN_TASKS_JOB } from './queue-signal'
 /** How long a task may wait and run in all before it fails with a refund. */
 export const TASK_DEADLINE_MS = 30 * 60_000
 
@@ -40,23 +41,51 @@ async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; nam
  * Submits a task: checks the prompt and limits, then in ONE transaction takes the price
  * from the user's points (ledger reference task:<id>:charge) and queues the task, so
  * there is never a charge without a task or a task without its charge. A repeated
- * Idempotency-Key returns the first task instead of charging again.
+ * Idempotency-Key with the same inputs returns the first task instead of charging again;
+ * with other inputs it is refused (409).
  */
 export async function submitTask(userId: string, input: SubmitInput, idempotencyKey?: string): Promise<TaskView> {
-  return queueTask(userId, idempotencyKey, (earlier) => earlier.type === input.type, () => resolveRequest(userId, input.type, input.params, input.modelId ?? null))
+  const hash = requestHash(input)
+  // Tasks from before request hashes were kept can only be told apart by their type.
+  const isSameRequest = (earlier: EarlierTask) => (earlier.requestHash ? earlier.requestHash === hash : earlier.type === input.type)
+  return queueTask(userId, idempotencyKey, isSameRequest, () => resolveRequest(userId, input.type, input.params, input.modelId ?? null), hash)
 }
+
+/** What identifies a submission's inputs: SHA-256 of {type, modelId, params} as JSON with sorted keys. */
+export function requestHash(input: SubmitInput): string {
+  return createHash('sha256').update(canonicalJson({ type: input.type, modelId: input.modelId ?? null, params: input.params ?? null })).digest('hex')
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+export const IDEMPOTENCY_MISMATCH_MESSAGE = '这个 Idempotency-Key 已用于另一次内容不同的提交（任务类型、模型或参数不一致），请为新的提交使用新的 Key'
 
 type EarlierTask = NonNullable<Awaited<ReturnType<typeof findByKey>>>
 
 /**
  * The submission path every task takes (a form's submit, a Midjourney button): replay
  * by Idempotency-Key (`isSameRequest` tells a retry from a different request under the
- * same key), resolve, check, then charge and queue in one transaction.
+ * same key; `hash` is kept with the task for that), resolve, check, then charge and queue
+ * in one transaction.
  */
-export async function queueTask(userId: string, idempotencyKey: string | undefined, isSameRequest: (earlier: EarlierTask) => boolean, resolve: () => Promise<ResolvedRequest>): Promise<TaskView> {
+export async function queueTask(
+  userId: string,
+  idempotencyKey: string | undefined,
+  isSameRequest: (earlier: EarlierTask) => boolean,
+  resolve: () => Promise<ResolvedRequest>,
+  hash?: string,
+): Promise<TaskView> {
   const replay = (task: EarlierTask): TaskView => {
-    if (!isSameRequest(task)) throw conflict('该 Idempotency-Key 已用于另一个请求')
-    return toTaskView(task)
+    if (!isSameRequest(task)) throw conflict(IDEMPOTENCY_MISMATCH_MESSAGE)
+    const { requestHash: _hash, ...shown } = task
+    return toTaskView(shown)
   }
   if (idempotencyKey) {
     const earlier = await findByKey(userId, idempotencyKey)
@@ -96,14 +125,15 @@ export async function queueTask(userId: string, idempotencyKey: string | undefin
           chargedPoints: cost,
           deadlineAt: new Date(Date.now() + TASK_DEADLINE_MS),
           idempotencyKey: idempotencyKey ?? null,
+          requestHash: idempotencyKey && hash ? hash : null,
         },
         select: TASK_VIEW_SELECT,
       })
       if (cost > 0) await postMovement(tx, { userId, account: 'POINTS', kind: 'TASK_CHARGE', amount: -cost, reference: `task:${created.id}:charge`, note: model.name })
-      await signalJob(tx, RUN_TASKS_JOB)
+      await announceQueueChange(tx)
       return created
     })
-    wakeLocalWorker(RUN_TASKS_JOB)
+    wakeLocalRunner()
     return toTaskView(task)
   } catch (error) {
     // Two requests with one key at the same moment: the loser returns the winner's task.
@@ -116,5 +146,5 @@ export async function queueTask(userId: string, idempotencyKey: string | undefin
 }
 
 async function findByKey(userId: string, idempotencyKey: string) {
-  return db().task.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select: TASK_VIEW_SELECT })
+  return db().task.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select: { ...TASK_VIEW_SELECT, requestHash: true } })
 }

@@ -1,7 +1,6 @@
 import { db } from '@/lib/db'
-import { signalJob } from '@/lib/worker/job-signal'
 import { failTask } from './finish-task'
-import { RUN_TASKS_JOB } from './submit-task'
+import { announceQueueChange, wakeLocalRunner } from './queue-signal'
 import { TASK_ERROR_MESSAGES } from './task-views'
 
 export const SWEEP_TASKS_JOB = 'sweep-tasks'
@@ -12,7 +11,8 @@ const BATCH = 100
  * - Past its deadline, a PENDING task fails with a refund (its worker, if any, notices).
  * - A task whose worker vanished (lease expired): an accepted job is handed to another
  *   worker to wait for; a job never accepted goes back to the queue while attempts
- *   remain (the next attempt probes the backend first), else fails with a refund.
+ *   remain (marked so that the next attempt asks the backend first whether the job got
+ *   there), else fails with a refund.
  * Every change is conditional on what was seen, so a worker coming back wins or loses cleanly.
  */
 export async function sweepTasks(): Promise<boolean> {
@@ -31,11 +31,14 @@ export async function sweepTasks(): Promise<boolean> {
     if (task.upstreamId) {
       requeued += (await db().task.updateMany({ where: stillOrphaned, data: { stage: 'RUNNING', leaseOwner: null, leaseExpiresAt: null } })).count
     } else if (task.attempts < task.maxAttempts) {
-      requeued += (await db().task.updateMany({ where: stillOrphaned, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, runAfter: now } })).count
+      requeued += (await db().task.updateMany({ where: stillOrphaned, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, runAfter: now, probeBeforeSubmit: true } })).count
     } else if (task.leaseOwner) {
       await failTask(task.id, { errorCode: 'BACKEND_LOST', errorMessage: TASK_ERROR_MESSAGES.BACKEND_LOST }, task.leaseOwner)
     }
   }
-  if (requeued) await db().$transaction((tx) => signalJob(tx, RUN_TASKS_JOB))
+  if (requeued) {
+    await db().$transaction((tx) => announceQueueChange(tx))
+    wakeLocalRunner()
+  }
   return overdue.length === BATCH || orphans.length === BATCH
 }

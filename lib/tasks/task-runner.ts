@@ -1,19 +1,23 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { claimTask, nextDueAt } from './claim-task'
+import { claimNext, nextBackoffDueAt } from './claim-task'
 import { runTask } from './run-task'
 
 export type TaskRunner = { wake(): void; stop(drainMs: number): Promise<void>; readonly running: number }
 
 /** Idle workers look at the queue this often even without a signal (a missed NOTIFY). */
 const IDLE_CHECK_MS = 60_000
+/** After finding only rows other claimers held: look again this soon (plus jitter, so rivals do not collide again). */
+const CONTENDED_RETRY_MS = 20
 
 /**
  * Runs up to `slots` tasks at once in this process. Woken by a signal (a task was
- * queued, a slot freed), it claims until it is full or the queue has nothing it may
- * take; otherwise it sleeps until the next backoff is due, so an idle worker makes
- * almost no queries. stop() drains: no new claims, running tasks get `drainMs` to end,
- * then the rest are released for other workers.
+ * queued or released, a task ended and freed a slot, a backend came back), it claims
+ * until it is full or the queue has nothing it may take. Then it sleeps until the next
+ * backoff is due or the next signal: tasks that wait for a full or unhealthy backend are
+ * not polled. Only when other claimers held the rows it wanted does it look again soon.
+ * stop() drains: no new claims, running tasks get `drainMs` to end, then the rest are
+ * released for other workers.
  */
 export function startTaskRunner(slots: number, log: (m: string) => void = console.log): TaskRunner {
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`
@@ -27,12 +31,18 @@ export function startTaskRunner(slots: number, log: (m: string) => void = consol
   const fill = async () => {
     if (filling) return void (again = true)
     filling = true
+    let contended = false
     try {
       do {
         again = false
+        contended = false
         while (!stopping && inFlight.size < slots) {
-          const claimed = await claimTask(workerId)
-          if (!claimed) break
+          const outcome = await claimNext(workerId)
+          if (!outcome.task) {
+            contended = outcome.contended
+            break
+          }
+          const claimed = outcome.task
           const run: Promise<void> = runTask(claimed, workerId, shutdown.signal)
             .catch((error) => log(`[worker] task ${claimed.id} crashed: ${error instanceof Error ? error.stack : error}`))
             .finally(() => {
@@ -42,20 +52,26 @@ export function startTaskRunner(slots: number, log: (m: string) => void = consol
           inFlight.add(run)
         }
       } while (again && !stopping)
-      await scheduleIdleCheck()
+      await scheduleNextLook(contended)
     } catch (error) {
       log(`[worker] claiming tasks failed: ${error instanceof Error ? error.message : error}`)
+      again = false
       timer = setTimeout(wake, 5_000)
     } finally {
       filling = false
+      // A signal that came while the next look was being scheduled must not be lost.
+      if (again && !stopping) wake()
     }
   }
 
-  const scheduleIdleCheck = async () => {
+  const scheduleNextLook = async (contended: boolean) => {
     clearTimeout(timer)
     if (stopping) return
-    const due = inFlight.size < slots ? await nextDueAt() : null
-    const wait = due ? Math.max(250, Math.min(IDLE_CHECK_MS, due.getTime() - Date.now())) : IDLE_CHECK_MS
+    // Full: the end of one of our own tasks wakes us.
+    if (inFlight.size >= slots) return void (timer = setTimeout(wake, IDLE_CHECK_MS))
+    if (contended) return void (timer = setTimeout(wake, CONTENDED_RETRY_MS + Math.random() * CONTENDED_RETRY_MS))
+    const due = await nextBackoffDueAt()
+    const wait = due ? Math.max(10, Math.min(IDLE_CHECK_MS, due.getTime() - Date.now() + 5)) : IDLE_CHECK_MS
     timer = setTimeout(wake, wait)
   }
 

@@ -8,9 +8,9 @@ import { decodeBase64Image, fakePng, isImage, jsonBody, pause, randomSeed, recor
 export type SdBehaviour =
   | 'normal'
   | 'slow' // stepMs per sampling step (100 ms unless set)
-  | 'failing' // 500 from the generate routes, like a CUDA out-of-memory
+  | 'failing' // 500 from the generate routes, like a CUDA out-of-memory (the task id is known as finished afterwards)
   | 'hanging' // generate routes never answer
-  | 'malformed' // 200 whose images are not images and whose info is not JSON
+  | 'malformed' // 200 whose images are not images and whose info is not JSON (the task id is known as finished)
   | 'garbage' // 200 with an HTML page
   | 'reject' // 422 validation error naming sampler_name
 
@@ -25,6 +25,8 @@ export type FakeSdOptions = {
   alwaysDetectedMaps?: boolean
   models?: string[]
   controlnetModels?: string[]
+  /** The next N generate requests get 503 from a gateway in front of the server (nothing reaches it). */
+  busyAnswers?: number
 }
 
 const SD_SAMPLERS = ['Euler a', 'Euler', 'LMS', 'Heun', 'DPM2', 'DPM++ 2M', 'DPM++ SDE', 'DPM++ 2M Karras', 'DDIM', 'UniPC']
@@ -50,6 +52,9 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
   const finished: string[] = []
   let current: { taskId: string; step: number; steps: number; interrupted: boolean } | null = null
   let queueLock: Promise<unknown> = Promise.resolve()
+  /** Generate requests open at once now, and the most ever (one SD WebUI should only ever get one from us). */
+  let openGenerations = 0
+  let peakGenerations = 0
 
   const stepMs = () => options.stepMs ?? (options.behaviour === 'slow' ? 100 : 2)
 
@@ -63,9 +68,15 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
     if (refusal) return sendJson(res, refusal.status, refusal.body)
     const taskId = typeof body.force_task_id === 'string' ? body.force_task_id : `task(${randomUUID()})`
     pending.push(taskId)
+    openGenerations++
+    peakGenerations = Math.max(peakGenerations, openGenerations)
     const run = queueLock.then(() => execute(taskId, body))
     queueLock = run.catch(() => undefined)
-    sendJson(res, 200, await run)
+    try {
+      sendJson(res, 200, await run)
+    } finally {
+      openGenerations--
+    }
   }
 
   async function execute(taskId: string, body: Record<string, unknown>) {
@@ -126,12 +137,20 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
       if (body === undefined || typeof body !== 'object' || body === null || Array.isArray(body)) {
         return sendJson(res, 422, { detail: [{ loc: ['body'], msg: 'value is not a valid dict', type: 'type_error.dict' }] })
       }
+      if (options.busyAnswers) {
+        options.busyAnswers--
+        return sendText(res, 503, '<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>')
+      }
+      // Like the real server, a job that ran (and failed) stays known under its force_task_id.
+      const ranAndFailed = () => finished.push(typeof (body as Record<string, unknown>).force_task_id === 'string' ? String((body as Record<string, unknown>).force_task_id) : `task(${randomUUID()})`)
       switch (options.behaviour) {
         case 'hanging':
           return
         case 'failing':
+          ranAndFailed()
           return sendJson(res, 500, { error: 'OutOfMemoryError', detail: '', body: '', errors: 'CUDA out of memory. Tried to allocate 2.00 GiB' })
         case 'malformed':
+          ranAndFailed()
           return sendJson(res, 200, { images: ['bm90IGFuIGltYWdl'], parameters: {}, info: '{"seed": 1, trunc' })
         case 'garbage':
           return sendText(res, 200, '<html><body>Gradio is loading…</body></html>')
@@ -162,6 +181,8 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
     url: fake.url,
     calls,
     runs,
+    /** The most generate requests that were ever open at once. */
+    peakGenerations: () => peakGenerations,
     close: fake.close,
     set(patch: Partial<FakeSdOptions> | SdBehaviour) {
       options = { ...options, ...(typeof patch === 'string' ? { behaviour: patch } : patch) }

@@ -1,6 +1,6 @@
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { claimTask } from '@/lib/tasks/claim-task'
+import { claimNext } from '@/lib/tasks/claim-task'
 import { runTask } from '@/lib/tasks/run-task'
 
 /** A model row for tests; the demo renderer at full speed unless told otherwise. */
@@ -17,14 +17,21 @@ export async function createModel(data: Partial<Prisma.AiModelUncheckedCreateInp
   })
 }
 
-/** Claims and runs queued tasks in this process, as a worker would, until none is left. */
+/**
+ * Claims and runs queued tasks in this process, as a worker would, until none is left
+ * that it may take (rows another drainer held at that moment are tried again).
+ */
 export async function drainQueue(workerId = 'test-worker'): Promise<number> {
   let ran = 0
   const shutdown = new AbortController()
   for (;;) {
-    const claimed = await claimTask(workerId)
-    if (!claimed) return ran
-    await runTask(claimed, workerId, shutdown.signal)
+    const outcome = await claimNext(workerId)
+    if (!outcome.task) {
+      if (!outcome.contended) return ran
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      continue
+    }
+    await runTask(outcome.task, workerId, shutdown.signal)
     ran++
   }
 }

@@ -1,0 +1,24 @@
+import type { Tx } from '@/lib/db'
+import { signalJob, signalNow, wakeLocalWorker } from '@/lib/worker/job-signal'
+
+/** The signal that makes workers look at the queue (LISTEN/NOTIFY payload). */
+export const RUN_TASKS_JOB = 'run-tasks'
+
+/**
+ * Tells every worker the queue changed: a task was queued or released, a backend slot
+ * freed (a task ended), a backend came back. Idle workers sleep until such a signal, so
+ * whatever can let a waiting task run must send one. Inside `tx` it is delivered on commit.
+ */
+export async function announceQueueChange(tx: Tx): Promise<void> {
+  await signalJob(tx, RUN_TASKS_JOB)
+}
+
+/** Outside a transaction (the change is already committed). */
+export function announceQueueChangeNow(): Promise<void> {
+  return signalNow(RUN_TASKS_JOB)
+}
+
+/** After a commit that announced: the embedded database passes no notifications, so wake this process's worker too. */
+export function wakeLocalRunner(): void {
+  wakeLocalWorker(RUN_TASKS_JOB)
+}

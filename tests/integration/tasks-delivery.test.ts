@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as tasksRoute from '@/app/api/tasks/route'
+import * as adminTaskRoute from '@/app/api/admin/tasks/[id]/route'
+import { db } from '@/lib/db'
+import { DEFAULT_WORKFLOWS } from '@/lib/generation/backends/comfyui-workflows'
+import { completeTask } from '@/lib/tasks/finish-task'
+import { startFakeComfyui, type FakeComfy } from '../fakes/comfyui'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
+import { createModel, drainQueue } from '../helpers/tasks'
+
+let comfy: FakeComfy
+beforeAll(async () => {
+  comfy = await startFakeComfyui({ checkpoints: ['sd15.safetensors'] })
+})
+afterAll(async () => {
+  await comfy.close()
+})
+
+describe('fewer images than paid for', () => {
+  it('a workflow that makes one image when three were ordered: SUCCESS with that image, and the two missing images’ points come back once', async () => {
+    // An operator's workflow with a fixed batch size of 1 (it ignores {{batch_size}}).
+    const txt2img = structuredClone(DEFAULT_WORKFLOWS.txt2img)
+    txt2img['4'].inputs.batch_size = 1
+    const model = await createModel({ name: 'one-image', backend: 'comfyui', endpoint: comfy.url, checkpoint: 'sd15.safetensors', options: { pollIntervalMs: 20, workflows: { txt2img } } as never, concurrency: 1 })
+    const user = await createUser({ points: 100 })
+    const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: '三只鹤', width: 256, height: 256, count: 3 } } })
+    expect(res.status).toBe(200)
+    expect(res.body.data.chargedPoints).toBe(30)
+    await drainQueue()
+
+    const done = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
+    expect(done).toMatchObject({ status: 'SUCCESS', refundedAt: null })
+    expect(done.results).toHaveLength(1)
+    expect((done.backendLog as unknown[]).at(-1)).toEqual({ shortfall: { ordered: 3, delivered: 1, refundedPoints: 20 } })
+    const rows = await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${done.id}:` } }, orderBy: { id: 'asc' } })
+    expect(rows.map((r) => [r.reference, r.kind, r.amount])).toEqual([
+      [`task:${done.id}:charge`, 'TASK_CHARGE', -30],
+      [`task:${done.id}:shortfall`, 'TASK_REFUND', 20],
+    ])
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(90)
+
+    // A late second completion (a worker that lost its lease) changes nothing and refunds nothing.
+    expect(await completeTask(done.id, 'test-worker', [], null, {}, { userId: user.id, ordered: 3, delivered: 0, points: 30 })).toBe(false)
+    expect(await db().ledgerEntry.count({ where: { reference: { startsWith: `task:${done.id}:` } } })).toBe(2)
+
+    // The console's task details list the shortfall refund with the charge.
+    const admin = await createUser({ role: 'ADMIN' })
+    const details = await callRoute(adminTaskRoute.GET, { token: admin.token, params: { id: done.id } })
+    expect(details.body.data.ledger.map((r: { kind: string; amount: number }) => [r.kind, r.amount])).toEqual([
+      ['TASK_CHARGE', -30],
+      ['TASK_REFUND', 20],
+    ])
+    await expectLedgerInvariants()
+  })
+
+  it('all images delivered: no shortfall row', async () => {
+    const model = await createModel({ name: 'all-images', backend: 'comfyui', endpoint: comfy.url, checkpoint: 'sd15.safetensors', options: { pollIntervalMs: 20 }, concurrency: 1 })
+    const user = await createUser({ points: 100 })
+    const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: '两只鹤', width: 256, height: 256, count: 2 } } })
+    await drainQueue()
+    const done = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
+    expect(done.status).toBe('SUCCESS')
+    expect(done.results).toHaveLength(2)
+    expect(await db().ledgerEntry.count({ where: { reference: `task:${done.id}:shortfall` } })).toBe(0)
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(80)
+  })
+})

@@ -1,0 +1,92 @@
+// SIGTERM drain: a worker that must stop gives its running tasks a little time, then
+// releases them and says so (NOTIFY), so an idle worker elsewhere takes them over at
+// once instead of at its next idle check a minute later.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as tasksRoute from '@/app/api/tasks/route'
+import { db } from '@/lib/db'
+import { startTaskRunner } from '@/lib/tasks/task-runner'
+import { startWorker } from '@/lib/worker/start-worker'
+import { startFakeComfyui, type FakeComfy } from '../fakes/comfyui'
+import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
+import { createModel } from '../helpers/tasks'
+
+let comfy: FakeComfy
+let sd: FakeSd
+beforeAll(async () => {
+  comfy = await startFakeComfyui({ checkpoints: ['sd15.safetensors'] })
+  sd = await startFakeSdWebui()
+})
+afterAll(async () => {
+  await comfy.close()
+  await sd.close()
+})
+
+async function submitOn(modelId: string) {
+  const user = await createUser({ points: 50 })
+  const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: '夜航船', width: 256, height: 256, count: 1 } } })
+  expect(res.status).toBe(200)
+  return { user, taskId: res.body.data.id as string }
+}
+
+const task = (id: string) => db().task.findUniqueOrThrow({ where: { id } })
+const ledger = async (taskId: string) => (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [r.kind, r.amount])
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('a draining worker', () => {
+  it('ComfyUI job still rendering when the drain runs out: released, and a second worker finishes it at once; one submit, one charge, no refund', async () => {
+    comfy.set({ behaviour: 'slow', stepMs: 100 })
+    const model = await createModel({ name: 'drain-comfy', backend: 'comfyui', endpoint: comfy.url, checkpoint: 'sd15.safetensors', options: { pollIntervalMs: 20 }, concurrency: 1 })
+    const { user, taskId } = await submitOn(model.id)
+    const logs: string[] = []
+    const first = startTaskRunner(1, (m) => logs.push(m))
+    await expect.poll(async () => (await task(taskId)).upstreamId, { timeout: 5_000 }).toBe(taskId)
+    const firstOwner = (await task(taskId)).leaseOwner
+    // The second worker is up and idle: the task is held by the first.
+    const second = startWorker()
+    try {
+      await pause(500)
+      expect((await task(taskId)).leaseOwner).toBe(firstOwner)
+      // SIGTERM with a short drain: the job cannot finish in 100 ms.
+      await first.stop(100)
+      expect(logs.some((m) => m.includes('releasing 1 unfinished task'))).toBe(true)
+      await expect.poll(async () => (await task(taskId)).status, { timeout: 10_000 }).toBe('SUCCESS')
+      const done = await task(taskId)
+      expect(done).toMatchObject({ attempts: 1, upstreamId: taskId, refundedAt: null })
+      expect(done.results).toHaveLength(1)
+      expect(comfy.calls.filter((c) => c.method === 'POST' && c.path === '/prompt')).toHaveLength(1)
+      expect(await ledger(taskId)).toEqual([['TASK_CHARGE', -10]])
+      expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(40)
+    } finally {
+      await second.stop()
+      comfy.set('normal')
+    }
+    await expectLedgerInvariants()
+  })
+
+  it('SD WebUI job cut off mid-render by the drain: released to be probed first; the second worker finds the job there and fails it with one refund, never running it twice', async () => {
+    sd.set({ behaviour: 'slow', stepMs: 100 })
+    const model = await createModel({ name: 'drain-sd', backend: 'sd-webui', endpoint: sd.url, concurrency: 1, options: { progressIntervalMs: 60_000 } })
+    const { user, taskId } = await submitOn(model.id)
+    const submits = () => sd.bodies('/sdapi/v1/txt2img').filter((b) => b.force_task_id === taskId).length
+    const first = startTaskRunner(1, () => undefined)
+    await expect.poll(submits, { timeout: 5_000 }).toBe(1)
+    const second = startWorker()
+    try {
+      await pause(500)
+      await first.stop(50)
+      await expect.poll(async () => (await task(taskId)).status, { timeout: 10_000 }).toBe('FAIL')
+      expect(await task(taskId)).toMatchObject({ errorCode: 'BACKEND_LOST', probeBeforeSubmit: true })
+      expect(submits()).toBe(1)
+      expect(await ledger(taskId)).toEqual([
+        ['TASK_CHARGE', -10],
+        ['TASK_REFUND', 10],
+      ])
+      expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(50)
+    } finally {
+      await second.stop()
+      sd.set('normal')
+    }
+  })
+})
