@@ -34,9 +34,11 @@ export async function resolveRequest(userId: string, type: TaskType, rawParams: 
     if (!preset) throw notFound('该风格模型不存在或已停用')
     const defaults = (preset.defaultParams ?? {}) as Record<string, unknown>
     const { customModelId, prompt, ...rest } = input
+    // Only what the user sent overrides the preset: the schema's own defaults must not.
+    const sent = new Set(typeof rawParams === 'object' && rawParams !== null ? Object.keys(rawParams) : [])
     const merged = parseTaskParams('SD_TEXT2IMG', {
       ...defaults,
-      ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+      ...Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && sent.has(k))),
       prompt: [preset.triggerWords.trim(), prompt?.trim() ?? ''].filter(Boolean).join(', ') || preset.name,
     })
     // userPrompt keeps what the user typed, so a retry does not add the trigger words twice.
