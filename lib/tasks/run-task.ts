@@ -200,7 +200,7 @@ async function handleFailure(error: unknown, run: FailedRun): Promise<void> {
   const { taskId, workerId } = run
   if (run.stopReason === 'ended-elsewhere') return // the canceller or the sweeper already ended it
   if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId, run.accepted)
-  if (error instanceof BackendError && error.code === 'BUSY' && !run.accepted && !run.stopReason) return askAgainWhenBusy(error, run)
+  if (error instanceof BackendError && error.code === 'BUSY' && !run.accepted) return askAgainWhenBusy(error, run)
   if (run.stopReason === 'deadline') {
     if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId)) await recordAttempt(run.modelId, taskId, false, 'TIMEOUT: deadline passed')
     return
