@@ -4,7 +4,7 @@ import type { SessionUser } from '@/lib/auth/session'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { LORA_BACKENDS } from '@/lib/generation/backends/types'
 import { badRequest, conflict, notFound } from '@/lib/http/app-error'
-import { z } from '@/lib/zod'
+import { updateSchemaOf, z } from '@/lib/zod'
 
 /** Branded presets bound to a backend model (SPEC: /admin/custom_model_mana; 小狸猫 uses them). */
 export const ZCustomModelInputSchema = z
@@ -21,7 +21,7 @@ export const ZCustomModelInputSchema = z
     sort: z.number().int().min(-10000).max(10000).default(0),
   })
   .strict()
-export const ZCustomModelUpdateSchema = ZCustomModelInputSchema.partial().strict()
+export const ZCustomModelUpdateSchema = updateSchemaOf(ZCustomModelInputSchema)
 type Input = z.infer<typeof ZCustomModelInputSchema>
 
 const SELECT = { id: true, name: true, modelId: true, checkpoint: true, lora: true, triggerWords: true, defaultParams: true, cover: true, price: true, enabled: true, sort: true, model: { select: { name: true } } } as const

@@ -2,7 +2,7 @@ import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { notFound } from '@/lib/http/app-error'
-import { z } from '@/lib/zod'
+import { updateSchemaOf, z } from '@/lib/zod'
 
 /** Curated prompts users pick on the creation pages (SPEC: /admin/prompt_mana). */
 export const ZPromptInputSchema = z
@@ -16,7 +16,7 @@ export const ZPromptInputSchema = z
     enabled: z.boolean().default(true),
   })
   .strict()
-export const ZPromptUpdateSchema = ZPromptInputSchema.partial().strict()
+export const ZPromptUpdateSchema = updateSchemaOf(ZPromptInputSchema)
 
 const ORDER = [{ category: 'asc' as const }, { sort: 'asc' as const }, { id: 'asc' as const }]
 
