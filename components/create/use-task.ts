@@ -5,6 +5,7 @@ import { useCallback, useRef } from 'react'
 import type { Json } from '@/lib/api-client/hooks'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
+import { newRequestId } from '@/lib/api-client/request-id'
 import type { TaskView } from '@/lib/tasks/task-views'
 
 export type TaskJson = Json<TaskView> & { queuePosition?: number | null }
@@ -33,7 +34,7 @@ export function useSubmitTask() {
   return useCallback(
     async (body: { type: string; modelId?: string; params: Record<string, unknown> }) => {
       const text = JSON.stringify(body)
-      if (pending.current?.body !== text) pending.current = { body: text, key: crypto.randomUUID() }
+      if (pending.current?.body !== text) pending.current = { body: text, key: newRequestId() }
       const task = await api.post<TaskJson>('/api/tasks', body, { headers: { 'Idempotency-Key': pending.current.key } })
       pending.current = null
       await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.profile }), queryClient.invalidateQueries({ queryKey: ['my-tasks'] })])

@@ -5,6 +5,7 @@ import { useCallback, useRef } from 'react'
 import type { Json } from '@/lib/api-client/hooks'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
+import { newRequestId } from '@/lib/api-client/request-id'
 import type { Page } from '@/lib/http/pagination'
 import type { MjTaskNode } from '@/lib/mj/list-mj-tasks'
 import type { MjModelView } from '@/lib/mj/mj-models'
@@ -41,7 +42,7 @@ export function usePressButton() {
   return useCallback(
     async (taskId: string, body: PressBody) => {
       const text = JSON.stringify([taskId, body])
-      if (pending.current?.body !== text) pending.current = { body: text, key: crypto.randomUUID() }
+      if (pending.current?.body !== text) pending.current = { body: text, key: newRequestId() }
       const task = await api.post<TaskJson>(`/api/tasks/${taskId}/action`, body, { headers: { 'Idempotency-Key': pending.current.key } })
       pending.current = null
       await refreshMj(queryClient)

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { api } from '@/lib/api-client/request'
 import { formatCents, parseYuanToCents } from '@/lib/format'
-import { newRequestId } from '@/lib/ledger/request-id'
+import { newRequestId } from '@/lib/api-client/request-id'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input } from '@/components/ui/field'
