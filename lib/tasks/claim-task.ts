@@ -119,12 +119,16 @@ export async function claimOnBackend(candidate: Candidate, workerId: string, opt
       WITH running AS (
         SELECT count(*) AS n FROM "Task" r
         WHERE r."modelId" = ${candidate.id} AND r."status" = 'PENDING' AND r."stage" IN ('SUBMITTING', 'RUNNING')
+      ), busy_users AS (
+        SELECT u."userId", count(*) AS n FROM "Task" u
+        WHERE u."status" = 'PENDING' AND u."stage" IN ('SUBMITTING', 'RUNNING')
+        GROUP BY u."userId"
       ), chosen AS (
-        SELECT t."id" FROM "Task" t
+        SELECT t."id" FROM "Task" t LEFT JOIN busy_users b ON b."userId" = t."userId"
         WHERE t."status" = 'PENDING' AND t."stage" = 'QUEUED' AND t."runAfter" <= now()
           AND ((t."poolKey" IS NULL AND t."modelId" = ${candidate.id}) OR t."poolKey" = ${candidate.pool})
           AND (SELECT n FROM running) < ${locked[0].concurrency}
-        ORDER BY (SELECT count(*) FROM "Task" u WHERE u."userId" = t."userId" AND u."status" = 'PENDING' AND u."stage" IN ('SUBMITTING', 'RUNNING')), t."createdAt"
+        ORDER BY COALESCE(b.n, 0), t."createdAt"
         LIMIT 1 FOR UPDATE OF t SKIP LOCKED
       )
       UPDATE "Task" SET

@@ -81,6 +81,17 @@ describe('backend slots under concurrent claims', () => {
     await drainQueue()
   })
 
+  it('within a backend the user with the fewest running tasks goes first, then the oldest task', async () => {
+    const model = await createModel({ name: 'fair', concurrency: 3 })
+    const heavy = await submitOn(model.id, 3)
+    const light = await submitOn(model.id, 1)
+    const order = [await claimTask('fair-1'), await claimTask('fair-2'), await claimTask('fair-3')].map((c) => c?.id)
+    // heavy's oldest (nobody runs anything yet), then light's (heavy now runs one), then heavy's second.
+    expect(order).toEqual([heavy.ids[0], light.ids[0], heavy.ids[1]])
+    await db().task.updateMany({ where: { modelId: model.id }, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null } })
+    await drainQueue()
+  })
+
   it('many workers against one concurrency-1 SD WebUI: it never gets two jobs at once, and every task succeeds', async () => {
     sd.set({ behaviour: 'normal', stepMs: 1 })
     const model = await createModel({ name: 'contended', backend: 'sd-webui', endpoint: sd.url, concurrency: 1, options: { progressIntervalMs: 60_000 } })
