@@ -16,11 +16,11 @@ export type ClaimedTask = {
 }
 
 /**
- * What a claim found: a task; or none, and whether that was only because other claimers
- * held the rows it wanted (then trying again soon may find work; otherwise nothing can
- * run until a signal says the queue changed, or a backoff ends).
+ * What a claim found: a task; or none, whether that was only because other claimers held
+ * the rows it wanted (then trying again soon may find work), and when the next task in
+ * backoff becomes due. Otherwise nothing can run until a signal says the queue changed.
  */
-export type ClaimOutcome = { task: ClaimedTask; contended: false } | { task: null; contended: boolean }
+export type ClaimOutcome = { task: ClaimedTask; contended: false } | { task: null; contended: boolean; nextDueAt: Date | null }
 
 /**
  * Claims one task for this worker. First an accepted job whose worker died (stage
@@ -30,8 +30,11 @@ export type ClaimOutcome = { task: ClaimedTask; contended: false } | { task: nul
  * running tasks goes first, then the oldest task.
  */
 export async function claimNext(workerId: string): Promise<ClaimOutcome> {
-  const orphan = await claimOrphan(workerId)
-  return orphan ? { task: orphan, contended: false } : claimQueued(workerId)
+  const look = await lookAtQueue()
+  const orphan = look.hasOrphan ? await claimOrphan(workerId) : null
+  if (orphan) return { task: orphan, contended: false }
+  const outcome = await claimQueued(look.candidates, workerId)
+  return outcome === 'contended' ? { task: null, contended: true, nextDueAt: look.nextDueAt } : outcome ? { task: outcome, contended: false } : { task: null, contended: false, nextDueAt: look.nextDueAt }
 }
 
 /** claimNext for callers that only want the task (tests, tools). */
@@ -52,11 +55,17 @@ async function claimOrphan(workerId: string): Promise<ClaimedTask | null> {
 /** A backend (AiModel row) that may take a task, and its pool. */
 export type Candidate = { id: string; pool: string | null }
 
-async function claimQueued(workerId: string): Promise<ClaimOutcome> {
-  // Backends that look able to take a task now. Nothing is locked here and the counts are
-  // this statement's snapshot: each backend is checked again under its lock below.
-  // A pool member must be enabled and healthy; a lone model still runs the tasks already paid for it.
-  const candidates = await db().$queryRaw<Candidate[]>`
+type Look = { candidates: Candidate[]; hasOrphan: boolean; nextDueAt: Date | null }
+
+/**
+ * One statement, no locks: backends that look able to take a task now (least busy
+ * first; the counts are this statement's snapshot, so each backend is checked again
+ * under its lock), whether an orphaned accepted job waits, and when the next backoff
+ * ends. A pool member must be enabled and healthy; a lone model still runs the tasks
+ * already paid for it.
+ */
+async function lookAtQueue(): Promise<Look> {
+  const [look] = await db().$queryRaw<{ candidates: Candidate[]; hasOrphan: boolean; nextDueAt: Date | null }[]>`
     WITH load AS (
       SELECT m."id", m."pool", m."concurrency",
         (SELECT count(*) FROM "Task" r WHERE r."modelId" = m."id" AND r."status" = 'PENDING' AND r."stage" IN ('SUBMITTING', 'RUNNING')) AS running,
@@ -65,22 +74,31 @@ async function claimQueued(workerId: string): Promise<ClaimOutcome> {
             AND ((q."poolKey" IS NULL AND q."modelId" = m."id") OR q."poolKey" = m."pool")) AS oldest
       FROM "AiModel" m
       WHERE m."healthy" AND (m."enabled" OR m."pool" IS NULL)
+    ), picked AS (
+      SELECT "id", "pool", running, oldest FROM load
+      WHERE oldest IS NOT NULL AND running < "concurrency"
+      ORDER BY running, oldest
+      LIMIT ${CANDIDATES}
     )
-    SELECT "id", "pool" FROM load
-    WHERE oldest IS NOT NULL AND running < "concurrency"
-    ORDER BY running, oldest
-    LIMIT ${CANDIDATES}`
+    SELECT
+      (SELECT coalesce(json_agg(json_build_object('id', "id", 'pool', "pool") ORDER BY running, oldest), '[]'::json) FROM picked) AS "candidates",
+      EXISTS (SELECT 1 FROM "Task" o WHERE o."status" = 'PENDING' AND o."stage" = 'RUNNING' AND o."leaseOwner" IS NULL) AS "hasOrphan",
+      (SELECT min(d."runAfter") FROM "Task" d WHERE d."status" = 'PENDING' AND d."stage" = 'QUEUED' AND d."runAfter" > now()) AS "nextDueAt"`
+  return look
+}
+
+async function claimQueued(candidates: Candidate[], workerId: string): Promise<ClaimedTask | 'contended' | null> {
   let firstLocked: Candidate | null = null
   for (const candidate of candidates) {
     const claimed = await claimOnBackend(candidate, workerId)
     if (claimed === 'locked') firstLocked ??= candidate
-    else if (claimed) return { task: claimed, contended: false }
+    else if (claimed) return claimed
   }
-  if (!firstLocked) return { task: null, contended: false }
+  if (!firstLocked) return null
   // Every backend with work was being claimed for by someone else (typically one busy
   // backend and several workers): wait our turn on the first instead of polling.
   const waited = await claimOnBackend(firstLocked, workerId, { wait: true })
-  return waited === 'locked' ? { task: null, contended: true } : waited ? { task: waited, contended: false } : { task: null, contended: false }
+  return waited === 'locked' ? 'contended' : waited
 }
 
 /** How long a claim waits for a backend's row that another claimer holds (they hold it for milliseconds). */
@@ -144,14 +162,4 @@ export async function claimOnBackend(candidate: Candidate, workerId: string, opt
 /** PostgreSQL's lock_not_available (55P03), however the driver wraps it. */
 function isLockTimeout(error: unknown): boolean {
   return /55P03|lock timeout/i.test(`${JSON.stringify(error)} ${error instanceof Error ? error.message : ''}`)
-}
-
-/**
- * When the next task in backoff becomes due, to sleep until then. Tasks already due but
- * not claimed wait for a slot or a backend to come back, which is announced: they are
- * not polled.
- */
-export async function nextBackoffDueAt(): Promise<Date | null> {
-  const row = await db().task.findFirst({ where: { status: 'PENDING', stage: 'QUEUED', runAfter: { gt: new Date() } }, orderBy: { runAfter: 'asc' }, select: { runAfter: true } })
-  return row?.runAfter ?? null
 }

@@ -3,14 +3,14 @@ import type { Prisma } from '@/lib/generated/prisma/client'
 import type { ResultButton } from '@/lib/generation/backends/types'
 import type { StoredImage } from '@/lib/generation/store-results'
 import { postMovement } from '@/lib/ledger/post-movement'
-import { announceQueueChange, wakeLocalRunner } from './queue-signal'
+import { announceSlotFreed, wakeLocalRunner } from './queue-signal'
 
 /**
  * The ways a task ends. Each is one conditional UPDATE from PENDING: whoever changes the
  * row decided the ending, and only that caller refunds (in the same transaction, with
  * ledger reference task:<id>:refund), so a task is refunded at most once however the
  * worker, the sweeper, the user and an admin race. Every ending frees a backend slot, so
- * it is announced to the workers.
+ * it is announced to the workers when a task waits for one.
  */
 
 /** What a finished job offers besides images: its buttons (Midjourney), and params with text results added (describe). */
@@ -51,7 +51,7 @@ export async function completeTask(taskId: string, workerId: string, results: St
         note: `少出 ${shortfall.ordered - shortfall.delivered} 张图退还`,
       })
     }
-    await announceQueueChange(tx)
+    await announceSlotFreed(tx)
     return true
   })
   if (completed) wakeLocalRunner()
@@ -82,7 +82,7 @@ async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending
   if (task.chargedPoints > 0) {
     await postMovement(tx, { userId: task.userId, account: 'POINTS', kind: 'TASK_REFUND', amount: task.chargedPoints, reference: `task:${task.id}:refund`, note: ending.status === 'CANCELED' ? '取消任务退还' : '任务失败退还' })
   }
-  await announceQueueChange(tx)
+  await announceSlotFreed(tx)
   return { id: task.id, stage: task.stage, upstreamId: task.upstreamId }
 }
 

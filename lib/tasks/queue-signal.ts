@@ -1,5 +1,5 @@
 import type { Tx } from '@/lib/db'
-import { signalJob, signalNow, wakeLocalWorker } from '@/lib/worker/job-signal'
+import { JOB_CHANNEL, signalJob, signalNow, wakeLocalWorker } from '@/lib/worker/job-signal'
 
 /** The signal that makes workers look at the queue (LISTEN/NOTIFY payload). */
 export const RUN_TASKS_JOB = 'run-tasks'
@@ -11,6 +11,15 @@ export const RUN_TASKS_JOB = 'run-tasks'
  */
 export async function announceQueueChange(tx: Tx): Promise<void> {
   await signalJob(tx, RUN_TASKS_JOB)
+}
+
+/**
+ * A task ended and freed its backend slot: worth waking the workers only if some task
+ * waits in the queue (one submitted meanwhile announces itself). Saves every idle worker
+ * a look at an empty queue after each task.
+ */
+export async function announceSlotFreed(tx: Tx): Promise<void> {
+  await tx.$executeRaw`SELECT pg_notify(${JOB_CHANNEL}, ${RUN_TASKS_JOB}) WHERE EXISTS (SELECT 1 FROM "Task" WHERE "status" = 'PENDING' AND "stage" = 'QUEUED')`
 }
 
 /** Outside a transaction (the change is already committed). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { claimNext, nextBackoffDueAt } from './claim-task'
+import { claimNext } from './claim-task'
 import { runTask } from './run-task'
 
 export type TaskRunner = { wake(): void; stop(drainMs: number): Promise<void>; readonly running: number }
@@ -31,15 +31,15 @@ export function startTaskRunner(slots: number, log: (m: string) => void = consol
   const fill = async () => {
     if (filling) return void (again = true)
     filling = true
-    let contended = false
+    let idle: { contended: boolean; nextDueAt: Date | null } | null = null
     try {
       do {
         again = false
-        contended = false
+        idle = null
         while (!stopping && inFlight.size < slots) {
           const outcome = await claimNext(workerId)
           if (!outcome.task) {
-            contended = outcome.contended
+            idle = outcome
             break
           }
           const claimed = outcome.task
@@ -52,7 +52,7 @@ export function startTaskRunner(slots: number, log: (m: string) => void = consol
           inFlight.add(run)
         }
       } while (again && !stopping)
-      await scheduleNextLook(contended)
+      scheduleNextLook(idle)
     } catch (error) {
       log(`[worker] claiming tasks failed: ${error instanceof Error ? error.message : error}`)
       again = false
@@ -64,13 +64,14 @@ export function startTaskRunner(slots: number, log: (m: string) => void = consol
     }
   }
 
-  const scheduleNextLook = async (contended: boolean) => {
+  /** After a fill: `idle` is what the last claim found when it found nothing (null: we are full or stopping). */
+  const scheduleNextLook = (idle: { contended: boolean; nextDueAt: Date | null } | null) => {
     clearTimeout(timer)
     if (stopping) return
     // Full: the end of one of our own tasks wakes us.
-    if (inFlight.size >= slots) return void (timer = setTimeout(wake, IDLE_CHECK_MS))
-    if (contended) return void (timer = setTimeout(wake, CONTENDED_RETRY_MS + Math.random() * CONTENDED_RETRY_MS))
-    const due = await nextBackoffDueAt()
+    if (!idle) return void (timer = setTimeout(wake, IDLE_CHECK_MS))
+    if (idle.contended) return void (timer = setTimeout(wake, CONTENDED_RETRY_MS + Math.random() * CONTENDED_RETRY_MS))
+    const due = idle.nextDueAt
     const wait = due ? Math.max(10, Math.min(IDLE_CHECK_MS, due.getTime() - Date.now() + 5)) : IDLE_CHECK_MS
     timer = setTimeout(wake, wait)
   }

@@ -63,7 +63,7 @@ describe('backend slots under concurrent claims', () => {
       await new Promise((r) => setTimeout(r, 300))
       await rival.query('COMMIT')
       // It gets the row only now, when the slot is taken: it must count again and take nothing.
-      expect(await late).toEqual({ task: null, contended: false })
+      expect(await late).toMatchObject({ task: null, contended: false })
       expect(await runningOn(model.id)).toBe(1)
       expect((await db().task.findUniqueOrThrow({ where: { id: ids[1] } })).stage).toBe('QUEUED')
 
@@ -71,7 +71,7 @@ describe('backend slots under concurrent claims', () => {
       await db().task.update({ where: { id: ids[0] }, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null } })
       await rival.query('BEGIN')
       await rival.query('SELECT 1 FROM "AiModel" WHERE "id" = $1 FOR UPDATE', [model.id])
-      expect(await claimNext('late')).toEqual({ task: null, contended: true })
+      expect(await claimNext('late')).toMatchObject({ task: null, contended: true })
       await rival.query('ROLLBACK')
       expect(await claimNext('late')).toMatchObject({ task: { id: ids[0] }, contended: false })
     } finally {
@@ -123,6 +123,19 @@ describe('backend slots under concurrent claims', () => {
 })
 
 describe('waking instead of polling', () => {
+  it('a claim that finds nothing due says when the next backoff ends (the runner sleeps until then, not polling)', async () => {
+    const model = await createModel({ name: 'backoff-due', concurrency: 1 })
+    const { ids } = await submitOn(model.id, 1)
+    const runAfter = new Date(Date.now() + 5_000)
+    await db().task.update({ where: { id: ids[0] }, data: { runAfter } })
+    const outcome = await claimNext('early')
+    expect(outcome).toEqual({ task: null, contended: false, nextDueAt: runAfter })
+    await db().task.update({ where: { id: ids[0] }, data: { runAfter: new Date() } })
+    expect((await claimNext('on-time')).task?.id).toBe(ids[0])
+    await db().task.update({ where: { id: ids[0] }, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null } })
+    await drainQueue()
+  })
+
   /** Counts the claim queries (the look for a backend with a free slot) this process sends. */
   function countClaimQueries() {
     let claims = 0
