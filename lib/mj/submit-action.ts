@@ -3,7 +3,7 @@ import type { ResultButton } from '@/lib/generation/backends/types'
 import { badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { assertNoBannedWords } from '@/lib/tasks/banned-words'
 import type { ResolvedRequest } from '@/lib/tasks/resolve-request'
-import { queueTask } from '@/lib/tasks/submit-task'
+import { queueTask, requestHash } from '@/lib/tasks/submit-task'
 import type { TaskView } from '@/lib/tasks/task-views'
 import { childTaskType, classifyCustomId, type MjAction } from './actions'
 import { splitPrompt } from './compose-prompt'
@@ -16,11 +16,13 @@ import { translateForMj } from './translate'
  * path as every submission (Idempotency-Key, limits, 积分不足, refunds).
  */
 export function submitMjAction(userId: string, parentId: string, input: TMjActionInput, idempotencyKey?: string): Promise<TaskView> {
+  const hash = requestHash({ parentId, ...input })
   return queueTask(
     userId,
     idempotencyKey,
-    (earlier) => earlier.parentId === parentId && earlier.action === input.customId,
+    (earlier) => (earlier.requestHash ? earlier.requestHash === hash : earlier.parentId === parentId && earlier.action === input.customId),
     () => resolveMjAction(userId, parentId, input),
+    hash,
   )
 }
 

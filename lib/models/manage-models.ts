@@ -7,6 +7,7 @@ import { createAdapter, isSupportedBackend } from '@/lib/generation/backends/reg
 import { badRequest, conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { maskSecret } from '@/lib/site-config/secret-box'
 import { backendConfig } from '@/lib/tasks/build-job'
+import { announceQueueChange, wakeLocalRunner } from '@/lib/tasks/queue-signal'
 import { loadByModel, NO_LOAD, type ModelLoad } from './model-load'
 import { openModelSecret, sealModelSecret } from './model-secret'
 import type { TModelInput, TModelUpdate } from './schemas'
@@ -55,16 +56,19 @@ const audited = (m: ModelRecord) => ({ name: m.name, backend: m.backend, endpoin
 export async function createModel(actor: SessionUser, ip: string, input: TModelInput): Promise<AdminModelRow> {
   const { secret, ...data } = input
   if (secret && !isAdmin(actor.role)) throw forbidden(SECRET_ADMIN_ONLY)
-  return db().$transaction(async (tx) => {
+  const row = await db().$transaction(async (tx) => {
     const model = await tx.aiModel.create({ data: { ...data, prices: data.prices as Prisma.InputJsonValue, options: data.options as Prisma.InputJsonValue, ...secretData(secret) }, select: MODEL_SELECT })
     await recordAudit(tx, actor, ip, { action: 'model.create', targetType: 'AiModel', targetId: model.id, after: audited(model) })
+    await announceQueueChange(tx) // a new instance of a pool can take its queued tasks
     return toRow(model, NO_LOAD)
   })
+  wakeLocalRunner()
+  return row
 }
 
 export async function updateModel(actor: SessionUser, ip: string, id: string, input: TModelUpdate): Promise<AdminModelRow> {
   const { secret, ...data } = input
-  return db().$transaction(async (tx) => {
+  const row = await db().$transaction(async (tx) => {
     const before = await tx.aiModel.findUnique({ where: { id }, select: MODEL_SELECT })
     if (!before) throw notFound('模型不存在')
     const backend = data.backend ?? before.backend
@@ -76,8 +80,11 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
       select: MODEL_SELECT,
     })
     await recordAudit(tx, actor, ip, { action: 'model.update', targetType: 'AiModel', targetId: id, before: audited(before), after: audited(model) })
+    await announceQueueChange(tx) // enabled again, more slots: its queued tasks may run now
     return toRow(model, NO_LOAD)
   })
+  wakeLocalRunner()
+  return row
 }
 
 /** A model that ran tasks keeps them pointing at it: it can only be disabled. */

@@ -45,15 +45,15 @@ async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; nam
  * with other inputs it is refused (409).
  */
 export async function submitTask(userId: string, input: SubmitInput, idempotencyKey?: string): Promise<TaskView> {
-  const hash = requestHash(input)
+  const hash = requestHash({ type: input.type, modelId: input.modelId ?? null, params: input.params ?? null })
   // Tasks from before request hashes were kept can only be told apart by their type.
   const isSameRequest = (earlier: EarlierTask) => (earlier.requestHash ? earlier.requestHash === hash : earlier.type === input.type)
   return queueTask(userId, idempotencyKey, isSameRequest, () => resolveRequest(userId, input.type, input.params, input.modelId ?? null), hash)
 }
 
-/** What identifies a submission's inputs: SHA-256 of {type, modelId, params} as JSON with sorted keys. */
-export function requestHash(input: SubmitInput): string {
-  return createHash('sha256').update(canonicalJson({ type: input.type, modelId: input.modelId ?? null, params: input.params ?? null })).digest('hex')
+/** What identifies a submission's inputs (a form's {type, modelId, params}, a button press): SHA-256 of them as JSON with sorted keys. */
+export function requestHash(inputs: Record<string, unknown>): string {
+  return createHash('sha256').update(canonicalJson(inputs)).digest('hex')
 }
 
 function canonicalJson(value: unknown): string {

@@ -344,7 +344,13 @@ describe('Midjourney tasks', () => {
     const mask = await createUpload(user.id, await leftHalfMask(256, 256))
     const region = await press(user.token, upscaled, { customId: buttons.find((b) => b.customId.startsWith('MJ::Inpaint::'))!.customId, prompt: 'a red scarf', maskImageId: mask.id })
     expect(region.status, region.body.errMessage).toBe(200)
-    const zoom = await press(user.token, upscaled, { customId: buttons.find((b) => b.customId.startsWith('MJ::CustomZoom::'))!.customId, prompt: 'a wide street --zoom 1.5' })
+    const zoomId = buttons.find((b) => b.customId.startsWith('MJ::CustomZoom::'))!.customId
+    const key = { 'Idempotency-Key': 'zoom-once' }
+    const zoom = await press(user.token, upscaled, { customId: zoomId, prompt: 'a wide street --zoom 1.5' }, key)
+    // The same button under the same key with another prompt is another request, not a retry.
+    const otherPrompt = await press(user.token, upscaled, { customId: zoomId, prompt: 'a narrow alley --zoom 2' }, key)
+    expect(otherPrompt.status).toBe(409)
+    expect((await press(user.token, upscaled, { customId: zoomId, prompt: 'a wide street --zoom 1.5' }, key)).body.data.id).toBe(zoom.body.data.id)
     await drainQueue()
     for (const id of [region.body.data.id, zoom.body.data.id]) expect(await task(id)).toMatchObject({ status: 'SUCCESS', chargedPoints: 9, priceSnapshot: { priceKey: 'MJ_MODAL' } })
     const regionTask = await task(region.body.data.id)

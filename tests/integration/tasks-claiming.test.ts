@@ -2,6 +2,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
 import * as cancelRoute from '@/app/api/tasks/[id]/cancel/route'
+import * as modelRoute from '@/app/api/admin/models/[id]/route'
 import { db } from '@/lib/db'
 import { checkBackends } from '@/lib/models/backend-health'
 import { claimNext, claimOnBackend, claimTask } from '@/lib/tasks/claim-task'
@@ -164,6 +165,24 @@ describe('waking instead of polling', () => {
       expect((await db().task.findUniqueOrThrow({ where: { id: ids[1] } })).stage).toBe('QUEUED')
       // The running task ends (here: its owner cancels it): the queued one runs at once, not at the next idle check (60 s).
       expect((await callRoute(cancelRoute.POST, { token: user.token, params: { id: ids[0] } })).status).toBe(200)
+      await expect.poll(async () => (await db().task.findUniqueOrThrow({ where: { id: ids[1] } })).status, { timeout: 5_000 }).toBe('SUCCESS')
+    } finally {
+      await worker.stop()
+    }
+  })
+
+  it('a model given more slots in the console: its queued task runs at once (saving a model is announced)', async () => {
+    const model = await createModel({ name: 'more-slots', concurrency: 1 })
+    const { ids } = await submitOn(model.id, 2)
+    expect((await claimTask('elsewhere'))?.id).toBe(ids[0])
+    const admin = await createUser({ role: 'ADMIN' })
+    const { startWorker } = await import('@/lib/worker/start-worker')
+    const worker = startWorker()
+    try {
+      await new Promise((r) => setTimeout(r, 1_500))
+      expect((await db().task.findUniqueOrThrow({ where: { id: ids[1] } })).stage).toBe('QUEUED')
+      const saved = await callRoute(modelRoute.PATCH, { method: 'PATCH', token: admin.token, params: { id: model.id }, body: { concurrency: 2 } })
+      expect(saved.status).toBe(200)
       await expect.poll(async () => (await db().task.findUniqueOrThrow({ where: { id: ids[1] } })).status, { timeout: 5_000 }).toBe('SUCCESS')
     } finally {
       await worker.stop()
