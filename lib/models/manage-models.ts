@@ -51,7 +51,9 @@ function assertSecretChangeAllowed(actor: SessionUser, before: ModelRecord, endp
 }
 
 const secretData = (secret: string | undefined) => (secret === undefined ? {} : { secretEnc: secret ? sealModelSecret(secret) : null })
-const audited = (m: ModelRecord) => ({ name: m.name, backend: m.backend, endpoint: m.endpoint, checkpoint: m.checkpoint, prices: m.prices, concurrency: m.concurrency, enabled: m.enabled, hasSecret: Boolean(m.secretEnc) }) as Prisma.InputJsonValue
+/** What the audit keeps of a model: never the key, only whether there is one and, on an update, whether a new one was typed. */
+const audited = (m: ModelRecord, secretReplaced = false) =>
+  ({ name: m.name, backend: m.backend, endpoint: m.endpoint, checkpoint: m.checkpoint, prices: m.prices, concurrency: m.concurrency, enabled: m.enabled, hasSecret: Boolean(m.secretEnc), ...(secretReplaced && { secretReplaced }) }) as Prisma.InputJsonValue
 
 export async function createModel(actor: SessionUser, ip: string, input: TModelInput): Promise<AdminModelRow> {
   const { secret, ...data } = input
@@ -79,7 +81,7 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
       data: { ...data, prices: data.prices as Prisma.InputJsonValue | undefined, options: data.options as Prisma.InputJsonValue | undefined, ...secretData(secret) },
       select: MODEL_SELECT,
     })
-    await recordAudit(tx, actor, ip, { action: 'model.update', targetType: 'AiModel', targetId: id, before: audited(before), after: audited(model) })
+    await recordAudit(tx, actor, ip, { action: 'model.update', targetType: 'AiModel', targetId: id, before: audited(before), after: audited(model, Boolean(secret)) })
     await announceQueueChange(tx) // enabled again, more slots: its queued tasks may run now
     return toRow(model, NO_LOAD)
   })

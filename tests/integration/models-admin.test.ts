@@ -83,4 +83,16 @@ describe('backend keys on /api/admin/models', () => {
     // Without a stored key the endpoint moves freely.
     expect((await patch(manager.token, id, { endpoint: elsewhere.url })).status).toBe(200)
   })
+
+  it('the audit says when an ADMIN typed a new key, and never holds the key itself', async () => {
+    const id = await keyedModel()
+    expect((await patch(admin.token, id, { secret: 'a-fresh-key' })).status).toBe(200)
+    expect((await patch(admin.token, id, { name: 'MJ 备用' })).status).toBe(200)
+    const rows = await db().adminAuditLog.findMany({ where: { action: 'model.update', targetId: id }, orderBy: { id: 'asc' } })
+    expect(rows.map((r) => r.after)).toEqual([
+      expect.objectContaining({ hasSecret: true, secretReplaced: true }),
+      expect.not.objectContaining({ secretReplaced: expect.anything() }),
+    ])
+    expect(JSON.stringify(rows)).not.toMatch(/the-real-key|a-fresh-key/)
+  })
 })
