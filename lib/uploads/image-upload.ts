@@ -1,5 +1,6 @@
 import sharp from 'sharp'
 import { badRequest } from '@/lib/http/app-error'
+import { payloadTooLarge, readBodyWithin } from '@/lib/http/body-limit'
 
 /** SPEC section 9: uploads are limited to 10MB. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -20,7 +21,8 @@ export function sniffImageType(bytes: Uint8Array): ImageKind | null {
 
 /** Room for the multipart boundaries and part headers around the file. */
 const MULTIPART_OVERHEAD = 64 * 1024
-const TOO_LARGE = '文件不能超过 10MB'
+/** The request body limit of upload routes: declare it as the route's `maxBodyBytes`. */
+export const UPLOAD_BODY_LIMIT = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD
 
 /**
  * Reads the one file of a multipart upload. The body is counted as it streams in and
@@ -28,9 +30,7 @@ const TOO_LARGE = '文件不能超过 10MB'
  * nor a chunked body without one gets buffered whole.
  */
 export async function readUploadedFile(req: Request, field = 'file'): Promise<Buffer> {
-  const declared = Number(req.headers.get('content-length') ?? 0)
-  if (declared > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD) throw badRequest(TOO_LARGE)
-  const body = await readBodyWithin(req, MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD)
+  const body = await readBodyWithin(req, UPLOAD_BODY_LIMIT)
   let form: FormData
   try {
     form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': req.headers.get('content-type') ?? '' } }).formData()
@@ -39,31 +39,8 @@ export async function readUploadedFile(req: Request, field = 'file'): Promise<Bu
   }
   const file = form.get(field)
   if (!(file instanceof Blob) || file.size === 0) throw badRequest('请选择要上传的图片')
-  if (file.size > MAX_UPLOAD_BYTES) throw badRequest(TOO_LARGE)
+  if (file.size > MAX_UPLOAD_BYTES) throw payloadTooLarge('文件不能超过 10MB')
   return Buffer.from(await file.arrayBuffer())
-}
-
-/** The request body, read chunk by chunk and cancelled once it grows past `limit` bytes. */
-async function readBodyWithin(req: Request, limit: number): Promise<Buffer> {
-  if (!req.body) return Buffer.alloc(0)
-  const reader = req.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>
-    try {
-      chunk = await reader.read()
-    } catch {
-      throw badRequest('上传中断，请重试')
-    }
-    if (chunk.done) return Buffer.concat(chunks)
-    size += chunk.value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined)
-      throw badRequest(TOO_LARGE)
-    }
-    chunks.push(chunk.value)
-  }
 }
 
 /**

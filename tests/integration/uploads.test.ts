@@ -1,5 +1,5 @@
 // POST /api/uploads: a good image is stored re-encoded; too large (by Content-Length or
-// streamed without one), not an image, or a decompression bomb is a clear 400 and
+// streamed without one) is a 413; not an image, or a decompression bomb is a clear 400; and
 // nothing is stored.
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
@@ -41,10 +41,10 @@ async function storedUploads(): Promise<number> {
   return (await readdir(dir, { recursive: true }).catch(() => [])).length
 }
 
-async function expectRefused(send: () => Promise<{ status: number; body: { success: boolean; errMessage?: string } }>, message: string) {
+async function expectRefused(send: () => Promise<{ status: number; body: { success: boolean; errMessage?: string } }>, message: string, status = 400) {
   const [rows, files] = [await db().uploadedImage.count(), await storedUploads()]
   const res = await send()
-  expect(res.status).toBe(400)
+  expect(res.status).toBe(status)
   expect(res.body).toMatchObject({ success: false, errMessage: message })
   expect(await db().uploadedImage.count()).toBe(rows)
   expect(await storedUploads()).toBe(files)
@@ -83,7 +83,7 @@ describe('POST /api/uploads', () => {
 
   it('refuses a body over 10MB by its Content-Length', async () => {
     const body = multipart('big.png', 'image/png', Buffer.alloc(MAX_UPLOAD_BYTES + 200 * 1024, 1))
-    await expectRefused(() => post(body, { 'content-length': String(body.length) }), '文件不能超过 10MB')
+    await expectRefused(() => post(body, { 'content-length': String(body.length) }), '文件不能超过 10MB', 413)
   })
 
   it('refuses a chunked body without a length once it passes 10MB, without reading the rest', async () => {
@@ -97,7 +97,7 @@ describe('POST /api/uploads', () => {
         controller.enqueue(new Uint8Array(chunk))
       },
     })
-    await expectRefused(() => post(stream), '文件不能超过 10MB')
+    await expectRefused(() => post(stream), '文件不能超过 10MB', 413)
     expect(pulled).toBeLessThan(16)
   })
 

@@ -44,12 +44,12 @@ it('refuses bytes that are not an image with 400, changing nothing', async () =>
   expect(await storedAvatars()).toBe(files)
 })
 
-it('refuses a file over 10MB with 400, changing nothing', async () => {
+it('refuses a file over 10MB with 413, changing nothing', async () => {
   const user = await createUser()
   const files = await storedAvatars()
   const big = new Uint8Array(10 * 1024 * 1024 + 1)
   big.set(await png(16, 16))
-  expectFail(await upload(big, user.token), 400, '文件不能超过 10MB')
+  expectFail(await upload(big, user.token), 413, '文件不能超过 10MB')
   expect(await avatarOf(user.id)).toBe(DEFAULT_AVATAR)
   expect(await storedAvatars()).toBe(files)
 })

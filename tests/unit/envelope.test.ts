@@ -54,6 +54,7 @@ describe('AppError', () => {
     FORBIDDEN: 403,
     NOT_FOUND: 404,
     CONFLICT: 409,
+    PAYLOAD_TOO_LARGE: 413,
     TOO_MANY_REQUESTS: 429,
     INTERNAL: 500,
     BAD_GATEWAY: 502,

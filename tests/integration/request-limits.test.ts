@@ -1,0 +1,161 @@
+// Request bodies are bounded in the route wrapper: JSON at 1MB, uploads at 10MB, refused with
+// a 413 before being read (Content-Length) or as soon as a chunked body passes the limit, so an
+// anonymous 200MB POST costs no memory; JSON nested absurdly deep is a 400, not a crash.
+import { beforeAll, describe, expect, it } from 'vitest'
+import * as importRoute from '@/app/api/admin/cards/batch_import/route'
+import * as loginRoute from '@/app/api/auth/login/route'
+import * as registerRoute from '@/app/api/auth/register/route'
+import * as mjNotifyRoute from '@/app/api/mj/notify/[secret]/route'
+import * as siteConfigItem from '@/app/api/site-config/[name]/route'
+import * as tasksRoute from '@/app/api/tasks/route'
+import * as uploadsRoute from '@/app/api/uploads/route'
+import * as avatarRoute from '@/app/api/users/avatar/route'
+import { db } from '@/lib/db'
+import { JSON_BODY_LIMIT } from '@/lib/http/body-limit'
+import { UPLOAD_BODY_LIMIT } from '@/lib/uploads/image-upload'
+import { callRoute, createUser } from '../helpers/call-route'
+import { freshKeys } from '../helpers/cards-fixtures'
+import { expectFail, expectOk } from '../helpers/expect-response'
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>
+
+const MB = 1024 * 1024
+const CHUNK = 64 * 1024
+const ATTACK = 200 * MB
+const BOUNDARY = '----aiimg-limit-boundary'
+const JSON_TOO_LARGE = '请求内容不能超过 1MB'
+const UPLOAD_TOO_LARGE = '文件不能超过 10MB'
+
+let userToken: string
+let adminToken: string
+beforeAll(async () => {
+  userToken = (await createUser()).token
+  adminToken = (await createUser({ role: 'ADMIN' })).token
+})
+
+/**
+ * A body of `total` bytes made on demand in fresh 64KB chunks (nothing exists before it is
+ * pulled), recording how much was pulled and the largest growth of the process's
+ * ArrayBuffer memory over its start while the body was being read.
+ */
+function lazyBody(total: number, head = '') {
+  const probe = { pulled: 0, peakGrowth: 0 }
+  const base = process.memoryUsage().arrayBuffers
+  let sentHead = false
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!sentHead && head) {
+        sentHead = true
+        return controller.enqueue(new TextEncoder().encode(head))
+      }
+      if (probe.pulled >= total) return controller.close()
+      const chunk = new Uint8Array(CHUNK).fill(0x20) // spaces: valid JSON whitespace, harmless file bytes
+      probe.pulled += chunk.byteLength
+      probe.peakGrowth = Math.max(probe.peakGrowth, process.memoryUsage().arrayBuffers - base)
+      controller.enqueue(chunk)
+    },
+  }, { highWaterMark: 0 }) // pulled only when read
+  return { stream, probe }
+}
+
+async function send(handler: Handler, body: BodyInit, headers: Record<string, string>, params: Record<string, string> = {}) {
+  const req = new Request('http://localhost/api/test', { method: 'POST', headers: { 'x-client-ip': '10.0.0.9', ...headers }, body, duplex: 'half' } as RequestInit)
+  const res = await handler(req, { params: Promise.resolve(params) })
+  return { status: res.status, body: await res.json() }
+}
+
+const json = { 'content-type': 'application/json' }
+const multipart = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }
+const filePart = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+
+describe('JSON bodies (1MB by default)', () => {
+  it('refuses an anonymous 200MB login by its Content-Length with 413, reading none of it', async () => {
+    const { stream, probe } = lazyBody(ATTACK)
+    const res = await send(loginRoute.POST, stream, { ...json, 'content-length': String(ATTACK) })
+    expectFail(res, 413, JSON_TOO_LARGE)
+    expect(res.body.code).toBe('PAYLOAD_TOO_LARGE')
+    expect(probe.pulled).toBe(0)
+  })
+
+  it('cuts a chunked 200MB login off at 1MB: 413, and memory grows by no more than the limit', async () => {
+    const { stream, probe } = lazyBody(ATTACK)
+    const res = await send(loginRoute.POST, stream, json)
+    expectFail(res, 413, JSON_TOO_LARGE)
+    expect(probe.pulled).toBeLessThanOrEqual(JSON_BODY_LIMIT + 2 * CHUNK)
+    expect(probe.peakGrowth).toBeLessThanOrEqual(JSON_BODY_LIMIT + 2 * CHUNK)
+  })
+
+  it('refuses a body just over 1MB and a Content-Length that understates a longer body', async () => {
+    const over = `{"username":"${'x'.repeat(JSON_BODY_LIMIT)}"}`
+    expectFail(await callRoute(loginRoute.POST, { body: over }), 413, JSON_TOO_LARGE)
+    const { stream, probe } = lazyBody(ATTACK)
+    expectFail(await send(registerRoute.POST, stream, { ...json, 'content-length': '100' }), 413, JSON_TOO_LARGE)
+    expect(probe.pulled).toBeLessThanOrEqual(JSON_BODY_LIMIT + 2 * CHUNK)
+  })
+
+  it('still takes the largest legitimate body: 10,000 card keys in one import (about 200KB)', async () => {
+    const cards = freshKeys(10_000, 'LIMIT')
+    expect(JSON.stringify({ cards }).length).toBeGreaterThan(150 * 1024)
+    const { count } = expectOk(await callRoute(importRoute.POST, { token: adminToken, body: { cards } }))
+    expect(count).toBe(10_000)
+  })
+})
+
+describe('uploads (10MB)', () => {
+  it.each([
+    ['POST /api/uploads', uploadsRoute.POST],
+    ['POST /api/users/avatar', avatarRoute.POST],
+  ] as const)('%s: 200MB by Content-Length is a 413 before reading, even before the token is checked', async (_label, handler) => {
+    for (const headers of [{ ...multipart, ...bearer(userToken) }, multipart]) {
+      const { stream, probe } = lazyBody(ATTACK, filePart)
+      expectFail(await send(handler, stream, { ...headers, 'content-length': String(ATTACK) }), 413, UPLOAD_TOO_LARGE)
+      expect(probe.pulled).toBe(0)
+    }
+  })
+
+  it.each([
+    ['POST /api/uploads', uploadsRoute.POST],
+    ['POST /api/users/avatar', avatarRoute.POST],
+  ] as const)('%s: a chunked 200MB upload is cut off at 10MB with 413, memory growing by no more than the limit', async (_label, handler) => {
+    const rows = await db().uploadedImage.count()
+    const { stream, probe } = lazyBody(ATTACK, filePart)
+    expectFail(await send(handler, stream, { ...multipart, ...bearer(userToken) }), 413, UPLOAD_TOO_LARGE)
+    expect(probe.pulled).toBeLessThanOrEqual(UPLOAD_BODY_LIMIT + 2 * CHUNK)
+    expect(probe.peakGrowth).toBeLessThanOrEqual(UPLOAD_BODY_LIMIT + 2 * CHUNK)
+    expect(await db().uploadedImage.count()).toBe(rows)
+  })
+
+  it('a JSON route does not take an upload-sized body', async () => {
+    const { stream } = lazyBody(2 * MB)
+    expectFail(await send(tasksRoute.POST, stream, { ...json, ...bearer(userToken), 'content-length': String(2 * MB) }), 413, JSON_TOO_LARGE)
+  })
+})
+
+describe('JSON nested too deep', () => {
+  const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth)
+  const deepObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
+
+  it('10,000 levels answer a clear 400 on every kind of route, never a 500', async () => {
+    const deep = deepArray(10_000)
+    const cases: Array<{ handler: Handler; body: string; token?: string; params?: Record<string, string> }> = [
+      { handler: loginRoute.POST, body: `{"username":${deep},"password":"x"}` },
+      { handler: registerRoute.POST, body: deepObject(10_000) },
+      { handler: tasksRoute.POST, body: `{"type":"SD_TEXT2IMG","params":{"prompt":"x","extra":${deep}}}`, token: userToken },
+      { handler: siteConfigItem.PATCH, body: `{"value":${deep}}`, token: adminToken, params: { name: 'name' } },
+      { handler: mjNotifyRoute.POST, body: `{"id":"1","properties":${deep}}`, params: { secret: 'whatever' } },
+    ]
+    for (const c of cases) {
+      const res = await callRoute(c.handler, { method: c.handler === siteConfigItem.PATCH ? 'PATCH' : 'POST', body: c.body, token: c.token, params: c.params })
+      expectFail(res, 400, '请求体嵌套过深')
+    }
+  })
+
+  it('ordinary nesting, and brackets inside strings, are not counted against it', async () => {
+    const value = `${'['.repeat(1_000)}"\\"{{{`
+    expectOk(await callRoute(siteConfigItem.PATCH, { method: 'PATCH', token: adminToken, params: { name: 'description' }, body: JSON.stringify({ value }) }))
+    expect(JSON.parse((await db().siteConfig.findUniqueOrThrow({ where: { name: 'description' } })).value)).toBe(value)
+    // 60 levels get past the depth check to the route itself (an unknown hook secret is a 404).
+    expectFail(await callRoute(mjNotifyRoute.POST, { body: deepObject(60), params: { secret: 'whatever' } }), 404)
+  })
+})
