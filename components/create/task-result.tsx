@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { retryRequest } from './retry-request'
 import { stageText } from './task-labels'
 import { TaskImages } from './task-images'
+import { WaitingNote } from './waiting-note'
 import { cancelTask, useSubmitTask, useTask } from './use-task'
 
 /** The task just submitted: live progress, then the images (download, 做同款), or the error. */
@@ -38,11 +39,12 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
         )}
       </div>
       {task.status === 'PENDING' && (
-        <div>
+        <div className="space-y-3">
+          <WaitingNote note={task.waitingNote} />
           <div className="h-2 overflow-hidden rounded-full bg-zinc-800" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={task.progress}>
             <div className="h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-400 transition-all" style={{ width: `${Math.max(3, task.progress)}%` }} />
           </div>
-          <div className="mt-3 flex items-center gap-2 text-xs text-zinc-500">
+          <div className="flex items-center gap-2 text-xs text-zinc-500">
             <Spinner className="size-3.5" /> {task.progress}%
           </div>
         </div>

@@ -6,9 +6,11 @@ import type { Json } from '@/lib/api-client/hooks'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
 import { newRequestId } from '@/lib/api-client/request-id'
+import type { MyTaskView } from '@/lib/tasks/list-tasks'
 import type { TaskView } from '@/lib/tasks/task-views'
 
-export type TaskJson = Json<TaskView> & { queuePosition?: number | null }
+/** A task from the list, or (with its queue position and waiting note) from GET /api/tasks/{id}. */
+export type TaskJson = Json<TaskView> & Partial<Pick<MyTaskView, 'queuePosition' | 'waitingNote'>>
 
 /** How often a page asks about a task that is still running (the issue allows at most every 2 s). */
 export const TASK_POLL_MS = 1500

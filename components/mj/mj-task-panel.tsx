@@ -8,6 +8,7 @@ import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
+import { WaitingNote } from '@/components/create/waiting-note'
 import { stageText } from '@/components/create/task-labels'
 import { cancelTask, useSubmitTask, useTask, type TaskJson } from '@/components/create/use-task'
 import { MjButtons, MjDescribed } from './mj-buttons'
@@ -89,6 +90,7 @@ export function MjTaskPanel({ taskId, onOpen, onUsePrompt }: { taskId: string | 
 
       {task.status === 'PENDING' && (
         <div className="space-y-3">
+          <WaitingNote note={task.waitingNote} />
           <div className="h-2 overflow-hidden rounded-full bg-zinc-800" role="progressbar" aria-label="生成进度" aria-valuemin={0} aria-valuemax={100} aria-valuenow={task.progress}>
             <div className="h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-400 transition-all" style={{ width: `${Math.max(3, task.progress)}%` }} />
           </div>

@@ -19,22 +19,69 @@ export async function recordAttempt(modelId: string, taskId: string, ok: boolean
 }
 
 /**
- * A task's submit failed in a way that speaks of the backend (unreachable, 5xx, garbage):
- * take it out at once, so the retry goes to another instance of its pool.
+ * The backend itself failed a task (unreachable, no answer in time, or failing its health
+ * check right after an error): take it out at once, so the retry goes to another instance
+ * of its pool, and new submits to a model with no instance left are refused.
  */
 export async function recordBackendFailure(modelId: string, taskId: string, message: string): Promise<void> {
-  await db().$transaction([
-    db().aiModel.updateMany({
-      where: { id: modelId },
-      data: { healthy: false, healthFailures: { increment: 1 }, healthCheckedAt: new Date(), healthMessage: (TASK_FAILURE + message).slice(0, 300) },
-    }),
-    db().backendAttempt.create({ data: { modelId, taskId, ok: false, error: message.slice(0, 300) } }),
-  ])
+  await db().$transaction([takeOut(modelId, message), db().backendAttempt.create({ data: { modelId, taskId, ok: false, error: message.slice(0, 300) } })])
 }
 
-async function testWithTimeout(model: Parameters<typeof backendConfig>[0] & { backend: string }) {
+/** Takes an instance out of routing (a task failure's cooldown applies before a check may bring it back). */
+export async function takeOutOfRouting(modelId: string, message: string): Promise<void> {
+  await takeOut(modelId, message)
+}
+
+function takeOut(modelId: string, message: string) {
+  return db().$executeRaw`
+    UPDATE "AiModel" SET "healthy" = false, "healthFailures" = "healthFailures" + 1, "healthCheckedAt" = now(),
+      "healthMessage" = ${(TASK_FAILURE + message).slice(0, 300)}, "outSince" = COALESCE("outSince", now())
+    WHERE "id" = ${modelId}`
+}
+
+/** How long the check right after a failed task may take before the backend counts as not answering. */
+const CONFIRM_TIMEOUT_MS = 5_000
+
+/**
+ * After a backend answered a task with an error (a 5xx, a garbled result): does it still
+ * answer its health check? Then the failure is the task's (a prompt or size it cannot do,
+ * say an out-of-memory), and the backend stays in routing for everyone else.
+ */
+export async function backendStillAnswers(model: Parameters<typeof backendConfig>[0] & { backend: string }): Promise<boolean> {
+  const result = await testWithTimeout(model, CONFIRM_TIMEOUT_MS).catch(() => ({ ok: false }))
+  return result.ok
+}
+
+/** Over this window, an instance failing most of its tasks, for more than one user, leaves routing. */
+const FAILURE_SHARE_WINDOW = '10 minutes'
+const FAILURE_SHARE_MIN_TASKS = 3
+const FAILURE_SHARE_MIN_USERS = 2
+const FAILURE_SHARE = 0.8
+
+/**
+ * An instance that answers its health check but fails (nearly) every job: at least 3
+ * recent tasks failed there, from at least 2 users, and 80% of the tasks tried there in
+ * the last 10 minutes. One user's prompt, however often retried, is never enough.
+ */
+export async function failsMostTasks(modelId: string): Promise<boolean> {
+  const [row] = await db().$queryRaw<{ tried: number; failed: number; users: number }[]>`
+    WITH recent AS (
+      SELECT a."taskId", bool_or(a."ok") AS ok, bool_or(NOT a."ok") AS failed
+      FROM "BackendAttempt" a
+      WHERE a."modelId" = ${modelId} AND a."createdAt" > now() - ${FAILURE_SHARE_WINDOW}::interval
+      GROUP BY a."taskId"
+    )
+    SELECT count(*)::int AS tried,
+      count(*) FILTER (WHERE r.failed AND NOT r.ok)::int AS failed,
+      count(DISTINCT t."userId") FILTER (WHERE r.failed AND NOT r.ok)::int AS users
+    FROM recent r LEFT JOIN "Task" t ON t."id" = r."taskId"`
+  if (!row) return false
+  return row.failed >= FAILURE_SHARE_MIN_TASKS && row.users >= FAILURE_SHARE_MIN_USERS && row.failed >= FAILURE_SHARE * row.tried
+}
+
+async function testWithTimeout(model: Parameters<typeof backendConfig>[0] & { backend: string }, timeoutMs = CHECK_TIMEOUT_MS) {
   if (!isSupportedBackend(model.backend)) return { ok: false, message: `暂不支持该后端类型（${model.backend}）` }
-  const timeout = new Promise<{ ok: boolean; message: string }>((resolve) => setTimeout(() => resolve({ ok: false, message: '健康检查超时' }), CHECK_TIMEOUT_MS).unref())
+  const timeout = new Promise<{ ok: boolean; message: string }>((resolve) => setTimeout(() => resolve({ ok: false, message: '健康检查超时' }), timeoutMs).unref())
   return Promise.race([createAdapter(model.backend, backendConfig(model)).test(), timeout])
 }
 
@@ -54,9 +101,10 @@ export async function checkBackends(): Promise<void> {
       if (isCoolingDown) return
       const result = await testWithTimeout(model).catch((error: Error) => ({ ok: false, message: error.message }))
       const failures = result.ok ? 0 : model.healthFailures + 1
+      const healthy = result.ok || (model.healthy && failures < FAILED_CHECKS_TO_REMOVE)
       await db().aiModel.update({
         where: { id: model.id },
-        data: { healthy: result.ok || (model.healthy && failures < FAILED_CHECKS_TO_REMOVE), healthFailures: failures, healthCheckedAt: new Date(), healthMessage: result.ok ? null : result.message.slice(0, 300) },
+        data: { healthy, healthFailures: failures, healthCheckedAt: new Date(), healthMessage: result.ok ? null : result.message.slice(0, 300), outSince: healthy ? null : (model.outSince ?? new Date()) },
       })
       if (result.ok && !model.healthy) recovered = true
     }),

@@ -3,6 +3,7 @@ import type { Prisma } from '@/lib/generated/prisma/client'
 import type { Status, TaskType } from '@/lib/generated/prisma/enums'
 import { notFound } from '@/lib/http/app-error'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
+import { getConfigValue } from '@/lib/site-config/store'
 import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
 
 /** The caller's own tasks, newest first. */
@@ -15,14 +16,35 @@ export async function listMyTasks(userId: string, query: TPageQuery & { status?:
   return { list: rows.map(toTaskView), total }
 }
 
+/** A task as its page polls it: where it stands in the queue, and why it waits when something holds it up. */
+export type MyTaskView = TaskView & { queuePosition: number | null; waitingNote: string | null }
+
 /** One of the caller's tasks; another user's task is "not found", never "forbidden". */
-export async function getMyTask(userId: string, taskId: string): Promise<TaskView & { queuePosition: number | null }> {
-  const row = await db().task.findFirst({ where: { id: taskId, userId }, select: { ...TASK_VIEW_SELECT, modelId: true } })
+export async function getMyTask(userId: string, taskId: string): Promise<MyTaskView> {
+  const row = await db().task.findFirst({
+    where: { id: taskId, userId },
+    select: { ...TASK_VIEW_SELECT, modelId: true, poolKey: true, runAfter: true, attempts: true, maxAttempts: true, backendLog: true },
+  })
   if (!row) throw notFound('任务不存在')
-  const queuePosition =
-    row.status === 'PENDING' && row.stage === 'QUEUED'
-      ? (await db().task.count({ where: { modelId: row.modelId, status: 'PENDING', stage: 'QUEUED', createdAt: { lt: row.createdAt } } })) + 1
-      : null
-  const { modelId: _, ...view } = row
-  return { ...toTaskView(view), queuePosition }
+  const { modelId, poolKey, runAfter, attempts, maxAttempts, backendLog, ...view } = row
+  const isQueued = row.status === 'PENDING' && row.stage === 'QUEUED'
+  if (!isQueued) return { ...toTaskView(view), queuePosition: null, waitingNote: null }
+  const [ahead, inRouting] = await Promise.all([
+    db().task.count({ where: { modelId, status: 'PENDING', stage: 'QUEUED', createdAt: { lt: row.createdAt } } }),
+    db().aiModel.count({ where: poolKey ? { pool: poolKey, enabled: true, healthy: true } : { id: modelId, healthy: true } }),
+  ])
+  const waitingNote = await waitingNoteOf({ modelName: row.model.name, inRouting: inRouting > 0, runAfter, attempts, maxAttempts, backendLog })
+  return { ...toTaskView(view), queuePosition: ahead + 1, waitingNote }
+}
+
+/** Why a queued task is not running yet, in words for its owner (null: it simply waits its turn). */
+async function waitingNoteOf(task: { modelName: string; inRouting: boolean; runAfter: Date; attempts: number; maxAttempts: number; backendLog: unknown }): Promise<string | null> {
+  if (!task.inRouting) {
+    const minutes = Math.max(1, Math.round((await getConfigValue<number>('BACKEND_OUTAGE_REFUND_SECONDS')) / 60))
+    return `模型「${task.modelName}」暂时不可用，恢复后自动开始；约 ${minutes} 分钟内仍未恢复将取消任务并退还积分`
+  }
+  const last = Array.isArray(task.backendLog) ? (task.backendLog[0] as { error?: unknown } | null) : null
+  if (!last?.error || task.runAfter.getTime() <= Date.now()) return null
+  if (last.error === 'BUSY') return '生成服务繁忙，稍后自动重试'
+  return `上一次尝试失败，稍后自动重试（已尝试 ${task.attempts}/${task.maxAttempts} 次）`
 }

@@ -3,7 +3,7 @@ import type { Prisma } from '@/lib/generated/prisma/client'
 import { createAdapter } from '@/lib/generation/backends/registry'
 import { BackendError, type BackendAdapter, type GenerationJob, type RunContext, type WaitOutcome } from '@/lib/generation/backends/types'
 import { storePreview, storeResults } from '@/lib/generation/store-results'
-import { recordAttempt, recordBackendFailure } from '@/lib/models/backend-health'
+import { backendStillAnswers, failsMostTasks, recordAttempt, recordBackendFailure, takeOutOfRouting } from '@/lib/models/backend-health'
 import { getConfigValue } from '@/lib/site-config/store'
 import { backendConfig, buildJob, MissingInputError } from './build-job'
 import { LEASE_MS, type ClaimedTask } from './claim-task'
@@ -16,6 +16,8 @@ const HEARTBEAT_MS = 15_000
 const PROGRESS_WRITE_MS = 1_000
 const BACKOFF_BASE_MS = 5_000
 const BACKOFF_MAX_MS = 5 * 60_000
+/** A task's own failure (the backend answered with an error) is tried again after 2 s, then 5 s: three attempts within about 20 s. */
+const TASK_RETRY_DELAYS_MS = [2_000, 5_000]
 /** A busy backend (queue full, 429/503) is asked again after 2 s, 4 s, 8 s ... at most a minute apart. */
 const BUSY_BACKOFF_BASE_MS = 2_000
 const BUSY_BACKOFF_MAX_MS = 60_000
@@ -127,7 +129,7 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
   } catch (error) {
     await handleFailure(error, {
       taskId: task.id,
-      modelId: task.model.id,
+      model: task.model,
       poolKey: task.poolKey,
       workerId,
       attempts: claimed.attempts,
@@ -157,8 +159,10 @@ function shortfallOf(task: { userId: string; chargedPoints: number; priceSnapsho
   return { userId: task.userId, ordered, delivered, points: Math.min(task.chargedPoints, (ordered - delivered) * pricePerImage) }
 }
 
-/** Final failures that speak of the backend rather than of the job (a refused prompt does not count). */
+/** Final failures that count against the backend's health (a refused prompt does not). */
 const BACKEND_FAULTS = new Set(['UNREACHABLE', 'TIMEOUT', 'BAD_RESPONSE', 'UPSTREAM_FAILED', 'UNAUTHORIZED'])
+/** No answer at all: the backend, not the job, is what failed. */
+const NO_ANSWER = new Set(['UNREACHABLE', 'TIMEOUT'])
 
 /** Submit (or resume) and wait: the images, however the backend delivers them. */
 async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: ClaimedTask, ctx: RunContext, onAccepted: (id: string) => Promise<void>): Promise<WaitOutcome> {
@@ -184,7 +188,7 @@ async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: Cla
 
 type FailedRun = {
   taskId: string
-  modelId: string
+  model: Parameters<typeof backendStillAnswers>[0] & { id: string }
   poolKey: string | null
   workerId: string
   attempts: number
@@ -198,31 +202,58 @@ type FailedRun = {
 
 async function handleFailure(error: unknown, run: FailedRun): Promise<void> {
   const { taskId, workerId } = run
+  const modelId = run.model.id
   if (run.stopReason === 'ended-elsewhere') return // the canceller or the sweeper already ended it
   if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId, run.accepted)
   if (error instanceof BackendError && error.code === 'BUSY' && !run.accepted) return askAgainWhenBusy(error, run)
   if (run.stopReason === 'deadline') {
-    if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId)) await recordAttempt(run.modelId, taskId, false, 'TIMEOUT: deadline passed')
+    if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId)) await recordAttempt(modelId, taskId, false, 'TIMEOUT: deadline passed')
     return
   }
 
   const code = error instanceof BackendError ? ((error.detail as { code?: string } | undefined)?.code ?? error.code) : error instanceof MissingInputError ? 'INPUT_MISSING' : error instanceof StorageError ? 'STORAGE_FAILED' : 'UPSTREAM_FAILED'
-  const retryable = error instanceof BackendError && error.retryable && !run.accepted && run.attempts < run.maxAttempts
-  // The backend itself misbehaved (not merely busy): take it out of routing, and a task of
-  // a pool fails over to another instance at once instead of waiting out a backoff.
-  const blamesBackend = error instanceof BackendError && error.retryable && error.code !== 'BUSY' && error.code !== 'ABORTED'
-  if (blamesBackend) await recordBackendFailure(run.modelId, taskId, `${error.code}: ${error.message}`)
-  else if (error instanceof BackendError && BACKEND_FAULTS.has(error.code)) await recordAttempt(run.modelId, taskId, false, `${error.code}: ${error.message}`)
-  if (retryable) {
-    const delay = blamesBackend && run.poolKey ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))
+  const retryable = error instanceof BackendError && error.retryable && error.code !== 'ABORTED' && !run.accepted ? error : null
+  const blame = retryable ? await blameFor(retryable, run.model) : 'none'
+  if (blame === 'backend') await recordBackendFailure(modelId, taskId, `${retryable!.code}: ${retryable!.message}`)
+  else if (error instanceof BackendError && BACKEND_FAULTS.has(error.code)) await recordTaskFailure(modelId, taskId, `${error.code}: ${error.message}`)
+  if (retryable && run.attempts < run.maxAttempts) {
+    // The backend failed: a pool's task moves to another instance at once, a lone
+    // backend's waits (the health check brings the backend back, or the sweeper refunds).
+    // The task failed: it is tried again within seconds.
+    const delay = blame === 'backend' ? (run.poolKey ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))) : (TASK_RETRY_DELAYS_MS[run.attempts - 1] ?? TASK_RETRY_DELAYS_MS.at(-1)!)
     // An answer (5xx, garbage) means the backend dealt with the submit: the retry submits
     // again. No answer in time leaves it unknown, so the retry asks the backend first.
-    await requeue(taskId, workerId, { runAfter: new Date(Date.now() + delay), probeBeforeSubmit: error.code === 'TIMEOUT', backendLog: [describe(error)] as Prisma.InputJsonValue })
+    await requeue(taskId, workerId, { runAfter: new Date(Date.now() + delay), probeBeforeSubmit: retryable.code === 'TIMEOUT', backendLog: [describe(error)] as Prisma.InputJsonValue })
     return
   }
   if (!(error instanceof BackendError || error instanceof MissingInputError || error instanceof StorageError)) console.error(`[worker] task ${taskId} failed unexpectedly`, error)
-  const userMessage = error instanceof BackendError ? error.userMessage : undefined
-  await failTask(taskId, { errorCode: code, errorMessage: userMessage ?? TASK_ERROR_MESSAGES[code] ?? TASK_ERROR_MESSAGES.UPSTREAM_FAILED, log: describe(error) }, workerId)
+  await failTask(taskId, { errorCode: code, errorMessage: userMessageOf(error, code), log: describe(error) }, workerId)
+}
+
+/**
+ * Whose failure a retryable error is. No answer (unreachable, timed out) is the
+ * backend's. An error the backend answered with (a 5xx, a garbled result) is the task's
+ * if the backend still answers its health check at once (say, an out-of-memory for this
+ * size): one user's job must not take the backend away from everyone else.
+ */
+async function blameFor(error: BackendError, model: FailedRun['model']): Promise<'backend' | 'task'> {
+  if (error.code === 'BUSY') return 'task'
+  if (NO_ANSWER.has(error.code)) return 'backend'
+  return (await backendStillAnswers(model)) ? 'task' : 'backend'
+}
+
+/** A failed attempt that was the task's; an instance failing most tasks of several users still leaves routing. */
+async function recordTaskFailure(modelId: string, taskId: string, message: string): Promise<void> {
+  await recordAttempt(modelId, taskId, false, message)
+  if (await failsMostTasks(modelId)) await takeOutOfRouting(modelId, `多个用户的任务接连失败（${message}）`)
+}
+
+/** What the user reads: the backend's own words where it gave a reason, after what happened to the points. */
+function userMessageOf(error: unknown, code: string): string {
+  const summary = TASK_ERROR_MESSAGES[code] ?? TASK_ERROR_MESSAGES.UPSTREAM_FAILED!
+  if (!(error instanceof BackendError)) return summary
+  if (error.userMessage) return error.userMessage
+  return error.code === 'UPSTREAM_FAILED' || error.code === 'REJECTED' ? `${summary}（${error.message.slice(0, 200)}）` : summary
 }
 
 /** Back to the queue (the slot it held is free: announced), if this worker still holds it. */

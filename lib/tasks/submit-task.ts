@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { TaskType } from '@/lib/generated/prisma/enums'
-import { AppError, badRequest, conflict, notFound, tooManyRequests } from '@/lib/http/app-error'
+import { AppError, badRequest, conflict, notFound, serviceUnavailable, tooManyRequests } from '@/lib/http/app-error'
 import { isSupportedBackend } from '@/lib/generation/backends/registry'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { getConfigValue } from '@/lib/site-config/store'
@@ -19,20 +19,34 @@ const IMAGE_INPUTS = ['initImageId', 'maskImageId', 'controlImageId'] as const
 
 export type SubmitInput = { type: TaskType; modelId?: string; params: unknown }
 
-/** The enabled model that runs this kind of task, and its price per image. */
+/**
+ * The enabled model that runs this kind of task, and its price per image. A model none of
+ * whose instances is in routing (lone and out, or its whole pool out) is refused at once
+ * with 503, before anything is charged; without a chosen model, the next one that can run is taken.
+ */
 async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; name: string; backend: string; pool: string | null; pricePerImage: number }> {
   const candidates = await db().aiModel.findMany({
     where: { enabled: true, ...(resolved.modelId ? { id: resolved.modelId } : {}) },
-    select: { id: true, name: true, backend: true, pool: true, prices: true },
+    select: { id: true, name: true, backend: true, pool: true, prices: true, healthy: true },
     orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
   })
+  const pools = [...new Set(candidates.map((m) => m.pool).filter((p): p is string => p !== null))]
+  const poolsInRouting = new Set(
+    pools.length ? (await db().aiModel.findMany({ where: { pool: { in: pools }, enabled: true, healthy: true }, select: { pool: true } })).map((m) => m.pool) : [],
+  )
+  let outOfRouting: string | null = null
   for (const model of candidates) {
     if (!isSupportedBackend(model.backend)) continue
     const price = (model.prices as Record<string, unknown>)[resolved.priceKey ?? resolved.baseType]
-    if (typeof price === 'number' && Number.isInteger(price) && price >= 0) {
-      return { id: model.id, name: model.name, backend: model.backend, pool: model.pool, pricePerImage: resolved.customModel?.price ?? price }
+    if (!(typeof price === 'number' && Number.isInteger(price) && price >= 0)) continue
+    const inRouting = model.pool && !resolved.isPinnedToModel ? poolsInRouting.has(model.pool) : model.healthy
+    if (!inRouting) {
+      outOfRouting ??= model.name
+      continue
     }
+    return { id: model.id, name: model.name, backend: model.backend, pool: model.pool, pricePerImage: resolved.customModel?.price ?? price }
   }
+  if (outOfRouting) throw serviceUnavailable(`模型「${outOfRouting}」暂时不可用，请稍后再试（本次未扣积分）`)
   if (resolved.modelId) throw badRequest('所选模型不可用或不支持该功能')
   throw badRequest('暂无可用的生成模型，请联系管理员')
 }

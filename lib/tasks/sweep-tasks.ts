@@ -1,9 +1,12 @@
 import { db } from '@/lib/db'
+import { getConfigValue } from '@/lib/site-config/store'
 import { failTask } from './finish-task'
 import { announceQueueChange, wakeLocalRunner } from './queue-signal'
 import { TASK_ERROR_MESSAGES } from './task-views'
 
 export const SWEEP_TASKS_JOB = 'sweep-tasks'
+/** How often the sweeper looks (a worker job). */
+export const SWEEP_INTERVAL_MS = 15_000
 const BATCH = 100
 
 /**
@@ -13,10 +16,14 @@ const BATCH = 100
  *   worker to wait for; a job never accepted goes back to the queue while attempts
  *   remain (marked so that the next attempt asks the backend first whether the job got
  *   there), else fails with a refund.
+ * - A queued task none of whose backends is in routing fails with a refund once the
+ *   backend has been out (or the task waited, if it was out already) for the site's
+ *   BACKEND_OUTAGE_REFUND_SECONDS.
  * Every change is conditional on what was seen, so a worker coming back wins or loses cleanly.
  */
 export async function sweepTasks(): Promise<boolean> {
   const now = new Date()
+  const stranded = await failStrandedTasks()
   const overdue = await db().task.findMany({ where: { status: 'PENDING', deadlineAt: { lt: now } }, select: { id: true }, take: BATCH })
   for (const { id } of overdue) await failTask(id, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT })
 
@@ -40,5 +47,29 @@ export async function sweepTasks(): Promise<boolean> {
     await db().$transaction((tx) => announceQueueChange(tx))
     wakeLocalRunner()
   }
-  return overdue.length === BATCH || orphans.length === BATCH
+  return stranded === BATCH || overdue.length === BATCH || orphans.length === BATCH
+}
+
+/**
+ * Queued tasks that nothing can run: their lone backend, or every instance of their pool,
+ * is out of routing. Each fails once it has waited the set time since the backend went
+ * out (or since its submit, if later); looking one sweep ahead keeps that a promise
+ * ("within"), not a minimum.
+ */
+async function failStrandedTasks(): Promise<number> {
+  const limitMs = (await getConfigValue<number>('BACKEND_OUTAGE_REFUND_SECONDS')) * 1000
+  const waited = `${Math.max(0, limitMs - SWEEP_INTERVAL_MS)} milliseconds`
+  const rows = await db().$queryRaw<{ id: string; modelName: string }[]>`
+    SELECT t."id", m."name" AS "modelName" FROM "Task" t JOIN "AiModel" m ON m."id" = t."modelId"
+    WHERE t."status" = 'PENDING' AND t."stage" = 'QUEUED'
+      AND NOT EXISTS (
+        SELECT 1 FROM "AiModel" r WHERE r."healthy" AND ((t."poolKey" IS NULL AND r."id" = t."modelId") OR (t."poolKey" = r."pool" AND r."enabled")))
+      AND GREATEST(t."createdAt", (
+        SELECT max(o."outSince") FROM "AiModel" o WHERE (t."poolKey" IS NULL AND o."id" = t."modelId") OR (t."poolKey" = o."pool" AND o."enabled"))
+      ) <= now() - ${waited}::interval
+    LIMIT ${BATCH}`
+  for (const row of rows) {
+    await failTask(row.id, { errorCode: 'BACKEND_DOWN', errorMessage: `模型「${row.modelName}」暂时不可用，任务已取消，积分已退还` })
+  }
+  return rows.length
 }

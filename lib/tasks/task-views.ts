@@ -66,6 +66,7 @@ export const TASK_ERROR_MESSAGES: Record<string, string> = {
   BAD_RESPONSE: '生成服务返回了无法识别的结果，积分已退还',
   UNAUTHORIZED: '生成服务配置有误，积分已退还，请联系管理员',
   BACKEND_LOST: '生成服务中断，积分已退还',
+  BACKEND_DOWN: '生成服务暂时不可用，任务已取消，积分已退还',
   INPUT_MISSING: '输入图片已失效，积分已退还，请重新上传',
   STORAGE_FAILED: '保存结果失败，积分已退还',
   CANCELED_BY_ADMIN: '任务已被管理员取消，积分已退还',

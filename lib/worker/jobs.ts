@@ -3,7 +3,7 @@ import { pruneExpiredCounters } from '@/lib/auth/rate-limit'
 import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-cards'
 import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/backend-attempts'
 import { CHECK_BACKENDS_JOB, checkBackends } from '@/lib/models/backend-health'
-import { SWEEP_TASKS_JOB, sweepTasks } from '@/lib/tasks/sweep-tasks'
+import { SWEEP_INTERVAL_MS, SWEEP_TASKS_JOB, sweepTasks } from '@/lib/tasks/sweep-tasks'
 import type { BackgroundJob } from './background-worker'
 
 /** Every background job of the app. Features add theirs here. */
@@ -11,8 +11,8 @@ export function backgroundJobs(): BackgroundJob[] {
   return [
     // Woken by each import; the interval only catches work left by a crash.
     { name: CHECK_CARDS_JOB, intervalMs: 60_000, run: checkPendingCards },
-    // Expired leases and deadlines: two indexed queries every 30 s when all is well.
-    { name: SWEEP_TASKS_JOB, intervalMs: 30_000, run: sweepTasks },
+    // Expired leases, deadlines and tasks stranded on an out backend: three indexed queries every 15 s when all is well.
+    { name: SWEEP_TASKS_JOB, intervalMs: SWEEP_INTERVAL_MS, run: sweepTasks },
     // One health or model-list request per enabled backend each minute.
     { name: CHECK_BACKENDS_JOB, intervalMs: 60_000, run: checkBackends },
     { name: PRUNE_BACKEND_ATTEMPTS_JOB, intervalMs: 60 * 60_000, run: async () => void (await pruneBackendAttempts()) },

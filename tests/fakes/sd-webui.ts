@@ -27,6 +27,10 @@ export type FakeSdOptions = {
   controlnetModels?: string[]
   /** The next N generate requests get 503 from a gateway in front of the server (nothing reaches it). */
   busyAnswers?: number
+  /** Generate requests whose prompt contains one of these run out of GPU memory (500); the rest render normally. */
+  oomPrompts?: string[]
+  /** Its model and sampler lists answer 500 too (what a health check asks): the whole server is broken. */
+  brokenLists?: boolean
 }
 
 const SD_SAMPLERS = ['Euler a', 'Euler', 'LMS', 'Heun', 'DPM2', 'DPM++ 2M', 'DPM++ SDE', 'DPM++ 2M Karras', 'DDIM', 'UniPC']
@@ -143,7 +147,9 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
       }
       // Like the real server, a job that ran (and failed) stays known under its force_task_id.
       const ranAndFailed = () => finished.push(typeof (body as Record<string, unknown>).force_task_id === 'string' ? String((body as Record<string, unknown>).force_task_id) : `task(${randomUUID()})`)
-      switch (options.behaviour) {
+      const prompt = String((body as Record<string, unknown>).prompt ?? '')
+      const behaviour = options.oomPrompts?.some((p) => prompt.includes(p)) ? 'failing' : options.behaviour
+      switch (behaviour) {
         case 'hanging':
           return
         case 'failing':
@@ -170,6 +176,7 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
       if (current) current.interrupted = true
       return sendJson(res, 200, {})
     }
+    if (options.brokenLists && (route === 'GET /sdapi/v1/sd-models' || route === 'GET /sdapi/v1/samplers')) return sendJson(res, 500, { error: 'RuntimeError', detail: 'CUDA error: an illegal memory access was encountered' })
     if (route === 'GET /sdapi/v1/sd-models') {
       return sendJson(res, 200, options.models!.map((title) => ({ title, model_name: title.split('.')[0], hash: title.match(/\[(\w+)\]/)?.[1] ?? null, filename: `/models/${title.split(' ')[0]}` })))
     }

@@ -72,31 +72,37 @@ describe('a pool of three SD WebUI instances', () => {
     await drainQueue()
   })
 
-  it('one instance failing every generation: all tasks succeed, and after its first failure nothing runs there', async () => {
+  it('one instance failing every generation for several users: every task succeeds elsewhere, and the instance leaves routing', async () => {
     fakes[2].set('failing')
-    const models = await pool('failover')
-    const before = generated(fakes[2])
-    const { user, ids } = await submitMany(models[0].id, 9)
-    // The pool's queue is the pool's, not the instance the user picked.
-    expect(await consoleRows(models)).toMatchObject([0, 1, 2].map(() => ({ queued: 0, poolQueued: 9, running: 0 })))
-    // The first three claims spread over the three instances (least busy first), the failing one included.
-    const first = await claimInTurn(3, 'p')
-    expect(await consoleRows(models)).toMatchObject([0, 1, 2].map(() => ({ queued: 0, poolQueued: 6, running: 1 })))
-    await first.run()
-    // Then three workers at a time, until the queue is empty.
-    await Promise.all([drainQueue('p1'), drainQueue('p2'), drainQueue('p3')])
-    const tasks = await db().task.findMany({ where: { id: { in: ids } } })
-    expect(tasks.every((t) => t.status === 'SUCCESS')).toBe(true)
-    expect(tasks.every((t) => t.modelId !== models[2].id)).toBe(true)
-    expect(generated(fakes[2]) - before).toBe(1)
-    // The console blames the instance the attempt failed on, though the task then succeeded elsewhere.
-    const [a, b, failing] = await consoleRows(models)
-    expect(failing).toMatchObject({ healthy: false, recentAttempts: 1, recentFailures: 1, running: 0, poolQueued: 0 })
-    expect([a.recentFailures, b.recentFailures, a.recentAttempts + b.recentAttempts]).toEqual([0, 0, 9])
-    expect(await db().aiModel.findUniqueOrThrow({ where: { id: models[2].id } })).toMatchObject({ healthy: false })
-    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(1000 - 9 * 10)
-    await expectLedgerInvariants()
-    fakes[2].set('normal')
+    try {
+      const models = await pool('failover')
+      const before = generated(fakes[2])
+      const batches = await Promise.all([0, 1, 2].map(() => submitMany(models[0].id, 3)))
+      const ids = batches.flatMap((b) => b.ids)
+      // The pool's queue is the pool's, not the instance the user picked.
+      expect(await consoleRows(models)).toMatchObject([0, 1, 2].map(() => ({ queued: 0, poolQueued: 9, running: 0 })))
+      // The first three claims spread over the three instances (least busy first), the failing one included.
+      const first = await claimInTurn(3, 'p')
+      expect(await consoleRows(models)).toMatchObject([0, 1, 2].map(() => ({ queued: 0, poolQueued: 6, running: 1 })))
+      await first.run()
+      // Three workers at a time; a task that failed is tried again seconds later (made due here).
+      for (let round = 0; round < 4; round++) {
+        await Promise.all([drainQueue('p1'), drainQueue('p2'), drainQueue('p3')])
+        await db().task.updateMany({ where: { id: { in: ids }, status: 'PENDING' }, data: { runAfter: new Date() } })
+      }
+      const tasks = await db().task.findMany({ where: { id: { in: ids } } })
+      expect(tasks.every((t) => t.status === 'SUCCESS' && t.modelId !== models[2].id)).toBe(true)
+      // Failed tasks of at least two users (three tasks at least) took it out; one user's would not have.
+      const failedThere = generated(fakes[2]) - before
+      expect(failedThere).toBeGreaterThanOrEqual(3)
+      expect(failedThere).toBeLessThanOrEqual(6)
+      const failing = (await consoleRows(models))[2]
+      expect(failing).toMatchObject({ healthy: false, recentAttempts: failedThere, recentFailures: failedThere, running: 0, poolQueued: 0 })
+      for (const { user } of batches) expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(1000 - 3 * 10)
+      await expectLedgerInvariants()
+    } finally {
+      fakes[2].set('normal')
+    }
   })
 
   it('an instance that stops answering is taken out by the health check and brought back when it answers', async () => {

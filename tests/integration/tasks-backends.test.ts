@@ -57,7 +57,7 @@ describe('tasks on real backend protocols', () => {
     expect(await points(user.id)).toBe(50 - 20)
   })
 
-  it('SD WebUI answering 500: retried with backoff, then FAIL with exactly one refund', async () => {
+  it('SD WebUI answering 500 while it still answers its health check: the task’s own failure, tried again after 2 s and 5 s, then FAIL with one refund and the backend’s reason; the backend stays in routing', async () => {
     sd.set('failing')
     const model = await createModel({ name: 'sd-500', backend: 'sd-webui', endpoint: sd.url, concurrency: 1 })
     const { user, task: t } = await submitOn(model.id)
@@ -67,19 +67,33 @@ describe('tasks on real backend protocols', () => {
       await drainQueue()
       const row = await task(t.id)
       expect(row.attempts).toBe(attempt)
-      // Each failure takes the backend out of routing; the health check would bring it back.
-      expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({ healthy: false, healthFailures: attempt })
-      await db().aiModel.update({ where: { id: model.id }, data: { healthy: true } })
+      expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({ healthy: true, healthFailures: 0 })
       if (attempt < 3) expect(row).toMatchObject({ status: 'PENDING', stage: 'QUEUED' })
-      if (attempt < 3) expect(row.runAfter.getTime()).toBeGreaterThan(Date.now() + 2_000)
+      if (attempt < 3) expect(Math.round((row.runAfter.getTime() - Date.now()) / 1000)).toBe([2, 5][attempt - 1])
     }
-    expect(await task(t.id)).toMatchObject({ status: 'FAIL', errorCode: 'UPSTREAM_FAILED', errorMessage: '生成失败，积分已退还' })
+    const failed = await task(t.id)
+    expect(failed).toMatchObject({ status: 'FAIL', errorCode: 'UPSTREAM_FAILED' })
+    expect(failed.errorMessage).toMatch(/^生成失败，积分已退还（后端出错（HTTP 500）：.*CUDA out of memory/)
     expect(sd.bodies('/sdapi/v1/txt2img').length - before).toBe(3)
     expect(await refunds(t.id)).toBe(1)
     expect(await points(user.id)).toBe(50)
     await Promise.all([sweepTasks(), drainQueue()])
     expect(await refunds(t.id)).toBe(1)
     await expectLedgerInvariants()
+  })
+
+  it('SD WebUI answering 500 and then failing its health check: the backend is taken out of routing at once', async () => {
+    sd.set('failing')
+    const model = await createModel({ name: 'sd-500-down', backend: 'sd-webui', endpoint: sd.url, concurrency: 1 })
+    const { task: t } = await submitOn(model.id)
+    sd.set({ behaviour: 'failing', brokenLists: true })
+    try {
+      await drainQueue()
+      expect(await task(t.id)).toMatchObject({ status: 'PENDING', stage: 'QUEUED', attempts: 1 })
+      expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({ healthy: false, healthFailures: 1 })
+    } finally {
+      sd.set({ behaviour: 'normal', brokenLists: false })
+    }
   })
 
   it('SD WebUI rejecting the job (422): FAIL at once, no retry, refunded', async () => {
