@@ -6,11 +6,17 @@ export type Limit = { key: string; max: number; windowSeconds: number }
 /**
  * Counts one event against each limit's fixed-window counter in PostgreSQL (so every
  * process shares them and restarts keep them), all in one statement.
+ *
+ * Lock order: every statement that locks several counter rows takes them in ascending
+ * key order (COLLATE "C", the same in every database), so requests sharing keys (one
+ * account from many addresses, one address for many accounts) wait for each other but
+ * never deadlock. The upsert locks rows in the order its SELECT delivers them.
  */
 async function countEvents(limits: Limit[], client: Tx = db()): Promise<Array<{ limit: Limit; count: number; resetAt: Date }>> {
   const rows = await client.$queryRaw<{ key: string; count: number; resetAt: Date }[]>`
     INSERT INTO "RateLimitCounter" ("key", "count", "resetAt")
     SELECT k, 1, now() + make_interval(secs => w) FROM unnest(${limits.map((l) => l.key)}::text[], ${limits.map((l) => l.windowSeconds)}::int[]) AS t(k, w)
+    ORDER BY k COLLATE "C"
     ON CONFLICT ("key") DO UPDATE SET
       "count"   = CASE WHEN "RateLimitCounter"."resetAt" <= now() THEN 1 ELSE "RateLimitCounter"."count" + 1 END,
       "resetAt" = CASE WHEN "RateLimitCounter"."resetAt" <= now() THEN EXCLUDED."resetAt" ELSE "RateLimitCounter"."resetAt" END
@@ -37,8 +43,12 @@ export async function takeAttempt(limits: Limit[], what: string): Promise<{ rele
   return { release }
 }
 
+/** Locks the rows in key order first (see countEvents): a plain UPDATE locks them in scan order. */
 async function giveBack(keys: string[]): Promise<void> {
-  await db().$executeRaw`UPDATE "RateLimitCounter" SET "count" = GREATEST("count" - 1, 0) WHERE "key" = ANY(${keys}::text[])`
+  await db().$executeRaw`
+    UPDATE "RateLimitCounter" AS c SET "count" = GREATEST(c."count" - 1, 0)
+    FROM (SELECT "key" FROM "RateLimitCounter" WHERE "key" = ANY(${keys}::text[]) ORDER BY "key" COLLATE "C" FOR UPDATE) AS locked
+    WHERE c."key" = locked."key"`
 }
 
 /**
@@ -48,7 +58,10 @@ async function giveBack(keys: string[]): Promise<void> {
  * `countFailure` in the same transaction when the attempt turns out to be one.
  */
 export async function lockAndCheckLimits(tx: Tx, limits: Limit[], what: string): Promise<void> {
-  for (const key of limits.map((l) => l.key).sort()) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`
+  // In the order of the lock ids themselves, so even two keys sharing a hash cannot deadlock.
+  await tx.$executeRaw`
+    SELECT pg_advisory_xact_lock(id) FROM (SELECT DISTINCT hashtextextended(k, 0) AS id FROM unnest(${limits.map((l) => l.key)}::text[]) AS k) AS ids
+    ORDER BY id`
   const rows = await tx.rateLimitCounter.findMany({ where: { key: { in: limits.map((l) => l.key) }, resetAt: { gt: new Date() } } })
   for (const limit of limits) {
     const row = rows.find((r) => r.key === limit.key)
@@ -66,8 +79,11 @@ export async function clearCounter(key: string): Promise<void> {
 
 /** Removes windows that ended (run by the worker's housekeeping). */
 export async function pruneExpiredCounters(): Promise<number> {
-  const { count } = await db().rateLimitCounter.deleteMany({ where: { resetAt: { lte: new Date() } } })
-  return count
+  // Skips rows a request holds (it is about to restart their window), instead of locking
+  // many rows in scan order against requests that lock in key order.
+  return db().$executeRaw`
+    DELETE FROM "RateLimitCounter" WHERE "key" IN (
+      SELECT "key" FROM "RateLimitCounter" WHERE "resetAt" <= now() FOR UPDATE SKIP LOCKED)`
 }
 
 function waitText(resetAt: Date): string {
