@@ -18,9 +18,10 @@ export const TASK_STATUS_TONES = { PENDING: 'amber', SUCCESS: 'green', FAIL: 're
 /** A task type's label, or the type itself when it has none. */
 export const taskTypeLabel = (type: string) => TASK_TYPE_LABELS[type] ?? type
 
-export function stageText(status: string, stage: string, queuePosition?: number | null): string {
+/** A running task's stage in words; a backend that answers only at the end (SD WebUI, demo) is generating once progress moves. */
+export function stageText(status: string, stage: string, queuePosition?: number | null, progress = 0): string {
   if (status !== 'PENDING') return TASK_STATUS_LABELS[status] ?? status
   if (stage === 'QUEUED') return queuePosition ? `排队中（第 ${queuePosition} 位）` : '排队中'
-  if (stage === 'SUBMITTING') return '提交中'
+  if (stage === 'SUBMITTING' && progress === 0) return '提交中'
   return '生成中'
 }

@@ -31,7 +31,7 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
   return (
     <Card className="space-y-4" >
       <div className="flex flex-wrap items-center justify-between gap-2" data-testid="task-status">
-        <span className="text-sm text-zinc-300">{stageText(task.status, task.stage, task.queuePosition)}</span>
+        <span className="text-sm text-zinc-300">{stageText(task.status, task.stage, task.queuePosition, task.progress)}</span>
         {task.status === 'PENDING' && (
           <Button size="sm" variant="ghost" loading={busy} onClick={() => run(async () => (await cancelTask(task.id), toast.success('已取消，积分已退还'), queryClient.invalidateQueries({ queryKey: queryKeys.task(task.id) }), queryClient.invalidateQueries({ queryKey: queryKeys.profile })))}>
             取消

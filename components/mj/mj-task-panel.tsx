@@ -78,7 +78,7 @@ export function MjTaskPanel({ taskId, onOpen, onUsePrompt }: { taskId: string | 
           <span className="truncate font-medium text-white">{mjTaskTitle(task)}</span>
           <span className="text-zinc-500">·</span>
           <span data-testid="task-status" className="shrink-0 text-zinc-300">
-            {stageText(task.status, task.stage, task.queuePosition)}
+            {stageText(task.status, task.stage, task.queuePosition, task.progress)}
           </span>
         </div>
         {task.status === 'PENDING' && (

@@ -24,6 +24,17 @@ export function wakeLocalWorker(name: string): void {
  * name; reconnects after errors. Returns a function that stops listening.
  */
 export function listenForJobs(databaseUrl: string, onSignal: (name: string) => void, log: (m: string) => void = console.log): () => Promise<void> {
+  return listenOnChannel(databaseUrl, JOB_CHANNEL, onSignal, log)
+}
+
+/** Keeps a connection LISTENing on `channel` (reconnecting after errors); `onConnect` runs after each (re)connect. */
+export function listenOnChannel(
+  databaseUrl: string,
+  channel: string,
+  onSignal: (payload: string) => void,
+  log: (m: string) => void = console.log,
+  onConnect?: () => void,
+): () => Promise<void> {
   let client: pg.Client | undefined
   let stopped = false
   let retry: NodeJS.Timeout | undefined
@@ -33,16 +44,17 @@ export function listenForJobs(databaseUrl: string, onSignal: (name: string) => v
     const next = new pg.Client({ connectionString: databaseUrl })
     next.on('notification', (msg) => msg.payload && onSignal(msg.payload))
     next.on('error', (error) => {
-      log(`[worker] job listener lost its connection: ${error.message}`)
+      log(`[listen] ${channel} lost its connection: ${error.message}`)
       void next.end().catch(() => undefined)
       if (client === next) schedule()
     })
     try {
       await next.connect()
-      await next.query(`LISTEN ${JOB_CHANNEL}`)
+      await next.query(`LISTEN ${channel}`)
       client = next
+      onConnect?.()
     } catch (error) {
-      log(`[worker] job listener cannot connect: ${(error as Error).message}`)
+      log(`[listen] ${channel} cannot connect: ${(error as Error).message}`)
       void next.end().catch(() => undefined)
       schedule()
     }

@@ -1,0 +1,50 @@
+'use client'
+
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import { readEventStream } from '@/lib/api-client/event-stream'
+import { queryKeys } from '@/lib/api-client/query-client'
+import type { TaskJson } from './use-task'
+
+const RECONNECT_MS = 3000
+
+/**
+ * While `enabled`, keeps GET /api/tasks/events open and writes each pushed task into the
+ * query cache, so every stage shows as it happens; says whether the stream is up (the
+ * page polls only while it is not). A task that ends refreshes the points and the history.
+ */
+export function useTaskEvents(enabled: boolean): boolean {
+  const queryClient = useQueryClient()
+  const [connected, setConnected] = useState(false)
+
+  useEffect(() => {
+    if (!enabled) return
+    const stop = new AbortController()
+    const onTask = (task: TaskJson) => {
+      const before = queryClient.getQueryData<TaskJson>(queryKeys.task(task.id))
+      queryClient.setQueryData(queryKeys.task(task.id), task)
+      if (before?.status === 'PENDING' && task.status !== 'PENDING') {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.profile })
+        void queryClient.invalidateQueries({ queryKey: ['my-tasks'] })
+      }
+    }
+    void (async () => {
+      while (!stop.signal.aborted) {
+        try {
+          setConnected(true)
+          await readEventStream('/api/tasks/events', (e) => e.event === 'task' && onTask(JSON.parse(e.data) as TaskJson), stop.signal)
+        } catch {
+          // Broken or refused: polling takes over until the stream is back.
+        }
+        setConnected(false)
+        await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS))
+      }
+    })()
+    return () => {
+      stop.abort()
+      setConnected(false)
+    }
+  }, [enabled, queryClient])
+
+  return connected
+}
