@@ -350,7 +350,7 @@ describe('probe, interrupt, wait after a restart', () => {
 describe('test()', () => {
   it('reports the version, the GPU and the checkpoints', async () => {
     const result = await adapterFor().test()
-    expect(result).toMatchObject({ ok: true, detail: { checkpoints: ['sd15.safetensors', 'anything-v5.safetensors'] } })
+    expect(result).toEqual({ ok: true, message: expect.any(String), detail: { version: '0.3.40', models: ['sd15.safetensors', 'anything-v5.safetensors'] } })
     expect(result.message).toMatch(/ComfyUI 0\.3\.40.*RTX 4090.*2 个模型/)
   })
 

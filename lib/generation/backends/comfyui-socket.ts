@@ -1,13 +1,18 @@
+import type net from 'node:net'
 import WebSocket from 'ws'
+import { allowedAddresses, systemResolver, type Resolver } from '@/lib/net/metadata-address'
+import { pinnedLookup } from '@/lib/net/safe-fetch'
 import { abortError, isRecord } from './http'
 import { BackendError, type RunContext } from './types'
 
 /**
  * Progress from the websocket, and an early wake-up when it says the prompt ended. The
- * socket is a hint: if it cannot connect or drops, history polling carries on alone.
+ * socket is a hint: if it cannot connect or drops, history polling carries on alone. Its
+ * host is checked like every backend call (no link-local or metadata address) and the
+ * socket connects to the checked address.
  */
-export function watchSocket(httpUrl: string, headers: Record<string, string>, promptId: string, ctx: RunContext) {
-  const socket = new WebSocket(httpUrl.replace(/^http/, 'ws'), { headers })
+export function watchSocket(httpUrl: string, headers: Record<string, string>, promptId: string, ctx: RunContext, resolve: Resolver = systemResolver) {
+  const url = new URL(httpUrl.replace(/^http/, 'ws'))
   let failure: BackendError | null = null
   // News that arrives between two pauses must still cut the next pause short.
   let news = false
@@ -17,8 +22,7 @@ export function watchSocket(httpUrl: string, headers: Record<string, string>, pr
     onNews()
   }
   let reported = 0
-  socket.on('error', () => {})
-  socket.on('message', (raw, isBinary) => {
+  const onMessage = (raw: WebSocket.RawData, isBinary: boolean) => {
     if (isBinary) return
     let frame: unknown
     try {
@@ -39,8 +43,21 @@ export function watchSocket(httpUrl: string, headers: Record<string, string>, pr
       failure = executionFailure(type, data)
       wake()
     }
-  })
+  }
+  let socket: WebSocket | null = null
+  let isClosed = false
+  const connected = allowedAddresses(url.hostname, resolve).then(
+    (addresses) => {
+      if (isClosed) return
+      socket = new WebSocket(url, { headers, lookup: pinnedLookup(addresses) as unknown as net.LookupFunction })
+      socket.on('error', () => {})
+      socket.on('message', onMessage)
+    },
+    () => undefined, // refused or unresolvable: no socket, polling alone (which is refused the same way)
+  )
   return {
+    /** Settles once the socket is opening, or known not to be (tests). */
+    connected,
     throwIfFailed() {
       if (failure) throw failure
     },
@@ -63,7 +80,10 @@ export function watchSocket(httpUrl: string, headers: Record<string, string>, pr
         else ctx.signal.addEventListener('abort', onAbort, { once: true })
       })
     },
-    close: () => socket.terminate(),
+    close: () => {
+      isClosed = true
+      socket?.terminate()
+    },
   }
 }
 

@@ -195,11 +195,11 @@ export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
       testOutcome(async () => {
         const stats = await sendJson(`${base}/system_stats`, { headers, timeoutMs: 10_000 })
         if (!isRecord(stats) || !isRecord(stats.system)) throw new BackendError('BAD_RESPONSE', 'ComfyUI 的 system_stats 格式不对', false)
-        const version = typeof stats.system.comfyui_version === 'string' ? ` ${stats.system.comfyui_version}` : ''
-        const device = Array.isArray(stats.devices) && isRecord(stats.devices[0]) ? `，${String(stats.devices[0].name)}` : ''
+        const version = typeof stats.system.comfyui_version === 'string' ? stats.system.comfyui_version.slice(0, 40) : null
+        const gpu = Array.isArray(stats.devices) && isRecord(stats.devices[0]) && typeof stats.devices[0].name === 'string' ? stats.devices[0].name.slice(0, 80) : null
         const checkpoints = await sendJson(`${base}/object_info/CheckpointLoaderSimple`, { headers, timeoutMs: 10_000 }).then(checkpointNames, () => null)
-        const models = checkpoints ? `，${checkpoints.length} 个模型` : ''
-        return { message: `连接正常：ComfyUI${version}${device}${models}`, detail: { system: stats.system, checkpoints } }
+        const found = [version && ` ${version}`, gpu && `，${gpu}`, checkpoints && `，${checkpoints.length} 个模型`].filter(Boolean).join('')
+        return { message: `连接正常：ComfyUI${found}`, version, models: checkpoints }
       }),
   }
 }
@@ -247,7 +247,8 @@ function rejection(reply: HttpReply): BackendError {
     const errors = node.errors.map((e) => (isRecord(e) ? [e.message, e.details].filter((t) => typeof t === 'string' && t).join('：') : '')).filter(Boolean)
     parts.push(`节点 ${id}（${String(node.class_type)}）：${errors.join('；')}`)
   }
-  return new BackendError('REJECTED', `ComfyUI 拒绝了工作流：${parts.filter(Boolean).join('；') || '未说明原因'}`, false, body)
+  const why = parts.filter(Boolean).join('；') || '未说明原因'
+  return new BackendError('REJECTED', `ComfyUI 拒绝了工作流：${why.length > 500 ? `${why.slice(0, 500)}…` : why}`, false, { status: reply.status })
 }
 
 /** Checkpoint names from /object_info/CheckpointLoaderSimple. */

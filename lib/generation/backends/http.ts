@@ -1,11 +1,16 @@
 import http from 'node:http'
 import https from 'node:https'
+import type net from 'node:net'
+import { allowedAddresses, MetadataAddressError, systemResolver, type ResolvedAddress, type Resolver } from '@/lib/net/metadata-address'
+import { pinnedLookup } from '@/lib/net/safe-fetch'
 import { sniffImageType } from '@/lib/uploads/image-upload'
-import { BackendError } from './types'
+import { BackendError, type TestDetail, type TestResult } from './types'
 
 // The small HTTP client the adapters share, and the mapping of failures to BackendError.
 // Built on node:http rather than fetch because fetch gives up on any answer slower than
 // 300 s and a large SD batch can take longer: generation calls end by the task's signal.
+// Messages and details carry parsed facts only (a status, a JSON error text), never a raw
+// body: they reach the console (测试连接, health, task logs) and an endpoint may be internal.
 
 export type HttpRequest = {
   method?: 'GET' | 'POST'
@@ -22,7 +27,12 @@ export type HttpReply = { status: number; bytes: Buffer; contentType: string | n
 
 const MAX_REPLY_BYTES = 256 * 1024 * 1024
 
-export async function send(url: string, request: HttpRequest = {}): Promise<HttpReply> {
+/**
+ * One call to a backend. The host is resolved first and refused when any address is
+ * link-local or a cloud metadata address; the connection then goes to the checked
+ * addresses only (no second lookup that could answer differently). `resolve` is for tests.
+ */
+export async function send(url: string, request: HttpRequest = {}, resolve: Resolver = systemResolver): Promise<HttpReply> {
   const target = URL.canParse(url) ? new URL(url) : null
   if (target?.protocol !== 'http:' && target?.protocol !== 'https:') throw new BackendError('UNREACHABLE', `后端地址无效：${url}`, false)
   const timeout = request.timeoutMs ? AbortSignal.timeout(request.timeoutMs) : undefined
@@ -40,9 +50,12 @@ export async function send(url: string, request: HttpRequest = {}): Promise<Http
   }
   try {
     signal?.throwIfAborted()
-    return await roundTrip(target, request.method ?? (body ? 'POST' : 'GET'), headers, body, signal)
+    const addresses = await allowedAddresses(target.hostname, resolve)
+    signal?.throwIfAborted()
+    return await roundTrip(target, addresses, request.method ?? (body ? 'POST' : 'GET'), headers, body, signal)
   } catch (err) {
     if (request.signal?.aborted) throw abortError(request.signal)
+    if (err instanceof MetadataAddressError) throw new BackendError('UNREACHABLE', `后端地址指向链路本地或云服务器元数据地址，已拒绝连接：${target.host}`, false)
     if (timeout?.aborted) throw new BackendError('TIMEOUT', `后端 ${target.host} 在 ${request.timeoutMs! / 1000} 秒内没有应答`, true)
     if (err instanceof BackendError) throw err
     // Refused, DNS, TLS, reset: the code says which (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED ...).
@@ -51,10 +64,11 @@ export async function send(url: string, request: HttpRequest = {}): Promise<Http
   }
 }
 
-function roundTrip(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined): Promise<HttpReply> {
+function roundTrip(url: URL, addresses: ResolvedAddress[], method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http
-    const req = client.request(url, { method, headers: body ? { ...headers, 'content-length': String(body.length) } : headers, signal }, (res) => {
+    const options = { method, headers: body ? { ...headers, 'content-length': String(body.length) } : headers, signal, lookup: pinnedLookup(addresses) as unknown as net.LookupFunction }
+    const req = client.request(url, options, (res) => {
       const chunks: Buffer[] = []
       let size = 0
       res.on('data', (chunk: Buffer) => {
@@ -84,7 +98,7 @@ export function parseJson(reply: HttpReply): unknown {
   try {
     return JSON.parse(reply.bytes.toString('utf8'))
   } catch {
-    throw new BackendError('BAD_RESPONSE', `后端的应答不是 JSON（HTTP ${reply.status}）：${preview(reply.bytes.toString('utf8'))}`, true)
+    throw new BackendError('BAD_RESPONSE', `后端的应答不是 JSON（HTTP ${reply.status}）`, true, { status: reply.status })
   }
 }
 
@@ -102,7 +116,7 @@ export async function sendJson(url: string, request: HttpRequest): Promise<unkno
 export function statusError(reply: HttpReply, text = errorText(reply)): BackendError {
   const { status } = reply
   const suffix = text ? `：${text}` : ''
-  const detail = { status, body: preview(reply.bytes.toString('utf8'), 2000) }
+  const detail = { status }
   if (status === 401 || status === 403) return new BackendError('UNAUTHORIZED', `后端拒绝了凭据（HTTP ${status}），请检查账号密码或密钥${suffix}`, false, detail)
   if (status === 429 || status === 503) return new BackendError('BUSY', `后端繁忙（HTTP ${status}）${suffix}`, true, detail)
   if (status >= 500) return new BackendError('UPSTREAM_FAILED', `后端出错（HTTP ${status}）${suffix}`, true, detail)
@@ -110,21 +124,21 @@ export function statusError(reply: HttpReply, text = errorText(reply)): BackendE
 }
 
 /**
- * The readable part of an error body: FastAPI's `detail` (text or validation list),
- * A1111's `errors`, or an `error` that is text or `{message}` (OpenAI, ComfyUI).
+ * The readable part of a JSON error body: FastAPI's `detail` (text or validation list),
+ * A1111's `errors`, or an `error` that is text or `{message}` (OpenAI, ComfyUI). A body
+ * that is not JSON, or JSON without those fields, gives '' (never the raw text).
  */
 export function errorText(reply: HttpReply): string {
-  const raw = reply.bytes.toString('utf8')
   let body: unknown
   try {
-    body = JSON.parse(raw)
+    body = JSON.parse(reply.bytes.toString('utf8'))
   } catch {
-    return preview(raw)
+    return ''
   }
-  if (!isRecord(body)) return preview(String(body))
+  if (!isRecord(body)) return ''
   for (const part of [body.detail, body.errors, body.error, body.message]) {
     const text = describe(part)
-    if (text) return preview(text, 500)
+    if (text) return preview(text, 300)
   }
   return ''
 }
@@ -162,12 +176,23 @@ export function checkedImage(bytes: Buffer, where: string): Buffer {
   return bytes
 }
 
-/** For test(): the outcome of a health call as a message, never an exception. */
-export async function testOutcome(check: () => Promise<{ message: string; detail?: unknown }>): Promise<{ ok: boolean; message: string; detail?: unknown }> {
+/** What a health call found: only facts read out of the answer, never its text. */
+export type TestFacts = { message: string; version?: string | null; models?: string[] | null }
+
+/**
+ * For test(): the outcome of a health call as a message, never an exception. The detail
+ * holds a version and model names, bounded; a failure says only our message and code.
+ */
+export async function testOutcome(check: () => Promise<TestFacts>): Promise<TestResult> {
   try {
-    return { ok: true, ...(await check()) }
+    const { message, version, models } = await check()
+    const detail: TestDetail = {}
+    if (version) detail.version = preview(version, 60)
+    if (models) detail.models = models.slice(0, 500).map((name) => preview(name, 200))
+    return { ok: true, message, detail }
   } catch (err) {
     if (err instanceof BackendError) return { ok: false, message: err.message, detail: { code: err.code } }
-    return { ok: false, message: `连接测试失败：${(err as Error).message}` }
+    console.warn('[backend] connection test failed unexpectedly', err)
+    return { ok: false, message: '连接测试失败（内部错误，详见服务器日志）', detail: {} }
   }
 }

@@ -151,7 +151,7 @@ export function createMjProxyAdapter(config: BackendConfig): BackendAdapter {
         const polling = listing.status === 404 ? await checkFetch() : checkListing(listing)
         const accounts = await send(`${base}/mj/account/list`, { headers, timeoutMs: 10_000 }).then((r) => (r.status === 200 ? parseJson(r) : null), () => null)
         const count = Array.isArray(accounts) ? `，${accounts.length} 个账号` : ''
-        return { message: `连接正常：Midjourney Proxy${count}${polling === 'fetch' ? '（没有 list-by-condition，逐个查询任务）' : ''}`, detail: { accounts: Array.isArray(accounts) ? accounts.length : null, polling } }
+        return { message: `连接正常：Midjourney Proxy${count}${polling === 'fetch' ? '（没有 list-by-condition，逐个查询任务）' : ''}` }
       }),
   }
 

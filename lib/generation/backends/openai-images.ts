@@ -52,8 +52,8 @@ export function createOpenaiImagesAdapter(config: BackendConfig): BackendAdapter
       testOutcome(async () => {
         const answer = await sendJson(`${api}/models`, { headers, timeoutMs: 10_000 })
         if (!isRecord(answer) || !Array.isArray(answer.data)) throw new BackendError('BAD_RESPONSE', '模型列表格式不对', false)
-        const ids = answer.data.map((m) => (isRecord(m) ? String(m.id) : '')).filter(Boolean)
-        return { message: `连接正常，共 ${ids.length} 个模型`, detail: { models: ids } }
+        const ids = answer.data.map((m) => (isRecord(m) && typeof m.id === 'string' ? m.id : '')).filter(Boolean)
+        return { message: `连接正常，共 ${ids.length} 个模型`, models: ids }
       }),
   }
 }

@@ -70,7 +70,7 @@ export function createSdWebuiAdapter(config: BackendConfig): BackendAdapter {
         const models = await sendJson(`${base}/sdapi/v1/sd-models`, { headers, timeoutMs: 10_000 })
         if (!Array.isArray(models)) throw new BackendError('BAD_RESPONSE', '模型列表格式不对', false)
         const titles = models.map((m) => (isRecord(m) && typeof m.title === 'string' ? m.title : '')).filter(Boolean)
-        return { message: `连接正常，共 ${titles.length} 个模型`, detail: { models: titles } }
+        return { message: `连接正常，共 ${titles.length} 个模型`, models: titles }
       }),
   }
 }

@@ -161,7 +161,11 @@ export interface BackendAdapter {
   /** Best-effort stop of a running job (cancel, deadline). Never throws. */
   interrupt?(upstreamId: string | null, job: GenerationJob): Promise<void>
   /** 测试连接: calls a health or model-list endpoint and says what it found. Never throws. */
-  test(): Promise<{ ok: boolean; message: string; detail?: unknown }>
+  test(): Promise<TestResult>
 }
+
+/** What 测试连接 may show: facts parsed out of the answer (a failure: our error code), never a body. */
+export type TestDetail = { version?: string; models?: string[]; code?: BackendErrorCode }
+export type TestResult = { ok: boolean; message: string; detail?: TestDetail }
 
 export type AdapterFactory = (config: BackendConfig) => BackendAdapter
