@@ -1,4 +1,5 @@
 import { AppError } from '@/lib/http/app-error'
+import { guardedFetch } from '@/lib/net/guarded-fetch'
 import { getConfigValue } from '@/lib/site-config/store'
 import { hasCjk } from './compose-prompt'
 
@@ -23,7 +24,7 @@ async function translate(text: string): Promise<string> {
   if (!base || !model) throw failed('翻译接口未配置，请联系管理员')
   let answer: unknown
   try {
-    const res = await fetch(chatCompletionsUrl(base), {
+    const res = await guardedFetch(chatCompletionsUrl(base), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
       body: JSON.stringify({ model, temperature: 0, messages: [{ role: 'system', content: INSTRUCTIONS }, { role: 'user', content: text }] }),

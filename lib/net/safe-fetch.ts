@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises'
 import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
+import { allowedAddresses, isMetadataAddress, MetadataAddressError } from './metadata-address'
 
 /**
  * Fetches a URL that came from a user or from a backend's answer without letting it
@@ -26,6 +27,7 @@ export class UnsafeUrlError extends Error {
 
 /** True for addresses a fetch on someone else's behalf must never reach. */
 export function isBlockedAddress(address: string): boolean {
+  if (isMetadataAddress(address)) return true
   if (net.isIPv4(address)) return blocked.check(address, 'ipv4')
   if (!net.isIPv6(address)) return true
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
@@ -34,7 +36,7 @@ export function isBlockedAddress(address: string): boolean {
 }
 
 export type SafeFetchOptions = {
-  /** Hosts trusted as they are (the operator's own backend), checks skipped. */
+  /** Hosts trusted as they are (the operator's own backend): private addresses allowed, link-local and metadata ones still refused. */
   trustedHosts?: string[]
   maxBytes?: number
   timeoutMs?: number
@@ -76,7 +78,7 @@ async function fetchWithPolicy(policy: AddressPolicy, rawUrl: string, options: S
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const trusted = options.trustedHosts?.includes(url.host) ?? false
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (trusted || options.allowHttp))) throw new UnsafeUrlError(`只允许 https 地址：${url.origin}`)
-    const addresses = trusted ? null : await checkedAddresses(policy, url.hostname)
+    const addresses = trusted ? await trustedAddresses(policy, url.hostname) : await checkedAddresses(policy, url.hostname)
     const answer = await requestOnce(url, addresses, maxBytes, signal)
     if (answer.redirect) {
       url = new URL(answer.redirect, url)
@@ -87,12 +89,21 @@ async function fetchWithPolicy(policy: AddressPolicy, rawUrl: string, options: S
   throw new UnsafeUrlError('重定向次数过多')
 }
 
-/** Every address the host resolves to, refused as a whole if any one is off limits. */
+/** Every address the host resolves to, refused as a whole if any one is off limits (metadata addresses even in tests). */
 async function checkedAddresses(policy: AddressPolicy, hostname: string): Promise<Address[]> {
   const host = hostname.replace(/^\[|\]$/g, '')
   const addresses = net.isIP(host) ? [{ address: host, family: net.isIPv6(host) ? 6 : 4 }] : await policy.resolve(host)
-  if (addresses.length === 0 || addresses.some((a) => policy.isBlocked(a.address))) throw new UnsafeUrlError(`拒绝访问内网或保留地址：${hostname}`)
+  if (addresses.length === 0 || addresses.some((a) => policy.isBlocked(a.address) || isMetadataAddress(a.address))) throw new UnsafeUrlError(`拒绝访问内网或保留地址：${hostname}`)
   return addresses
+}
+
+async function trustedAddresses(policy: AddressPolicy, hostname: string): Promise<Address[]> {
+  try {
+    return await allowedAddresses(hostname, policy.resolve)
+  } catch (error) {
+    if (error instanceof MetadataAddressError) throw new UnsafeUrlError(error.message)
+    throw error
+  }
 }
 
 type LookupCallback = (error: Error | null, address: string | Address[], family?: number) => void
@@ -112,7 +123,7 @@ export function pinnedLookup(addresses: Address[]) {
   }
 }
 
-function requestOnce(url: URL, pinned: Address[] | null, maxBytes: number, signal: AbortSignal): Promise<{ redirect?: string; bytes?: Buffer; contentType: string | null }> {
+function requestOnce(url: URL, pinned: Address[], maxBytes: number, signal: AbortSignal): Promise<{ redirect?: string; bytes?: Buffer; contentType: string | null }> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http
     const req = client.request(
@@ -121,7 +132,7 @@ function requestOnce(url: URL, pinned: Address[] | null, maxBytes: number, signa
         method: 'GET',
         signal,
         headers: { 'user-agent': 'aiimg/1.0' },
-        ...(pinned ? { lookup: pinnedLookup(pinned) as unknown as net.LookupFunction } : {}),
+        lookup: pinnedLookup(pinned) as unknown as net.LookupFunction,
       },
       (res) => {
         const status = res.statusCode ?? 0

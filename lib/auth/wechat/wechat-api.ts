@@ -1,5 +1,6 @@
 import { env } from '@/lib/env'
 import { AppError, badRequest, serviceUnavailable } from '@/lib/http/app-error'
+import { guardedFetch } from '@/lib/net/guarded-fetch'
 import type { WechatApp } from './wechat-config'
 
 /** The answer of /sns/oauth2/access_token (PROTOCOLS.md B 1.7 step 3). */
@@ -36,7 +37,7 @@ async function callWechat<T>(path: string, query: Record<string, string>): Promi
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value)
   let text: string
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) })
+    const res = await guardedFetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) })
     text = await res.text()
   } catch (error) {
     console.warn(`[wechat] ${path} unreachable: ${(error as Error).message}`)

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { guardedFetch } from '@/lib/net/guarded-fetch'
 import { aliyunPercentEncode, aliyunSignature } from './aliyun-signature'
 import { SMS_TIMEOUT_MS, SmsSendError, readProviderJson, type SmsProvider } from './types'
 
@@ -37,7 +38,7 @@ export function aliyunSmsProvider(config: AliyunSmsConfig): SmsProvider {
 
       let res: Response
       try {
-        res = await fetch(new URL('/', config.endpoint), {
+        res = await guardedFetch(new URL('/', config.endpoint), {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body,

@@ -1,3 +1,4 @@
+import { guardedFetch } from '@/lib/net/guarded-fetch'
 import { tc3Sign } from './tencent-signature'
 import { SMS_TIMEOUT_MS, SmsSendError, readProviderJson, type SmsProvider } from './types'
 
@@ -33,8 +34,8 @@ export function tencentSmsProvider(config: TencentSmsConfig): SmsProvider {
 
       let res: Response
       try {
-        // fetch sends Host itself, with exactly url.host.
-        res = await fetch(url, {
+        // The request sends Host itself, with exactly url.host.
+        res = await guardedFetch(url, {
           method: 'POST',
           headers: {
             'Content-Type': signed['Content-Type'],

@@ -1,0 +1,67 @@
+import http from 'node:http'
+import https from 'node:https'
+import type net from 'node:net'
+import { allowedAddresses, systemResolver, type Resolver } from './metadata-address'
+import { pinnedLookup } from './safe-fetch'
+
+export type GuardedInit = { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal }
+
+const MAX_BYTES = 10 * 1024 * 1024
+
+/**
+ * fetch() for the site's own service calls (WeChat, SMS providers, the translation API):
+ * the host is resolved once and refused when any address is link-local or a cloud
+ * metadata address, then the connection goes to the checked address only. Private and
+ * loopback addresses stay allowed (an operator's relay on the LAN). Redirects are not
+ * followed (a 3xx comes back as it is); answers over 10 MB are cut off with an error.
+ * Like fetch, an aborted signal rejects with the signal's reason.
+ */
+export async function guardedFetch(input: string | URL, init: GuardedInit = {}, resolve: Resolver = systemResolver): Promise<Response> {
+  const url = new URL(input)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol ${url.protocol}`)
+  init.signal?.throwIfAborted()
+  const addresses = await allowedAddresses(url.hostname, resolve)
+  init.signal?.throwIfAborted()
+  const body = init.body === undefined ? undefined : Buffer.from(init.body)
+  const headers = { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) }
+  try {
+    return await new Promise<Response>((done, fail) => {
+      const client = url.protocol === 'https:' ? https : http
+      const req = client.request(url, { method: init.method ?? 'GET', headers, signal: init.signal, lookup: pinnedLookup(addresses) as unknown as net.LookupFunction }, (res) => {
+        const chunks: Buffer[] = []
+        let size = 0
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length
+          if (size > MAX_BYTES) req.destroy(new Error(`answer over ${MAX_BYTES} bytes`))
+          else chunks.push(chunk)
+        })
+        res.on('error', fail)
+        res.on('close', () => {
+          if (!res.complete) fail(new Error('connection closed in the middle of the answer'))
+        })
+        res.on('end', () => {
+          try {
+            done(toResponse(res, Buffer.concat(chunks)))
+          } catch (error) {
+            fail(error) // a status Response refuses (outside 200-599)
+          }
+        })
+      })
+      req.on('error', fail)
+      req.end(body)
+    })
+  } catch (error) {
+    if (init.signal?.aborted) throw init.signal.reason
+    throw error
+  }
+}
+
+function toResponse(res: http.IncomingMessage, bytes: Buffer): Response {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(res.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one)
+  }
+  const status = res.statusCode ?? 502
+  const hasBody = ![204, 205, 304].includes(status) && bytes.length > 0
+  return new Response(hasBody ? new Uint8Array(bytes) : null, { status, statusText: res.statusMessage ?? '', headers })
+}
