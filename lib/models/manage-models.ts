@@ -8,6 +8,7 @@ import { badRequest, conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { maskSecret } from '@/lib/site-config/secret-box'
 import { backendConfig } from '@/lib/tasks/build-job'
 import { announceQueueChange, wakeLocalRunner } from '@/lib/tasks/queue-signal'
+import { assertEndpointAllowed } from './model-endpoint'
 import { loadByModel, NO_LOAD, type ModelLoad } from './model-load'
 import { openModelSecret, sealModelSecret } from './model-secret'
 import type { TModelInput, TModelUpdate } from './schemas'
@@ -33,21 +34,23 @@ export async function listModels(): Promise<AdminModelRow[]> {
 }
 
 const SECRET_ADMIN_ONLY = '只有管理员可以设置或修改模型密钥'
+/** The endpoint decides where the server connects (and 测试连接 reports back): ADMIN-only like the key. */
+const ENDPOINT_ADMIN_ONLY = '只有管理员可以设置或修改模型的接口地址'
 
 const originOf = (endpoint: string) => (URL.canParse(endpoint) ? new URL(endpoint).origin : endpoint)
 
 /**
- * Backend keys are ADMIN-only (DESIGN.md): a MANAGER may not set, change or clear one. And
- * a stored key never follows the endpoint to another host on its own (测试连接 would hand it
- * to whoever runs that host): moving the endpoint to another origin needs the key again, or '' to drop it.
+ * Endpoints and backend keys are ADMIN-only: a MANAGER may not set, change or clear either
+ * (sending the stored endpoint unchanged is fine). And a stored key never follows the
+ * endpoint to another host on its own (测试连接 would hand it to whoever runs that host):
+ * moving the endpoint to another origin needs the key again, or '' to drop it.
  */
-function assertSecretChangeAllowed(actor: SessionUser, before: ModelRecord, endpoint: string | undefined, secret: string | undefined): void {
+function assertChangesAllowed(actor: SessionUser, before: ModelRecord, endpoint: string | undefined, secret: string | undefined): void {
+  if (endpoint !== undefined && endpoint !== before.endpoint && !isAdmin(actor.role)) throw forbidden(ENDPOINT_ADMIN_ONLY)
   const changesSecret = secret !== undefined && (secret !== '' || before.secretEnc !== null)
   if (changesSecret && !isAdmin(actor.role)) throw forbidden(SECRET_ADMIN_ONLY)
   const movesOrigin = endpoint !== undefined && originOf(endpoint) !== originOf(before.endpoint)
-  if (movesOrigin && before.secretEnc && secret === undefined) {
-    throw badRequest(isAdmin(actor.role) ? '更换接口地址时请重新填写密钥（或清除密钥）' : '更换接口地址时请重新填写密钥，密钥只有管理员可以填写')
-  }
+  if (movesOrigin && before.secretEnc && secret === undefined) throw badRequest('更换接口地址时请重新填写密钥（或清除密钥）')
 }
 
 const secretData = (secret: string | undefined) => (secret === undefined ? {} : { secretEnc: secret ? sealModelSecret(secret) : null })
@@ -58,6 +61,8 @@ const audited = (m: ModelRecord, secretReplaced = false) =>
 export async function createModel(actor: SessionUser, ip: string, input: TModelInput): Promise<AdminModelRow> {
   const { secret, ...data } = input
   if (secret && !isAdmin(actor.role)) throw forbidden(SECRET_ADMIN_ONLY)
+  if (data.endpoint && !isAdmin(actor.role)) throw forbidden(ENDPOINT_ADMIN_ONLY)
+  if (data.endpoint) await assertEndpointAllowed(data.endpoint)
   const row = await db().$transaction(async (tx) => {
     const model = await tx.aiModel.create({ data: { ...data, prices: data.prices as Prisma.InputJsonValue, options: data.options as Prisma.InputJsonValue, ...secretData(secret) }, select: MODEL_SELECT })
     await recordAudit(tx, actor, ip, { action: 'model.create', targetType: 'AiModel', targetId: model.id, after: audited(model) })
@@ -70,12 +75,15 @@ export async function createModel(actor: SessionUser, ip: string, input: TModelI
 
 export async function updateModel(actor: SessionUser, ip: string, id: string, input: TModelUpdate): Promise<AdminModelRow> {
   const { secret, ...data } = input
+  // Resolved before the transaction (no row lock held over DNS). A MANAGER's endpoint can
+  // only be the stored one, which the transaction checks.
+  if (data.endpoint && isAdmin(actor.role)) await assertEndpointAllowed(data.endpoint)
   const row = await db().$transaction(async (tx) => {
     const before = await tx.aiModel.findUnique({ where: { id }, select: MODEL_SELECT })
     if (!before) throw notFound('模型不存在')
+    assertChangesAllowed(actor, before, data.endpoint, secret)
     const backend = data.backend ?? before.backend
     if (backend !== 'demo' && (data.endpoint ?? before.endpoint) === '') throw badRequest('请填写接口地址')
-    assertSecretChangeAllowed(actor, before, data.endpoint, secret)
     const model = await tx.aiModel.update({
       where: { id },
       data: { ...data, prices: data.prices as Prisma.InputJsonValue | undefined, options: data.options as Prisma.InputJsonValue | undefined, ...secretData(secret) },

@@ -1,6 +1,6 @@
 // /admin/model_mana's API and backend keys: a key is ADMIN-only (DESIGN.md: backend keys are
 // admin-only), and a stored key never follows the endpoint to another host by itself, so
-// 测试连接 cannot be used to send it there.
+// 测试连接 cannot be used to send it there. Endpoints are ADMIN-only too (models-endpoint-guard.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as modelRoute from '@/app/api/admin/models/[id]/route'
 import * as testRoute from '@/app/api/admin/models/[id]/test/route'
@@ -45,7 +45,7 @@ describe('backend keys on /api/admin/models', () => {
   it('a MANAGER may manage models but not set, change or clear a key (403, nothing written)', async () => {
     const created = await callRoute(modelsRoute.POST, { token: manager.token, body: body({ secret: 'mine' }) })
     expect([created.status, created.body.errMessage]).toEqual([403, '只有管理员可以设置或修改模型密钥'])
-    const plain = await callRoute(modelsRoute.POST, { token: manager.token, body: body({ secret: '' }) })
+    const plain = await callRoute(modelsRoute.POST, { token: manager.token, body: { name: '演示', backend: 'demo', secret: '' } })
     expect(plain.status, plain.body.errMessage).toBe(200)
 
     const id = await keyedModel()
@@ -61,10 +61,10 @@ describe('backend keys on /api/admin/models', () => {
     expect(listed.secret).not.toContain('the-real-key')
   })
 
-  it('moving a keyed model to another host needs the key again, for a MANAGER and an ADMIN alike; 测试连接 never sends the old key there', async () => {
+  it('moving a keyed model to another host needs the key again (a MANAGER cannot move it at all); 测试连接 never sends the old key there', async () => {
     const id = await keyedModel()
     const managerMove = await patch(manager.token, id, { endpoint: elsewhere.url })
-    expect([managerMove.status, managerMove.body.errMessage]).toEqual([400, '更换接口地址时请重新填写密钥，密钥只有管理员可以填写'])
+    expect([managerMove.status, managerMove.body.errMessage]).toEqual([403, '只有管理员可以设置或修改模型的接口地址'])
     const adminMove = await patch(admin.token, id, { endpoint: `${elsewhere.url}/mj` })
     expect([adminMove.status, adminMove.body.errMessage]).toEqual([400, '更换接口地址时请重新填写密钥（或清除密钥）'])
     expect(await stored(id)).toEqual({ endpoint: proxy.url, secret: 'the-real-key' })
@@ -74,14 +74,14 @@ describe('backend keys on /api/admin/models', () => {
     expect(stolen).toEqual([])
 
     // Same host, another path: the key stays. Another host with the key typed again, or cleared: fine.
-    expect((await patch(manager.token, id, { endpoint: `${proxy.url}/mj` })).status).toBe(200)
+    expect((await patch(admin.token, id, { endpoint: `${proxy.url}/mj` })).status).toBe(200)
     expect(await stored(id)).toEqual({ endpoint: `${proxy.url}/mj`, secret: 'the-real-key' })
     expect((await patch(admin.token, id, { endpoint: elsewhere.url, secret: 'a-key-for-there' })).status).toBe(200)
     expect(await stored(id)).toEqual({ endpoint: elsewhere.url, secret: 'a-key-for-there' })
     expect((await patch(admin.token, id, { endpoint: proxy.url, secret: '' })).status).toBe(200)
     expect(await stored(id)).toEqual({ endpoint: proxy.url, secret: null })
     // Without a stored key the endpoint moves freely.
-    expect((await patch(manager.token, id, { endpoint: elsewhere.url })).status).toBe(200)
+    expect((await patch(admin.token, id, { endpoint: elsewhere.url })).status).toBe(200)
   })
 
   it('the audit says when an ADMIN typed a new key, and never holds the key itself', async () => {

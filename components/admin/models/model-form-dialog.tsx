@@ -43,16 +43,19 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
   const hints = BACKEND_HINTS[backend]
   const hasSecret = Boolean(model?.secret)
   const { profile } = useProfile()
-  // Backend keys are ADMIN-only; a MANAGER sees the masked key and cannot change it.
-  const canEditSecret = profile ? isAdmin(profile.role) : false
+  // Endpoints and backend keys are ADMIN-only; a MANAGER sees them (the key masked) and cannot change them.
+  const isAdminUser = profile ? isAdmin(profile.role) : false
+  const canEditSecret = isAdminUser
+  const canEditEndpoint = isAdminUser
   // A saved key never follows the endpoint to another host: it has to be typed again (or cleared).
   const needsSecretAgain = hasSecret && !isNew && originOf(endpoint) !== originOf(model.endpoint) && !secret && !isClearingSecret
 
   async function save(e: FormEvent) {
     e.preventDefault()
     if (!name.trim()) return toast.error('请填写名称')
+    if (!isDemo && !canEditEndpoint && !model?.endpoint) return toast.error('接口地址只有管理员可以设置')
     if (!isDemo && !/^https?:\/\/\S+$/.test(endpoint.trim())) return toast.error('接口地址需以 http:// 或 https:// 开头')
-    if (needsSecretAgain && !isDemo) return toast.error(canEditSecret ? '更换接口地址时请重新填写密钥（或清除密钥）' : '更换接口地址时请重新填写密钥，密钥只有管理员可以填写')
+    if (needsSecretAgain && !isDemo) return toast.error('更换接口地址时请重新填写密钥（或清除密钥）')
     const priceValues: Partial<Record<string, number>> = {}
     for (const t of priceKeysFor(type)) {
       const price = parseIntegerInput(prices[t])
@@ -72,7 +75,8 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
       name: name.trim(),
       type,
       backend,
-      endpoint: isDemo ? '' : endpoint.trim(),
+      // A MANAGER never sends one: the stored endpoint stays as the ADMIN set it.
+      ...(canEditEndpoint ? { endpoint: isDemo ? '' : endpoint.trim() } : {}),
       checkpoint: checkpoint.trim() || null,
       prices: priceValues,
       options: options.value,
@@ -108,8 +112,16 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
             </Select>
           </Field>
           {!isDemo && (
-            <Field label="接口地址" htmlFor="mf-endpoint">
-              <Input id="mf-endpoint" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} maxLength={500} placeholder={hints.endpoint} autoComplete="off" />
+            <Field label="接口地址" htmlFor="mf-endpoint" help={canEditEndpoint ? undefined : '接口地址只有管理员可以设置或修改'}>
+              <Input
+                id="mf-endpoint"
+                value={endpoint}
+                onChange={(e) => setEndpoint(e.target.value)}
+                disabled={!canEditEndpoint}
+                maxLength={500}
+                placeholder={hints.endpoint}
+                autoComplete="off"
+              />
             </Field>
           )}
           {!isDemo && (
