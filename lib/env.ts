@@ -74,6 +74,14 @@ export function parseEnv(source: Record<string, string | undefined>): z.infer<ty
   return result.data!
 }
 
+/**
+ * NODE_ENV alone, read at each call, for code that must not need the rest of the
+ * environment (a bad value still stops it). `npm start` always sets production or development.
+ */
+export function nodeEnv(): TEnv['NODE_ENV'] {
+  return ZEnvSchema.shape.NODE_ENV.parse(process.env.NODE_ENV || undefined)
+}
+
 let cached: TEnv | undefined
 
 /** The validated environment of a running web or worker process (which needs its secrets). */

@@ -1,5 +1,5 @@
 import { db } from '@/lib/db'
-import { verifyAgainstDummy, verifyPassword } from '@/lib/auth/password'
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '@/lib/auth/password'
 import { clearCounter, takeAttempt, type Limit } from '@/lib/auth/rate-limit'
 import { issueToken } from '@/lib/auth/token'
 import { badRequest, forbidden } from '@/lib/http/app-error'
@@ -40,5 +40,17 @@ export async function loginUser(username: string, password: string, ip: string):
   await attempt.release()
   await clearCounter(limits[0].key)
   if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
+  await rehashIfWeaker(user.id, user.passwordHash!, password)
   return { token: await issueToken(user.id, user.tokenVersion) }
+}
+
+/**
+ * A hash stored with weaker parameters than today's (made before the cost was raised)
+ * is stored again at the current cost, now that the password is known. Only if it is
+ * still the same hash: a password changed meanwhile wins.
+ */
+async function rehashIfWeaker(userId: string, stored: string, password: string): Promise<void> {
+  if (!needsRehash(stored)) return
+  const passwordHash = await hashPassword(password)
+  await db().user.updateMany({ where: { id: userId, passwordHash: stored }, data: { passwordHash } })
 }

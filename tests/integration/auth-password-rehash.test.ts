@@ -1,0 +1,60 @@
+// A password stored with the old, cheaper argon2id parameters keeps working and is stored
+// again at the current cost on the first successful login (this file runs at the
+// production cost: NODE_ENV=production).
+import { hash } from '@node-rs/argon2'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import * as login from '@/app/api/auth/login/route'
+import { PASSWORD_HASH_COST, hashPassword } from '@/lib/auth/password'
+import { db } from '@/lib/db'
+import { callRoute } from '../helpers/call-route'
+import { expectFail, expectOk } from '../helpers/expect-response'
+
+const PASSWORD = 'the-right-password'
+const OLD_COST = { memoryCost: 19456, timeCost: 2, parallelism: 1 }
+const CURRENT = `m=${PASSWORD_HASH_COST.memoryCost},t=${PASSWORD_HASH_COST.timeCost},p=${PASSWORD_HASH_COST.parallelism}`
+
+beforeAll(() => {
+  vi.stubEnv('NODE_ENV', 'production')
+})
+afterAll(() => {
+  vi.unstubAllEnvs()
+})
+
+let n = 0
+async function userWithHash(passwordHash: string) {
+  const username = `rehash_${++n}`
+  await db().user.create({ data: { username, name: username, passwordHash } })
+  return username
+}
+const storedHash = async (username: string) => (await db().user.findUniqueOrThrow({ where: { username } })).passwordHash!
+const loginAs = (username: string, password: string) => callRoute(login.POST, { body: { username, password }, ip: `203.0.113.${n}` })
+
+describe('argon2id parameters on login', () => {
+  it('an old hash signs in, is stored again at the current cost, and the password keeps working', async () => {
+    const old = await hash(PASSWORD, { algorithm: 2, ...OLD_COST })
+    const username = await userWithHash(old)
+
+    expectOk(await loginAs(username, PASSWORD))
+    const upgraded = await storedHash(username)
+    expect(upgraded).not.toBe(old)
+    expect(upgraded).toContain(`$argon2id$v=19$${CURRENT}$`)
+
+    expectOk(await loginAs(username, PASSWORD))
+    expect(await storedHash(username)).toBe(upgraded)
+  })
+
+  it('a wrong password changes nothing', async () => {
+    const old = await hash(PASSWORD, { algorithm: 2, ...OLD_COST })
+    const username = await userWithHash(old)
+    expectFail(await loginAs(username, 'not-the-password'), 400, '用户名或密码错误')
+    expect(await storedHash(username)).toBe(old)
+  })
+
+  it('a hash at the current cost is left as it is', async () => {
+    const current = await hashPassword(PASSWORD)
+    expect(current).toContain(`$${CURRENT}$`)
+    const username = await userWithHash(current)
+    expectOk(await loginAs(username, PASSWORD))
+    expect(await storedHash(username)).toBe(current)
+  })
+})
