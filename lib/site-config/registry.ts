@@ -76,7 +76,7 @@ export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
   define({ name: 'TRANSLATE_API_KEY', group: '提示词翻译', label: '翻译接口密钥', type: 'string', visibility: 'secret', defaultValue: '' }),
   define({ name: 'TRANSLATE_MODEL', group: '提示词翻译', label: '翻译模型', type: 'string', visibility: 'admin', defaultValue: 'gpt-4o-mini' }),
   define({ name: 'TASK_MAX_PENDING_PER_USER', group: '生成', label: '每人同时进行的任务数上限', help: '排队和生成中的任务总数，超出时提交会被拒绝（不扣积分）', type: 'integer', visibility: 'admin', defaultValue: 4, schema: integer(1, 100) }),
-  define({ name: 'BACKEND_OUTAGE_REFUND_SECONDS', group: '生成', label: '模型不可用时排队任务的最长等待（秒）', help: '模型的全部后端都不可用时，排队中的任务最多等这么久（从后端不可用或任务提交时算起），仍未恢复就取消并退还积分', type: 'integer', visibility: 'admin', defaultValue: 120, schema: integer(30, 1800) }),
+  define({ name: 'BACKEND_OUTAGE_REFUND_SECONDS', group: '生成', label: '模型不可用时排队任务的最长等待（秒）', help: '模型的全部后端都不可用时，排队中的任务最多等这么久（从后端不可用或任务提交时算起），仍未恢复就取消并退还积分', type: 'integer', visibility: 'admin', defaultValue: 120, schema: integer(60, 1800) }),
   define({ name: 'AI_MARK_ENABLED', group: '内容安全', label: '在生成图片上添加“AI生成”角标', help: '图片元数据中的隐式标识始终写入', type: 'boolean', visibility: 'admin', defaultValue: true }),
   define({ name: 'BANNED_WORDS', group: '内容安全', label: '违禁词', help: '每行一个；提示词包含其中任何一个时拒绝提交，不扣积分', type: 'text', visibility: 'admin', defaultValue: '', schema: text(20000) }),
   define({ name: 'CARD_DEFAULT_POINTS', group: '卡密', label: '每张卡密默认积分', help: '批量导入时未填写积分则使用此值', type: 'integer', visibility: 'admin', defaultValue: 100, schema: integer(1, 1_000_000) }),

@@ -6,7 +6,7 @@ import { TASK_ERROR_MESSAGES } from './task-views'
 
 export const SWEEP_TASKS_JOB = 'sweep-tasks'
 /** How often the sweeper looks (a worker job). */
-export const SWEEP_INTERVAL_MS = 15_000
+export const SWEEP_INTERVAL_MS = 30_000
 const BATCH = 100
 
 /**
@@ -57,19 +57,22 @@ export async function sweepTasks(): Promise<boolean> {
  * ("within"), not a minimum.
  */
 async function failStrandedTasks(): Promise<number> {
-  const limitMs = (await getConfigValue<number>('BACKEND_OUTAGE_REFUND_SECONDS')) * 1000
-  const waited = `${Math.max(0, limitMs - SWEEP_INTERVAL_MS)} milliseconds`
-  const rows = await db().$queryRaw<{ id: string; modelName: string }[]>`
-    SELECT t."id", m."name" AS "modelName" FROM "Task" t JOIN "AiModel" m ON m."id" = t."modelId"
+  const rows = await db().$queryRaw<{ id: string; modelName: string; waitingSince: Date }[]>`
+    SELECT t."id", m."name" AS "modelName", GREATEST(t."createdAt", (
+        SELECT max(o."outSince") FROM "AiModel" o WHERE (t."poolKey" IS NULL AND o."id" = t."modelId") OR (t."poolKey" = o."pool" AND o."enabled"))
+      ) AS "waitingSince"
+    FROM "Task" t JOIN "AiModel" m ON m."id" = t."modelId"
     WHERE t."status" = 'PENDING' AND t."stage" = 'QUEUED'
       AND NOT EXISTS (
         SELECT 1 FROM "AiModel" r WHERE r."healthy" AND ((t."poolKey" IS NULL AND r."id" = t."modelId") OR (t."poolKey" = r."pool" AND r."enabled")))
-      AND GREATEST(t."createdAt", (
-        SELECT max(o."outSince") FROM "AiModel" o WHERE (t."poolKey" IS NULL AND o."id" = t."modelId") OR (t."poolKey" = o."pool" AND o."enabled"))
-      ) <= now() - ${waited}::interval
+    ORDER BY 3
     LIMIT ${BATCH}`
-  for (const row of rows) {
+  if (rows.length === 0) return 0
+  const limitMs = (await getConfigValue<number>('BACKEND_OUTAGE_REFUND_SECONDS')) * 1000
+  const cutoff = Date.now() - Math.max(0, limitMs - SWEEP_INTERVAL_MS)
+  const due = rows.filter((row) => row.waitingSince.getTime() <= cutoff)
+  for (const row of due) {
     await failTask(row.id, { errorCode: 'BACKEND_DOWN', errorMessage: `模型「${row.modelName}」暂时不可用，任务已取消，积分已退还` })
   }
-  return rows.length
+  return rows.length === BATCH && due.length === BATCH ? BATCH : due.length
 }

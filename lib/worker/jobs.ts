@@ -11,7 +11,7 @@ export function backgroundJobs(): BackgroundJob[] {
   return [
     // Woken by each import; the interval only catches work left by a crash.
     { name: CHECK_CARDS_JOB, intervalMs: 60_000, run: checkPendingCards },
-    // Expired leases, deadlines and tasks stranded on an out backend: three indexed queries every 15 s when all is well.
+    // Expired leases, deadlines and tasks stranded on an out backend: three indexed queries every 30 s when all is well.
     { name: SWEEP_TASKS_JOB, intervalMs: SWEEP_INTERVAL_MS, run: sweepTasks },
     // One health or model-list request per enabled backend each minute.
     { name: CHECK_BACKENDS_JOB, intervalMs: 60_000, run: checkBackends },
