@@ -1,11 +1,11 @@
 'use client'
 
 import { useSearchParams } from 'next/navigation'
-import { safeRedirectPath } from '@/lib/safe-redirect'
+import { afterSignInPath } from '@/lib/safe-redirect'
 
-/** The validated `redirect` parameter (same-origin paths only) and a suffix to pass it on. */
+/** Where to go after signing in (a safe `redirect`, never a sign-in page) and a suffix to pass it on. */
 export function useRedirectParam() {
   const raw = useSearchParams().get('redirect')
-  const target = safeRedirectPath(raw, typeof window === 'undefined' ? undefined : window.location.origin)
-  return { target, carry: raw ? `redirect=${encodeURIComponent(target)}` : '' }
+  const target = afterSignInPath(raw, typeof window === 'undefined' ? undefined : window.location.origin)
+  return { target, carry: target !== '/' ? `redirect=${encodeURIComponent(target)}` : '' }
 }

@@ -9,7 +9,7 @@ import { api, type ApiError } from '@/lib/api-client/request'
 import { storeToken } from '@/lib/api-client/token-store'
 import { RETURN_PATH_KEY, WECHAT_DECLINED_KEY } from '@/lib/app-start/rules'
 import { WECHAT_MESSAGES, type WechatMessageKey } from '@/lib/auth/wechat/messages'
-import { safeRedirectPath } from '@/lib/safe-redirect'
+import { afterSignInPath, safeRedirectPath } from '@/lib/safe-redirect'
 import { toast } from '@/lib/ui/toast-store'
 import { Spinner } from '@/components/ui/spinner'
 import { Panel, messageOf } from './auth-panel'
@@ -66,7 +66,7 @@ function Finish({ code, state }: { code: string; state: string }) {
         if (outcome.kind === 'login') storeToken(outcome.token)
         else toast.success('微信绑定成功')
         await queryClient.invalidateQueries({ queryKey: queryKeys.profile })
-        router.replace(safeRedirectPath(outcome.returnPath, window.location.origin))
+        router.replace(afterSignInPath(outcome.returnPath, window.location.origin))
       })
       .catch((e: ApiError) => {
         // Whatever went wrong, the start-up rule must not send this session round again.

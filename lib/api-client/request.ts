@@ -1,6 +1,6 @@
 import { INTEGRAL_NOT_ENOUGH, emit } from './events'
 import { clearToken, getStoredToken } from './token-store'
-import { loginUrlFor } from '@/lib/safe-redirect'
+import { isSignInPath, loginUrlFor } from '@/lib/safe-redirect'
 
 /**
  * The browser's one way to call the API, with SPEC section 8's error handling:
@@ -58,12 +58,11 @@ export type RequestOptions = {
   silent?: boolean
 }
 
-function buildRequest(path: string, { method = 'GET', query, body, headers, signal }: RequestOptions, timeout: AbortSignal): Request {
+function buildRequest(path: string, { method = 'GET', query, body, headers, signal }: RequestOptions, token: string | null, timeout: AbortSignal): Request {
   const url = new URL(path, window.location.origin)
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value))
   }
-  const token = getStoredToken()
   // Files go as multipart (the browser sets its boundary); everything else as JSON.
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData
   return new Request(url, {
@@ -80,8 +79,9 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const toast = options.silent ? () => {} : environment.toast
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
   let req: Request
+  const sentToken = getStoredToken()
   try {
-    req = buildRequest(path, options, timeout)
+    req = buildRequest(path, options, sentToken, timeout)
   } catch (error) {
     toast(MSG_BUILD_FAILED, TOAST_MS)
     throw new ApiError(MSG_BUILD_FAILED, 0, error)
@@ -105,8 +105,15 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     throw new ApiError(message, res.status, body)
   }
   if (res.status === 401) {
-    clearToken()
-    environment.redirect(loginUrlFor(environment.currentPath()))
+    // Only the token this request carried is known to be bad: a sign-in that finished while
+    // it was under way stored a fresh one, which stays (and so does the page).
+    if (getStoredToken() === sentToken) {
+      clearToken()
+      // On a sign-in page the user is where a login happens already: sending them round
+      // through /login would make the sign-in they are about to do land back here.
+      const current = environment.currentPath()
+      if (!isSignInPath(current)) environment.redirect(loginUrlFor(current))
+    }
     throw new ApiError(message || '请先登录', 401, body)
   }
   if (res.status === 500 || res.status === 502) {

@@ -221,6 +221,30 @@ describe('HTTP 401', () => {
   })
 })
 
+describe('HTTP 401 around a sign-in', () => {
+  it('on a sign-in page, drops the stale token but stays (no round trip through /login)', async () => {
+    configureRequest({ currentPath: () => '/login_by_password' })
+    localStorage.setItem(TOKEN_KEY, 'Bearer stale')
+    answerWith({ status: 401, body: { success: false, data: null, errMessage: '请先登录' } })
+    await rejection(request('/api/users/profile'))
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull()
+    expect(redirect).not.toHaveBeenCalled()
+  })
+
+  it('keeps a token stored while the failing request was under way, and the page', async () => {
+    localStorage.setItem(TOKEN_KEY, 'Bearer stale')
+    fetchFake.mockImplementation(async () => {
+      // The user signs in while the stale token's request is still out.
+      localStorage.setItem(TOKEN_KEY, 'Bearer fresh')
+      return reply({ status: 401, body: { success: false, data: null, errMessage: '请先登录' } })
+    })
+    const error = await rejection(request('/api/users/profile'))
+    expect(error.status).toBe(401)
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('Bearer fresh')
+    expect(redirect).not.toHaveBeenCalled()
+  })
+})
+
 describe('HTTP 400 and 404', () => {
   it.each([400, 404])('%i toasts the server message then rejects', async (status) => {
     answerWith({ status, body: { success: false, data: null, errMessage: `服务器说 ${status}` } })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loginUrlFor, safeRedirectPath } from '@/lib/safe-redirect'
+import { afterSignInPath, isSignInPath, loginUrlFor, safeRedirectPath } from '@/lib/safe-redirect'
 
 /** Where to go after login: only a path on this site, everything else becomes '/'. */
 describe('safeRedirectPath', () => {
@@ -99,5 +99,43 @@ describe('loginUrlFor', () => {
     const current = '/admin/cards_mana?page=3'
     const redirect = new URL(loginUrlFor(current), 'http://localhost').searchParams.get('redirect')
     expect(safeRedirectPath(redirect)).toBe(current)
+  })
+})
+
+/** A finished sign-in never lands on a sign-in page: that looked as if the sign-in had failed. */
+describe('afterSignInPath', () => {
+  it.each(['/login', '/login?redirect=%2Fprofile', '/login/fastlogin', '/login_by_password', '/login_by_password?mode=register', '/login_by_wechat', '/wx_auth?error=denied', '/login/', '/LOGIN_BY_PASSWORD', '/bind_mobile', '/bind_mobile?redirect=%2Flogin_by_password'])(
+    'turns the sign-in page %s into /',
+    (input) => {
+      expect(afterSignInPath(input)).toBe('/')
+    },
+  )
+
+  it('unwraps /bind_mobile to where it leads', () => {
+    expect(afterSignInPath('/bind_mobile?redirect=%2Fprofile')).toBe('/profile')
+    expect(afterSignInPath(`/bind_mobile?redirect=${encodeURIComponent('/bind_mobile?redirect=/my_cards')}`)).toBe('/my_cards')
+    expect(afterSignInPath('/bind_mobile?redirect=%2F%2Fevil.com')).toBe('/')
+  })
+
+  it.each(['/profile', '/my_cards?page=2', '/login_history', '/loginx', '/mj'])('keeps %s', (input) => {
+    expect(afterSignInPath(input)).toBe(input)
+  })
+
+  it('is as strict as safeRedirectPath about other sites', () => {
+    expect(afterSignInPath('//evil.com/login')).toBe('/')
+    expect(afterSignInPath('https://evil.com/profile')).toBe('/')
+  })
+
+  it('knows the sign-in pages', () => {
+    expect(isSignInPath('/login_by_password?redirect=%2F')).toBe(true)
+    expect(isSignInPath('/profile')).toBe(false)
+  })
+})
+
+describe('loginUrlFor on a sign-in page', () => {
+  it('carries no redirect back to the sign-in page itself', () => {
+    expect(loginUrlFor('/login_by_password')).toBe('/login')
+    expect(loginUrlFor('/login?redirect=%2Flogin')).toBe('/login')
+    expect(loginUrlFor('/')).toBe('/login')
   })
 })
