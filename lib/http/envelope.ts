@@ -1,5 +1,6 @@
 import { z } from '@/lib/zod'
 import { AppError, ERROR_STATUS } from './app-error'
+import { fieldLabel } from './field-labels'
 
 /** The response shape of every endpoint (SPEC section 3). */
 export type Envelope<T> =
@@ -14,12 +15,49 @@ export function fail(status: number, code: string, errMessage: string): Response
   return Response.json({ success: false, data: null, errMessage, code } satisfies Envelope<never>, { status })
 }
 
-/** Readable Chinese text for a zod failure, naming the field. */
-export function describeZodError(error: z.ZodError): string {
+/** zod's own (locale) messages: they say what kind of value was wrong, not what it means. */
+const GENERIC_MESSAGE = /^(无效|数值过大|数值过小|出现未知的键|.+ 中的键\(key\)无效|.+ 中包含无效值)/
+
+type Issue = z.core.$ZodIssue
+
+/** A generic issue in words, with the field's label. */
+function describeGeneric(issue: Issue, label: string): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.message.endsWith('undefined')) return `请填写${label}`
+      return issue.expected === 'int' ? `${label}必须是整数` : `${label}的格式不正确`
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? `请填写${label}` : `${label}至少 ${issue.minimum} 个字符`
+      if (issue.origin === 'array' || issue.origin === 'set') return `${label}至少 ${issue.minimum} 项`
+      return `${label}不能小于 ${issue.minimum}`
+    case 'too_big':
+      if (issue.origin === 'string') return `${label}最多 ${issue.maximum} 个字符`
+      if (issue.origin === 'array' || issue.origin === 'set') return `${label}最多 ${issue.maximum} 项`
+      return `${label}不能大于 ${issue.maximum}`
+    case 'not_multiple_of':
+      return issue.divisor === 1 ? `${label}必须是整数` : `${label}必须是 ${issue.divisor} 的倍数`
+    case 'invalid_value':
+      return `${label}的取值不在可选范围内`
+    default:
+      return `${label}不正确`
+  }
+}
+
+/**
+ * Readable Chinese for a zod failure, as a person reads it: the schema's own message, or
+ * for zod's generic ones a sentence naming the field by its label (never a field path).
+ * `wholeValueLabel` names a value parsed on its own (no field around it).
+ */
+export function describeZodError(error: z.ZodError, wholeValueLabel?: string): string {
   const issue = error.issues[0]
-  if (!issue) return '请求参数错误'
-  const where = issue.path.length ? `${issue.path.join('.')}: ` : ''
-  return `参数错误：${where}${issue.message}`
+  if (!issue) return '请求参数有误'
+  if (issue.code === 'unrecognized_keys') return `不支持的参数：${issue.keys.join('、')}`
+  if (!GENERIC_MESSAGE.test(issue.message)) return issue.message
+  const label = issue.path.length ? fieldLabel(issue.path) : wholeValueLabel
+  if (label) return describeGeneric(issue, label)
+  // The body itself is not what the route takes (not a JSON object, say): no field to name.
+  if (!issue.path.length && issue.code === 'invalid_type') return '请求内容的格式不正确'
+  return issue.message
 }
 
 type PrismaLikeError = { code?: unknown; name?: unknown }

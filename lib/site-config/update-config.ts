@@ -22,7 +22,7 @@ export async function updateConfig(actor: SessionUser, ip: string, name: string,
   if (isSecret && isMasked(value)) return { name, value: maskSecret(String(before)) }
 
   const parsed = def.schema.safeParse(value)
-  if (!parsed.success) throw badRequest(`${def.label}：${describeZodError(parsed.error).replace(/^参数错误：/, '')}`)
+  if (!parsed.success) throw badRequest(`${def.label}：${describeZodError(parsed.error, '取值')}`)
   const next = parsed.data as ConfigValue
   assertSmsStaysUsable(name, next, await getAllConfigValues())
   const json = JSON.stringify(next)

@@ -113,13 +113,13 @@ describe('GET /api/users', () => {
   })
 
   it.each([
-    ['pageSize over 100', { pageSize: 101 }, /^参数错误：pageSize: /],
-    ['pageSize 0', { pageSize: 0 }, /^参数错误：pageSize: /],
-    ['pageSize not a number', { pageSize: 'abc' }, /^参数错误：pageSize: /],
-    ['page 0', { page: 0 }, /^参数错误：page: /],
-    ['page not an integer', { page: 1.5 }, /^参数错误：page: /],
-    ['an unknown role', { role: 'ROOT' }, /^参数错误：role: /],
-    ['a keyword over 64 characters', { keyword: 'k'.repeat(65) }, /^参数错误：keyword: /],
+    ['pageSize over 100', { pageSize: 101 }, '每页条数不能大于 100'],
+    ['pageSize 0', { pageSize: 0 }, '每页条数不能小于 1'],
+    ['pageSize not a number', { pageSize: 'abc' }, '每页条数的格式不正确'],
+    ['page 0', { page: 0 }, '页码不能小于 1'],
+    ['page not an integer', { page: 1.5 }, '页码必须是整数'],
+    ['an unknown role', { role: 'ROOT' }, '角色的取值不在可选范围内'],
+    ['a keyword over 64 characters', { keyword: 'k'.repeat(65) }, '关键词最多 64 个字符'],
   ])('answers 400 to %s', async (_case, query, message) => {
     expectFail(await listUsers(admin.token, query), 400, message)
   })
@@ -180,14 +180,14 @@ describe('POST /api/admin/user', () => {
   })
 
   it.each([
-    ['a bad username', { username: 'x', name: 'n', password: 'created-pass-1' }, /^参数错误：username: /],
-    ['no name', { username: 'au_bad_1', password: 'created-pass-1' }, /^参数错误：name: /],
-    ['a blank name', { username: 'au_bad_1', name: '   ', password: 'created-pass-1' }, '参数错误：name: 昵称不能为空'],
-    ['a short password', { username: 'au_bad_1', name: 'n', password: 'short' }, '参数错误：password: 密码至少 8 位'],
-    ['an unknown role', { username: 'au_bad_1', name: 'n', password: 'created-pass-1', role: 'ROOT' }, /^参数错误：role: /],
-    ['a bad mobile', { username: 'au_bad_1', name: 'n', password: 'created-pass-1', mobile: '12345' }, /^参数错误：mobile/],
-    ['points', { username: 'au_bad_1', name: 'n', password: 'created-pass-1', points: 5 }, /^参数错误：.*"points"/],
-    ['a balance', { username: 'au_bad_1', name: 'n', password: 'created-pass-1', balance: 500 }, /^参数错误：.*"balance"/],
+    ['a bad username', { username: 'x', name: 'n', password: 'created-pass-1' }, '用户名为 3-32 位字母、数字或下划线'],
+    ['no name', { username: 'au_bad_1', password: 'created-pass-1' }, '请填写昵称'],
+    ['a blank name', { username: 'au_bad_1', name: '   ', password: 'created-pass-1' }, '昵称不能为空'],
+    ['a short password', { username: 'au_bad_1', name: 'n', password: 'short' }, '密码至少 8 位'],
+    ['an unknown role', { username: 'au_bad_1', name: 'n', password: 'created-pass-1', role: 'ROOT' }, '角色的取值不在可选范围内'],
+    ['a bad mobile', { username: 'au_bad_1', name: 'n', password: 'created-pass-1', mobile: '12345' }, '请输入 11 位中国大陆手机号'],
+    ['points', { username: 'au_bad_1', name: 'n', password: 'created-pass-1', points: 5 }, /^不支持的参数：.*points/],
+    ['a balance', { username: 'au_bad_1', name: 'n', password: 'created-pass-1', balance: 500 }, /^不支持的参数：.*balance/],
   ])('answers 400 to a body with %s and writes nothing', async (_case, body, message) => {
     const audits = await auditCount()
     expectFail(await createAs(admin, body), 400, message)
@@ -279,20 +279,20 @@ describe('PATCH /api/admin/user/{id}', () => {
   ])('answers 400 to a body with %s and writes nothing', async (key, body) => {
     const target = await createUser({ username: `au_mass_${key.replace(/\W/g, '').toLowerCase().slice(0, 20)}`, name: 'Mass', points: 1 })
     const audits = await auditCount()
-    expectFail(await patchAs(admin, target.id, body), 400, /^参数错误：/)
+    expectFail(await patchAs(admin, target.id, body), 400, /^不支持的参数：/)
     expect(await rowOf(target.id)).toMatchObject({ name: 'Mass', points: 1, balance: 0, username: target.username, tokenVersion: 0 })
     expect(await auditCount()).toBe(audits)
   })
 
   it.each([
-    ['a bad mobile', { mobile: '1380000' }],
-    ['a blank name', { name: ' ' }],
-    ['an unknown role', { role: 'OWNER' }],
-    ['banned as a string', { banned: 'yes' }],
-    ['a short password', { password: 'short' }],
-  ])('answers 400 to %s', async (_case, body) => {
+    ['a bad mobile', { mobile: '1380000' }, '请输入 11 位中国大陆手机号'],
+    ['a blank name', { name: ' ' }, '昵称不能为空'],
+    ['an unknown role', { role: 'OWNER' }, '角色的取值不在可选范围内'],
+    ['banned as a string', { banned: 'yes' }, '禁用状态的格式不正确'],
+    ['a short password', { password: 'short' }, '密码至少 8 位'],
+  ])('answers 400 to %s', async (_case, body, message) => {
     const target = await createUser({ name: 'Valid' })
-    expectFail(await patchAs(admin, target.id, body), 400, /^参数错误：/)
+    expectFail(await patchAs(admin, target.id, body), 400, message)
     expect(await rowOf(target.id)).toMatchObject({ name: 'Valid', role: 'USER', mobile: null, bannedAt: null })
   })
 

@@ -76,7 +76,7 @@ describe('the envelope', () => {
 
   it('treats JSON that is not an object as bad input (400), not as a crash', async () => {
     for (const body of ['null', '[]', '42', '"text"']) {
-      expectFail(await callRoute(register.POST, { body }), 400, /^参数错误/)
+      expectFail(await callRoute(register.POST, { body }), 400, '请求内容的格式不正确')
     }
   })
 })

@@ -39,9 +39,9 @@ describe('POST /api/auth/login', () => {
   })
 
   it('refuses a malformed request with 400 and a readable message', async () => {
-    expectFail(await callRoute(login.POST, { body: { username: 'login_ben' }, ip: freshIp() }), 400, '参数错误：password: 请输入密码')
-    expectFail(await callRoute(login.POST, { body: { username: 'login_ben', password: '' }, ip: freshIp() }), 400, '参数错误：password: 请输入密码')
-    expectFail(await callRoute(login.POST, { body: { password: PASSWORD }, ip: freshIp() }), 400, '参数错误：username: 请输入用户名')
+    expectFail(await callRoute(login.POST, { body: { username: 'login_ben' }, ip: freshIp() }), 400, '请输入密码')
+    expectFail(await callRoute(login.POST, { body: { username: 'login_ben', password: '' }, ip: freshIp() }), 400, '请输入密码')
+    expectFail(await callRoute(login.POST, { body: { password: PASSWORD }, ip: freshIp() }), 400, '请输入用户名')
   })
 
   describe('per-account throttling', () => {

@@ -152,8 +152,8 @@ describe('binding a phone', () => {
 
   it('validates the number and the code', async () => {
     const user = await createUser()
-    expectFail(await bindWith(user.token, '12345', '123456'), 400, '参数错误：mobile: 请输入 11 位中国大陆手机号')
-    expectFail(await bindWith(user.token, freshMobile(), 'abcdef'), 400, '参数错误：code: 请输入 6 位数字验证码')
+    expectFail(await bindWith(user.token, '12345', '123456'), 400, '请输入 11 位中国大陆手机号')
+    expectFail(await bindWith(user.token, freshMobile(), 'abcdef'), 400, '请输入 6 位数字验证码')
     expectFail(await callRoute(bind.POST, { body: { mobile: freshMobile(), code: '123456', userId: 'x' }, token: user.token }), 400)
   })
 })

@@ -207,8 +207,8 @@ describe('with WeChat configured', () => {
     })
 
     it('a malformed state or a missing code is a 400 naming it', async () => {
-      expectFail(await finish('code', 'not-hex!', 'wx_oauth_state=x'), 400, '参数错误：state: 微信授权状态无效，请重新发起微信登录')
-      expectFail(await callRoute(callback.POST, { body: { state: 'abc' } }), 400, '参数错误：code: 缺少微信授权码')
+      expectFail(await finish('code', 'not-hex!', 'wx_oauth_state=x'), 400, '微信授权状态无效，请重新发起微信登录')
+      expectFail(await callRoute(callback.POST, { body: { state: 'abc' } }), 400, '缺少微信授权码')
     })
 
     it('two callbacks racing with one state: exactly one wins', async () => {

@@ -172,6 +172,6 @@ describe('GET /api/admin/cards/export', () => {
 
   it('refuses a bad batch id with 400', async () => {
     const { res, text } = await exportCsv(admin.token, { batchId: 'abc' })
-    expectFail({ status: res.status, body: JSON.parse(text) }, 400, /^参数错误：batchId: /)
+    expectFail({ status: res.status, body: JSON.parse(text) }, 400, '批次的格式不正确')
   })
 })

@@ -218,7 +218,7 @@ describe('refusals', () => {
 
   it('refuses bodies that are neither {cardKey} nor {cardId} with a 400', async () => {
     for (const body of [{}, { cardKey: '' }, { cardKey: '   ' }, { cardId: 'abc' }, { cardId: 0 }, { cardKey: 'ABCD-1234', cardId: 1 }, { cardKey: 'ABCD-1234', userId: other.id }]) {
-      expectFail(await callRoute(redeemRoute.POST, { token: user.token, body, ip: nextIp() }), 400, /^参数错误：/)
+      expectFail(await callRoute(redeemRoute.POST, { token: user.token, body, ip: nextIp() }), 400)
     }
     expectFail(await callRoute(redeemRoute.POST, { body: { cardKey: 'ABCD-1234' } }), 401)
   })
@@ -382,7 +382,7 @@ describe('admin assign refusals', () => {
     expectFail(await assign(admin, pendingCard.id, target.id), 409, '只有校验通过的卡密才能分配')
     expectFail(await assign(admin, ready.id, 'no-such-user'), 404, '用户不存在')
     expectFail(await assign(admin, 999_999, target.id), 404, '卡密不存在')
-    expectFail(await callRoute(assignRoute.POST, { token: admin.token, params: { id: String(ready.id) }, body: {} }), 400, /^参数错误：userId: /)
+    expectFail(await callRoute(assignRoute.POST, { token: admin.token, params: { id: String(ready.id) }, body: {} }), 400, '请填写用户 ID')
 
     expect({ cards: await db().card.findMany({ where: { id: { in: cardIds } }, orderBy: { id: 'asc' } }), audits: await db().adminAuditLog.count({ where: { action: 'card.assign' } }) }).toEqual(before)
   })
@@ -418,7 +418,7 @@ describe('POST /api/admin/cards/{id}/disable', () => {
     expectFail(await setDisabled(admin, card.id, false), 409, '已使用的卡密不能停用或启用')
     expect(await cardRow(card.id)).toEqual(before)
     expectFail(await setDisabled(admin, 999_999, true), 404, '卡密不存在')
-    expectFail(await setDisabled(admin, card.id, 'yes'), 400, /^参数错误：disabled: /)
+    expectFail(await setDisabled(admin, card.id, 'yes'), 400, '停用状态的格式不正确')
     expect(await db().adminAuditLog.count({ where: { targetType: 'Card', targetId: String(card.id) } })).toBe(0)
   })
 
