@@ -71,3 +71,22 @@ export const TASK_ERROR_MESSAGES: Record<string, string> = {
   STORAGE_FAILED: '保存结果失败，积分已退还',
   CANCELED_BY_ADMIN: '任务已被管理员取消，积分已退还',
 }
+
+/** What an error code means, for the console (the backend's own words stay in the task's log). */
+export const TASK_ERROR_LABELS: Record<string, string> = {
+  TIMEOUT: '生成超时',
+  UNREACHABLE: '无法连接生成服务',
+  BUSY: '生成服务繁忙',
+  REJECTED: '生成服务拒绝了任务（参数、模型或内容不被接受）',
+  UPSTREAM_FAILED: '生成服务接受任务后生成失败',
+  BAD_RESPONSE: '生成服务返回了无法识别的结果',
+  UNAUTHORIZED: '生成服务认证失败（检查模型的密钥或账号）',
+  ABORTED: '任务被中止',
+  BACKEND_LOST: '生成服务丢失了任务（可能重启过）',
+  BACKEND_DOWN: '模型的后端全部不可用，排队超时后取消',
+  INPUT_MISSING: '输入图片已失效',
+  STORAGE_FAILED: '保存生成结果失败',
+  CANCELED_BY_ADMIN: '管理员取消',
+}
+
+export const taskErrorLabel = (code: string) => TASK_ERROR_LABELS[code] ?? '其他错误'

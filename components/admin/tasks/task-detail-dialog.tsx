@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
 import { formatDateTime } from '@/lib/format'
+import { taskErrorLabel } from '@/lib/tasks/task-views'
 import { Button } from '@/components/ui/button'
 import { Badge } from '@/components/ui/card'
 import { Dialog } from '@/components/ui/dialog'
@@ -55,9 +56,13 @@ export function TaskDetailDialog({ taskId, onClose }: { taskId: string; onClose:
           />
           {(task.errorCode || task.errorMessage) && (
             <Section title="错误">
-              <div className="rounded-xl bg-red-500/10 px-4 py-3 text-sm text-red-300 ring-1 ring-red-500/30">
-                {task.errorCode && <span className="mr-2 font-mono text-xs text-red-400">[{task.errorCode}]</span>}
-                {task.errorMessage ?? ''}
+              <div className="space-y-1 rounded-xl bg-red-500/10 px-4 py-3 text-sm text-red-300 ring-1 ring-red-500/30">
+                {task.errorCode && (
+                  <div className="font-medium text-red-200" title={`错误代码 ${task.errorCode}`}>
+                    {taskErrorLabel(task.errorCode)}
+                  </div>
+                )}
+                {task.errorMessage && <div>{task.errorMessage}</div>}
               </div>
             </Section>
           )}

@@ -6,12 +6,25 @@ import { Table, Td, Th } from '@/components/ui/table'
 import { taskTypeLabel } from '@/components/create/task-labels'
 import type { TaskDetail } from './task-status'
 
-/** How parameter names read (lib/tasks/params.ts). */
+/** How parameter names read (lib/tasks/params.ts, lib/mj/params.ts). */
 const PARAM_LABELS: Record<string, string> = {
   prompt: '提示词',
+  finalPrompt: '提交的提示词',
+  promptEn: '英文提示词',
   negativePrompt: '反向提示词',
+  mjAction: 'MJ 操作',
+  customId: '按钮',
   width: '宽度',
   height: '高度',
+  aspectRatio: '画面比例',
+  dimensions: '混图比例',
+  version: 'MJ 版本',
+  niji: 'Niji 版本',
+  stylize: '风格化',
+  chaos: '混乱度',
+  quality: '画质',
+  speed: '速度模式',
+  rawParams: '额外参数',
   steps: '采样步数',
   cfgScale: '提示词相关性（CFG）',
   seed: '随机种子',
@@ -21,17 +34,33 @@ const PARAM_LABELS: Record<string, string> = {
   initImageId: '参考图',
   maskImageId: '蒙版',
   controlImageId: '线稿',
+  referenceImageIds: '参考图 ID',
+  referenceImageUrls: '参考图',
+  describedPrompts: '识图结果',
   lineStyle: '线稿风格',
   controlWeight: '控制权重',
   customModelId: '风格模型 ID',
   sourceTaskId: '原作品任务 ID',
+  parentTaskId: '上一步任务 ID',
+  parentUpstreamId: '上一步的上游任务 ID',
   baseType: '计费类型',
+}
+
+/** Values that are codes, as they read. */
+const VALUE_LABELS: Record<string, Record<string, string>> = {
+  mjAction: { IMAGINE: '生成', BLEND: '混图', DESCRIBE: '识图', ACTION: '按钮操作' },
+  dimensions: { PORTRAIT: '竖图 2:3', SQUARE: '方图 1:1', LANDSCAPE: '横图 3:2' },
+  speed: { fast: '快速', relax: '慢速', turbo: '极速' },
+  lineStyle: { standard: '写实线稿', anime: '动漫线稿' },
 }
 
 function paramValue(key: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '-'
   if (key === 'baseType' && typeof value === 'string') return taskTypeLabel(value)
   if (key === 'seed' && value === -1) return '随机（-1）'
+  if (typeof value === 'string') return VALUE_LABELS[key]?.[value] ?? value
+  if (typeof value === 'boolean') return value ? '是' : '否'
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.length ? value.join('\n') : '-'
   return typeof value === 'object' ? JSON.stringify(value) : String(value)
 }
 
