@@ -13,6 +13,12 @@ export const ZEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** PostgreSQL connection URL. Unset: scripts/start.ts runs the embedded PGlite and sets it. */
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL').optional(),
+  /**
+   * Migrations only: the role that owns the schema. Set, `npm start` and `npm run db:migrate`
+   * apply migrations with it, and DATABASE_URL may be a role that only reads and writes rows
+   * (docker-compose.yml). Unset: migrations use DATABASE_URL.
+   */
+  MIGRATION_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL').optional(),
   /** Connections per process in the pool. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Signs and encrypts login tokens and secret site settings: at least 32 random characters. */

@@ -1,11 +1,13 @@
-// Applies pending migrations to DATABASE_URL (production deploys; `npm start` does it too).
+// Applies pending migrations (production deploys; `npm start` does it too): as the schema
+// owner's MIGRATION_DATABASE_URL when set, else DATABASE_URL.
 import { applyMigrations } from '../lib/db/migrate'
 import { parseEnv } from '../lib/env'
 
-const { DATABASE_URL } = parseEnv(process.env)
-if (!DATABASE_URL) {
-  console.error('DATABASE_URL is not set (the embedded database is migrated by `npm start`).')
+const { DATABASE_URL, MIGRATION_DATABASE_URL } = parseEnv(process.env)
+const url = MIGRATION_DATABASE_URL ?? DATABASE_URL
+if (!url) {
+  console.error('Neither MIGRATION_DATABASE_URL nor DATABASE_URL is set (the embedded database is migrated by `npm start`).')
   process.exit(1)
 }
-const applied = await applyMigrations(DATABASE_URL)
+const applied = await applyMigrations(url)
 console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Nothing to apply: the schema is up to date.')

@@ -1,7 +1,8 @@
 // Starts the site: `npm start` (production build) or `npm run dev`.
 // Without DATABASE_URL it runs the embedded PostgreSQL (PGlite) under DATA_DIR and
-// makes up the secrets the embedded default needs; then it applies migrations,
-// creates the first administrator, and runs Next.js with the finished environment.
+// makes up the secrets the embedded default needs; then it applies migrations (as the
+// MIGRATION_DATABASE_URL role when set), creates the first administrator, and runs
+// Next.js with the finished environment.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
@@ -33,6 +34,9 @@ function printAdmin(username: string, password: string | null) {
 
 async function main() {
   const config = parseEnv(process.env)
+  if (config.MIGRATION_DATABASE_URL && !config.DATABASE_URL) {
+    throw new Error('MIGRATION_DATABASE_URL is set without DATABASE_URL: set both (the app role and the schema owner), or neither for the embedded database.')
+  }
   let embedded: EmbeddedDatabase | undefined
   let databaseUrl = config.DATABASE_URL
   let authSecret = config.AUTH_SECRET
@@ -50,7 +54,10 @@ async function main() {
   process.env.DATABASE_URL = databaseUrl
   process.env.AUTH_SECRET = authSecret
 
-  const applied = await applyMigrations(databaseUrl)
+  // As the schema owner when MIGRATION_DATABASE_URL is set. Otherwise as DATABASE_URL, which
+  // may also be a role limited to rows once a separate migrate step has run (web in
+  // docker-compose.yml): finding nothing pending needs no rights.
+  const applied = await applyMigrations(config.MIGRATION_DATABASE_URL ?? databaseUrl)
   console.log(applied.length ? `[start] applied migrations: ${applied.join(', ')}` : '[start] database schema is up to date')
 
   const setup = createDb(databaseUrl, 1)
@@ -60,10 +67,12 @@ async function main() {
   if (admin.created) printAdmin(admin.username, admin.generatedPassword)
 
   const server = path.join(path.dirname(fileURLToPath(import.meta.url)), 'next-server.mjs')
+  // The running app never needs the schema owner's credentials.
+  const { MIGRATION_DATABASE_URL: _owner, ...inherited } = process.env
   const child = spawn(process.execPath, [server, ...(isDev ? ['--dev'] : [])], {
     stdio: 'inherit',
     env: {
-      ...process.env,
+      ...inherited,
       NODE_ENV: isDev ? 'development' : 'production',
       PORT: String(config.PORT),
       LISTEN_HOST: config.LISTEN_HOST,

@@ -31,13 +31,25 @@ export async function createTestDatabase(prefix: string, options: { timeZone?: s
   }
 }
 
-/** Empties every table (but the migration history) so a test file starts clean. */
+/**
+ * Empties every table (but the migration history) so a test file starts clean. The ledger
+ * and the audit log refuse TRUNCATE by trigger; only a superuser (the test server's
+ * owner) can switch triggers off for its own transaction, as a replica applying changes
+ * does, which no role of a deployment can.
+ */
 export async function truncateAll(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
-  const { rows } = await client.query<{ tablename: string }>(
-    `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`,
-  )
-  if (rows.length) await client.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`)
-  await client.end()
+  try {
+    const { rows } = await client.query<{ tablename: string }>(
+      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`,
+    )
+    if (!rows.length) return
+    await client.query('BEGIN')
+    await client.query('SET LOCAL session_replication_role = replica')
+    await client.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`)
+    await client.query('COMMIT')
+  } finally {
+    await client.end()
+  }
 }

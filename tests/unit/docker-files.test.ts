@@ -147,8 +147,8 @@ function envOf(instructions: Instruction[]): Record<string, string> {
 // ---------- tests ----------
 
 describe('docker-compose.yml', () => {
-  it('has the services db, web and worker', () => {
-    expect(Object.keys(services).sort()).toEqual(['db', 'web', 'worker'])
+  it('has the services db, migrate, web and worker', () => {
+    expect(Object.keys(services).sort()).toEqual(['db', 'migrate', 'web', 'worker'])
   })
 
   it('db is PostgreSQL 16 with a health check and a named volume', () => {
@@ -176,8 +176,9 @@ describe('docker-compose.yml', () => {
     expect(containerPorts(worker)).toEqual([])
   })
 
-  it('the worker does not inherit the web health check it cannot pass', () => {
+  it('the worker and the migrate step do not inherit the web health check they cannot pass', () => {
     expect(services.worker.healthcheck?.disable).toBe(true)
+    expect(services.migrate.healthcheck?.disable).toBe(true)
   })
 
   it('every named volume is declared, and web and worker share the data volume at /app/data', () => {
@@ -194,7 +195,7 @@ describe('docker-compose.yml', () => {
     expect(dbData?.source).not.toBe(webData?.source)
   })
 
-  it.each(['web', 'worker'])('every environment key of %s is a key of ZEnvSchema', (name) => {
+  it.each(['migrate', 'web', 'worker'])('every environment key of %s is a key of ZEnvSchema', (name) => {
     const keys = Object.keys(environmentOf(services[name]))
     expect(keys.length).toBeGreaterThan(0)
     for (const key of keys) expect(envKeys, `${name}: ${key}`).toContain(key)
@@ -219,19 +220,68 @@ describe('docker-compose.yml', () => {
     expect(() => containerEnv(services.worker, {})).toThrow(/AUTH_SECRET/)
   })
 
-  it('DATABASE_URL points at the db service with its user, password and database', () => {
-    const db = containerEnv(services.db, { POSTGRES_PASSWORD: 's3cret' })
-    for (const name of ['web', 'worker']) {
-      const url = new URL(containerEnv(services[name], { ...SHELL, POSTGRES_PASSWORD: 's3cret' }).DATABASE_URL)
+  it('web and worker connect as the app role, the migrate step as the schema owner, none as the superuser', () => {
+    const shell = { ...SHELL, POSTGRES_PASSWORD: 's3cret', DB_OWNER_PASSWORD: 'owner9', DB_APP_PASSWORD: 'app7' }
+    const db = containerEnv(services.db, shell)
+    const expectUrl = (value: string | undefined, role: string, password: string) => {
+      const url = new URL(value ?? '')
       expect(url.protocol).toBe('postgresql:')
       expect(url.hostname).toBe('db')
       expect(url.port).toBe('5432')
-      expect(decodeURIComponent(url.username)).toBe(db.POSTGRES_USER)
-      expect(decodeURIComponent(url.password)).toBe(db.POSTGRES_PASSWORD)
+      expect(decodeURIComponent(url.username)).toBe(role)
+      expect(decodeURIComponent(url.password)).toBe(password)
       expect(url.pathname).toBe(`/${db.POSTGRES_DB}`)
     }
-    const withDefault = new URL(containerEnv(services.web, SHELL).DATABASE_URL)
-    expect(decodeURIComponent(withDefault.password)).toBe(containerEnv(services.db, {}).POSTGRES_PASSWORD)
+    for (const name of ['web', 'worker']) {
+      const env = containerEnv(services[name], shell)
+      expectUrl(env.DATABASE_URL, db.AIIMG_APP_ROLE, 'app7')
+      expect(env.MIGRATION_DATABASE_URL, name).toBeUndefined()
+    }
+    const migrate = containerEnv(services.migrate, shell)
+    expectUrl(migrate.MIGRATION_DATABASE_URL, db.AIIMG_OWNER_ROLE, 'owner9')
+    expect(migrate.DATABASE_URL).toBeUndefined()
+    expect(db.AIIMG_APP_ROLE).not.toBe(db.AIIMG_OWNER_ROLE)
+    for (const role of [db.AIIMG_APP_ROLE, db.AIIMG_OWNER_ROLE]) expect(role).not.toBe(db.POSTGRES_USER)
+    // The defaults agree too (the db service and the URLs read the same variables).
+    const defaults = containerEnv(services.db, {})
+    expectUrl(containerEnv(services.web, SHELL).DATABASE_URL, defaults.AIIMG_APP_ROLE, defaults.AIIMG_APP_PASSWORD)
+    expectUrl(containerEnv(services.migrate, SHELL).MIGRATION_DATABASE_URL, defaults.AIIMG_OWNER_ROLE, defaults.AIIMG_OWNER_PASSWORD)
+  })
+
+  it('the db service makes the roles on its first start: the script and the SQL it runs are mounted', () => {
+    const mounts = (services.db.volumes ?? []).map(String).map((v) => v.split(':'))
+    const init = mounts.find(([, target]) => target?.startsWith('/docker-entrypoint-initdb.d/'))
+    expect(init, 'an init script in /docker-entrypoint-initdb.d').toBeDefined()
+    const [scriptSource, scriptTarget] = init!
+    expect(scriptTarget).toMatch(/\.sh$/)
+    const script = read(scriptSource)
+    // It reads the role names and passwords the db service is given.
+    for (const name of ['AIIMG_OWNER_ROLE', 'AIIMG_OWNER_PASSWORD', 'AIIMG_APP_ROLE', 'AIIMG_APP_PASSWORD']) {
+      expect(script).toContain(name)
+      expect(environmentOf(services.db)[name], name).toBeTruthy()
+    }
+    // ... and includes the SQL from where the db service mounts it.
+    const included = /\\i\s+(\S+)/.exec(script)?.[1]
+    const sql = mounts.find(([, target]) => target === included)
+    expect(sql, `${included} mounted`).toBeDefined()
+    const roles = read(sql![0])
+    expect(roles).toMatch(/GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public/)
+    expect(roles).toMatch(/ALTER DEFAULT PRIVILEGES FOR ROLE %I IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES/)
+    expect(roles).toMatch(/GRANT USAGE ON ALL SEQUENCES/)
+    // The app role is granted nothing beyond rows, sequences and connecting (no TRUNCATE, TRIGGER, ALL).
+    const granted = [...roles.matchAll(/GRANT ([A-Z, ]+?) ON [^']*'[^\n]*\bapp_role\)/g)].flatMap((m) => m[1].split(/,\s*/))
+    expect(granted.length).toBeGreaterThan(0)
+    for (const privilege of granted) expect(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'USAGE', 'CONNECT']).toContain(privilege)
+  })
+
+  it('migrate runs `npm run db:migrate` once from the same image, and web starts only after it succeeded', () => {
+    const migrate = services.migrate
+    expect(commandOf(migrate)).toEqual(['npm', 'run', 'db:migrate'])
+    expect(migrate.image ?? null).toBe(services.web.image ?? null)
+    expect(migrate.build ?? services.web.build).toEqual(services.web.build)
+    expect(dependsOn(migrate).db).toBe('service_healthy')
+    expect(dependsOn(services.web).migrate).toBe('service_completed_successfully')
+    expect(containerPorts(migrate)).toEqual([])
   })
 
   it.each(['web', 'worker'])('the environment %s gets passes lib/env.ts validation (defaults and full)', (name) => {
@@ -243,10 +293,16 @@ describe('docker-compose.yml', () => {
       ADMIN_PASSWORD: 'a-long-password',
       PUBLIC_URL: 'https://ai.example.com',
       TRUST_PROXY: 'true',
+      DB_APP_PASSWORD: 'app123',
     }
     const env = parseEnv(containerEnv(services[name], full))
-    expect(env.DATABASE_URL).toBe('postgresql://aiimg:pw123@db:5432/aiimg')
+    expect(env.DATABASE_URL).toBe('postgresql://aiimg_app:app123@db:5432/aiimg')
     expect(env.AUTH_SECRET).toBe(SHELL.AUTH_SECRET)
+  })
+
+  it('the environment migrate gets passes lib/env.ts validation', () => {
+    const env = parseEnv(containerEnv(services.migrate, { DB_OWNER_PASSWORD: 'owner123' }))
+    expect(env.MIGRATION_DATABASE_URL).toBe('postgresql://aiimg_owner:owner123@db:5432/aiimg')
   })
 
   it('web passes the first-administrator and proxy settings through', () => {

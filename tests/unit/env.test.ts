@@ -110,6 +110,7 @@ describe('parseEnv rejects malformed values, naming the variable', () => {
   it.each([
     ['DATABASE_URL', 'mysql://root@localhost/db'],
     ['DATABASE_URL', 'localhost:5432'],
+    ['MIGRATION_DATABASE_URL', 'mysql://root@localhost/db'],
     ['AUTH_SECRET', 'short'],
     ['AUTH_SECRET', 'x'.repeat(31)],
     ['PORT', 'abc'],
@@ -131,7 +132,7 @@ describe('parseEnv rejects malformed values, naming the variable', () => {
     expect(error.message).toMatch(/^Invalid environment configuration/)
     // Only the bad variable is named.
     for (const other of Object.keys(ZEnvSchema.shape)) {
-      if (other !== name && !name.startsWith(other) && !other.startsWith(name)) expect(error.message).not.toContain(`${other}:`)
+      if (other !== name && !name.startsWith(other) && !other.startsWith(name)) expect(error.message).not.toContain(` ${other}:`)
     }
   })
 
