@@ -7,7 +7,7 @@ import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
 import { newRequestId } from '@/lib/api-client/request-id'
 import type { Page } from '@/lib/http/pagination'
-import type { MjTaskNode } from '@/lib/mj/list-mj-tasks'
+import type { MjTaskNode } from '@/lib/tasks/list-mj-tasks'
 import type { MjModelView } from '@/lib/mj/mj-models'
 import { TASK_POLL_MS, type TaskJson } from '@/components/create/use-task'
 

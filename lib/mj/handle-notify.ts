@@ -2,9 +2,9 @@ import { db } from '@/lib/db'
 import { fetchMjTask } from '@/lib/generation/backends/mj-proxy'
 import { FINISHED_STATUSES } from '@/lib/generation/backends/mj-task'
 import { badRequest, notFound } from '@/lib/http/app-error'
-import { backendConfig } from '@/lib/tasks/build-job'
-import { NUDGE_SIGNAL_PREFIX, nudgeTask } from '@/lib/tasks/task-nudges'
-import { signalNow } from '@/lib/worker/job-signal'
+import { backendConfig } from '@/lib/models/backend-config'
+import { signalNow } from '@/lib/signals/job-signal'
+import { NUDGE_SIGNAL_PREFIX, nudgeTask } from '@/lib/signals/task-nudges'
 import { isMjNotifySecret } from './notify-secret'
 
 /**

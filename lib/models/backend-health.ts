@@ -1,8 +1,8 @@
 import { db } from '@/lib/db'
 import { createAdapter, isSupportedBackend } from '@/lib/generation/backends/registry'
-import { backendConfig } from '@/lib/tasks/build-job'
-import { announceQueueChangeNow } from '@/lib/tasks/queue-signal'
+import { announceQueueChangeNow } from '@/lib/signals/queue-signal'
 import { taskFailureCooldownMs } from './backend-attempts'
+import { backendConfig, type ModelConnection } from './backend-config'
 
 export const CHECK_BACKENDS_JOB = 'check-backends'
 /** A backend taken out by a failed task gets at least this long before a check may bring it back (longer after repeated failures: backend-attempts.ts). */
@@ -47,7 +47,7 @@ const CONFIRM_TIMEOUT_MS = 5_000
  * answer its health check? Then the failure is the task's (a prompt or size it cannot do,
  * say an out-of-memory), and the backend stays in routing for everyone else.
  */
-export async function backendStillAnswers(model: Parameters<typeof backendConfig>[0] & { backend: string }): Promise<boolean> {
+export async function backendStillAnswers(model: ModelConnection): Promise<boolean> {
   const result = await testWithTimeout(model, CONFIRM_TIMEOUT_MS).catch(() => ({ ok: false }))
   return result.ok
 }
@@ -79,7 +79,7 @@ export async function failsMostTasks(modelId: string): Promise<boolean> {
   return row.failed >= FAILURE_SHARE_MIN_TASKS && row.users >= FAILURE_SHARE_MIN_USERS && row.failed >= FAILURE_SHARE * row.tried
 }
 
-async function testWithTimeout(model: Parameters<typeof backendConfig>[0] & { backend: string }, timeoutMs = CHECK_TIMEOUT_MS) {
+async function testWithTimeout(model: ModelConnection, timeoutMs = CHECK_TIMEOUT_MS) {
   if (!isSupportedBackend(model.backend)) return { ok: false, message: `暂不支持该后端类型（${model.backend}）` }
   const timeout = new Promise<{ ok: boolean; message: string }>((resolve) => setTimeout(() => resolve({ ok: false, message: '健康检查超时' }), timeoutMs).unref())
   return Promise.race([createAdapter(model.backend, backendConfig(model)).test(), timeout])

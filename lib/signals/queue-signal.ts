@@ -1,5 +1,6 @@
 import type { Tx } from '@/lib/db'
-import { JOB_CHANNEL, signalJob, signalNow, wakeLocalWorker } from '@/lib/worker/job-signal'
+import { JOB_CHANNEL, signalJob, signalNow } from './job-signal'
+import { wakeLocalWorker } from './local-worker'
 
 /** The signal that makes workers look at the queue (LISTEN/NOTIFY payload). */
 export const RUN_TASKS_JOB = 'run-tasks'

@@ -1,7 +1,7 @@
-import type { BackendConfig, GenerationJob, JobMode, MjJob } from '@/lib/generation/backends/types'
 import { db } from '@/lib/db'
+import type { GenerationJob, JobMode, MjJob } from '@/lib/generation/backends/types'
 import { mjNotifyHook } from '@/lib/mj/notify-secret'
-import { openModelSecret } from '@/lib/models/model-secret'
+import type { ModelConnection } from '@/lib/models/backend-config'
 import { readStoredFile } from '@/lib/storage/storage'
 
 const MODE_BY_TYPE: Record<string, JobMode> = { SD_TEXT2IMG: 'txt2img', SD_IMG2IMG: 'img2img', SD_IMGINPAINT: 'inpaint', SD_IMGCONTROLNET: 'lineart', MJ_TEXT2IMG: 'txt2img', MJ_IMG2IMG: 'img2img' }
@@ -17,17 +17,8 @@ export class MissingInputError extends Error {}
 type TaskForRun = {
   id: string
   params: unknown
-  model: { id: string; backend: string; endpoint: string; secretEnc: string | null; checkpoint: string | null; options: unknown }
+  model: ModelConnection & { id: string }
   customModel: { checkpoint: string | null; lora: string | null } | null
-}
-
-export function backendConfig(model: Omit<TaskForRun['model'], 'id'>): BackendConfig {
-  return {
-    endpoint: model.endpoint,
-    secret: model.secretEnc ? openModelSecret(model.secretEnc) : null,
-    checkpoint: model.checkpoint,
-    options: (model.options ?? {}) as Record<string, unknown>,
-  }
 }
 
 async function loadImage(id: unknown): Promise<Buffer | null> {

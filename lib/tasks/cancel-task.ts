@@ -2,12 +2,9 @@ import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { conflict, notFound } from '@/lib/http/app-error'
-import { signalNow } from '@/lib/worker/job-signal'
+import { announceTaskCanceled } from '@/lib/signals/task-cancel'
 import { cancelPendingTask } from './finish-task'
 import { TASK_ERROR_MESSAGES, TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
-
-/** Signals of the form cancel:<taskId> reach the worker running that task. */
-export const CANCEL_SIGNAL_PREFIX = 'cancel:'
 
 async function cancel(taskId: string, by: { userId?: string; code?: string; reason: string }): Promise<void> {
   const ended = await cancelPendingTask(taskId, by)
@@ -16,7 +13,7 @@ async function cancel(taskId: string, by: { userId?: string; code?: string; reas
     throw exists ? conflict('任务已结束，无法取消') : notFound('任务不存在')
   }
   // A queued task simply never starts; a running one is interrupted on its backend.
-  if (ended.stage !== 'QUEUED') await signalNow(`${CANCEL_SIGNAL_PREFIX}${taskId}`)
+  if (ended.stage !== 'QUEUED') await announceTaskCanceled(taskId)
 }
 
 /** The owner cancels a queued or running task: full refund, best-effort interrupt. */

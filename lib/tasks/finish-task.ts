@@ -3,7 +3,7 @@ import type { Prisma } from '@/lib/generated/prisma/client'
 import type { ResultButton } from '@/lib/generation/backends/types'
 import type { StoredImage } from '@/lib/generation/store-results'
 import { postMovement } from '@/lib/ledger/post-movement'
-import { announceSlotFreed, wakeLocalRunner } from './queue-signal'
+import { announceSlotFreed, wakeLocalRunner } from '@/lib/signals/queue-signal'
 
 /**
  * The ways a task ends. Each is one conditional UPDATE from PENDING: whoever changes the

@@ -1,6 +1,6 @@
 import { db } from '@/lib/db'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
-import { TASK_VIEW_SELECT, toTaskView, type TaskView } from '@/lib/tasks/task-views'
+import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
 
 export type MjTaskNode = TaskView & { children: MjTaskNode[] }
 

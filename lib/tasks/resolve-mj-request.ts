@@ -1,12 +1,12 @@
 import { db } from '@/lib/db'
 import { badRequest, notFound } from '@/lib/http/app-error'
-import { assertNoBannedWords } from '@/lib/tasks/banned-words'
-import type { ResolvedRequest } from '@/lib/tasks/resolve-request'
-import { submissionPriceKey } from './actions'
-import { composeParams, splitPrompt, type MjSpeed } from './compose-prompt'
-import { offeredSpeeds } from './mj-models'
-import { ZMjImg2ImgSchema, ZMjText2ImgSchema } from './params'
-import { translateForMj } from './translate'
+import { submissionPriceKey } from '@/lib/mj/actions'
+import { composeParams, splitPrompt, type MjSpeed } from '@/lib/mj/compose-prompt'
+import { offeredSpeeds } from '@/lib/mj/mj-models'
+import { ZMjImg2ImgSchema, ZMjText2ImgSchema } from '@/lib/mj/params'
+import { translateForMj } from '@/lib/mj/translate'
+import { assertNoBannedWords } from './banned-words'
+import type { ResolvedRequest } from './resolved-request'
 
 /**
  * A new Midjourney submission (imagine, blend or describe): validated, the options composed

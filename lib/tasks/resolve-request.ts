@@ -1,25 +1,9 @@
 import { db } from '@/lib/db'
 import type { TaskType } from '@/lib/generated/prisma/enums'
 import { badRequest, notFound } from '@/lib/http/app-error'
-import { resolveMjRequest } from '@/lib/mj/resolve-mj'
 import { parseTaskParams, type SdTaskType } from './params'
-
-/** What a submission turns into after presets and sources are applied. */
-export type ResolvedRequest = {
-  type: TaskType
-  /** The kind of run it is (MAKE_SAME and 小狸猫 run as text-to-image etc.). */
-  baseType: Exclude<SdTaskType, 'MAKE_SAME' | 'SD_XIAOLIMAO'> | 'MJ_TEXT2IMG' | 'MJ_IMG2IMG'
-  params: Record<string, unknown>
-  modelId: string | null
-  customModel: { id: number; price: number } | null
-  parentId: string | null
-  /** The key of the model's price table to charge (the base type unless said otherwise: Midjourney prices per action). */
-  priceKey?: string
-  /** Midjourney: imagine, blend, describe, or the customId of the button pressed. */
-  action?: string
-  /** Runs on `modelId` itself, never on another instance of its pool (a proxy knows only its own task ids). */
-  isPinnedToModel?: boolean
-}
+import { resolveMjRequest } from './resolve-mj-request'
+import type { ResolvedRequest } from './resolved-request'
 
 /**
  * Validates a submission and applies what it refers to: 小狸猫 merges a custom model's

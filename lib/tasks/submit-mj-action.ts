@@ -1,14 +1,14 @@
 import { db } from '@/lib/db'
 import type { ResultButton } from '@/lib/generation/backends/types'
 import { badRequest, conflict, notFound } from '@/lib/http/app-error'
-import { assertNoBannedWords } from '@/lib/tasks/banned-words'
-import type { ResolvedRequest } from '@/lib/tasks/resolve-request'
-import { queueTask, requestHash } from '@/lib/tasks/submit-task'
-import type { TaskView } from '@/lib/tasks/task-views'
-import { childTaskType, classifyCustomId, type MjAction } from './actions'
-import { splitPrompt } from './compose-prompt'
-import type { TMjActionInput } from './params'
-import { translateForMj } from './translate'
+import { childTaskType, classifyCustomId, type MjAction } from '@/lib/mj/actions'
+import { splitPrompt } from '@/lib/mj/compose-prompt'
+import type { TMjActionInput } from '@/lib/mj/params'
+import { translateForMj } from '@/lib/mj/translate'
+import { assertNoBannedWords } from './banned-words'
+import type { ResolvedRequest } from './resolved-request'
+import { queueTask, requestHash } from './submit-task'
+import type { TaskView } from './task-views'
 
 /**
  * Presses a button of a finished Midjourney task: a child task (parentId = the parent,

@@ -2,16 +2,16 @@ import { createHash } from 'node:crypto'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { TaskType } from '@/lib/generated/prisma/enums'
-import { AppError, badRequest, conflict, notFound, serviceUnavailable, tooManyRequests } from '@/lib/http/app-error'
 import { isSupportedBackend } from '@/lib/generation/backends/registry'
+import { AppError, badRequest, conflict, notFound, serviceUnavailable, tooManyRequests } from '@/lib/http/app-error'
 import { postMovement } from '@/lib/ledger/post-movement'
+import { announceQueueChange, wakeLocalRunner } from '@/lib/signals/queue-signal'
 import { getConfigValue } from '@/lib/site-config/store'
 import { assertNoBannedWords } from './banned-words'
-import { announceQueueChange, wakeLocalRunner } from './queue-signal'
-import { resolveRequest, type ResolvedRequest } from './resolve-request'
+import { resolveRequest } from './resolve-request'
+import type { ResolvedRequest } from './resolved-request'
 import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
 
-export { RUN_TASKS_JOB } from './queue-signal'
 /** How long a task may wait and run in all before it fails with a refund. */
 export const TASK_DEADLINE_MS = 30 * 60_000
 

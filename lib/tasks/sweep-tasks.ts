@@ -1,7 +1,7 @@
 import { db } from '@/lib/db'
+import { announceQueueChange, wakeLocalRunner } from '@/lib/signals/queue-signal'
 import { getConfigValue } from '@/lib/site-config/store'
 import { failTask } from './finish-task'
-import { announceQueueChange, wakeLocalRunner } from './queue-signal'
 import { TASK_ERROR_MESSAGES } from './task-views'
 
 export const SWEEP_TASKS_JOB = 'sweep-tasks'

@@ -1,6 +1,6 @@
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
-import { listenOnChannel } from '@/lib/worker/job-signal'
+import { listenOnChannel } from '@/lib/signals/listen'
 import { getMyTask, type MyTaskView } from './list-tasks'
 
 /** A database trigger announces each change a page shows as '<userId>:<taskId>' on this channel. */

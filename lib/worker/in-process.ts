@@ -1,17 +1,12 @@
+import { localWorker, setLocalWorker } from '@/lib/signals/local-worker'
 import type { RunningWorker } from './background-worker'
 
-const holder = globalThis as unknown as { aiimgWorker?: RunningWorker }
-
-/** The worker inside the web process (embedded default): started once, woken by name. */
+/** The worker inside the web process (embedded default): started once, woken by name through lib/signals. */
 export async function startInProcessWorker(): Promise<RunningWorker> {
-  if (!holder.aiimgWorker) {
-    const { startWorker } = await import('./start-worker')
-    holder.aiimgWorker ??= startWorker()
-  }
-  return holder.aiimgWorker
-}
-
-/** Wakes a job of the in-process worker, if this process runs one. */
-export function wakeInProcessJob(name: string): void {
-  holder.aiimgWorker?.wake(name)
+  const running = localWorker()
+  if (running) return running
+  const { startWorker } = await import('./start-worker')
+  // Another caller may have started it while this one imported.
+  if (!localWorker()) setLocalWorker(startWorker())
+  return localWorker()!
 }

@@ -1,13 +1,12 @@
 import { env } from '@/lib/env'
-import { RUN_TASKS_JOB } from '@/lib/tasks/submit-task'
-import { CANCEL_SIGNAL_PREFIX } from '@/lib/tasks/cancel-task'
+import { listenForJobs } from '@/lib/signals/listen'
+import { RUN_TASKS_JOB } from '@/lib/signals/queue-signal'
+import { CANCEL_SIGNAL_PREFIX } from '@/lib/signals/task-cancel'
+import { NUDGE_SIGNAL_PREFIX, nudgeTask } from '@/lib/signals/task-nudges'
 import { activeRuns } from '@/lib/tasks/run-task'
-import { NUDGE_SIGNAL_PREFIX, nudgeTask } from '@/lib/tasks/task-nudges'
 import { startTaskRunner } from '@/lib/tasks/task-runner'
 import { startBackgroundWorker, type RunningWorker } from './background-worker'
-import { listenForJobs } from './job-signal'
 import { backgroundJobs } from './jobs'
-
 
 /**
  * The worker: the generation task runner plus the periodic jobs, woken early by

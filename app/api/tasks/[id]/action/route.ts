@@ -2,8 +2,8 @@
 // task a Midjourney button of the caller's finished task starts, charged at that action's price.
 import { route } from '@/lib/http/route'
 import { ZMjActionSchema } from '@/lib/mj/params'
-import { submitMjAction } from '@/lib/mj/submit-action'
 import { ZIdempotencyKeySchema, ZTaskIdParamsSchema } from '@/lib/tasks/schemas'
+import { submitMjAction } from '@/lib/tasks/submit-mj-action'
 
 export const POST = route({ access: 'user', params: ZTaskIdParamsSchema, body: ZMjActionSchema }, ({ req, user, params, body }) =>
   submitMjAction(user.id, params.id, body, ZIdempotencyKeySchema.parse(req.headers.get('idempotency-key') ?? undefined)),
