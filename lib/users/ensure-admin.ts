@@ -54,6 +54,8 @@ export async function ensureDemoModel(client: PrismaClient): Promise<boolean> {
         name: '演示渲染器',
         backend: 'demo',
         prices: { SD_TEXT2IMG: 1, SD_IMG2IMG: 1, SD_IMGINPAINT: 1, SD_IMGCONTROLNET: 1 },
+        // The renderer's own default pace (DEMO_STEP_MS), written out so the console shows the knob.
+        options: { stepMs: 250 },
         concurrency: 2,
         sort: 100,
       },

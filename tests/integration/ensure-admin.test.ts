@@ -3,6 +3,7 @@
 import { expect, it } from 'vitest'
 import { verifyPassword } from '@/lib/auth/password'
 import { db } from '@/lib/db'
+import { DEMO_STEP_MS } from '@/lib/generation/backends/demo'
 import { ensureAdmin, ensureDemoModel } from '@/lib/users/ensure-admin'
 
 it('two processes starting together create one ADMIN; the other reports none created', async () => {
@@ -27,4 +28,6 @@ it('two processes starting together add one demo model', async () => {
   const added = await Promise.all([ensureDemoModel(db()), ensureDemoModel(db()), ensureDemoModel(db())])
   expect(added.filter(Boolean)).toHaveLength(1)
   expect(await db().aiModel.count({ where: { backend: 'demo' } })).toBe(1)
+  // Slow enough to watch: a page shows it queued, submitted and generating before the picture.
+  expect((await db().aiModel.findFirstOrThrow({ where: { backend: 'demo' } })).options).toEqual({ stepMs: DEMO_STEP_MS })
 })
