@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "User" ADD COLUMN     "agreedTermsAt" TIMESTAMP(3);
