@@ -1,6 +1,6 @@
-import { smsProviderProblem } from '@/lib/auth/sms/sms-provider'
 import { env } from '@/lib/env'
 import { CONFIG_REGISTRY, type PublicConfig } from './registry'
+import { smsProviderProblem } from './sms-readiness'
 import { SMS_SWITCHES } from './sms-settings-guard'
 import { getAllConfigValues } from './store'
 

@@ -1,7 +1,7 @@
-import { SMS_PROVIDER_SETTINGS, smsProviderProblem, type SmsProviderProblem } from '@/lib/auth/sms/sms-provider'
 import { env } from '@/lib/env'
 import { badRequest } from '@/lib/http/app-error'
 import { findDefinition } from './registry'
+import { SMS_PROVIDER_SETTINGS, smsProviderProblem, type SmsProviderProblem } from './sms-readiness'
 import type { ConfigValue } from './store'
 
 /** The settings that make users depend on SMS: with either on and SMS unable to send, nobody could get a code. */

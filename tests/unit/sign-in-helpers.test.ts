@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isLogProviderAllowed } from '@/lib/auth/sms/sms-provider'
+import { isLogProviderAllowed } from '@/lib/site-config/sms-readiness'
 import { WECHAT_MESSAGES, wechatMessageKey } from '@/lib/auth/wechat/messages'
 import { avatarFromWechat, nameFromNickname } from '@/lib/auth/wechat/wechat-identity'
 import { generatedUsername } from '@/lib/users/generated-username'

@@ -1,5 +1,6 @@
-import { env, type TEnv } from '@/lib/env'
+import { env } from '@/lib/env'
 import { serviceUnavailable } from '@/lib/http/app-error'
+import { smsProviderProblem } from '@/lib/site-config/sms-readiness'
 import { getAllConfigValues } from '@/lib/site-config/store'
 import { aliyunSmsProvider } from './providers/aliyun'
 import { logSmsProvider } from './providers/log'
@@ -8,37 +9,6 @@ import type { SmsProvider } from './providers/types'
 
 export const LOG_PROVIDER_REFUSED = '本站短信服务尚未配置：log 方式只把验证码写入服务器日志，仅供试用和开发，生产部署中不可用。请管理员在“站点配置 → 短信”中选择阿里云或腾讯云短信'
 export const SMS_INCOMPLETE = '短信服务配置不完整，请联系管理员'
-
-/**
- * The `log` provider is for the embedded default (a trial) and development: in a
- * production deployment it would silently swallow every code.
- */
-export function isLogProviderAllowed(e: Pick<TEnv, 'EMBEDDED_DATABASE' | 'NODE_ENV'>): boolean {
-  return e.EMBEDDED_DATABASE || e.NODE_ENV !== 'production'
-}
-
-export const ALIYUN_KEYS = ['ALIYUN_ACCESS_KEY_ID', 'ALIYUN_ACCESS_KEY_SECRET', 'ALIYUN_SMS_SIGN_NAME', 'ALIYUN_SMS_TEMPLATE_CODE'] as const
-export const TENCENT_KEYS = ['TENCENT_SECRET_ID', 'TENCENT_SECRET_KEY', 'TENCENT_SMS_SDK_APP_ID', 'TENCENT_SMS_SIGN_NAME', 'TENCENT_SMS_TEMPLATE_ID', 'TENCENT_SMS_REGION'] as const
-/** Every setting that decides whether SMS can be sent. */
-export const SMS_PROVIDER_SETTINGS: readonly string[] = ['SMS_PROVIDER', ...ALIYUN_KEYS, ...TENCENT_KEYS]
-
-type Settings = ReadonlyMap<string, unknown>
-type EnvForSms = Pick<TEnv, 'EMBEDDED_DATABASE' | 'NODE_ENV'>
-
-/** Why the configured provider cannot send: the log provider in production, or settings left empty. */
-export type SmsProviderProblem = { kind: 'log-refused' } | { kind: 'missing'; provider: 'aliyun' | 'tencent'; names: string[] }
-
-const read = (values: Settings, name: string) => String(values.get(name) ?? '').trim()
-
-/** What keeps these settings from sending a code; null when the provider can be used. */
-export function smsProviderProblem(values: Settings, e: EnvForSms): SmsProviderProblem | null {
-  const provider = read(values, 'SMS_PROVIDER')
-  if (provider === 'aliyun' || provider === 'tencent') {
-    const names = (provider === 'aliyun' ? ALIYUN_KEYS : TENCENT_KEYS).filter((name) => !read(values, name))
-    return names.length ? { kind: 'missing', provider, names } : null
-  }
-  return isLogProviderAllowed(e) ? null : { kind: 'log-refused' }
-}
 
 /** The provider the site config names, ready to send; 503 with a clear message when it cannot be used. */
 export async function currentSmsProvider(): Promise<SmsProvider> {
@@ -52,7 +22,7 @@ export async function currentSmsProvider(): Promise<SmsProvider> {
     console.warn(`[sms] provider ${problem.provider} is missing settings: ${problem.names.join(', ')}`)
     throw serviceUnavailable(SMS_INCOMPLETE)
   }
-  const text = (name: string) => read(values, name)
+  const text = (name: string) => String(values.get(name) ?? '').trim()
   switch (text('SMS_PROVIDER')) {
     case 'aliyun':
       return aliyunSmsProvider({

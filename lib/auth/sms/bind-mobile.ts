@@ -1,7 +1,7 @@
 import { db } from '@/lib/db'
-import { checkSmsCode, markSmsCodeUsed } from '@/lib/auth/sms/verify-code'
 import { conflict, notFound } from '@/lib/http/app-error'
-import { PROFILE_SELECT, toProfile, type Profile } from './user-views'
+import { PROFILE_SELECT, toProfile, type Profile } from '@/lib/users/user-views'
+import { checkSmsCode, markSmsCodeUsed } from './verify-code'
 
 export const MOBILE_TAKEN = '该手机号已绑定其他账号，不能重复绑定'
 const ALREADY_BOUND = '你的账号已绑定手机号，如需更换请联系管理员'
