@@ -20,6 +20,15 @@ export const USER_MENU: NavItem[] = [
   { href: '/my_cards', label: '我的卡密', description: '兑换卡密，查看已有卡密' },
 ]
 
+/** The documents a user agrees to at sign-up (footer, consent line). */
+export const LEGAL_LINKS = {
+  userAgreement: { href: '/user_agreement', label: '用户协议' },
+  privacyPolicy: { href: '/privacy_policy', label: '隐私政策' },
+} as const
+
+/** Where an ICP filing number links to (the MIIT filing lookup). */
+export const ICP_LOOKUP_URL = 'https://beian.miit.gov.cn/'
+
 export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/user_mana', label: '用户管理' },
   { href: '/admin/task_mana', label: '任务管理' },

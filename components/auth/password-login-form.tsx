@@ -12,6 +12,7 @@ import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/field'
 import { cn } from '@/lib/ui/cn'
 import { useAction } from '@/lib/ui/use-action'
+import { TERMS_REQUIRED, TermsConsent } from './terms-consent'
 import { useRedirectParam } from './use-redirect-param'
 
 type Mode = 'login' | 'register'
@@ -23,6 +24,7 @@ export function PasswordLoginForm() {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [confirm, setConfirm] = useState('')
+  const [agreed, setAgreed] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [busy, run] = useAction()
   const { target, carry } = useRedirectParam()
@@ -36,9 +38,11 @@ export function PasswordLoginForm() {
     setError(null)
     if (!username.trim() || !password) return setError('请输入用户名和密码')
     if (mode === 'register' && password !== confirm) return setError('两次输入的密码不一致')
+    if (mode === 'register' && !agreed) return setError(TERMS_REQUIRED)
     await run(async () => {
       const path = mode === 'login' ? '/api/auth/login' : '/api/auth/register'
-      const { token } = await api.post<{ token: string }>(path, { username: username.trim(), password })
+      const body = mode === 'login' ? { username: username.trim(), password } : { username: username.trim(), password, agreeTerms: true }
+      const { token } = await api.post<{ token: string }>(path, body)
       storeToken(token)
       await queryClient.invalidateQueries({ queryKey: queryKeys.profile })
       router.replace(target)
@@ -78,6 +82,7 @@ export function PasswordLoginForm() {
             <Input id="confirm" name="confirm" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} placeholder="请再次输入密码" />
           </Field>
         )}
+        {mode === 'register' && <TermsConsent checked={agreed} onChange={setAgreed} />}
         {error && <p role="alert" className="text-sm text-red-400">{error}</p>}
         <Button type="submit" className="w-full" size="lg" loading={busy}>
           {mode === 'login' ? '登录' : '注册并登录'}

@@ -8,6 +8,7 @@ import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { OtherSignInLink } from './other-sign-in-link'
 import { SmsCodeFields } from './sms-code-fields'
+import { TERMS_REQUIRED, TermsConsent } from './terms-consent'
 import { useRedirectParam } from './use-redirect-param'
 import { useSignIn } from './use-sign-in'
 
@@ -16,6 +17,7 @@ export function SmsLoginForm() {
   const { data: config } = useSiteInfo()
   const [mobile, setMobile] = useState('')
   const [code, setCode] = useState('')
+  const [agreed, setAgreed] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [busy, run] = useAction()
   const { target } = useRedirectParam()
@@ -27,8 +29,9 @@ export function SmsLoginForm() {
     const number = normalizeMobile(mobile)
     if (!MOBILE_PATTERN.test(number)) return setError(MOBILE_MESSAGE)
     if (!/^\d{6}$/.test(code)) return setError('请输入 6 位数字验证码')
+    if (!agreed) return setError(TERMS_REQUIRED)
     await run(async () => {
-      const { token } = await api.post<{ token: string }>('/api/auth/sms/login', { mobile: number, code })
+      const { token } = await api.post<{ token: string }>('/api/auth/sms/login', { mobile: number, code, agreeTerms: true })
       await signIn(token, target)
     })
   }
@@ -41,6 +44,8 @@ export function SmsLoginForm() {
           <p className="mt-1 text-sm text-zinc-400">未注册的手机号验证后将自动创建账号</p>
           <form onSubmit={submit} className="mt-6 space-y-4" noValidate>
             <SmsCodeFields purpose="login" mobile={mobile} code={code} onMobileChange={setMobile} onCodeChange={setCode} />
+            {/* The first sign-in with a phone creates the account: the same consent as a sign-up. */}
+            <TermsConsent checked={agreed} onChange={setAgreed} />
             {error && (
               <p role="alert" className="text-sm text-red-400">
                 {error}

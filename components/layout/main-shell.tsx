@@ -4,7 +4,7 @@ import Link from 'next/link'
 import { usePathname } from 'next/navigation'
 import type { ReactNode } from 'react'
 import { useSiteInfo } from '@/lib/api-client/hooks'
-import { MAIN_NAV } from '@/lib/navigation'
+import { ICP_LOOKUP_URL, LEGAL_LINKS, MAIN_NAV } from '@/lib/navigation'
 import { cn } from '@/lib/ui/cn'
 import { SiteBrand } from './site-brand'
 import { UserMenu } from './user-menu'
@@ -43,9 +43,20 @@ export function MainShell({ children }: { children: ReactNode }) {
         </nav>
       </header>
       <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:py-8">{children}</main>
-      <footer className="border-t border-zinc-900 py-6 text-center text-xs text-zinc-600">
-        © {config?.name}
-        {config?.icp && <span className="ml-3">{config.icp}</span>}
+      <footer className="flex flex-wrap items-center justify-center gap-x-4 gap-y-1 border-t border-zinc-900 px-4 py-6 text-center text-xs text-zinc-600">
+        <span>© {config?.name}</span>
+        <Link href={LEGAL_LINKS.userAgreement.href} className="hover:text-zinc-400">
+          {LEGAL_LINKS.userAgreement.label}
+        </Link>
+        <Link href={LEGAL_LINKS.privacyPolicy.href} className="hover:text-zinc-400">
+          {LEGAL_LINKS.privacyPolicy.label}
+        </Link>
+        {/* The filing number must link to the MIIT filing system (ICP 备案 rules). */}
+        {config?.icp && (
+          <a href={ICP_LOOKUP_URL} target="_blank" rel="noreferrer" className="hover:text-zinc-400">
+            {config.icp}
+          </a>
+        )}
       </footer>
     </div>
   )

@@ -1,4 +1,5 @@
 import { z } from '@/lib/zod'
+import { DEFAULT_PRIVACY_POLICY, DEFAULT_USER_AGREEMENT, LEGAL_HELP } from './legal-defaults'
 
 /**
  * Every site setting the app knows. `public` ones are sent to every browser by
@@ -45,7 +46,7 @@ function define(entry: Omit<ConfigDefinition, 'schema'> & { schema?: z.ZodType }
   return { ...entry, schema: entry.schema ?? schemaByType[entry.type] }
 }
 
-export const CONFIG_GROUPS = ['基本信息', '注册与登录', '微信', '短信', '生成', '提示词翻译', '内容安全', '卡密'] as const
+export const CONFIG_GROUPS = ['基本信息', '注册与登录', '用户协议与隐私政策', '微信', '短信', '生成', '提示词翻译', '内容安全', '卡密'] as const
 
 export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
   define({ name: 'name', group: '基本信息', label: '站点名称', help: '显示在页面标题和页眉', type: 'string', visibility: 'public', defaultValue: 'AI 画室', schema: text(40).min(1, '站点名称不能为空') }),
@@ -54,6 +55,8 @@ export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
   define({ name: 'icp', group: '基本信息', label: 'ICP 备案号', help: '显示在页脚，留空则不显示', type: 'string', visibility: 'public', defaultValue: '' }),
   define({ name: 'REGISTER_ENABLED', group: '注册与登录', label: '开放用户名注册', type: 'boolean', visibility: 'public', defaultValue: true }),
   define({ name: 'MOBILE_ENABLED', group: '注册与登录', label: '要求绑定手机号', help: '开启后，未绑定手机号的用户登录后会被引导到绑定页面', type: 'boolean', visibility: 'public', defaultValue: false }),
+  define({ name: 'USER_AGREEMENT', group: '用户协议与隐私政策', label: '用户协议', help: LEGAL_HELP, type: 'text', visibility: 'admin', defaultValue: DEFAULT_USER_AGREEMENT, schema: text(20000).min(1, '用户协议不能为空') }),
+  define({ name: 'PRIVACY_POLICY', group: '用户协议与隐私政策', label: '隐私政策', help: LEGAL_HELP, type: 'text', visibility: 'admin', defaultValue: DEFAULT_PRIVACY_POLICY, schema: text(20000).min(1, '隐私政策不能为空') }),
   define({ name: 'WX_ENABLED', group: '微信', label: '启用微信登录', type: 'boolean', visibility: 'public', defaultValue: false }),
   define({ name: 'WX_APP_ID', group: '微信', label: '公众号 AppID', type: 'string', visibility: 'public', defaultValue: '', schema: z.string().trim().regex(/^(wx[0-9a-f]{16})?$/, 'AppID 形如 wx 加 16 位十六进制字符') }),
   define({ name: 'WX_OPEN_APP_ID', group: '微信', label: '开放平台网站应用 AppID', help: '填写后，电脑端可使用微信官方扫码登录（qrconnect）', type: 'string', visibility: 'admin', defaultValue: '', schema: z.string().trim().regex(/^(wx[0-9a-f]{16})?$/, 'AppID 形如 wx 加 16 位十六进制字符') }),

@@ -22,15 +22,15 @@ const limitsFor = (ip: string): Limit[] => [
   { key: `register:ip:day:${ip}`, ...REGISTER_LIMITS.perIpDay },
 ]
 
-/** Creates a USER account with a password and signs it in. */
-export async function registerUser({ username, password }: TCredentials, ip: string): Promise<{ token: string }> {
+/** Creates a USER account with a password and signs it in; `agreeTerms` records the user's consent to the terms. */
+export async function registerUser({ username, password, agreeTerms }: TCredentials, ip: string): Promise<{ token: string }> {
   if (!(await getConfigValue<boolean>('REGISTER_ENABLED'))) throw forbidden('本站暂未开放注册')
   await takeAttempt(limitsFor(ip), '注册')
   if (isTooCommon(password, username)) throw badRequest('密码太常见，请换一个更难猜的密码')
   const passwordHash = await hashPassword(password)
   try {
     const user = await db().user.create({
-      data: { username, name: username, passwordHash },
+      data: { username, name: username, passwordHash, agreedTermsAt: agreeTerms ? new Date() : null },
       select: { id: true, tokenVersion: true },
     })
     return { token: await issueToken(user.id, user.tokenVersion) }

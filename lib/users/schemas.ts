@@ -13,7 +13,10 @@ export const ZDisplayNameSchema = z.string().trim().min(1, '昵称不能为空')
 /** A mainland mobile number; spaces, dashes and a leading +86 are dropped first. */
 export const ZMobileSchema = z.string({ error: '请输入手机号' }).transform(normalizeMobile).pipe(z.string().regex(MOBILE_PATTERN, MOBILE_MESSAGE))
 
-export const ZCredentialsSchema = z.object({ username: ZUsernameSchema, password: ZPasswordSchema }).strict()
+/** The user ticked 我已阅读并同意《用户协议》和《隐私政策》 (optional: other clients may leave it out). */
+export const ZAgreeTermsSchema = z.boolean({ error: '用户协议同意项只能是 true 或 false' }).optional()
+
+export const ZCredentialsSchema = z.object({ username: ZUsernameSchema, password: ZPasswordSchema, agreeTerms: ZAgreeTermsSchema }).strict()
 export type TCredentials = z.infer<typeof ZCredentialsSchema>
 
 export const ZLoginSchema = z

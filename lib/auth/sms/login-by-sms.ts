@@ -9,15 +9,18 @@ const SELECT = { id: true, tokenVersion: true, bannedAt: true } as const
 
 /**
  * Signs in with a phone and its code; the first sign-in creates the account (named
- * 用户 + the last four digits, with a generated username).
+ * 用户 + the last four digits, with a generated username), noting the consent to the
+ * terms when the page asked for it.
  */
-export async function loginBySms(mobile: string, code: string, ip: string): Promise<{ token: string }> {
+export async function loginBySms(mobile: string, code: string, ip: string, options: { agreeTerms?: boolean } = {}): Promise<{ token: string }> {
   if (!(await getConfigValue<boolean>('SMS_LOGIN_ENABLED'))) throw forbidden('本站未开启手机验证码登录')
   const codeId = await checkSmsCode(mobile, 'login', code, ip)
   const user = await db().$transaction(async (tx) => {
     await markSmsCodeUsed(tx, codeId)
     const existing = await tx.user.findUnique({ where: { mobile }, select: SELECT })
-    return existing ?? tx.user.create({ data: { username: generatedUsername('u'), name: `用户${mobile.slice(-4)}`, mobile }, select: SELECT })
+    if (existing) return existing
+    const agreedTermsAt = options.agreeTerms ? new Date() : null
+    return tx.user.create({ data: { username: generatedUsername('u'), name: `用户${mobile.slice(-4)}`, mobile, agreedTermsAt }, select: SELECT })
   })
   if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
   return { token: await issueToken(user.id, user.tokenVersion) }

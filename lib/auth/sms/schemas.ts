@@ -1,5 +1,5 @@
 import { z } from '@/lib/zod'
-import { ZMobileSchema } from '@/lib/users/schemas'
+import { ZAgreeTermsSchema, ZMobileSchema } from '@/lib/users/schemas'
 
 export const SMS_PURPOSES = ['login', 'bind'] as const
 export type SmsPurpose = (typeof SMS_PURPOSES)[number]
@@ -10,5 +10,6 @@ export const ZSmsSendSchema = z
   .object({ mobile: ZMobileSchema, purpose: z.enum(SMS_PURPOSES, { error: '用途只能是 login 或 bind' }) })
   .strict()
 
-export const ZSmsLoginSchema = z.object({ mobile: ZMobileSchema, code: ZSmsCodeSchema }).strict()
-export const ZBindMobileSchema = ZSmsLoginSchema
+export const ZBindMobileSchema = z.object({ mobile: ZMobileSchema, code: ZSmsCodeSchema }).strict()
+/** `agreeTerms`: the page showed the consent to the terms and the user ticked it (recorded if the sign-in creates the account). */
+export const ZSmsLoginSchema = ZBindMobileSchema.extend({ agreeTerms: ZAgreeTermsSchema })
