@@ -14,14 +14,14 @@ afterEach(() => {
 
 describe('password hashing cost', () => {
   it('is argon2id at 64 MiB with about 100 ms of passes', () => {
-    expect(PASSWORD_HASH_COST).toEqual({ memoryCost: 65536, timeCost: 6, parallelism: 1 })
+    expect(PASSWORD_HASH_COST).toEqual({ memoryCost: 65536, timeCost: 7, parallelism: 1 })
   })
 
   it.each(['production', 'development', undefined])('NODE_ENV=%s hashes with the production parameters', async (nodeEnv) => {
     vi.stubEnv('NODE_ENV', nodeEnv)
     expect(currentHashCost()).toBe(PASSWORD_HASH_COST)
     const stored = await hashPassword('a-good-password')
-    expect(params(stored)).toBe('m=65536,t=6,p=1')
+    expect(params(stored)).toBe('m=65536,t=7,p=1')
     expect(await verifyPassword(stored, 'a-good-password')).toBe(true)
     expect(needsRehash(stored)).toBe(false)
   })
@@ -52,12 +52,12 @@ describe('password hashing cost', () => {
 
   it('rehash: weaker memory, fewer passes, argon2i/argon2d or an older version; not a stronger hash', () => {
     const cost = PASSWORD_HASH_COST
-    expect(needsRehash('$argon2id$v=19$m=65536,t=6,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(false)
+    expect(needsRehash('$argon2id$v=19$m=65536,t=7,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(false)
     expect(needsRehash('$argon2id$v=19$m=131072,t=8,p=2$c2FsdHNhbHQ$aGFzaA', cost)).toBe(false)
-    expect(needsRehash('$argon2id$v=19$m=32768,t=6,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(true)
-    expect(needsRehash('$argon2id$v=19$m=65536,t=5,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(true)
-    expect(needsRehash('$argon2i$v=19$m=65536,t=6,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(true)
-    expect(needsRehash('$argon2id$v=16$m=65536,t=6,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(true)
+    expect(needsRehash('$argon2id$v=19$m=32768,t=7,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(true)
+    expect(needsRehash('$argon2id$v=19$m=65536,t=6,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(true)
+    expect(needsRehash('$argon2i$v=19$m=65536,t=7,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(true)
+    expect(needsRehash('$argon2id$v=16$m=65536,t=7,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(true)
     expect(needsRehash('not-a-phc-string', cost)).toBe(false)
   })
 })
