@@ -13,6 +13,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded
 import { applyMigrations } from '../lib/db/migrate'
 import { createDb } from '../lib/db'
 import { ensureAdmin, ensureDemoModel } from '../lib/users/ensure-admin'
+import { SMS_STARTUP_SETTINGS, smsStartupNotice } from '../lib/auth/sms/startup-notice'
 
 const isDev = process.argv.includes('--dev')
 
@@ -63,6 +64,9 @@ async function main() {
   const setup = createDb(databaseUrl, 1)
   const admin = await ensureAdmin(setup.client, config.ADMIN_USERNAME, config.ADMIN_PASSWORD)
   if (await ensureDemoModel(setup.client)) console.log('[start] added the built-in demo renderer as the first generation model')
+  const smsRows = await setup.client.siteConfig.findMany({ where: { name: { in: SMS_STARTUP_SETTINGS } }, select: { name: true, value: true } })
+  const smsNotice = smsStartupNotice(new Map(smsRows.map((r) => [r.name, r.value])), Boolean(embedded) || isDev)
+  if (smsNotice) console.log(smsNotice)
   await setup.close()
   if (admin.created) printAdmin(admin.username, admin.generatedPassword)
 

@@ -48,7 +48,11 @@ async function takeSiteDailySend(): Promise<{ release(): Promise<void> }> {
   }
 }
 
-export type SmsSendResult = { resendAfterSeconds: number; expiresInSeconds: number }
+/**
+ * `provider: 'log'` (only then present): the code went to the server log, not to a phone,
+ * so the page can say where it is (a trial site).
+ */
+export type SmsSendResult = { resendAfterSeconds: number; expiresInSeconds: number; provider?: 'log' }
 
 /**
  * Sends a fresh 6-digit code for signing in or for binding the phone to the caller's
@@ -89,5 +93,5 @@ export async function sendSmsCode(input: { mobile: string; purpose: SmsPurpose; 
     console.error(`[sms] sending to ${mobile.slice(0, 3)}****${mobile.slice(-4)} failed: ${error.detail}`)
     throw serviceUnavailable('短信发送失败，请稍后再试')
   }
-  return { resendAfterSeconds: SMS_SEND_LIMITS.perPhoneCooldown.windowSeconds, expiresInSeconds: SMS_CODE_TTL_SECONDS }
+  return { resendAfterSeconds: SMS_SEND_LIMITS.perPhoneCooldown.windowSeconds, expiresInSeconds: SMS_CODE_TTL_SECONDS, ...(provider.name === 'log' ? { provider: 'log' as const } : {}) }
 }
