@@ -2,15 +2,21 @@
  * The pages the navigation offers. Only pages that exist are listed; each feature
  * adds its own entry when it lands.
  */
-export type NavItem = { href: string; label: string; description?: string }
+export type NavItem = {
+  href: string
+  label: string
+  description?: string
+  /** Shown only when something can run it (hasMjModel in components/create/use-catalog.ts). */
+  needs?: 'mj-model'
+}
 
 export const MAIN_NAV: NavItem[] = [
   { href: '/', label: '首页' },
-  { href: '/text2img_v2', label: 'AI 创作', description: '文生图、局部重绘、线稿上色，一页切换' },
+  { href: '/text2img_v2', label: 'AI 创作', description: '文生图、图生图、局部重绘、线稿上色，一页切换' },
   { href: '/text2img', label: '文生图', description: '用文字描述生成图片' },
   { href: '/img_inpaint', label: '局部重绘', description: '涂抹区域，只改你想改的部分' },
   { href: '/img_controlnet', label: '线稿上色', description: '上传线稿，AI 帮你上色' },
-  { href: '/mj', label: 'MJ 绘画', description: 'Midjourney：四宫格、放大、变体、局部重绘' },
+  { href: '/mj', label: 'MJ 绘画', description: 'Midjourney：四宫格、放大、变体、局部重绘', needs: 'mj-model' },
 ]
 
 /** The user menu (signed in). */

@@ -7,10 +7,11 @@ import { PageTitle } from '@/components/ui/card'
 import { InpaintStudio } from './inpaint-studio'
 import { LineartStudio } from './lineart-studio'
 import { SdStudio } from './sd-studio'
-import { useCustomModels, useModels } from './use-catalog'
+import { Img2ImgStudio } from './img2img-studio'
+import { hasMjModel, useCustomModels, useModels } from './use-catalog'
 import { XiaolimaoStudio } from './xiaolimao-studio'
 
-type Mode = 'sd' | 'mj' | 'inpaint' | 'lineart' | 'xiaolimao'
+type Mode = 'sd' | 'img2img' | 'mj' | 'inpaint' | 'lineart' | 'xiaolimao'
 
 /** /text2img_v2: one creation page with SPEC's generation mode picker. */
 export function CreateHub() {
@@ -20,10 +21,11 @@ export function CreateHub() {
   const { data: models } = useModels()
   const { data: presets } = useCustomModels()
   // Modes appear only when something can run them: MJ needs an MJ model, 小狸猫 a preset.
-  const hasMj = models?.some((m) => m.type === 'MID_JOURNEY') ?? false
+  const hasMj = hasMjModel(models) ?? false
   const hasPresets = (presets?.length ?? 0) > 0
   const modes: Array<{ value: Mode; label: string }> = [
     { value: 'sd', label: 'SD 文生图' },
+    { value: 'img2img', label: '图生图' },
     ...(hasMj ? [{ value: 'mj' as const, label: 'MJ' }] : []),
     { value: 'inpaint', label: '局部重绘' },
     { value: 'lineart', label: '线稿上色' },
@@ -38,7 +40,13 @@ export function CreateHub() {
       <div role="tablist" aria-label="生成模式" className="mb-6 flex gap-1 overflow-x-auto rounded-xl bg-zinc-900/70 p-1 ring-1 ring-zinc-800">
         {modes.map((m) =>
           m.value === 'mj' ? (
-            <Link key={m.value} href="/mj" role="tab" aria-selected={false} className="shrink-0 rounded-lg px-4 py-2 text-sm text-zinc-400 transition hover:text-white">
+            <Link
+              key={m.value}
+              href="/mj"
+              role="tab"
+              aria-selected={false}
+              className="shrink-0 rounded-lg px-4 py-2 text-sm text-zinc-400 transition hover:text-white"
+            >
               {m.label}
             </Link>
           ) : (
@@ -48,7 +56,10 @@ export function CreateHub() {
               role="tab"
               aria-selected={mode === m.value}
               onClick={() => router.replace(`${pathname}?mode=${m.value}`, { scroll: false })}
-              className={cn('shrink-0 rounded-lg px-4 py-2 text-sm transition', mode === m.value ? 'bg-zinc-800 font-medium text-white' : 'text-zinc-400 hover:text-white')}
+              className={cn(
+                'shrink-0 rounded-lg px-4 py-2 text-sm transition',
+                mode === m.value ? 'bg-zinc-800 font-medium text-white' : 'text-zinc-400 hover:text-white',
+              )}
             >
               {m.label}
             </button>
@@ -56,6 +67,7 @@ export function CreateHub() {
         )}
       </div>
       {mode === 'sd' && <SdStudio type="SD_TEXT2IMG" historyTypes={['SD_TEXT2IMG', 'MAKE_SAME']} />}
+      {mode === 'img2img' && <Img2ImgStudio />}
       {mode === 'inpaint' && <InpaintStudio />}
       {mode === 'lineart' && <LineartStudio />}
       {mode === 'xiaolimao' && <XiaolimaoStudio />}

@@ -3,7 +3,8 @@
 import Link from 'next/link'
 import { useProfile, useSiteInfo } from '@/lib/api-client/hooks'
 import { formatCents } from '@/lib/format'
-import { MAIN_NAV, USER_MENU } from '@/lib/navigation'
+import { USER_MENU } from '@/lib/navigation'
+import { useMainNav } from '@/components/create/use-catalog'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 
@@ -11,7 +12,8 @@ import { Card } from '@/components/ui/card'
 export function HomeView() {
   const { data: config } = useSiteInfo()
   const { profile, isSignedIn } = useProfile()
-  const destinations = [...MAIN_NAV.filter((n) => n.href !== '/'), ...(isSignedIn ? USER_MENU : [])]
+  const nav = useMainNav()
+  const destinations = [...nav.filter((n) => n.href !== '/'), ...(isSignedIn ? USER_MENU : [])]
 
   return (
     <div className="space-y-8">

@@ -4,7 +4,8 @@ import Link from 'next/link'
 import { usePathname } from 'next/navigation'
 import type { ReactNode } from 'react'
 import { useSiteInfo } from '@/lib/api-client/hooks'
-import { ICP_LOOKUP_URL, LEGAL_LINKS, MAIN_NAV } from '@/lib/navigation'
+import { ICP_LOOKUP_URL, LEGAL_LINKS } from '@/lib/navigation'
+import { useMainNav } from '@/components/create/use-catalog'
 import { cn } from '@/lib/ui/cn'
 import { SiteBrand } from './site-brand'
 import { UserMenu } from './user-menu'
@@ -17,11 +18,15 @@ function isActive(pathname: string, href: string) {
 export function MainShell({ children }: { children: ReactNode }) {
   const pathname = usePathname()
   const { data: config } = useSiteInfo()
-  const links = MAIN_NAV.map((item) => (
+  const nav = useMainNav()
+  const links = nav.map((item) => (
     <Link
       key={item.href}
       href={item.href}
-      className={cn('shrink-0 rounded-lg px-3 py-1.5 text-sm transition', isActive(pathname, item.href) ? 'bg-zinc-800 text-white' : 'text-zinc-400 hover:text-white')}
+      className={cn(
+        'shrink-0 rounded-lg px-3 py-1.5 text-sm transition',
+        isActive(pathname, item.href) ? 'bg-zinc-800 text-white' : 'text-zinc-400 hover:text-white',
+      )}
     >
       {item.label}
     </Link>
