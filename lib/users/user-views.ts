@@ -35,10 +35,11 @@ export function toProfile({ wxOpenId, ...rest }: ProfileRow): Profile {
   return { ...rest, oauth: { hasOpenId: Boolean(wxOpenId) } }
 }
 
-/** A row of the console's user list. */
-export const ADMIN_USER_SELECT = { ...PROFILE_SELECT, bannedAt: true, updatedAt: true } as const
-export type AdminUserRow = Profile & { bannedAt: Date | null; updatedAt: Date }
+/** A row of the console's user list (agreedTermsAt: when the user agreed to the terms at sign-up, if they did). */
+export const ADMIN_USER_SELECT = { ...PROFILE_SELECT, bannedAt: true, updatedAt: true, agreedTermsAt: true } as const
+type AdminExtras = { bannedAt: Date | null; updatedAt: Date; agreedTermsAt: Date | null }
+export type AdminUserRow = Profile & AdminExtras
 
-export function toAdminUserRow({ bannedAt, updatedAt, ...profile }: ProfileRow & { bannedAt: Date | null; updatedAt: Date }): AdminUserRow {
-  return { ...toProfile(profile), bannedAt, updatedAt }
+export function toAdminUserRow({ bannedAt, updatedAt, agreedTermsAt, ...profile }: ProfileRow & AdminExtras): AdminUserRow {
+  return { ...toProfile(profile), bannedAt, updatedAt, agreedTermsAt }
 }

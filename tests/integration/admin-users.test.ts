@@ -13,7 +13,7 @@ import { expectFail, expectOk } from '../helpers/expect-response'
 type TestUser = Awaited<ReturnType<typeof createUser>>
 
 const ADMIN_IP = '10.20.30.40'
-const ROW_KEYS = ['avatar', 'balance', 'bannedAt', 'createdAt', 'id', 'mobile', 'name', 'oauth', 'points', 'role', 'updatedAt', 'username']
+const ROW_KEYS = ['agreedTermsAt', 'avatar', 'balance', 'bannedAt', 'createdAt', 'id', 'mobile', 'name', 'oauth', 'points', 'role', 'updatedAt', 'username']
 
 const listUsers = (token: string, query: Record<string, string | number> = {}) => callRoute(users.GET, { token, query })
 const createAs = (actor: TestUser, body: Record<string, unknown>) => callRoute(adminUser.POST, { token: actor.token, body, ip: ADMIN_IP })

@@ -3,6 +3,7 @@
 // works (agreement not recorded). The documents come from the site config, with the site's name.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as register from '@/app/api/auth/register/route'
+import * as adminUsers from '@/app/api/users/route'
 import * as smsLogin from '@/app/api/auth/sms/login/route'
 import * as siteConfigItem from '@/app/api/site-config/[name]/route'
 import * as legal from '@/app/api/site-config/legal/[kind]/route'
@@ -27,6 +28,9 @@ describe('POST /api/auth/register', () => {
     const at = await agreedAt({ username: 'terms_yes' })
     expect(at).toBeInstanceOf(Date)
     expect(at!.getTime()).toBeGreaterThanOrEqual(before - 1000)
+    // The console's user list shows it.
+    const { list } = expectOk(await callRoute(adminUsers.GET, { token: admin.token, query: { keyword: 'terms_yes' } }))
+    expect(list[0].agreedTermsAt).toBe(at!.toISOString())
   })
 
   it('keeps the pinned call {username, password} working, with no agreement recorded', async () => {
