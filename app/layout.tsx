@@ -7,7 +7,7 @@ import './globals.css'
 // Every page reads the live site settings (title, logo), so none is prerendered.
 export const dynamic = 'force-dynamic'
 
-/** SPEC section 2: the page title and icon come from the site config name and logo. */
+/** docs/PRODUCT.md §2: the page title and icon come from the site config name and logo. */
 export async function generateMetadata(): Promise<Metadata> {
   const config = await getPublicConfig()
   return {

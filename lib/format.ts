@@ -1,6 +1,6 @@
 import dayjs from 'dayjs'
 
-/** SPEC section 9: default date format. */
+/** docs/PRODUCT.md §9: default date format. */
 export const DATE_FORMAT = 'YYYY-MM-DD HH:mm:ss'
 
 export function formatDateTime(value: string | Date | null | undefined): string {
@@ -9,7 +9,7 @@ export function formatDateTime(value: string | Date | null | undefined): string 
   return d.isValid() ? d.format(DATE_FORMAT) : '-'
 }
 
-/** SPEC section 9: amounts are cents shown divided by 100 with 2 decimals. */
+/** docs/PRODUCT.md §9: amounts are cents shown divided by 100 with 2 decimals. */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : ''
   const abs = Math.abs(Math.trunc(cents))

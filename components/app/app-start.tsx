@@ -7,7 +7,7 @@ import { api } from '@/lib/api-client/request'
 import { RETURN_PATH_KEY, WECHAT_DECLINED_KEY, decideStartAction } from '@/lib/app-start/rules'
 
 /**
- * SPEC section 4 "After user info loads": inside WeChat without a bound openid, go
+ * docs/PRODUCT.md §4.5 "After the user info loads": inside WeChat without a bound openid, go
  * through WeChat authorization (the server starts it for this user); else, when mobile
  * binding is required and missing, go to /bind_mobile.
  */

@@ -6,7 +6,7 @@ import { INTEGRAL_NOT_ENOUGH, on, type IntegralNotEnoughDetail } from '@/lib/api
 import { Button } from '@/components/ui/button'
 import { Dialog } from '@/components/ui/dialog'
 
-/** SPEC section 8: 积分不足 raises an event instead of a toast; this dialog answers it. */
+/** docs/PRODUCT.md §8: 积分不足 raises an event instead of a toast; this dialog answers it. */
 export function IntegralNotEnoughDialog() {
   const [detail, setDetail] = useState<IntegralNotEnoughDetail | null>(null)
   useEffect(() => on<IntegralNotEnoughDetail>(INTEGRAL_NOT_ENOUGH, setDetail), [])

@@ -18,7 +18,7 @@ import { Td } from '@/components/ui/table'
 
 type CardView = Json<MyCard>
 
-/** SPEC section 2 "My cards": 未使用 in green, or 已使用 with the used time. */
+/** docs/PRODUCT.md §2.5 "My cards": 未使用 in green, or 已使用 with the used time. */
 function UsageStatus({ card }: { card: CardView }) {
   if (card.usedAt) return <span className="text-zinc-400">已使用 {formatDateTime(card.usedAt)}</span>
   if (card.isDisabled) return <span className="text-zinc-500">已停用</span>

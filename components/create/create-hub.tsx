@@ -13,7 +13,7 @@ import { XiaolimaoStudio } from './xiaolimao-studio'
 
 type Mode = 'sd' | 'img2img' | 'mj' | 'inpaint' | 'lineart' | 'xiaolimao'
 
-/** /text2img_v2: one creation page with SPEC's generation mode picker. */
+/** /text2img_v2: one creation page with the generation mode picker (docs/PRODUCT.md §3.2). */
 export function CreateHub() {
   const params = useSearchParams()
   const router = useRouter()

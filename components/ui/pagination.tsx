@@ -3,7 +3,7 @@
 import { cn } from '@/lib/ui/cn'
 import { pageWindow } from '@/lib/ui/page-window'
 
-/** SPEC section 2: at most 6 page numbers with ellipses and first/last, footer 总计 N 条. */
+/** docs/PRODUCT.md §2.6: at most 6 page numbers with ellipses and first/last, footer 总计 N 条. */
 export function Pagination({ page, pageSize, total, onChange }: { page: number; pageSize: number; total: number; onChange: (page: number) => void }) {
   const totalPages = Math.max(1, Math.ceil(total / pageSize))
   const item = 'inline-flex h-8 min-w-8 items-center justify-center rounded-md px-2 text-sm transition'

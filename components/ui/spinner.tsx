@@ -9,7 +9,7 @@ export function Spinner({ className }: { className?: string }) {
   )
 }
 
-/** SPEC: lists say 加载中... while loading. */
+/** docs/PRODUCT.md §2.6: lists say 加载中... while loading. */
 export function Loading({ className }: { className?: string }) {
   return (
     <div className={cn('flex items-center justify-center gap-2 py-12 text-sm text-zinc-400', className)}>

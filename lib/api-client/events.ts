@@ -1,4 +1,4 @@
-/** Events the request layer raises for the app to react to (SPEC section 8). */
+/** Events the request layer raises for the app to react to (docs/PRODUCT.md §8). */
 export const INTEGRAL_NOT_ENOUGH = 'integral-not-enough'
 
 export type IntegralNotEnoughDetail = { success: false; errMessage: string; data: unknown }

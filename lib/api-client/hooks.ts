@@ -26,7 +26,7 @@ export function useSiteInfo(initial?: PublicConfig) {
   })
 }
 
-/** The signed-in user's info, loaded when a token exists (SPEC section 4 "App start"). */
+/** The signed-in user's info, loaded when a token exists (docs/PRODUCT.md §4.4 "App start"). */
 export function useProfile() {
   const token = useToken()
   const query = useQuery({

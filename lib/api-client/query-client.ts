@@ -1,6 +1,6 @@
 import { QueryClient, keepPreviousData } from '@tanstack/react-query'
 
-/** SPEC section 9: no refetch on focus, no retry, cache time 0, keep previous data while loading. */
+/** docs/PRODUCT.md §9: no refetch on focus, no retry, cache time 0, keep previous data while loading. */
 export function makeQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

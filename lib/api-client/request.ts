@@ -3,7 +3,7 @@ import { clearToken, getStoredToken } from './token-store'
 import { isSignInPath, loginUrlFor } from '@/lib/safe-redirect'
 
 /**
- * The browser's one way to call the API, with SPEC section 8's error handling:
+ * The browser's one way to call the API, with the error handling of docs/PRODUCT.md §8:
  * every failure is shown (or turned into an event) here, and the promise rejects with
  * an ApiError so callers only handle success.
  */

@@ -1,4 +1,4 @@
-/** SPEC section 4: the token lives in localStorage with the prefix 'Bearer '. */
+/** docs/PRODUCT.md §4.3: the token lives in localStorage with the prefix 'Bearer '. */
 export const TOKEN_KEY = 'token'
 
 const listeners = new Set<() => void>()

@@ -1,7 +1,7 @@
 import { WX_CALLBACK_PATH } from '@/lib/auth/wechat/authorize-url'
 
 /**
- * SPEC section 4 "After user info loads", as pure decisions the app shell acts on.
+ * docs/PRODUCT.md §4.5 "After the user info loads", as pure decisions the app shell acts on.
  * The WeChat authorization itself is started by the server (it stores a single-use
  * state for the signed-in user), so the decision names the endpoint, not WeChat's URL.
  */
@@ -12,7 +12,7 @@ export const BIND_MOBILE_PATH = '/bind_mobile'
 export { WX_CALLBACK_PATH }
 export const WECHAT_AUTHORIZE_ENDPOINT = '/api/auth/wechat/authorize'
 
-/** Session-storage key 'f' (SPEC section 4): the page to return to after WeChat authorization. */
+/** Session-storage key 'f' (docs/PRODUCT.md §4.5): the page to return to after WeChat authorization. */
 export const RETURN_PATH_KEY = 'f'
 /**
  * Session-storage flag: WeChat authorization was tried this session and cannot bind

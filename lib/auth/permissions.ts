@@ -1,7 +1,7 @@
 import type { Role } from '@/lib/generated/prisma/enums'
 
 /**
- * Who may do what (DESIGN.md "Roles"). Small pure predicates, used by route handlers
+ * Who may do what (docs/PRODUCT.md §6). Small pure predicates, used by route handlers
  * for security and by pages for the experience.
  */
 export const ROLES = ['ADMIN', 'MANAGER', 'USER'] as const satisfies readonly Role[]

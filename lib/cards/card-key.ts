@@ -26,7 +26,7 @@ export function malformedReason(key: string): string | null {
 }
 
 /**
- * SPEC section 5: first 3 characters, six stars, last 3. Keys of 6 characters or fewer
+ * docs/PRODUCT.md §5: first 3 characters, six stars, last 3. Keys of 6 characters or fewer
  * would be shown whole that way, so they show only their first and last character.
  */
 export function maskKey(key: string): string {

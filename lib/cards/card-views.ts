@@ -39,7 +39,7 @@ export function toAdminCardRow({ keyMask, usedBy, ...rest }: AdminCardRecord): A
   return { ...rest, cardKey: keyMask, claimant: usedBy }
 }
 
-/** A card on the user's /my_cards (SPEC section 2): masked key, times, usage. */
+/** A card on the user's /my_cards (docs/PRODUCT.md §2.5): masked key, times, usage. */
 export type MyCard = {
   id: number
   cardNo: string

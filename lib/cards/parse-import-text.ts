@@ -1,4 +1,4 @@
-/** SPEC section 5: split by line, trim each line, drop empty lines. */
+/** docs/PRODUCT.md §5: split by line, trim each line, drop empty lines. */
 export function parseImportText(text: string): string[] {
   return text
     .split(/\r?\n/)

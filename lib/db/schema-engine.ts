@@ -9,7 +9,7 @@ import type { SchemaEngine, MigrationList, SchemaFilter } from '@prisma/schema-e
  * Prisma's schema engine compiled to WebAssembly: migrations without the native
  * engine binary (which cannot be downloaded on offline machines). The package's own
  * entry imports the .wasm file as an ES module, which Node refuses, so we instantiate
- * it by hand (see PLATFORM.md).
+ * it by hand (see docs/DEVELOPMENT.md §2).
  */
 let ready: Promise<void> | undefined
 

@@ -2,7 +2,7 @@ import { z } from '@/lib/zod'
 import { AppError, ERROR_STATUS } from './app-error'
 import { fieldLabel } from './field-labels'
 
-/** The response shape of every endpoint (SPEC section 3). */
+/** The response shape of every endpoint (docs/PRODUCT.md §7.1). */
 export type Envelope<T> =
   | { success: true; data: T }
   | { success: false; data: null; errMessage: string; code: string }
@@ -62,7 +62,7 @@ export function describeZodError(error: z.ZodError, wholeValueLabel?: string): s
 
 type PrismaLikeError = { code?: unknown; name?: unknown }
 
-/** Maps anything thrown by a handler to the envelope and status (DESIGN.md "API conventions"). */
+/** Maps anything thrown by a handler to the envelope and status (docs/PRODUCT.md §7.1). */
 export function errorToResponse(error: unknown): Response {
   if (error instanceof AppError) return fail(error.status, error.code, error.message)
   if (error instanceof z.ZodError) return fail(400, 'BAD_REQUEST', describeZodError(error))

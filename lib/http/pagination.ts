@@ -1,6 +1,6 @@
 import { z } from '@/lib/zod'
 
-/** SPEC section 9: 20 per page. The hard maximum keeps one request cheap. */
+/** docs/PRODUCT.md §9: 20 per page. The hard maximum keeps one request cheap. */
 export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 100
 

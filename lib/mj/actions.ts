@@ -1,6 +1,6 @@
 import type { MJ_PRICE_KEYS } from '@/lib/models/schemas'
 
-// What a Midjourney button (customId, PROTOCOLS.md A 2a.6) does, what it costs, and how it
+// What a Midjourney button (customId, docs/PROTOCOLS.md §1.6) does, what it costs, and how it
 // reads. customIds are copied from the parent task, never made up; this only classifies.
 //
 // Price keys (AiModel.prices):

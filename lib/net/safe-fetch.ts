@@ -6,7 +6,7 @@ import { allowedAddresses, isMetadataAddress, MetadataAddressError } from './met
 
 /**
  * Fetches a URL that came from a user or from a backend's answer without letting it
- * reach our own network (SSRF, PROTOCOLS.md C 4.8): the host is resolved once, every
+ * reach our own network (SSRF, docs/PROTOCOLS.md §8.3): the host is resolved once, every
  * address is checked against private, loopback, link-local and cloud-metadata ranges,
  * and the connection goes to that checked address (no DNS rebinding). Redirects are
  * followed by hand and checked again; size and time are capped.

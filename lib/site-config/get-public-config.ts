@@ -5,7 +5,7 @@ import { SMS_SWITCHES } from './sms-settings-guard'
 import { getAllConfigValues } from './store'
 
 /**
- * The settings every browser may see (SPEC: data.config of /api/site-config/site-info).
+ * The settings every browser may see (data.config of /api/site-config/site-info, docs/PRODUCT.md §3.1).
  * The SMS switches read as off while SMS cannot be sent (say the deployment became a
  * production one with the log provider): a required binding nobody can complete would
  * lock every user without a phone, administrators included, out of the site.

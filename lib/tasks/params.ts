@@ -18,7 +18,7 @@ export const ZBaseSdParamsSchema = z.object({
 const imageId = (what: string) => z.string({ error: `请上传${what}` }).min(1, `请上传${what}`).max(64)
 const denoise = z.number().min(0).max(1)
 
-/** SPEC task types and what each takes. MJ types arrive with the Midjourney issue. */
+/** Task types (docs/PRODUCT.md §3.2) and what each takes; the MJ types are validated in lib/mj/params.ts. */
 export const TASK_PARAM_SCHEMAS = {
   SD_TEXT2IMG: ZBaseSdParamsSchema.strict(),
   SD_IMG2IMG: ZBaseSdParamsSchema.extend({ initImageId: imageId('参考图'), denoisingStrength: denoise.default(0.6) }).strict(),

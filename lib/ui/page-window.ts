@@ -1,5 +1,5 @@
 /**
- * Which page numbers a pager shows (SPEC: at most 6 numbers, ellipses, first and last
+ * Which page numbers a pager shows (docs/PRODUCT.md §2.6: at most 6 numbers, ellipses, first and last
  * always present): e.g. page 10 of 20 → 1 … 9 10 11 12 … 20.
  */
 export type PageItem = number | 'ellipsis-left' | 'ellipsis-right'

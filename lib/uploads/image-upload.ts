@@ -2,7 +2,7 @@ import sharp from 'sharp'
 import { badRequest } from '@/lib/http/app-error'
 import { payloadTooLarge, readBodyWithin } from '@/lib/http/body-limit'
 
-/** SPEC section 9: uploads are limited to 10MB. */
+/** docs/PRODUCT.md §9: uploads are limited to 10MB. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 /** Larger images are refused before decoding (decompression bombs). */
 export const MAX_INPUT_PIXELS = 40_000_000

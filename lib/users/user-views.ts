@@ -14,7 +14,7 @@ export const PROFILE_SELECT = {
   createdAt: true,
 } as const
 
-/** SPEC section 3 "User info": what /api/users/profile answers. */
+/** docs/PRODUCT.md §3.1 "User info": what /api/users/profile answers. */
 export type Profile = {
   id: string
   username: string

@@ -141,7 +141,7 @@ test('a card handed to a user shows as 未使用 and can be used with one click'
   await page.goto('/my_cards')
   const status = page.getByText('未使用')
   await expect(status).toBeVisible()
-  // SPEC: 未使用 is shown in green (the browser reports the colour in CIE Lab: a* < 0 is green).
+  // docs/PRODUCT.md §2.5: 未使用 is shown in green (the browser reports the colour in CIE Lab: a* < 0 is green).
   const color = await status.evaluate((el) => getComputedStyle(el).color)
   const [, , a] = /lab\(([\d.]+) (-?[\d.]+) (-?[\d.]+)/.exec(color) ?? []
   expect(Number(a), color).toBeLessThan(-20)

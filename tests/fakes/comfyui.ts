@@ -1,4 +1,4 @@
-// A fake ComfyUI (PROTOCOLS.md A 2c): /prompt with real validation of the core nodes our
+// A fake ComfyUI (docs/PROTOCOLS.md §3): /prompt with real validation of the core nodes our
 // workflows use, one queue run in order, /queue, /history ({} until done), /view,
 // /upload/image, /interrupt, /system_stats, /object_info, and /ws with the real frames.
 import { randomUUID } from 'node:crypto'

@@ -1,4 +1,4 @@
-// A fake midjourney-proxy (PROTOCOLS.md A 2a, following the 2a.12 behaviour script): submit
+// A fake midjourney-proxy (docs/PROTOCOLS.md §1, behaving as §1.10 describes): submit
 // imagine/blend/describe/action/modal with codes 1/21/22/23/24/3/4, tasks that move
 // NOT_START → SUBMITTED → IN_PROGRESS (progress strings, preview imageUrl) → SUCCESS (grid
 // image served here, buttons with real customId shapes) or FAILURE, MODAL for vary region and

@@ -1,4 +1,4 @@
-// A fake OpenAI Images API (PROTOCOLS.md A 2d): /v1/images/generations (JSON),
+// A fake OpenAI Images API (docs/PROTOCOLS.md §4.1): /v1/images/generations (JSON),
 // /v1/images/edits (multipart, mask checked like the real one), /v1/models, bearer keys,
 // and the error shapes `{error: {message, type, param, code}}`.
 import type http from 'node:http'

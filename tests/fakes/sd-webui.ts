@@ -1,4 +1,4 @@
-// A fake AUTOMATIC1111 web UI API (PROTOCOLS.md A 2b): txt2img/img2img with ControlNet,
+// A fake AUTOMATIC1111 web UI API (docs/PROTOCOLS.md §2): txt2img/img2img with ControlNet,
 // one generation at a time (the queue lock), per-task and global progress, interrupt,
 // the model list, optional --api-auth. Validates what the real server refuses.
 import { randomUUID } from 'node:crypto'

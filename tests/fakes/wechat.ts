@@ -1,4 +1,4 @@
-// A fake WeChat OAuth (open.weixin.qq.com + api.weixin.qq.com, PROTOCOLS.md B 1.7):
+// A fake WeChat OAuth (open.weixin.qq.com + api.weixin.qq.com, docs/PROTOCOLS.md §5):
 // the authorize page (inside WeChat only, parameters in the documented order) and the
 // Open Platform qrconnect page redirect straight back with a code, as if the user had
 // agreed; the code is single use and lives 5 minutes; /sns/oauth2/access_token checks

@@ -1,4 +1,4 @@
-// DESIGN.md "API conventions": one envelope for every answer; a body that is not JSON is a 400
+// docs/PRODUCT.md §7 "API conventions": one envelope for every answer; a body that is not JSON is a 400
 // with a clear message, on every route that reads a body, and nothing is written.
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as register from '@/app/api/auth/register/route'

@@ -1,5 +1,5 @@
 // POST /api/users/bind_mobile: a phone is bound to the signed-in user with a 'bind' code;
-// a phone that belongs to another account is refused, never merged (PROTOCOLS.md C 4.12).
+// a phone that belongs to another account is refused, never merged (docs/PROTOCOLS.md §8.4).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as bind from '@/app/api/users/bind_mobile/route'
 import * as profile from '@/app/api/users/profile/route'

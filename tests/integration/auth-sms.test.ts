@@ -1,4 +1,4 @@
-// SMS codes (PROTOCOLS.md C 4.3): Aliyun and Tencent clients against signature-checking
+// SMS codes (docs/PROTOCOLS.md §6 and §8.2): Aliyun and Tencent clients against signature-checking
 // fakes, the log provider, sending limits, expiry, the wrong-code lockout, single use,
 // and sign-in that creates the account on first use.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'

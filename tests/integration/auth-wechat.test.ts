@@ -1,4 +1,4 @@
-// WeChat web OAuth inside WeChat (PROTOCOLS.md B 1.7, C 4.12): sign-in of new and returning
+// WeChat web OAuth inside WeChat (docs/PROTOCOLS.md §5.1 and §8.4): sign-in of new and returning
 // users, binding to the signed-in user, and every way a callback can be refused.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import * as authorize from '@/app/api/auth/wechat/authorize/route'

@@ -385,7 +385,7 @@ describe('GET /api/admin/cards', () => {
     const ids = pages.flatMap((p) => p.list.map((c: { id: number }) => c.id))
     expect(ids).toEqual((await cardsOf(batchId)).map((c) => c.id).reverse())
     expect(expectOk(await list(admin, { batchId, page: 4, pageSize: 20 }))).toEqual({ list: [], total: 45 })
-    // SPEC section 9: 20 per page by default.
+    // docs/PRODUCT.md §9: 20 per page by default.
     expect(expectOk(await list(admin, { batchId })).list).toHaveLength(20)
   })
 

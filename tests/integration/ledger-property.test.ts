@@ -1,4 +1,4 @@
-// A property test of the ledger (DESIGN.md "Money", PROTOCOLS.md B 3.1/3.9/3.10): thousands
+// A property test of the ledger (docs/PRODUCT.md §10): thousands
 // of random concurrent credits and debits through postMovement, then every invariant.
 // The seed is random per run and printed in every failure; LEDGER_SEED=<n> replays a run.
 import { beforeAll, describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// /admin/model_mana's API and backend keys: a key is ADMIN-only (DESIGN.md: backend keys are
+// /admin/model_mana's API and backend keys: a key is ADMIN-only (docs/PRODUCT.md §6: backend keys are
 // admin-only), and a stored key never follows the endpoint to another host by itself, so
 // 测试连接 cannot be used to send it there. Endpoints are ADMIN-only too (models-endpoint-guard.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -13,9 +13,9 @@ type TestUser = Awaited<ReturnType<typeof createUser>>
 type ConsoleItem = { name: string; value: unknown; isSet: boolean; visibility: string; type: string; group: string; label: string }
 
 const namesWith = (visibility: string) => CONFIG_REGISTRY.filter((d) => d.visibility === visibility).map((d) => d.name).sort()
-/** What site-info must answer: exactly the registry's public settings, SPEC's five among them. */
+/** What site-info must answer: exactly the registry's public settings, those docs/PRODUCT.md §3.1 names among them. */
 const PUBLIC_NAMES = namesWith('public')
-const SPEC_PUBLIC_NAMES = ['name', 'logo', 'WX_APP_ID', 'WX_ENABLED', 'MOBILE_ENABLED', 'REGISTER_ENABLED']
+const PRODUCT_PUBLIC_NAMES = ['name', 'logo', 'WX_APP_ID', 'WX_ENABLED', 'MOBILE_ENABLED', 'REGISTER_ENABLED']
 const HIDDEN_NAMES = [...namesWith('admin'), ...namesWith('secret')]
 const SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e9f90'
 const OTHER_SECRET = 'fedcba9876543210fedcba98765432aa'
@@ -47,7 +47,7 @@ describe('GET /api/site-config/site-info', () => {
   it('answers the public settings to anyone, with their defaults', async () => {
     const res = await callRoute(siteInfo.GET)
     const config = expectOk(res).config
-    expect(PUBLIC_NAMES).toEqual(expect.arrayContaining(SPEC_PUBLIC_NAMES))
+    expect(PUBLIC_NAMES).toEqual(expect.arrayContaining(PRODUCT_PUBLIC_NAMES))
     expect(HIDDEN_NAMES).toContain('WX_APP_SECRET')
     expect(Object.keys(config).sort()).toEqual(PUBLIC_NAMES)
     for (const hidden of HIDDEN_NAMES) expect(config).not.toHaveProperty(hidden)

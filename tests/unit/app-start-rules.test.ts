@@ -9,7 +9,7 @@ import {
   type StartUser,
 } from '@/lib/app-start/rules'
 
-/** SPEC section 4 "After user info loads". */
+/** docs/PRODUCT.md §4.5 "After the user info loads". */
 const WECHAT_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN'
 const ANDROID_WECHAT_UA =
@@ -111,7 +111,7 @@ describe('bind mobile', () => {
 })
 
 describe('exhaustive table', () => {
-  it('matches SPEC section 4 for every combination', () => {
+  it('matches docs/PRODUCT.md §4.5 for every combination', () => {
     for (const hasOpenId of [true, false])
       for (const inWechat of [true, false])
         for (const WX_ENABLED of [true, false])

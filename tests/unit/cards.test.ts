@@ -3,7 +3,7 @@ import { malformedReason, maskKey, normalizeKey } from '@/lib/cards/card-key'
 import { judgeCards } from '@/lib/cards/check-pending-cards'
 import { parseImportText } from '@/lib/cards/parse-import-text'
 
-describe('maskKey (SPEC section 5: first 3, six stars, last 3)', () => {
+describe('maskKey (docs/PRODUCT.md §5: first 3, six stars, last 3)', () => {
   it.each([
     ['ABCDEFGH1234', 'ABC******234'],
     ['1234567', '123******567'],
@@ -16,7 +16,7 @@ describe('maskKey (SPEC section 5: first 3, six stars, last 3)', () => {
   })
 })
 
-describe('parseImportText (SPEC section 5)', () => {
+describe('parseImportText (docs/PRODUCT.md §5)', () => {
   it('splits by line, trims and drops empty lines', () => {
     expect(parseImportText('  AAA-1 \n\nBBB-2\r\n   \n\tCCC-3\t')).toEqual(['AAA-1', 'BBB-2', 'CCC-3'])
   })

@@ -5,7 +5,7 @@ import { parse } from 'yaml'
 import { ZEnvSchema, parseEnv } from '@/lib/env'
 
 /**
- * There is no Docker engine on the development machines (PLATFORM.md), so the self-hosting
+ * There is no Docker engine on the development machines (docs/DEVELOPMENT.md §4), so the self-hosting
  * files are checked here: they must agree with each other, with package.json and with the
  * environment lib/env.ts validates.
  */

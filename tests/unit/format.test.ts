@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DATE_FORMAT, formatCents, formatDateTime, parseYuanToCents } from '@/lib/format'
 
-describe('formatCents (SPEC section 9: cents / 100 with 2 decimals)', () => {
+describe('formatCents (docs/PRODUCT.md §9: cents / 100 with 2 decimals)', () => {
   it.each([
     [0, '0.00'],
     [5, '0.05'],
@@ -27,7 +27,7 @@ describe('formatCents (SPEC section 9: cents / 100 with 2 decimals)', () => {
   })
 })
 
-describe('formatDateTime (SPEC section 9: YYYY-MM-DD HH:mm:ss)', () => {
+describe('formatDateTime (docs/PRODUCT.md §9: YYYY-MM-DD HH:mm:ss)', () => {
   it('uses the documented format', () => {
     expect(DATE_FORMAT).toBe('YYYY-MM-DD HH:mm:ss')
   })

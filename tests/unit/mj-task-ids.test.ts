@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parseTask, readTaskId } from '@/lib/generation/backends/mj-task'
 import { BackendError } from '@/lib/generation/backends/types'
 
-describe('Midjourney task ids (PROTOCOLS.md A 2a.10: strings, never Number())', () => {
+describe('Midjourney task ids (docs/PROTOCOLS.md §1.9: strings, never Number())', () => {
   it('keeps strings as they are and exact numbers as their digits', () => {
     expect(readTaskId('1732512345678123456')).toBe('1732512345678123456')
     expect(readTaskId(1732512345678123)).toBe('1732512345678123')

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { pageWindow, type PageItem } from '@/lib/ui/page-window'
 
-/** SPEC section 2/9: at most 6 page numbers, ellipses, first and last always shown. */
+/** docs/PRODUCT.md §2.6 and §9: at most 6 page numbers, ellipses, first and last always shown. */
 const numbers = (items: PageItem[]) => items.filter((i): i is number => typeof i === 'number')
 
 describe('pageWindow examples', () => {

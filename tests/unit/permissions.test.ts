@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { ROLES, assignableRoles, canEnterAdmin, canManageUser, isAdmin } from '@/lib/auth/permissions'
 import type { Role } from '@/lib/generated/prisma/enums'
 
-/** DESIGN.md "Roles": ADMIN everything; MANAGER the admin console with limits; USER none. */
+/** docs/PRODUCT.md §6 "Roles and permissions": ADMIN everything; MANAGER the admin console with limits; USER none. */
 describe('roles', () => {
-  it('are exactly ADMIN, MANAGER, USER (SPEC section 3)', () => {
+  it('are exactly ADMIN, MANAGER, USER (docs/PRODUCT.md §3.2)', () => {
     expect([...ROLES]).toEqual(['ADMIN', 'MANAGER', 'USER'])
   })
 

@@ -2,7 +2,7 @@ import { keepPreviousData } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import { makeQueryClient } from '@/lib/api-client/query-client'
 
-describe('makeQueryClient (SPEC section 9 query defaults)', () => {
+describe('makeQueryClient (docs/PRODUCT.md §9 query defaults)', () => {
   it('does not refetch on focus or retry, keeps nothing cached and keeps previous data while loading', () => {
     const { queries, mutations } = makeQueryClient().getDefaultOptions()
     expect(queries?.refetchOnWindowFocus).toBe(false)

@@ -15,7 +15,7 @@ import { INTEGRAL_NOT_ENOUGH, on } from '@/lib/api-client/events'
 import { TOKEN_KEY } from '@/lib/api-client/token-store'
 
 /**
- * SPEC section 8 (error catalogue) and section 7 (60 s timeout, bearer header, JSON) for the
+ * docs/PRODUCT.md §8 (the error handling) and §7.1 (60 s timeout, bearer header, JSON) for the
  * browser request layer. Vitest runs in node: `window` is a minimal stub with an in-memory
  * localStorage; toast, redirect, current path and fetch are fakes.
  */
@@ -93,7 +93,7 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-describe('constants (SPEC sections 8 and 9)', () => {
+describe('constants (docs/PRODUCT.md §8 and §9)', () => {
   it('uses a 60 s timeout and 2 s toasts', () => {
     expect(REQUEST_TIMEOUT_MS).toBe(60000)
     expect(TOAST_MS).toBe(2000)
@@ -346,7 +346,7 @@ describe('network failure', () => {
   })
 })
 
-describe('request shape (SPEC section 7)', () => {
+describe('request shape (docs/PRODUCT.md §7.1)', () => {
   it('sends the stored bearer token and a JSON content type', async () => {
     localStorage.setItem(TOKEN_KEY, 'Bearer abc.def.ghi')
     answerWith({ body: { success: true, data: null } })

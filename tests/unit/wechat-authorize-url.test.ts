@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { WX_CALLBACK_PATH, wechatAuthorizeUrl, wechatQrConnectUrl } from '@/lib/auth/wechat/authorize-url'
 
-/** PROTOCOLS.md B 1.7: WeChat wants its parameters in the documented order and the #wechat_redirect fragment. */
+/** docs/PROTOCOLS.md §5.1: WeChat wants its parameters in the documented order and the #wechat_redirect fragment. */
 function parse(url: string) {
   const query = url.slice(url.indexOf('?') + 1, url.indexOf('#'))
   const pairs = query.split('&').map((p) => p.split('='))

@@ -21,7 +21,7 @@ import { AssignCardDialog } from './assign-card-dialog'
 import { CARD_STATUS_LABELS, CardStatusBadge, type CardRow } from './card-status'
 import { ImportCardsDialog } from './import-cards-dialog'
 
-/** SPEC section 4: while any card on the page is PENDING, the list refreshes every 2.5 s. */
+/** docs/PRODUCT.md §2.4: while any card on the page is PENDING, the list refreshes every 2.5 s. */
 export const PENDING_REFRESH_MS = 2500
 
 function downloadBlob(blob: Blob, name: string) {
@@ -31,7 +31,7 @@ function downloadBlob(blob: Blob, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000)
 }
 
-/** /admin/cards_mana (SPEC section 2): 卡密列表 with batch import, assign, disable, export. */
+/** /admin/cards_mana (docs/PRODUCT.md §2.4): 卡密列表 with batch import, assign, disable, export. */
 export function CardManager() {
   const [page, setPage] = useState(1)
   const [status, setStatus] = useState('')

@@ -23,7 +23,7 @@ function useDefaultPoints(enabled: boolean): number | undefined {
   return typeof value === 'number' ? value : undefined
 }
 
-/** SPEC section 2: 批量导入卡密, a 10-row box, 取消 and 导入; plus points, note and expiry. */
+/** docs/PRODUCT.md §2.4: 批量导入卡密, a 10-row box, 取消 and 导入; plus points, note and expiry. */
 export function ImportCardsDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: (batchId: number) => void }) {
   const defaultPoints = useDefaultPoints(open)
   const [text, setText] = useState('')

@@ -8,7 +8,7 @@ import { taskTypeLabel } from '@/components/create/task-labels'
 
 export type ModelRow = Json<AdminModelRow>
 
-/** SPEC section 3: Model type labels. */
+/** docs/PRODUCT.md §3.2: Model type labels. */
 export const MODEL_TYPE_LABELS: Record<ModelType, string> = { STABLE_DIFFUSION: 'SD', MID_JOURNEY: 'MJ' }
 
 export const BACKEND_LABELS: Record<BackendKind, string> = {

@@ -2,7 +2,7 @@ import { randomInt, timingSafeEqual } from 'node:crypto'
 import { createKeyedHash } from '@/lib/crypto/secret-box'
 import type { SmsPurpose } from './schemas'
 
-/** SMS code rules (PROTOCOLS.md C 4.3). */
+/** SMS code rules (docs/PROTOCOLS.md §8.2). */
 export const SMS_CODE_TTL_SECONDS = 5 * 60
 export const SMS_MAX_WRONG_TRIES = 5
 

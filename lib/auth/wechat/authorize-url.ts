@@ -1,8 +1,8 @@
-/** The WeChat callback page (SPEC section 2). */
+/** The WeChat callback page (docs/PRODUCT.md §2.2). */
 export const WX_CALLBACK_PATH = '/wx_auth'
 
 /**
- * The 公众号 web authorization page (PROTOCOLS.md B 1.7): the parameters in the
+ * The 公众号 web authorization page (docs/PROTOCOLS.md §5.1): the parameters in the
  * documented order and the #wechat_redirect fragment, both of which WeChat insists on.
  */
 export function wechatAuthorizeUrl(openBase: string, appId: string, redirectUri: string, state: string): string {

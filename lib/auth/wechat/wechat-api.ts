@@ -3,7 +3,7 @@ import { AppError, badRequest, serviceUnavailable } from '@/lib/http/app-error'
 import { guardedFetch } from '@/lib/net/guarded-fetch'
 import type { WechatApp } from './wechat-config'
 
-/** The answer of /sns/oauth2/access_token (PROTOCOLS.md B 1.7 step 3). */
+/** The answer of /sns/oauth2/access_token (docs/PROTOCOLS.md §5.1 step 3). */
 export type WechatGrant = { access_token: string; openid: string; scope: string; unionid?: string; is_snapshotuser?: number }
 /** The answer of /sns/userinfo (step 4). */
 export type WechatUserInfo = { openid: string; nickname?: string; headimgurl?: string; unionid?: string }

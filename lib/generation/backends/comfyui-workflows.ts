@@ -1,7 +1,7 @@
 import type { JobMode } from './types'
 
 /**
- * ComfyUI workflows in API format (PROTOCOLS.md A 2c). A template marks what a job fills
+ * ComfyUI workflows in API format (docs/PROTOCOLS.md §3.2). A template marks what a job fills
  * in with whole-string placeholders such as "{{seed}}"; fillWorkflow puts typed values
  * there, so numbers stay numbers.
  */

@@ -7,7 +7,7 @@ import { BackendError, type BackendAdapter, type BackendConfig, type BackendImag
 export { fillWorkflow } from './comfyui-workflows'
 
 /**
- * ComfyUI (PROTOCOLS.md A 2c): inputs are uploaded, the filled workflow is queued under
+ * ComfyUI (docs/PROTOCOLS.md §3): inputs are uploaded, the filled workflow is queued under
  * our task id, and wait() follows the websocket for progress while /history stays the
  * source of truth. Options: `workflows` ({txt2img?, img2img?, inpaint?, lineart?} API-format
  * templates), `pollIntervalMs` (default 3000), `waitFailureLimit` (failed polls in a row

@@ -20,7 +20,7 @@ const RECHECK_LIST_MS = 10 * 60_000
 const HEALTH_PROBE_ID = '1000000000000000'
 
 /**
- * The midjourney-proxy (PROTOCOLS.md A 2a: novicezk, plus, trueai and relays). Submits
+ * The midjourney-proxy (docs/PROTOCOLS.md §1: novicezk, plus, trueai and relays). Submits
  * imagine, blend, describe or a button (customId; modal ones through /submit/modal), then
  * waits by polling list-by-condition in batches; the proxy's notify hook only nudges a
  * poll. Secret = the `mj-api-secret` header. Options: `pollIntervalMs` (default 3000).

@@ -1,7 +1,7 @@
 import { isRecord } from './http'
 import { BackendError, type ResultButton } from './types'
 
-// The midjourney-proxy's task object and submit answer (PROTOCOLS.md A 2a.3-2a.5), read
+// The midjourney-proxy's task object and submit answer (docs/PROTOCOLS.md §1.3 to §1.5), read
 // defensively: the open, plus and trueai builds and the relays differ in the details.
 
 export type MjStatus = 'NOT_START' | 'SUBMITTED' | 'MODAL' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILURE' | 'CANCEL'

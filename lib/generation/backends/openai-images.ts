@@ -4,7 +4,7 @@ import { abortError, baseUrl, checkedImage, errorText, isRecord, parseJson, send
 import { BackendError, type BackendAdapter, type BackendConfig, type BackendImage, type GenerationJob } from './types'
 
 /**
- * OpenAI Images and relays that speak it (PROTOCOLS.md A 2d). The endpoint is the API
+ * OpenAI Images and relays that speak it (docs/PROTOCOLS.md §4.1). The endpoint is the API
  * base, with or without the trailing /v1. Options: `model` (wins over the job's checkpoint).
  */
 export function createOpenaiImagesAdapter(config: BackendConfig): BackendAdapter {

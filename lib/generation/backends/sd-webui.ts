@@ -3,7 +3,7 @@ import { baseUrl, checkedImage, isRecord, numberOption, okJson, send, sendJson, 
 import { BackendError, type BackendAdapter, type BackendConfig, type BackendImage, type GenerationJob, type RunContext } from './types'
 
 /**
- * Stable Diffusion WebUI (AUTOMATIC1111 and API-compatible forks), PROTOCOLS.md A 2b.
+ * Stable Diffusion WebUI (AUTOMATIC1111 and API-compatible forks), docs/PROTOCOLS.md §2.
  * Generation is one synchronous POST; progress comes from polling beside it.
  * Options: `progressIntervalMs` (default 1000).
  */

@@ -1,4 +1,4 @@
-// GET /api/users/profile: the caller's user info (SPEC section 3). PATCH {name}: edits it.
+// GET /api/users/profile: the caller's user info (docs/PRODUCT.md §3.1). PATCH {name}: edits it.
 import { route } from '@/lib/http/route'
 import { getProfile, updateProfile } from '@/lib/users/profile'
 import { ZProfileUpdateSchema } from '@/lib/users/schemas'
