@@ -26,7 +26,7 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
     // The core flows again on a phone screen (the WeChat browser's size), touch and all.
-    { name: 'phone', testMatch: ['foundation.spec.ts', 'cards.spec.ts', 'generate.spec.ts'], use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
+    { name: 'phone', testMatch: ['foundation.spec.ts', 'cards.spec.ts', 'generate.spec.ts', 'consent.spec.ts', 'first-hour.spec.ts', 'progress.spec.ts'], use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
   ],
   webServer: {
     command: 'node node_modules/tsx/dist/cli.mjs tests/e2e/server.ts',

@@ -10,6 +10,7 @@ test('a newcomer registers, sees the profile and logs out', async ({ page }) => 
   await page.getByLabel('用户名').fill(username)
   await page.getByLabel('密码', { exact: true }).fill('a-fine-password')
   await page.getByLabel('确认密码').fill('a-fine-password')
+  await page.getByRole('checkbox', { name: '我已阅读并同意《用户协议》和《隐私政策》' }).check()
   await page.getByRole('button', { name: '注册并登录' }).click()
   await expect(page).toHaveURL(/\/$/)
 

@@ -169,6 +169,8 @@ test('SMS fast login with the code the provider delivered, creating the account'
   const code = await lastSmsCode('aliyun', mobile)
 
   await page.getByLabel('验证码').fill(code === '000000' ? '111111' : '000000')
+  // The first sign-in creates the account: the consent to the terms is part of the form.
+  await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check()
   await page.getByRole('button', { name: '登录', exact: true }).click()
   await expect(page.getByText(/^验证码错误，还可尝试 4 次$/)).toBeVisible()
 
