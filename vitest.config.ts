@@ -1,7 +1,9 @@
 import path from 'node:path'
 import { defineConfig } from 'vitest/config'
 
-const alias = { '@': path.resolve(import.meta.dirname) }
+// Modules that touch the database import 'server-only', which throws outside a React
+// Server environment (Node without the react-server condition): tests get its empty side.
+const alias = { '@': path.resolve(import.meta.dirname), 'server-only': path.resolve(import.meta.dirname, 'node_modules/server-only/empty.js') }
 
 export default defineConfig({
   resolve: { alias },

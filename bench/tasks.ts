@@ -69,7 +69,8 @@ async function statementCountingRelay(target: URL) {
 function startWorkers(count: number, databaseUrl = database.url): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], {
+      // As `npm run worker` runs it: 'server-only' resolves to its empty module under react-server.
+      const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join(root, 'scripts/worker.ts')], {
         cwd: root,
         env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, WORKER_TASK_SLOTS: '8' },
         stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,3 +1,4 @@
+import 'server-only'
 import type { Tx } from '@/lib/db'
 import type { SessionUser } from '@/lib/auth/session'
 import type { Prisma } from '@/lib/generated/prisma/client'

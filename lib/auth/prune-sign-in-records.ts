@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 
 export const PRUNE_SIGN_IN_JOB = 'prune-sign-in-records'

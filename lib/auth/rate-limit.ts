@@ -1,3 +1,4 @@
+import 'server-only'
 import { db, type Tx } from '@/lib/db'
 import { tooManyRequests } from '@/lib/http/app-error'
 

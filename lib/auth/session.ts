@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import type { Role } from '@/lib/generated/prisma/enums'
 import { readBearerToken } from './token'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db, type Tx } from '@/lib/db'
 import { countFailure, lockAndCheckLimits, type Limit } from '@/lib/auth/rate-limit'
 import { AppError, badRequest, conflict, notFound } from '@/lib/http/app-error'

@@ -1,3 +1,4 @@
+import 'server-only'
 import type { Tx } from '@/lib/db'
 import type { LedgerAccount, LedgerKind } from '@/lib/generated/prisma/enums'
 import { AppError } from '@/lib/http/app-error'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { fetchMjTask } from '@/lib/generation/backends/mj-proxy'
 import { FINISHED_STATUSES } from '@/lib/generation/backends/mj-task'

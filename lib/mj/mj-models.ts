@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { MJ_SPEEDS, type MjSpeed } from './compose-prompt'
 

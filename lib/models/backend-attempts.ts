@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 
 export const PRUNE_BACKEND_ATTEMPTS_JOB = 'prune-backend-attempts'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { createAdapter, isSupportedBackend } from '@/lib/generation/backends/registry'
 import { announceQueueChangeNow } from '@/lib/signals/queue-signal'

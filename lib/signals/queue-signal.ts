@@ -1,3 +1,4 @@
+import 'server-only'
 import type { Tx } from '@/lib/db'
 import { JOB_CHANNEL, signalJob, signalNow } from './job-signal'
 import { wakeLocalWorker } from './local-worker'

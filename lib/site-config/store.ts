@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { CONFIG_REGISTRY, findDefinition, type ConfigDefinition } from './registry'
 import { openSecret } from './secret-box'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import type { GenerationJob, JobMode, MjJob } from '@/lib/generation/backends/types'
 import { mjNotifyHook } from '@/lib/mj/notify-secret'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 
 /** A claimed task is this worker's until the lease runs out; heartbeats extend it. */

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db, type Tx } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { ResultButton } from '@/lib/generation/backends/types'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'

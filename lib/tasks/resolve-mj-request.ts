@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { submissionPriceKey } from '@/lib/mj/actions'

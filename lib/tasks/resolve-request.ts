@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import type { TaskType } from '@/lib/generated/prisma/enums'
 import { badRequest, notFound } from '@/lib/http/app-error'

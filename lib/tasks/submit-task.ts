@@ -1,3 +1,4 @@
+import 'server-only'
 import { createHash } from 'node:crypto'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'

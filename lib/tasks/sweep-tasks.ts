@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { announceQueueChange, wakeLocalRunner } from '@/lib/signals/queue-signal'
 import { getConfigValue } from '@/lib/site-config/store'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { listenOnChannel } from '@/lib/signals/listen'

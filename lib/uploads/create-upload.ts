@@ -1,3 +1,4 @@
+import 'server-only'
 import sharp from 'sharp'
 import { db } from '@/lib/db'
 import { newKey, putFile } from '@/lib/storage/storage'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { randomBytes } from 'node:crypto'
 import type { PrismaClient } from '@/lib/generated/prisma/client'
 import { hashPassword } from '@/lib/auth/password'

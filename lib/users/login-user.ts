@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '@/lib/auth/password'
 import { clearCounter, takeAttempt, type Limit } from '@/lib/auth/rate-limit'

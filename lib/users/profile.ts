@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { hashPassword, verifyPassword } from '@/lib/auth/password'
 import { takeAttempt } from '@/lib/auth/rate-limit'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { hashPassword } from '@/lib/auth/password'
 import { takeAttempt, type Limit } from '@/lib/auth/rate-limit'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db, type Tx } from '@/lib/db'
 
 /** Invalidates every token the user holds (logout everywhere). Returns the new version. */

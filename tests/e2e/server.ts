@@ -30,7 +30,10 @@ const env = {
   ...signInFakes.env,
 }
 
-const web = spawn(process.execPath, [tsx, path.join(root, 'scripts/start.ts')], { cwd: root, stdio: 'inherit', env })
+// As `npm start` and `npm run worker` run them: with the react-server condition, under which
+// 'server-only' (imported by every module that touches the database) is an empty module.
+const SERVER_CONDITION = '--conditions=react-server'
+const web = spawn(process.execPath, [tsx, SERVER_CONDITION, path.join(root, 'scripts/start.ts')], { cwd: root, stdio: 'inherit', env })
 let worker: ChildProcess | undefined
 
 // The worker starts once the launcher has migrated the database.
@@ -40,7 +43,7 @@ const startWorker = setInterval(async () => {
   clearInterval(startWorker)
   // `node --import tsx`, not the tsx CLI, which would run the script in a child process
   // that SIGSTOP sent to this pid would not reach.
-  worker = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], { cwd: root, stdio: 'inherit', env })
+  worker = spawn(process.execPath, [SERVER_CONDITION, '--import', 'tsx', path.join(root, 'scripts/worker.ts')], { cwd: root, stdio: 'inherit', env })
   await mkdir(path.dirname(E2E_WORKER_PID_FILE), { recursive: true })
   await writeFile(E2E_WORKER_PID_FILE, String(worker.pid))
 }, 500)

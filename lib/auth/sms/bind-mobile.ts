@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { conflict, notFound } from '@/lib/http/app-error'
 import { PROFILE_SELECT, toProfile, type Profile } from '@/lib/users/user-views'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { issueToken } from '@/lib/auth/token'
 import { forbidden } from '@/lib/http/app-error'

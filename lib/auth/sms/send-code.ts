@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { takeAttempt, type Limit } from '@/lib/auth/rate-limit'
 import { AppError, forbidden, serviceUnavailable, tooManyRequests, unauthorized } from '@/lib/http/app-error'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db, type Tx } from '@/lib/db'
 import { takeAttempt } from '@/lib/auth/rate-limit'
 import { badRequest, unauthorized } from '@/lib/http/app-error'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { createKeyedHash } from '@/lib/crypto/secret-box'
 import { db } from '@/lib/db'
 import { isSameHash } from '@/lib/auth/sms/sms-code'

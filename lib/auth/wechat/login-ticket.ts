@@ -1,3 +1,4 @@
+import 'server-only'
 import { randomBytes } from 'node:crypto'
 import QRCode from 'qrcode'
 import { db, type Tx } from '@/lib/db'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { randomBytes } from 'node:crypto'
 import { db } from '@/lib/db'
 import { badRequest } from '@/lib/http/app-error'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { env } from '@/lib/env'
 import { takeAttempt } from '@/lib/auth/rate-limit'
 import type { SessionUser } from '@/lib/auth/session'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db, type Tx } from '@/lib/db'
 import { badRequest, conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { generatedUsername } from '@/lib/users/generated-username'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import { hashPassword } from '@/lib/auth/password'

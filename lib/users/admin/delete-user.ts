@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import { canManageUser } from '@/lib/auth/permissions'

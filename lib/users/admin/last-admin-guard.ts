@@ -1,3 +1,4 @@
+import 'server-only'
 import type { Tx } from '@/lib/db'
 import { conflict } from '@/lib/http/app-error'
 

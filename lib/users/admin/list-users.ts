@@ -1,3 +1,4 @@
+import 'server-only'
 import { db } from '@/lib/db'
 import { escapeLike } from '@/lib/db/like'
 import type { Prisma } from '@/lib/generated/prisma/client'
