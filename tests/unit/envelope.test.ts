@@ -121,7 +121,7 @@ describe('ZodError', () => {
     [{ cards: [''], page: 1 }, '请填写卡密'],
     [{ cards: [], page: 1 }, '卡密至少 1 项'],
     [{ page: 1 }, '请填写卡密'],
-    [{ cards: ['a'], page: 1.5 }, '页码的格式不正确'],
+    [{ cards: ['a'], page: 1.5 }, '页码必须是整数'],
   ])('says what is wrong with %j in words: %s', (input, expected) => {
     const parsed = schema.safeParse(input)
     if (parsed.success) throw new Error('expected the parse to fail')
