@@ -6,7 +6,7 @@ import type { Status } from '@/lib/generated/prisma/enums'
 import { nearerEndWindow, pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { ADMIN_CARD_SELECT, MY_CARD_SELECT, toAdminCardRow, toMyCard, type AdminCardRow, type MyCard } from './card-views'
 
-/** The admin card list, newest first: SPEC section 2 /admin/cards_mana. */
+/** The admin card list, newest first: /admin/cards_mana (docs/PRODUCT.md §2.4). */
 export async function listCards(query: TPageQuery & { status?: Status; keyword?: string; batchId?: number }): Promise<Page<AdminCardRow>> {
   const where: Prisma.CardWhereInput = {
     ...(query.status ? { status: query.status } : {}),
@@ -24,10 +24,10 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
 }
 
 /**
- * Every card a user holds or has redeemed, newest first (SPEC: GET /api/my-cards → data:
- * list, unpaged). All of them: a cut list would hide cards the user owns and the SPEC's
- * answer has no room to say so. Rows are small (masked key, times) and both conditions
- * are indexed, so even thousands of cards make one quick answer.
+ * Every card a user holds or has redeemed, newest first (GET /api/my-cards → data: a
+ * list, unpaged, docs/PRODUCT.md §7.3). All of them: a cut list would hide cards the user
+ * owns and that answer has no room to say so. Rows are small (masked key, times) and both
+ * conditions are indexed, so even thousands of cards make one quick answer.
  */
 export async function listMyCards(userId: string): Promise<MyCard[]> {
   const rows = await db().card.findMany({

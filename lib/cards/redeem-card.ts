@@ -7,7 +7,7 @@ import { hashKey } from './card-key'
 import { toMyCard, type MyCard } from './card-views'
 import type { TRedeem } from './schemas'
 
-/** Failed redemptions allowed before a wait (guessing keys): PROTOCOLS.md 4.3. */
+/** Failed redemptions allowed before a wait (guessing keys): docs/PROTOCOLS.md §8.1. */
 export const REDEEM_LIMITS = {
   perUser: { max: 10, windowSeconds: 60 * 60 },
   perIp: { max: 30, windowSeconds: 60 * 60 },

@@ -7,7 +7,7 @@ import { LORA_BACKENDS } from '@/lib/generation/backends/types'
 import { badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { updateSchemaOf, z } from '@/lib/zod'
 
-/** Branded presets bound to a backend model (SPEC: /admin/custom_model_mana; 小狸猫 uses them). */
+/** Branded presets bound to a backend model (/admin/custom_model_mana; 小狸猫 uses them). */
 export const ZCustomModelInputSchema = z
   .object({
     name: z.string().trim().min(1, '请填写名称').max(40),

@@ -9,7 +9,7 @@ import { NUDGE_SIGNAL_PREFIX, nudgeTask } from '@/lib/signals/task-nudges'
 import { isMjNotifySecret } from './notify-secret'
 
 /**
- * The proxy's notifyHook callback (PROTOCOLS.md A 2a.8: unsigned, unordered, at most once,
+ * The proxy's notifyHook callback (docs/PROTOCOLS.md §1.8: unsigned, unordered, at most once,
  * sometimes never). Taken as a hint only: the secret in the path names the model, the
  * body only names a task id, the proxy itself is asked what that task is, and when that
  * shows news the worker waiting for it is nudged to poll now. Nothing is written here, so

@@ -5,7 +5,7 @@ import type { SessionUser } from '@/lib/auth/session'
 import { notFound } from '@/lib/http/app-error'
 import { updateSchemaOf, z } from '@/lib/zod'
 
-/** Curated prompts users pick on the creation pages (SPEC: /admin/prompt_mana). */
+/** Curated prompts users pick on the creation pages (managed on /admin/prompt_mana). */
 export const ZPromptInputSchema = z
   .object({
     category: z.string().trim().min(1, '请填写分类').max(20),

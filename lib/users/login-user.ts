@@ -5,7 +5,7 @@ import { clearCounter, takeAttempt, type Limit } from '@/lib/auth/rate-limit'
 import { issueToken } from '@/lib/auth/token'
 import { badRequest, forbidden } from '@/lib/http/app-error'
 
-/** Failed logins allowed per account and per address before the wait (PROTOCOLS.md 4.3). */
+/** Failed logins allowed per account and per address before the wait (docs/PROTOCOLS.md §8.1). */
 export const LOGIN_LIMITS = {
   perAccount: { max: 5, windowSeconds: 15 * 60 },
   perIp: { max: 20, windowSeconds: 15 * 60 },

@@ -9,7 +9,7 @@ const ALREADY_BOUND = '你的账号已绑定手机号，如需更换请联系管
 
 /**
  * A phone can be bound when the caller has none yet and no other account holds it:
- * accounts are never merged (PROTOCOLS.md C 4.12). Checked before a code is sent and
+ * accounts are never merged (docs/PROTOCOLS.md §8.4). Checked before a code is sent and
  * again when binding.
  */
 export async function assertCanBindMobile(userId: string, mobile: string): Promise<void> {

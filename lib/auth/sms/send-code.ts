@@ -9,7 +9,7 @@ import type { SmsPurpose } from './schemas'
 import { SMS_CODE_TTL_SECONDS, hashSmsCode, newSmsCode } from './sms-code'
 import { currentSmsProvider } from './sms-provider'
 
-/** Sending limits (PROTOCOLS.md C 4.3): per phone whatever the purpose, per address, and per signed-in user for binding. */
+/** Sending limits (docs/PROTOCOLS.md §8.2): per phone whatever the purpose, per address, and per signed-in user for binding. */
 export const SMS_SEND_LIMITS = {
   perPhoneCooldown: { max: 1, windowSeconds: 60 },
   perPhoneHour: { max: 5, windowSeconds: 60 * 60 },

@@ -6,7 +6,7 @@ import { badRequest } from '@/lib/http/app-error'
 /**
  * The `state` of a WeChat authorization: a random single-use value stored with what
  * the flow is for, and bound to the browser that started it by an HttpOnly cookie
- * (PROTOCOLS.md B 1.7: CSRF defence). WeChat's code lives 5 minutes; the state a little
+ * (docs/PROTOCOLS.md §5.1: CSRF defence). WeChat's code lives 5 minutes; the state a little
  * longer, for the time the user spends on WeChat's consent page.
  */
 export const OAUTH_STATE_TTL_SECONDS = 10 * 60

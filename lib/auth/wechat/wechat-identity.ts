@@ -58,7 +58,7 @@ export async function findOrCreateWechatUser(tx: Tx, identity: WechatIdentity): 
 }
 
 /**
- * Adds WeChat to the signed-in user's own account (PROTOCOLS.md C 4.12): refused when
+ * Adds WeChat to the signed-in user's own account (docs/PROTOCOLS.md §8.4): refused when
  * the account already has another WeChat or the WeChat belongs to another account;
  * accounts are never merged.
  */
