@@ -73,6 +73,22 @@ test('npm start on the embedded default: printed admin password, data kept acros
   await page.goto(`${BASE}/admin/user_mana`)
   await expect(page.getByRole('cell', { name: 'admin', exact: true })).toBeVisible()
 
+  // A trial site sends no SMS: the launcher says where the codes go, and so does the page.
+  expect(first.output()).toMatch(/SMS provider is "log": verification codes are written to this log/)
+  const adminToken = (await (await page.request.post(`${BASE}/api/auth/login`, { data: { username: 'admin', password } })).json()).data.token
+  const switched = await page.request.patch(`${BASE}/api/site-config/SMS_LOGIN_ENABLED`, { data: { value: true }, headers: { authorization: `Bearer ${adminToken}` } })
+  expect(switched.ok(), await switched.text()).toBe(true)
+  await page.evaluate(() => localStorage.clear())
+  await page.goto(`${BASE}/login/fastlogin`)
+  await page.getByLabel('手机号').fill('13900001111')
+  await page.getByRole('button', { name: '获取验证码' }).click()
+  await expect(page.getByText(/^试用站点：验证码已写入服务器日志（/)).toBeVisible()
+  const [, smsCode] = await waitFor(first, /SMS to 13900001111: (\d{6})/)
+  await page.getByLabel('验证码').fill(smsCode)
+  await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check()
+  await page.getByRole('button', { name: '登录', exact: true }).click()
+  await expect(page).toHaveURL(`${BASE}/`)
+
   // Something to survive the restart: a registered user.
   const register = await page.request.post(`${BASE}/api/auth/register`, { data: { username: 'keepme', password: 'keep-me-password-1' } })
   expect(register.ok()).toBe(true)
