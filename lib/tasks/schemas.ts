@@ -10,5 +10,3 @@ export const ZSubmitTaskSchema = z
 
 /** Stripe-style: up to 255 visible characters, chosen by the client per form submission. */
 export const ZIdempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key 需为 1-255 个可见字符').optional()
-
-export const ZTaskIdParamsSchema = z.object({ id: z.string().min(1).max(64) })

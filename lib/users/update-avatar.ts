@@ -1,7 +1,7 @@
 import { newKey, putFile } from '@/lib/storage/storage'
 import { reencodeImage } from '@/lib/uploads/image-upload'
+import { updateProfile } from './update-profile'
 import type { Profile } from './user-views'
-import { updateProfile } from './profile'
 
 /** Stores a 256×256 WebP of the uploaded picture and makes it the user's avatar. */
 export async function updateAvatar(userId: string, upload: Buffer): Promise<Profile> {

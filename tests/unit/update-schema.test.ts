@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ZCustomModelUpdateSchema } from '@/lib/custom-models/custom-models'
-import { ZPromptUpdateSchema } from '@/lib/prompts/prompt-templates'
+import { ZCustomModelUpdateSchema } from '@/lib/custom-models/schemas'
+import { ZPromptUpdateSchema } from '@/lib/prompts/schemas'
 import { updateSchemaOf, z } from '@/lib/zod'
 
 describe('update schemas', () => {

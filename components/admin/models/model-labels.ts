@@ -1,7 +1,7 @@
 import type { Json } from '@/lib/api-client/hooks'
 import type { ModelType, TaskType } from '@/lib/generated/prisma/enums'
 import type { BackendKind } from '@/lib/generation/backends/types'
-import type { AdminModelRow } from '@/lib/models/manage-models'
+import type { AdminModelRow } from '@/lib/models/admin-model-views'
 import { MJ_PRICE_KEYS } from '@/lib/models/schemas'
 import { MJ_PRICE_LABELS } from '@/lib/mj/actions'
 import { taskTypeLabel } from '@/components/create/task-labels'

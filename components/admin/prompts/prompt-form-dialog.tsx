@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react'
 import type { Json } from '@/lib/api-client/hooks'
 import { api } from '@/lib/api-client/request'
-import type { listPromptTemplates } from '@/lib/prompts/prompt-templates'
+import type { listPromptTemplates } from '@/lib/prompts/list-prompt-templates'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input, SwitchRow, Textarea } from '@/components/ui/field'

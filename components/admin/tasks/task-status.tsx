@@ -1,5 +1,6 @@
 import type { Json } from '@/lib/api-client/hooks'
-import type { AdminTaskRow, getTaskForAdmin } from '@/lib/tasks/admin-tasks'
+import type { AdminTaskRow } from '@/lib/tasks/admin-task-views'
+import type { getTaskForAdmin } from '@/lib/tasks/get-task-for-admin'
 import { Badge } from '@/components/ui/card'
 import { TASK_STATUS_LABELS, TASK_STATUS_TONES, stageText } from '@/components/create/task-labels'
 

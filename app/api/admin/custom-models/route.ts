@@ -1,6 +1,8 @@
 // GET /api/admin/custom-models: every style preset. POST: creates one (audited).
 import { route } from '@/lib/http/route'
-import { createCustomModel, listCustomModels, ZCustomModelInputSchema } from '@/lib/custom-models/custom-models'
+import { createCustomModel } from '@/lib/custom-models/create-custom-model'
+import { listCustomModels } from '@/lib/custom-models/list-custom-models'
+import { ZCustomModelInputSchema } from '@/lib/custom-models/schemas'
 
 export const GET = route({ access: 'console' }, () => listCustomModels(false))
 

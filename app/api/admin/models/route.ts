@@ -1,6 +1,7 @@
 // GET /api/admin/models: every model with masked secret, queue and running counts. POST: creates one (audited).
 import { route } from '@/lib/http/route'
-import { createModel, listModels } from '@/lib/models/manage-models'
+import { createModel } from '@/lib/models/create-model'
+import { listModels } from '@/lib/models/list-models'
 import { ZModelInputSchema } from '@/lib/models/schemas'
 
 export const GET = route({ access: 'console' }, () => listModels())

@@ -2,7 +2,7 @@
 import { z } from '@/lib/zod'
 import { route } from '@/lib/http/route'
 import { ZPageQuerySchema } from '@/lib/http/pagination'
-import { listTasksForAdmin } from '@/lib/tasks/admin-tasks'
+import { listTasksForAdmin } from '@/lib/tasks/list-tasks-for-admin'
 import { ZStatusSchema, ZTaskTypeSchema } from '@/lib/tasks/schemas'
 
 const ZQuery = z.object({

@@ -1,6 +1,6 @@
 // POST /api/users/password {currentPassword, newPassword} → data.token: other sessions end.
 import { route } from '@/lib/http/route'
-import { changePassword } from '@/lib/users/profile'
+import { changePassword } from '@/lib/users/change-password'
 import { ZPasswordChangeSchema } from '@/lib/users/schemas'
 
 export const POST = route({ access: 'user', body: ZPasswordChangeSchema }, ({ user, body }) =>

@@ -1,10 +1,10 @@
 // PATCH and DELETE /api/admin/custom-models/{id} (audited).
-import { z } from '@/lib/zod'
+import { ZSerialIdParamsSchema } from '@/lib/http/params'
 import { route } from '@/lib/http/route'
-import { deleteCustomModel, updateCustomModel, ZCustomModelUpdateSchema } from '@/lib/custom-models/custom-models'
+import { deleteCustomModel } from '@/lib/custom-models/delete-custom-model'
+import { ZCustomModelUpdateSchema } from '@/lib/custom-models/schemas'
+import { updateCustomModel } from '@/lib/custom-models/update-custom-model'
 
-const ZParams = z.object({ id: z.coerce.number().int().positive() })
+export const PATCH = route({ access: 'console', params: ZSerialIdParamsSchema, body: ZCustomModelUpdateSchema }, ({ user, ip, params, body }) => updateCustomModel(user, ip, params.id, body))
 
-export const PATCH = route({ access: 'console', params: ZParams, body: ZCustomModelUpdateSchema }, ({ user, ip, params, body }) => updateCustomModel(user, ip, params.id, body))
-
-export const DELETE = route({ access: 'console', params: ZParams }, ({ user, ip, params }) => deleteCustomModel(user, ip, params.id))
+export const DELETE = route({ access: 'console', params: ZSerialIdParamsSchema }, ({ user, ip, params }) => deleteCustomModel(user, ip, params.id))

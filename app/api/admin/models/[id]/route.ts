@@ -1,11 +1,10 @@
 // PATCH /api/admin/models/{id} (secret write-only) and DELETE (only models without tasks); audited.
-import { z } from '@/lib/zod'
+import { ZIdParamsSchema } from '@/lib/http/params'
 import { route } from '@/lib/http/route'
-import { deleteModel, updateModel } from '@/lib/models/manage-models'
+import { deleteModel } from '@/lib/models/delete-model'
 import { ZModelUpdateSchema } from '@/lib/models/schemas'
+import { updateModel } from '@/lib/models/update-model'
 
-const ZParams = z.object({ id: z.string().min(1).max(64) })
+export const PATCH = route({ access: 'console', params: ZIdParamsSchema, body: ZModelUpdateSchema }, ({ user, ip, params, body }) => updateModel(user, ip, params.id, body))
 
-export const PATCH = route({ access: 'console', params: ZParams, body: ZModelUpdateSchema }, ({ user, ip, params, body }) => updateModel(user, ip, params.id, body))
-
-export const DELETE = route({ access: 'console', params: ZParams }, ({ user, ip, params }) => deleteModel(user, ip, params.id))
+export const DELETE = route({ access: 'console', params: ZIdParamsSchema }, ({ user, ip, params }) => deleteModel(user, ip, params.id))

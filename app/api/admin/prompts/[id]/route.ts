@@ -1,10 +1,10 @@
 // PATCH and DELETE /api/admin/prompts/{id} (audited).
-import { z } from '@/lib/zod'
+import { ZSerialIdParamsSchema } from '@/lib/http/params'
 import { route } from '@/lib/http/route'
-import { deletePromptTemplate, updatePromptTemplate, ZPromptUpdateSchema } from '@/lib/prompts/prompt-templates'
+import { deletePromptTemplate } from '@/lib/prompts/delete-prompt-template'
+import { ZPromptUpdateSchema } from '@/lib/prompts/schemas'
+import { updatePromptTemplate } from '@/lib/prompts/update-prompt-template'
 
-const ZParams = z.object({ id: z.coerce.number().int().positive() })
+export const PATCH = route({ access: 'console', params: ZSerialIdParamsSchema, body: ZPromptUpdateSchema }, ({ user, ip, params, body }) => updatePromptTemplate(user, ip, params.id, body))
 
-export const PATCH = route({ access: 'console', params: ZParams, body: ZPromptUpdateSchema }, ({ user, ip, params, body }) => updatePromptTemplate(user, ip, params.id, body))
-
-export const DELETE = route({ access: 'console', params: ZParams }, ({ user, ip, params }) => deletePromptTemplate(user, ip, params.id))
+export const DELETE = route({ access: 'console', params: ZSerialIdParamsSchema }, ({ user, ip, params }) => deletePromptTemplate(user, ip, params.id))

@@ -1,6 +1,6 @@
 // POST /api/tasks/{id}/cancel: cancels a queued or running task of the caller, with a full refund.
 import { route } from '@/lib/http/route'
 import { cancelTask } from '@/lib/tasks/cancel-task'
-import { ZTaskIdParamsSchema } from '@/lib/tasks/schemas'
+import { ZIdParamsSchema } from '@/lib/http/params'
 
-export const POST = route({ access: 'user', params: ZTaskIdParamsSchema }, ({ user, params }) => cancelTask(user.id, params.id))
+export const POST = route({ access: 'user', params: ZIdParamsSchema }, ({ user, params }) => cancelTask(user.id, params.id))

@@ -1,6 +1,6 @@
 // POST /api/admin/models/{id}/test: 测试连接 — the backend's health or model list → data: {ok, message, detail}.
-import { z } from '@/lib/zod'
+import { ZIdParamsSchema } from '@/lib/http/params'
 import { route } from '@/lib/http/route'
-import { testModel } from '@/lib/models/manage-models'
+import { testModel } from '@/lib/models/test-model'
 
-export const POST = route({ access: 'console', params: z.object({ id: z.string().min(1).max(64) }) }, ({ params }) => testModel(params.id))
+export const POST = route({ access: 'console', params: ZIdParamsSchema }, ({ params }) => testModel(params.id))

@@ -1,6 +1,6 @@
 // POST /api/admin/tasks/un_recommend/{id}: takes a task off the image wall (audited).
 import { route } from '@/lib/http/route'
-import { setRecommended } from '@/lib/tasks/admin-tasks'
-import { ZTaskIdParamsSchema } from '@/lib/tasks/schemas'
+import { setRecommended } from '@/lib/tasks/set-recommended'
+import { ZIdParamsSchema } from '@/lib/http/params'
 
-export const POST = route({ access: 'console', params: ZTaskIdParamsSchema }, ({ user, ip, params }) => setRecommended(user, ip, params.id, false))
+export const POST = route({ access: 'console', params: ZIdParamsSchema }, ({ user, ip, params }) => setRecommended(user, ip, params.id, false))

@@ -3,10 +3,10 @@
 // caller makes once per adjustment, the dialog when it opens) is required: a replay answers the
 // first result instead of booking again; the same id with other amounts or another user is a 409.
 import { z } from '@/lib/zod'
+import { ZIdParamsSchema } from '@/lib/http/params'
 import { route } from '@/lib/http/route'
 import { adjustByAdmin } from '@/lib/ledger/adjust-by-admin'
 
-const ZParams = z.object({ id: z.string().min(1).max(64) })
 const amount = z.number().int('请输入整数').min(-1_000_000_000).max(1_000_000_000)
 const ZBody = z
   .object({
@@ -17,4 +17,4 @@ const ZBody = z
   })
   .strict()
 
-export const POST = route({ access: 'admin', params: ZParams, body: ZBody }, ({ user, ip, params, body }) => adjustByAdmin(user, ip, params.id, body))
+export const POST = route({ access: 'admin', params: ZIdParamsSchema, body: ZBody }, ({ user, ip, params, body }) => adjustByAdmin(user, ip, params.id, body))

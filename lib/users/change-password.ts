@@ -5,18 +5,6 @@ import { takeAttempt } from '@/lib/auth/rate-limit'
 import { issueToken } from '@/lib/auth/token'
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { isTooCommon } from './common-passwords'
-import { PROFILE_SELECT, toProfile, type Profile } from './user-views'
-
-export async function getProfile(userId: string): Promise<Profile> {
-  const row = await db().user.findUnique({ where: { id: userId }, select: PROFILE_SELECT })
-  if (!row) throw notFound('用户不存在')
-  return toProfile(row)
-}
-
-export async function updateProfile(userId: string, data: { name?: string; avatar?: string }): Promise<Profile> {
-  const row = await db().user.update({ where: { id: userId }, data, select: PROFILE_SELECT })
-  return toProfile(row)
-}
 
 /** Wrong current passwords per account, like failed logins: a stolen session cannot guess the password without limit. */
 export const PASSWORD_CHANGE_LIMIT = { max: 5, windowSeconds: 15 * 60 }
