@@ -27,3 +27,23 @@ export function TermsConsent({ checked, onChange }: { checked: boolean; onChange
     </label>
   )
 }
+
+/**
+ * Where signing in may create an account without a form to tick (WeChat): the notice
+ * stands before the button that starts it, and the account records the agreement.
+ */
+export function TermsNotice({ action = '登录' }: { action?: string }) {
+  return (
+    <p data-testid="terms-notice" className="text-center text-xs leading-5 text-zinc-500">
+      {action}即表示你已阅读并同意
+      <Link href={LEGAL_LINKS.userAgreement.href} target="_blank" className={link}>
+        《{LEGAL_LINKS.userAgreement.label}》
+      </Link>
+      和
+      <Link href={LEGAL_LINKS.privacyPolicy.href} target="_blank" className={link}>
+        《{LEGAL_LINKS.privacyPolicy.label}》
+      </Link>
+      ，首次登录将自动创建账号
+    </p>
+  )
+}

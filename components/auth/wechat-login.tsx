@@ -1,19 +1,19 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { useEffect } from 'react'
 import { queryKeys } from '@/lib/api-client/query-client'
 import { api } from '@/lib/api-client/request'
 import { RETURN_PATH_KEY } from '@/lib/app-start/rules'
-import { Loading, Spinner } from '@/components/ui/spinner'
+import { Loading } from '@/components/ui/spinner'
 import { OtherSignInLink } from './other-sign-in-link'
+import { TermsNotice } from './terms-consent'
 import { useRedirectParam } from './use-redirect-param'
 import { WechatQrLogin } from './wechat-qr-login'
 import { useIsWechatBrowser, wechatAuthorizeLink } from './wechat-links'
 
 type Options = { available: boolean; message: string | null; openPlatform: boolean }
 
-/** /login_by_wechat: inside WeChat, straight to WeChat's authorization; elsewhere, a QR code to scan with WeChat. */
+/** /login_by_wechat: inside WeChat, one tap to WeChat's authorization; elsewhere, a QR code to scan with WeChat. Both under the terms notice. */
 export function WechatLogin() {
   const isWechat = useIsWechatBrowser()
   const options = useQuery({
@@ -32,7 +32,10 @@ export function WechatLogin() {
       ) : isWechat ? (
         <InWechat />
       ) : (
-        <WechatQrLogin openPlatform={options.data.openPlatform} />
+        <div className="space-y-4">
+          <WechatQrLogin openPlatform={options.data.openPlatform} />
+          <TermsNotice action="扫码登录" />
+        </div>
       )}
       <OtherSignInLink />
     </div>
@@ -47,23 +50,23 @@ function Notice({ children }: { children: React.ReactNode }) {
   )
 }
 
-/** Inside WeChat the authorization needs no QR code: go there at once (the link stays as a fallback). */
+/**
+ * Inside WeChat the authorization needs no QR code: one tap, after the terms notice (an
+ * automatic redirect would create an account before anyone could read it).
+ */
 function InWechat() {
   const { target } = useRedirectParam()
   const link = wechatAuthorizeLink('login', { returnPath: target })
-  useEffect(() => {
-    sessionStorage.setItem(RETURN_PATH_KEY, target)
-    window.location.replace(link)
-  }, [link, target])
   return (
     <div className="mt-6 space-y-4 text-center">
-      <p className="flex items-center justify-center gap-2 text-sm text-zinc-300">
-        <Spinner className="size-4" />
-        正在前往微信授权…
-      </p>
-      <a href={link} className="inline-flex h-12 w-full items-center justify-center rounded-lg bg-[#07c160] text-base font-medium text-white hover:brightness-110">
+      <a
+        href={link}
+        onClick={() => sessionStorage.setItem(RETURN_PATH_KEY, target)}
+        className="inline-flex h-12 w-full items-center justify-center rounded-lg bg-[#07c160] text-base font-medium text-white hover:brightness-110"
+      >
         微信授权登录
       </a>
+      <TermsNotice />
     </div>
   )
 }

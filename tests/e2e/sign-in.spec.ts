@@ -63,7 +63,9 @@ test('inside WeChat, a visitor signs in through WeChat OAuth and comes back sign
 
   await page.goto('/login?redirect=%2Faccount')
   await page.getByRole('link', { name: /微信登录/ }).click()
-  // /login_by_wechat goes straight to WeChat's page, which (the fake) agrees and sends the browser to /wx_auth.
+  // /login_by_wechat: the terms notice, then one tap to WeChat's page, which (the fake) agrees and sends the browser to /wx_auth.
+  await expect(page.getByTestId('terms-notice')).toContainText('用户协议')
+  await page.getByRole('link', { name: '微信授权登录' }).click()
   await expect(page).toHaveURL(/\/account$/)
   await expect(page.getByTestId('account-balance')).toBeVisible()
   expect(await page.evaluate(() => localStorage.getItem('token'))).toMatch(/^Bearer /)

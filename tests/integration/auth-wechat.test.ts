@@ -74,7 +74,7 @@ describe('with WeChat configured', () => {
     expect(row.expiresAt.getTime() - Date.now()).toBeGreaterThan(9 * 60 * 1000)
   })
 
-  it('a new WeChat user gets an account with the WeChat name and avatar, and a token', async () => {
+  it('a new WeChat user gets an account with the WeChat name and avatar, and a token; it agreed to the terms shown above the sign-in', async () => {
     const who = person()
     fake.setPerson(who)
     const before = await db().user.count()
@@ -87,6 +87,7 @@ describe('with WeChat configured', () => {
     expect(me.username).toMatch(/^wx_[a-z0-9]{10}$/)
     const row = await db().user.findUniqueOrThrow({ where: { id: me.id } })
     expect(row).toMatchObject({ wxOpenId: who.openid, wxUnionId: who.unionid, passwordHash: null })
+    expect(row.agreedTermsAt).toBeInstanceOf(Date)
   })
 
   it('the callback answer clears the state cookie (and a QR ticket’s details cookie)', async () => {

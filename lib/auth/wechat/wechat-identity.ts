@@ -43,6 +43,8 @@ export async function findOrCreateWechatUser(tx: Tx, identity: WechatIdentity): 
         ...(identity.avatar ? { avatar: identity.avatar } : {}),
         wxOpenId: identity.openid,
         wxUnionId: identity.unionid,
+        // Every way into a WeChat sign-in (the button inside WeChat, the QR code) stands under the terms notice.
+        agreedTermsAt: new Date(),
       },
       select: SELECT,
     })
