@@ -28,7 +28,17 @@ const NODES: Record<string, Record<string, InputKind>> = {
   PreviewImage: { images: 'LINK' },
 }
 
-export const outputNodes = (graph: Graph) => Object.keys(graph).filter((id) => ['SaveImage', 'PreviewImage'].includes(graph[id].class_type))
+export const outputNodes = (graph: Graph) =>
+  Object.entries(graph)
+    .filter(([, node]) => ['SaveImage', 'PreviewImage'].includes(node.class_type))
+    .map(([id]) => id)
+
+/** A node of a validated graph: validate() lets no link to a missing node through. */
+export function nodeOf(graph: Graph, id: string): Graph[string] {
+  const node = graph[id]
+  if (!node) throw new Error(`node ${id} is not in the graph`)
+  return node
+}
 
 export function batchSize(graph: Graph): number {
   const sizes = Object.values(graph).map((n) => Number(n.class_type === 'RepeatLatentBatch' ? n.inputs.amount : n.class_type === 'EmptyLatentImage' ? n.inputs.batch_size : 1))
@@ -40,7 +50,7 @@ export function executionOrder(graph: Graph): string[] {
   const order: string[] = []
   const visit = (id: string) => {
     if (order.includes(id)) return
-    for (const value of Object.values(graph[id].inputs)) if (Array.isArray(value)) visit(String(value[0]))
+    for (const value of Object.values(nodeOf(graph, id).inputs)) if (Array.isArray(value)) visit(String(value[0]))
     order.push(id)
   }
   outputNodes(graph).forEach(visit)
@@ -57,7 +67,8 @@ export function validate(graph: Graph, known: KnownNames): unknown {
   const nodeErrors: Record<string, unknown> = {}
   for (const [id, node] of Object.entries(graph)) {
     const errors: Record<string, unknown>[] = []
-    for (const [name, kind] of Object.entries(NODES[node.class_type])) {
+    // Every class is known here: the loop above refused the others.
+    for (const [name, kind] of Object.entries(NODES[node.class_type] ?? {})) {
       const value = node.inputs?.[name]
       const fail = (type: string, message: string, details: string) => errors.push({ type, message, details, extra_info: { input_name: name } })
       const list = Array.isArray(kind) ? kind : kind === 'checkpoints' || kind === 'controlnets' || kind === 'images' || kind === 'loras' ? known[kind] : null

@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto'
 import type http from 'node:http'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { batchSize, executionOrder, outputNodes, validate, type Graph } from './comfyui-nodes'
+import { at } from '../helpers/present'
+import { batchSize, executionOrder, nodeOf, outputNodes, validate, type Graph } from './comfyui-nodes'
 import { fakePng, jsonBody, parseMultipart, pause, record, sendJson, sendText, startServer, type Multipart, type RecordedRequest } from './common'
 
 export type ComfyBehaviour =
@@ -97,7 +98,7 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
     send('execution_start', { prompt_id }, true)
     send('execution_cached', { nodes: [], prompt_id }, true)
     run: for (const id of executionOrder(graph)) {
-      const node = graph[id]
+      const node = nodeOf(graph, id)
       send('executing', { node: id, display_node: id, prompt_id })
       if (node.class_type === 'KSampler') {
         const steps = Number(node.inputs.steps)
@@ -184,7 +185,7 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
     if (route === 'GET /queue') return sendJson(res, 200, { queue_running: running ? [queueItem(running)] : [], queue_pending: pending.map(queueItem) })
     if (route === 'POST /queue') {
       const { delete: ids, clear } = (body ?? {}) as { delete?: string[]; clear?: boolean }
-      for (let i = pending.length - 1; i >= 0; i--) if (clear || ids?.includes(pending[i].id)) pending.splice(i, 1)
+      for (let i = pending.length - 1; i >= 0; i--) if (clear || ids?.includes(at(pending, i).id)) pending.splice(i, 1)
       return sendJson(res, 200, {})
     }
     if (route === 'POST /interrupt') {

@@ -2,6 +2,7 @@
 import net from 'node:net'
 import sharp from 'sharp'
 import { expect } from 'vitest'
+import { at } from '../helpers/present'
 import { BackendError, type BackendErrorCode, type GenerationJob, type RunContext } from '@/lib/generation/backends/types'
 
 let jobNumber = 0
@@ -87,5 +88,5 @@ export async function deadEndpoint(): Promise<string> {
 
 /** Every value at least the one before it. */
 export function expectRising(values: number[]): void {
-  for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThanOrEqual(values[i - 1])
+  for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThanOrEqual(at(values, i - 1))
 }

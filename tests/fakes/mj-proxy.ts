@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import type http from 'node:http'
 import sharp from 'sharp'
+import { at } from '../helpers/present'
 import { decodeBase64Image, isImage, jsonBody, record, sendJson, startServer, type RecordedRequest } from './common'
 
 export type NotifyMode = 'normal' | 'lost' | 'duplicate' | 'late' | 'flaky'
@@ -184,8 +185,8 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     const steps = task.own.kind === 'grid' ? PROGRESS : ['0%', '50%']
     if (step < steps.length) {
       const preview = step > 0 ? `${url}/cdn/${task.id}-preview-${step}.png` : null
-      if (preview) images.set(`${task.id}-preview-${step}.png`, blurred(task.own.kind === 'grid' ? grid(task.own.colours) : solid(task.own.colours[0], 256), 12 - step))
-      change(task, { status: 'IN_PROGRESS', progress: steps[step], imageUrl: preview })
+      if (preview) images.set(`${task.id}-preview-${step}.png`, blurred(task.own.kind === 'grid' ? grid(task.own.colours) : solid(at(task.own.colours, 0), 256), 12 - step))
+      change(task, { status: 'IN_PROGRESS', progress: at(steps, step), imageUrl: preview })
       if (task.prompt.includes('__STUCK__') && step === 3) return
       if (task.prompt.includes('__FAIL__') && step === 2) return later(options.stepMs, () => finish(task, 'Request cancelled due to image filters'))
       return later(options.stepMs, () => run(task, step + 1))
@@ -200,7 +201,7 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       const h = hash()
       const file = `${task.id}.png`
       // A describe's imageUrl is the picture it was given.
-      images.set(file, task.own.kind === 'upscale' ? solid(task.own.colours[0], 256) : task.own.kind === 'describe' ? Promise.resolve(task.own.source ?? Buffer.alloc(0)) : grid(task.own.colours))
+      images.set(file, task.own.kind === 'upscale' ? solid(at(task.own.colours, 0), 256) : task.own.kind === 'describe' ? Promise.resolve(task.own.source ?? Buffer.alloc(0)) : grid(task.own.colours))
       const buttons = task.own.kind === 'grid' ? gridButtons(h) : task.own.kind === 'upscale' ? upscaleButtons(h) : describeButtons()
       const finalPrompt = task.own.kind === 'describe' ? describedText() : `${task.prompt} --v 6.1`
       change(task, { status: 'SUCCESS', progress: '100%', imageUrl: `${url}/cdn/${file}`, buttons, finishTime: Date.now(), properties: { ...task.properties, finalPrompt, messageHash: h } })
@@ -227,12 +228,13 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     if (earlier && customId.startsWith('MJ::JOB::upsample::')) {
       return sendJson(res, 200, { code: 21, description: '任务已存在', result: earlier.id, properties: { status: earlier.status, imageUrl: earlier.imageUrl } })
     }
+    // customId is one of the parent's buttons, so a U/V or PicReader index is 1–4.
     const index = Number(customId.split('::')[3] ?? 1)
     const isUpscale = customId.startsWith('MJ::JOB::upsample::')
-    const colours = isUpscale ? [parent.own.colours[index - 1]] : customId.startsWith('MJ::JOB::variation::') ? nextColours().map((c, i) => (i === 0 ? parent.own.colours[index - 1] : c)) : nextColours()
+    const colours = isUpscale ? [at(parent.own.colours, index - 1)] : customId.startsWith('MJ::JOB::variation::') ? nextColours().map((c, i) => (i === 0 ? at(parent.own.colours, index - 1) : c)) : nextColours()
     const modal = customId.startsWith('MJ::Inpaint::') ? 'inpaint' : customId.startsWith('MJ::CustomZoom::') ? 'zoom' : null
     const kind: Kind = isUpscale ? 'upscale' : customId.startsWith('MJ::Picread::') ? 'describe' : 'grid'
-    const prompt = customId.startsWith('MJ::Job::PicReader::') ? describedText().split('\n\n')[index - 1].slice(4) : parent.prompt
+    const prompt = customId.startsWith('MJ::Job::PicReader::') ? at(describedText().split('\n\n'), index - 1).slice(4) : parent.prompt
     const child = create(actionOf(customId), prompt, body, { kind, colours, customId, parentId: parent.id, modal, source: parent.own.source })
     parent.own.pressed.set(customId, child.id)
     if (modal) {
@@ -315,15 +317,15 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       const ids = Array.isArray(input.ids) ? input.ids.map(String) : []
       return sendJson(res, 200, ids.flatMap((id) => (tasks.has(id) ? [wire(tasks.get(id)!)] : [])))
     }
-    const fetchMatch = /^\/mj\/task\/([^/]+)\/fetch$/.exec(path)
-    if (req.method === 'GET' && fetchMatch) {
-      const task = tasks.get(decodeURIComponent(fetchMatch[1]))
+    const fetchId = /^\/mj\/task\/([^/]+)\/fetch$/.exec(path)?.[1]
+    if (req.method === 'GET' && fetchId !== undefined) {
+      const task = tasks.get(decodeURIComponent(fetchId))
       if (!task) return void res.writeHead(200).end()
       return sendJson(res, 200, wire(task))
     }
-    const cancelMatch = /^\/mj\/task\/([^/]+)\/cancel$/.exec(path)
-    if (req.method === 'POST' && cancelMatch) {
-      const task = tasks.get(decodeURIComponent(cancelMatch[1]))
+    const cancelId = /^\/mj\/task\/([^/]+)\/cancel$/.exec(path)?.[1]
+    if (req.method === 'POST' && cancelId !== undefined) {
+      const task = tasks.get(decodeURIComponent(cancelId))
       if (task && !['SUCCESS', 'FAILURE'].includes(task.status)) change(task, { status: 'FAILURE', failReason: '取消任务', progress: '' })
       return sendJson(res, 200, { code: 1, description: '成功', result: null })
     }

@@ -25,7 +25,7 @@ export async function startFakeTencentSms(options: FakeTencentSmsOptions) {
   function checkSignature(req: http.IncomingMessage, raw: Buffer): string | null {
     const match = AUTH.exec(req.headers.authorization ?? '')
     if (!match) return 'AuthFailure.InvalidAuthorization'
-    const [, secretId, date, service, signedHeaders, signature] = match
+    const [, secretId, date, service, signedHeaders = '', signature] = match
     if (secretId !== options.secretId) return 'AuthFailure.SecretIdNotFound'
     const timestamp = Number(req.headers['x-tc-timestamp'])
     if (!Number.isInteger(timestamp) || Math.abs(timestamp - Date.now() / 1000) > 300) return 'AuthFailure.SignatureExpire'

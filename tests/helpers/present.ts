@@ -1,0 +1,28 @@
+/**
+ * Reading values a test knows are there (noUncheckedIndexedAccess types every `list[i]`
+ * as possibly undefined). Each throws a readable error when the value is missing, so a
+ * broken test fails at the line that assumed it, not later on `undefined.id`.
+ * Plain throws, no vitest: bench/ and the e2e specs use them too.
+ */
+
+/** The item at `index` (negative counts from the end, like Array.prototype.at). */
+export function at<T>(list: ArrayLike<T>, index: number): T {
+  const i = index < 0 ? list.length + index : index
+  if (i < 0 || i >= list.length) throw new Error(`expected an item at index ${index}, the list has ${list.length}`)
+  return list[i] as T
+}
+
+/** The first item. */
+export const first = <T>(list: ArrayLike<T>): T => at(list, 0)
+
+/** The one and only item: throws unless the list has exactly one. */
+export function only<T>(list: ArrayLike<T>): T {
+  if (list.length !== 1) throw new Error(`expected exactly one item, the list has ${list.length}`)
+  return list[0] as T
+}
+
+/** The value, which must not be undefined or null; `what` names it in the error. */
+export function present<T>(value: T | null | undefined, what: string): T {
+  if (value === undefined || value === null) throw new Error(`expected ${what}, got ${value}`)
+  return value
+}
