@@ -1,43 +1,20 @@
 import 'server-only'
 import { db } from '@/lib/db'
-import type { Prisma } from '@/lib/generated/prisma/client'
 import { createAdapter } from '@/lib/generation/backends/registry'
-import { BackendError, type BackendAdapter, type GenerationJob, type RunContext, type WaitOutcome } from '@/lib/generation/backends/types'
-import { storePreview, storeResults } from '@/lib/generation/store-results'
+import type { BackendAdapter, GenerationJob } from '@/lib/generation/backends/types'
 import { backendConfig } from '@/lib/models/backend-config'
-import { backendStillAnswers, failsMostTasks, recordAttempt, recordBackendFailure, takeOutOfRouting } from '@/lib/models/backend-health'
-import { announceQueueChangeNow } from '@/lib/signals/queue-signal'
-import { onTaskNudge } from '@/lib/signals/task-nudges'
-import { getConfigValue } from '@/lib/site-config/store'
-import { buildJob, MissingInputError } from './build-job'
-import { LEASE_MS, type ClaimedTask } from './claim-task'
-import { completeTask, failTask, type Shortfall } from './finish-task'
-import { TASK_ERROR_MESSAGES } from './task-views'
-
-const HEARTBEAT_MS = 15_000
-const PROGRESS_WRITE_MS = 1_000
-const BACKOFF_BASE_MS = 5_000
-const BACKOFF_MAX_MS = 5 * 60_000
-/** A task's own failure (the backend answered with an error) is tried again after 2 s, then 5 s: three attempts within about 20 s. */
-const TASK_RETRY_DELAYS_MS = [2_000, 5_000]
-/** A busy backend (queue full, 429/503) is asked again after 2 s, 4 s, 8 s ... at most a minute apart. */
-const BUSY_BACKOFF_BASE_MS = 2_000
-const BUSY_BACKOFF_MAX_MS = 60_000
-
-/** Runs in this process by task id, so a cancel signal can stop one at once. */
-export const activeRuns = new Map<string, () => void>()
-
-/** Why a run stopped early, from the worker's point of view. */
-type StopReason = 'deadline' | 'ended-elsewhere' | 'shutdown'
+import { buildJob } from './build-job'
+import type { ClaimedTask } from './claim-task'
+import { holdLease } from './run-lease'
+import { markAccepted, produce } from './run-produce'
+import { settleFailure, settleSuccess } from './run-settle'
 
 /**
- * Runs one claimed task to its end: builds the job, submits it (or, after a worker
- * died, probes and resumes it: an accepted job is never submitted twice), waits,
- * copies the images into storage and marks the task SUCCESS. While it runs, a heartbeat
- * keeps the lease and notices a cancel or deadline. Failures that may pass (network,
- * 5xx before the backend accepted) go back to the queue with backoff; a busy backend is
- * asked again and again without using up attempts, until the deadline; others fail the
- * task with a refund.
+ * Runs one claimed task to its end in three parts: the lease (heartbeat, cancel, deadline
+ * and shutdown stop it: run-lease.ts), producing the images (submit, or after a worker
+ * died probe and resume, then wait: run-produce.ts), and settling (store the images and
+ * mark SUCCESS; or requeue with backoff, ask a busy backend again, or fail with a refund:
+ * run-settle.ts).
  */
 export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: AbortSignal): Promise<void> {
   const task = await db().task.findUniqueOrThrow({
@@ -57,79 +34,20 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
       customModel: { select: { checkpoint: true, lora: true } },
     },
   })
-  const stop = new AbortController()
-  let stopReason: StopReason | null = null
-  const stopWith = (reason: StopReason) => {
-    stopReason ??= reason
-    stop.abort()
-  }
-  const onShutdown = () => stopWith('shutdown')
-  shutdown.addEventListener('abort', onShutdown)
-  activeRuns.set(task.id, () => stopWith('ended-elsewhere'))
-  const deadline = setTimeout(() => stopWith('deadline'), Math.max(0, task.deadlineAt.getTime() - Date.now()))
-
-  let progress = 0
-  let writtenProgress = 0
-  let lastWrite = 0
-  const heartbeat = async () => {
-    const shouldWrite = progress !== writtenProgress && Date.now() - lastWrite >= PROGRESS_WRITE_MS
-    const { count } = await db().task.updateMany({
-      where: { id: task.id, leaseOwner: workerId, status: 'PENDING' },
-      data: { leaseExpiresAt: new Date(Date.now() + LEASE_MS), ...(shouldWrite ? { progress } : {}) },
-    })
-    if (shouldWrite) (writtenProgress = progress), (lastWrite = Date.now())
-    if (count === 0) stopWith('ended-elsewhere') // cancelled, timed out or taken over
-  }
-  const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS)
-  let previews = 0
-  let isSavingPreview = false
-  const ctx: RunContext = {
-    signal: stop.signal,
-    onProgress(p: number) {
-      progress = Math.max(progress, Math.min(99, Math.round(p)))
-      if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) void heartbeat().catch(() => undefined)
-    },
-    onPreview(image: Buffer) {
-      // Best effort, one at a time: a preview arriving while one is saved is skipped, the next one will do.
-      if (isSavingPreview) return
-      isSavingPreview = true
-      void storePreview(task.id, ++previews, image)
-        .then((url) => db().task.updateMany({ where: { id: task.id, leaseOwner: workerId, status: 'PENDING' }, data: { previewUrl: url } }))
-        .catch(() => undefined)
-        .finally(() => (isSavingPreview = false))
-    },
-    onNudge: (listener) => onTaskNudge(task.id, listener),
-  }
-
+  const lease = holdLease(task, workerId, shutdown)
   let adapter: BackendAdapter | null = null
   let job: GenerationJob | null = null
   let upstreamId = task.upstreamId
   try {
     adapter = createAdapter(task.model.backend, backendConfig(task.model))
     job = await buildJob(task)
-    const outcome = await produce(adapter, job, claimed, ctx, async (id) => {
+    const outcome = await produce(adapter, job, claimed, lease.ctx, async (id) => {
       upstreamId = id
-      await db().task.updateMany({ where: { id: task.id, leaseOwner: workerId }, data: { upstreamId: id, stage: 'RUNNING' } })
+      await markAccepted(task.id, workerId, id)
     })
-    const [siteName, visibleMark] = await Promise.all([getConfigValue<string>('name'), getConfigValue<boolean>('AI_MARK_ENABLED')])
-    const stored = await storeResults(task.id, outcome.images, { siteName, visibleMark }).catch((error) => {
-      throw new StorageError(String(error))
-    })
-    const completed = await completeTask(
-      task.id,
-      workerId,
-      stored,
-      outcome.log,
-      {
-        buttons: outcome.buttons,
-        ...(outcome.prompts ? { params: { ...(task.params as Record<string, unknown>), describedPrompts: outcome.prompts } } : {}),
-      },
-      // A text result (describe) has no images to count.
-      outcome.prompts ? undefined : shortfallOf(task, stored.length),
-    )
-    if (completed) await recordAttempt(task.model.id, task.id, true)
+    await settleSuccess(task, workerId, outcome)
   } catch (error) {
-    await handleFailure(error, {
+    await settleFailure(error, {
       taskId: task.id,
       model: task.model,
       poolKey: task.poolKey,
@@ -137,169 +55,13 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
       attempts: claimed.attempts,
       maxAttempts: task.maxAttempts,
       accepted: Boolean(upstreamId),
-      stopReason,
+      stopReason: lease.stopReason(),
       deadlineAt: task.deadlineAt,
       previousLog: task.backendLog,
     })
+    const stopReason = lease.stopReason() // read again: the deadline may have passed while settling
     if (adapter?.interrupt && job && (stopReason === 'deadline' || stopReason === 'ended-elsewhere')) await adapter.interrupt(upstreamId, job)
   } finally {
-    clearInterval(beat)
-    clearTimeout(deadline)
-    shutdown.removeEventListener('abort', onShutdown)
-    activeRuns.delete(task.id)
+    lease.end()
   }
-}
-
-class StorageError extends Error {}
-
-/** The images paid for but not delivered, priced as charged (never more than was charged). */
-function shortfallOf(task: { userId: string; chargedPoints: number; priceSnapshot: unknown; params: unknown }, delivered: number): Shortfall | undefined {
-  const snapshot = (task.priceSnapshot ?? {}) as { pricePerImage?: unknown; count?: unknown }
-  const ordered = typeof snapshot.count === 'number' ? snapshot.count : Number((task.params as { count?: unknown }).count ?? 1)
-  const pricePerImage = typeof snapshot.pricePerImage === 'number' ? snapshot.pricePerImage : 0
-  if (!(delivered < ordered)) return undefined
-  return { userId: task.userId, ordered, delivered, points: Math.min(task.chargedPoints, (ordered - delivered) * pricePerImage) }
-}
-
-/** Final failures that count against the backend's health (a refused prompt does not). */
-const BACKEND_FAULTS = new Set(['UNREACHABLE', 'TIMEOUT', 'BAD_RESPONSE', 'UPSTREAM_FAILED', 'UNAUTHORIZED'])
-/** No answer at all: the backend, not the job, is what failed. */
-const NO_ANSWER = new Set(['UNREACHABLE', 'TIMEOUT'])
-
-/** Submit (or resume) and wait: the images, however the backend delivers them. */
-async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: ClaimedTask, ctx: RunContext, onAccepted: (id: string) => Promise<void>): Promise<WaitOutcome> {
-  let upstreamId = claimed.upstreamId
-  if (!upstreamId && claimed.probeBeforeSubmit && adapter.probe) {
-    // The previous attempt ended without an answer (its worker died or drained mid-submit,
-    // or the backend did not answer in time): the backend may have the job.
-    const known = await adapter.probe(job)
-    if (known.known && !known.upstreamId) throw new BackendError('UPSTREAM_FAILED', 'the backend ran an earlier attempt whose result cannot be fetched', false, { code: 'BACKEND_LOST' })
-    if (known.known) upstreamId = known.upstreamId
-  }
-  if (!upstreamId) {
-    const outcome = await adapter.submit(job, ctx)
-    if (outcome.kind === 'completed') return outcome
-    upstreamId = outcome.upstreamId
-    await onAccepted(upstreamId)
-  } else if (upstreamId !== claimed.upstreamId) {
-    await onAccepted(upstreamId)
-  }
-  if (!adapter.wait) throw new BackendError('BAD_RESPONSE', `backend ${adapter.kind} accepted a job but cannot be waited on`, false)
-  return adapter.wait(upstreamId, job, ctx)
-}
-
-type FailedRun = {
-  taskId: string
-  model: Parameters<typeof backendStillAnswers>[0] & { id: string }
-  poolKey: string | null
-  workerId: string
-  attempts: number
-  maxAttempts: number
-  accepted: boolean
-  stopReason: StopReason | null
-  deadlineAt: Date
-  /** The task's backendLog before this attempt (it counts busy answers in a row). */
-  previousLog: unknown
-}
-
-async function handleFailure(error: unknown, run: FailedRun): Promise<void> {
-  const { taskId, workerId } = run
-  const modelId = run.model.id
-  if (run.stopReason === 'ended-elsewhere') return // the canceller or the sweeper already ended it
-  if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId, run.accepted)
-  if (error instanceof BackendError && error.code === 'BUSY' && !run.accepted) return askAgainWhenBusy(error, run)
-  if (run.stopReason === 'deadline') {
-    if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId)) await recordAttempt(modelId, taskId, false, 'TIMEOUT: deadline passed')
-    return
-  }
-
-  const code = error instanceof BackendError ? ((error.detail as { code?: string } | undefined)?.code ?? error.code) : error instanceof MissingInputError ? 'INPUT_MISSING' : error instanceof StorageError ? 'STORAGE_FAILED' : 'UPSTREAM_FAILED'
-  const retryable = error instanceof BackendError && error.retryable && error.code !== 'ABORTED' && !run.accepted ? error : null
-  const blame = retryable ? await blameFor(retryable, run.model) : 'none'
-  if (blame === 'backend') await recordBackendFailure(modelId, taskId, `${retryable!.code}: ${retryable!.message}`)
-  else if (error instanceof BackendError && BACKEND_FAULTS.has(error.code)) await recordTaskFailure(modelId, taskId, `${error.code}: ${error.message}`)
-  if (retryable && run.attempts < run.maxAttempts) {
-    // The backend failed: a pool's task moves to another instance at once, a lone
-    // backend's waits (the health check brings the backend back, or the sweeper refunds).
-    // The task failed: it is tried again within seconds.
-    const delay = blame === 'backend' ? (run.poolKey ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))) : (TASK_RETRY_DELAYS_MS[run.attempts - 1] ?? TASK_RETRY_DELAYS_MS.at(-1)!)
-    // An answer (5xx, garbage) means the backend dealt with the submit: the retry submits
-    // again. No answer in time leaves it unknown, so the retry asks the backend first.
-    await requeue(taskId, workerId, { runAfter: new Date(Date.now() + delay), probeBeforeSubmit: retryable.code === 'TIMEOUT', backendLog: [describe(error)] as Prisma.InputJsonValue })
-    return
-  }
-  if (!(error instanceof BackendError || error instanceof MissingInputError || error instanceof StorageError)) console.error(`[worker] task ${taskId} failed unexpectedly`, error)
-  await failTask(taskId, { errorCode: code, errorMessage: userMessageOf(error, code), log: describe(error) }, workerId)
-}
-
-/**
- * Whose failure a retryable error is. No answer (unreachable, timed out) is the
- * backend's. An error the backend answered with (a 5xx, a garbled result) is the task's
- * if the backend still answers its health check at once (say, an out-of-memory for this
- * size): one user's job must not take the backend away from everyone else.
- */
-async function blameFor(error: BackendError, model: FailedRun['model']): Promise<'backend' | 'task'> {
-  if (error.code === 'BUSY') return 'task'
-  if (NO_ANSWER.has(error.code)) return 'backend'
-  return (await backendStillAnswers(model)) ? 'task' : 'backend'
-}
-
-/** A failed attempt that was the task's; an instance failing most tasks of several users still leaves routing. */
-async function recordTaskFailure(modelId: string, taskId: string, message: string): Promise<void> {
-  await recordAttempt(modelId, taskId, false, message)
-  if (await failsMostTasks(modelId)) await takeOutOfRouting(modelId, `多个用户的任务接连失败（${message}）`)
-}
-
-/** What the user reads: the backend's own words where it gave a reason, after what happened to the points. */
-function userMessageOf(error: unknown, code: string): string {
-  const summary = TASK_ERROR_MESSAGES[code] ?? TASK_ERROR_MESSAGES.UPSTREAM_FAILED!
-  if (!(error instanceof BackendError)) return summary
-  if (error.userMessage) return error.userMessage
-  return error.code === 'UPSTREAM_FAILED' || error.code === 'REJECTED' ? `${summary}（${error.message.slice(0, 200)}）` : summary
-}
-
-/** Back to the queue (the slot it held is free: announced), if this worker still holds it. */
-async function requeue(taskId: string, workerId: string, data: Prisma.TaskUpdateManyMutationInput): Promise<void> {
-  const { count } = await db().task.updateMany({
-    where: { id: taskId, leaseOwner: workerId, status: 'PENDING' },
-    data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, progress: 0, ...data },
-  })
-  if (count > 0) await announceQueueChangeNow()
-}
-
-/**
- * The backend is busy (a proxy's queue full, HTTP 429/503): it refused the job, so the
- * attempt is given back and the task asked again after 2 s, 4 s, 8 s ... up to a minute
- * apart, never later than its deadline (where the sweeper fails it with a refund).
- */
-async function askAgainWhenBusy(error: BackendError, run: FailedRun): Promise<void> {
-  const last = Array.isArray(run.previousLog) ? (run.previousLog[0] as { error?: unknown; busyInARow?: unknown } | null) : null
-  const busyInARow = (last?.error === 'BUSY' && typeof last.busyInARow === 'number' ? last.busyInARow : 0) + 1
-  const delay = Math.min(BUSY_BACKOFF_MAX_MS, BUSY_BACKOFF_BASE_MS * 2 ** (busyInARow - 1))
-  const runAfter = new Date(Math.min(Date.now() + delay, run.deadlineAt.getTime()))
-  await requeue(run.taskId, run.workerId, {
-    runAfter,
-    attempts: { decrement: 1 },
-    probeBeforeSubmit: false,
-    backendLog: [{ ...describe(error), busyInARow }] as Prisma.InputJsonValue,
-  })
-}
-
-/**
- * When a draining worker runs out of time: a job the backend accepted keeps running
- * there and another worker resumes waiting for it; any other goes back to the queue,
- * where the next attempt first probes whether the backend got it after all. Either way
- * the workers are told, so one that is idle takes it over now.
- */
-async function releaseForLater(taskId: string, workerId: string, accepted: boolean): Promise<void> {
-  const { count } = await db().task.updateMany({
-    where: { id: taskId, leaseOwner: workerId, status: 'PENDING' },
-    data: accepted ? { leaseOwner: null, leaseExpiresAt: null } : { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, probeBeforeSubmit: true },
-  })
-  if (count > 0) await announceQueueChangeNow()
-}
-
-function describe(error: unknown) {
-  if (error instanceof BackendError) return { error: error.code, message: error.message, retryable: error.retryable, detail: error.detail ?? null, at: new Date().toISOString() }
-  return { error: 'INTERNAL', message: error instanceof Error ? error.message : String(error), at: new Date().toISOString() }
 }

@@ -1,0 +1,36 @@
+import 'server-only'
+import { db } from '@/lib/db'
+import { BackendError, type BackendAdapter, type GenerationJob, type RunContext, type WaitOutcome } from '@/lib/generation/backends/types'
+import type { ClaimedTask } from './claim-task'
+
+/**
+ * Submit (or resume) and wait: the images, however the backend delivers them. After an
+ * attempt that ended without an answer it first asks the backend whether it has the job,
+ * so an accepted job is never submitted twice. `onAccepted` runs once the backend gave
+ * its id (see markAccepted).
+ */
+export async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: ClaimedTask, ctx: RunContext, onAccepted: (id: string) => Promise<void>): Promise<WaitOutcome> {
+  let upstreamId = claimed.upstreamId
+  if (!upstreamId && claimed.probeBeforeSubmit && adapter.probe) {
+    // The previous attempt ended without an answer (its worker died or drained mid-submit,
+    // or the backend did not answer in time): the backend may have the job.
+    const known = await adapter.probe(job)
+    if (known.known && !known.upstreamId) throw new BackendError('UPSTREAM_FAILED', 'the backend ran an earlier attempt whose result cannot be fetched', false, { code: 'BACKEND_LOST' })
+    if (known.known) upstreamId = known.upstreamId
+  }
+  if (!upstreamId) {
+    const outcome = await adapter.submit(job, ctx)
+    if (outcome.kind === 'completed') return outcome
+    upstreamId = outcome.upstreamId
+    await onAccepted(upstreamId)
+  } else if (upstreamId !== claimed.upstreamId) {
+    await onAccepted(upstreamId)
+  }
+  if (!adapter.wait) throw new BackendError('BAD_RESPONSE', `backend ${adapter.kind} accepted a job but cannot be waited on`, false)
+  return adapter.wait(upstreamId, job, ctx)
+}
+
+/** The backend accepted the job: its id is kept (a later attempt resumes it) and the task is RUNNING. */
+export async function markAccepted(taskId: string, workerId: string, upstreamId: string): Promise<void> {
+  await db().task.updateMany({ where: { id: taskId, leaseOwner: workerId }, data: { upstreamId, stage: 'RUNNING' } })
+}
