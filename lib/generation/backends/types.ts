@@ -147,6 +147,9 @@ export class BackendError extends Error {
   }
 }
 
+/** Whether the backend has a job, and its id when it can be followed (null: it ran but cannot be fetched). */
+export type ProbeResult = { known: false } | { known: true; upstreamId: string | null }
+
 export interface BackendAdapter {
   readonly kind: BackendKind
   /** Starts the job; throws BackendError. */
@@ -157,7 +160,7 @@ export interface BackendAdapter {
    * After a worker died in the middle of submit: does the backend know this job? Lets the
    * worker resume an accepted job instead of submitting it twice.
    */
-  probe?(job: GenerationJob): Promise<{ known: false } | { known: true; upstreamId: string | null }>
+  probe?(job: GenerationJob): Promise<ProbeResult>
   /** Best-effort stop of a running job (cancel, deadline). Never throws. */
   interrupt?(upstreamId: string | null, job: GenerationJob): Promise<void>
   /** 测试连接: calls a health or model-list endpoint and says what it found. Never throws. */
