@@ -68,7 +68,7 @@ export type TEnv = z.infer<typeof ZEnvSchema> & { AUTH_SECRET: string; DATABASE_
 
 const S3_REQUIRED = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const
 
-export function parseEnv(source: Record<string, string | undefined>): z.infer<typeof ZEnvSchema> {
+export function parseEnv(source: Record<string, string | undefined> = process.env): z.infer<typeof ZEnvSchema> {
   // `NAME=` in an env file means "not set", not "set to nothing".
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''))
   const result = ZEnvSchema.safeParse(present)
@@ -88,12 +88,17 @@ export function nodeEnv(): TEnv['NODE_ENV'] {
   return ZEnvSchema.shape.NODE_ENV.parse(process.env.NODE_ENV || undefined)
 }
 
+/** The whole environment, for the launcher that hands it on to the web server it starts. */
+export function processEnvironment(): Record<string, string | undefined> {
+  return { ...process.env }
+}
+
 let cached: TEnv | undefined
 
 /** The validated environment of a running web or worker process (which needs its secrets). */
 export function env(): TEnv {
   if (cached) return cached
-  const parsed = parseEnv(process.env)
+  const parsed = parseEnv()
   const missing = (['DATABASE_URL', 'AUTH_SECRET'] as const).filter((name) => !parsed[name])
   if (missing.length) {
     throw new Error(

@@ -3,7 +3,7 @@
 import { applyMigrations } from '../lib/db/migrate'
 import { parseEnv } from '../lib/env'
 
-const { DATABASE_URL, MIGRATION_DATABASE_URL } = parseEnv(process.env)
+const { DATABASE_URL, MIGRATION_DATABASE_URL } = parseEnv()
 const url = MIGRATION_DATABASE_URL ?? DATABASE_URL
 if (!url) {
   console.error('Neither MIGRATION_DATABASE_URL nor DATABASE_URL is set (the embedded database is migrated by `npm start`).')

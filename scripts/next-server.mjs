@@ -1,12 +1,18 @@
 // The HTTP server around Next.js, started by scripts/start.ts. It exists for one
 // reason: route handlers cannot see the TCP peer address, so this server writes it
 // into X-Client-IP, overwriting whatever a client sent (lib/http/client-ip.ts).
+// It reads no environment itself: scripts/start.ts passes the validated settings
+// (lib/env.ts) as --port, --host and --drain-seconds.
 import http from 'node:http'
+import { parseArgs } from 'node:util'
 import next from 'next'
 
-const dev = process.argv.includes('--dev')
-const port = Number(process.env.PORT ?? 3000)
-const hostname = process.env.LISTEN_HOST ?? '0.0.0.0'
+const { values: args } = parseArgs({
+  options: { dev: { type: 'boolean', default: false }, port: { type: 'string', default: '3000' }, host: { type: 'string', default: '0.0.0.0' }, 'drain-seconds': { type: 'string', default: '25' } },
+})
+const dev = args.dev
+const port = Number(args.port)
+const hostname = args.host
 
 const app = next({ dev, port, hostname })
 const handle = app.getRequestHandler()
@@ -28,7 +34,7 @@ server.listen(port, hostname, () => {
 
 // Ctrl-C / SIGTERM: stop taking requests, let the in-process worker (embedded default)
 // drain its running tasks as `npm run worker` does, then leave.
-const drainSeconds = Number(process.env.WORKER_DRAIN_SECONDS ?? 25)
+const drainSeconds = Number(args['drain-seconds'])
 let closing = false
 async function shutdown() {
   if (closing) return

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseEnv } from '../lib/env'
+import { parseEnv, processEnvironment } from '../lib/env'
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded'
 import { applyMigrations } from '../lib/db/migrate'
 import { createDb } from '../lib/db'
@@ -34,7 +34,7 @@ function printAdmin(username: string, password: string | null) {
 }
 
 async function main() {
-  const config = parseEnv(process.env)
+  const config = parseEnv()
   if (config.MIGRATION_DATABASE_URL && !config.DATABASE_URL) {
     throw new Error('MIGRATION_DATABASE_URL is set without DATABASE_URL: set both (the app role and the schema owner), or neither for the embedded database.')
   }
@@ -72,8 +72,10 @@ async function main() {
 
   const server = path.join(path.dirname(fileURLToPath(import.meta.url)), 'next-server.mjs')
   // The running app never needs the schema owner's credentials.
-  const { MIGRATION_DATABASE_URL: _owner, ...inherited } = process.env
-  const child = spawn(process.execPath, [server, ...(isDev ? ['--dev'] : [])], {
+  const { MIGRATION_DATABASE_URL: _owner, ...inherited } = processEnvironment()
+  // The server reads no environment of its own: what it needs comes as arguments.
+  const serverArgs = ['--port', String(config.PORT), '--host', config.LISTEN_HOST, '--drain-seconds', String(config.WORKER_DRAIN_SECONDS), ...(isDev ? ['--dev'] : [])]
+  const child = spawn(process.execPath, [server, ...serverArgs], {
     stdio: 'inherit',
     env: {
       ...inherited,
@@ -82,7 +84,7 @@ async function main() {
       LISTEN_HOST: config.LISTEN_HOST,
       DATABASE_URL: databaseUrl,
       AUTH_SECRET: authSecret,
-      ...(embedded ? { RUN_WORKER_IN_WEB: process.env.RUN_WORKER_IN_WEB ?? 'true', EMBEDDED_DATABASE: 'true' } : {}),
+      ...(embedded ? { RUN_WORKER_IN_WEB: inherited.RUN_WORKER_IN_WEB ?? 'true', EMBEDDED_DATABASE: 'true' } : {}),
     },
   })
 

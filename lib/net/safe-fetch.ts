@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises'
 import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
+import { nodeEnv } from '@/lib/env'
 import { allowedAddresses, isMetadataAddress, MetadataAddressError } from './metadata-address'
 
 /**
@@ -62,7 +63,7 @@ const systemPolicy: AddressPolicy = { resolve: (hostname) => lookup(hostname, { 
  * through the pinned-address path while production keeps the full block list.
  */
 export function createSafeFetcher(policy: Partial<AddressPolicy>) {
-  if (policy.isBlocked && policy.isBlocked !== isBlockedAddress && process.env.NODE_ENV !== 'test') throw new Error('the SSRF address check can only be loosened in tests')
+  if (policy.isBlocked && policy.isBlocked !== isBlockedAddress && nodeEnv() !== 'test') throw new Error('the SSRF address check can only be loosened in tests')
   const full: AddressPolicy = { ...systemPolicy, ...policy }
   return (rawUrl: string, options: SafeFetchOptions = {}) => fetchWithPolicy(full, rawUrl, options)
 }

@@ -1,7 +1,8 @@
 /**
  * The worker running inside this process (the embedded default), if any. It lives on
  * globalThis because Next.js bundles route handlers and instrumentation apart: each
- * bundle has its own copy of this module, but they share the process's one worker.
+ * bundle has its own copy of this module, but they share the process's one worker
+ * (scripts/next-server.mjs drains it from there on shutdown).
  */
 export type LocalWorker = { wake(name: string): void; stop(): Promise<void> }
 
