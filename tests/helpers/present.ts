@@ -21,6 +21,12 @@ export function only<T>(list: ArrayLike<T>): T {
   return list[0] as T
 }
 
+/** The two items of a list of exactly two, to destructure: `const [a, b] = pair(rows)`. */
+export function pair<T>(list: ArrayLike<T>): [T, T] {
+  if (list.length !== 2) throw new Error(`expected exactly two items, the list has ${list.length}`)
+  return [list[0] as T, list[1] as T]
+}
+
 /** The value, which must not be undefined or null; `what` names it in the error. */
 export function present<T>(value: T | null | undefined, what: string): T {
   if (value === undefined || value === null) throw new Error(`expected ${what}, got ${value}`)

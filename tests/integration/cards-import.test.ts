@@ -14,6 +14,7 @@ import { callRoute } from '../helpers/call-route'
 import { cardsWithKey, freshKeys, importKeys, readyCards, settleCards } from '../helpers/cards-fixtures'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { quickUser, type QuickUser } from '../helpers/ledger-fixtures'
+import { at, only, pair } from '../helpers/present'
 
 const MALFORMED_LENGTH = '格式不正确：卡密需为 4-128 个字符'
 const MALFORMED_CHARS = '格式不正确：卡密不能包含空格或不可见字符'
@@ -51,7 +52,7 @@ describe('importing', () => {
       expect(card.cardKeyEnc).not.toContain('IMPORT')
       expect(card.keyHash).not.toContain('IMPORT')
     }
-    expect(cards[0].keyHash).toBe(cards[2].keyHash)
+    expect(at(cards, 0).keyHash).toBe(at(cards, 2).keyHash)
 
     expect(await db().cardBatch.findUniqueOrThrow({ where: { id: batchId } })).toMatchObject({ note: '第一批', points: 12, count: 4, createdById: admin.id, expiresAt: null })
     const audit = await db().adminAuditLog.findFirstOrThrow({ where: { action: 'cards.import', targetId: String(batchId) } })
@@ -84,7 +85,7 @@ describe('importing', () => {
     const cards = await cardsOf(batchId)
     expect(cards.map((c) => [c.status, c.failReason])).toEqual([
       ['SUCCESS', null],
-      ['FAIL', `与同批次卡密重复（卡号 ${cards[0].cardNo}）`],
+      ['FAIL', `与同批次卡密重复（卡号 ${at(cards, 0).cardNo}）`],
       ['FAIL', `与已有卡密重复（卡号 ${earlier[0].cardNo}）`],
       ['FAIL', MALFORMED_LENGTH],
       ['SUCCESS', null],
@@ -93,14 +94,14 @@ describe('importing', () => {
       ['FAIL', MALFORMED_CHARS],
       ['FAIL', MALFORMED_CHARS],
       ['SUCCESS', null],
-      ['FAIL', `与同批次卡密重复（卡号 ${cards[9].cardNo}）`],
+      ['FAIL', `与同批次卡密重复（卡号 ${at(cards, 9).cardNo}）`],
       ['FAIL', MALFORMED_FORMULA],
       ['FAIL', MALFORMED_FORMULA],
       ['FAIL', MALFORMED_FORMULA],
       ['FAIL', MALFORMED_FORMULA],
       ['SUCCESS', null],
     ])
-    expect(cards[9].keyMask).toBe('TRI******Y-1')
+    expect(at(cards, 9).keyMask).toBe('TRI******Y-1')
     // The earlier ready card is untouched.
     expect((await db().card.findUniqueOrThrow({ where: { id: earlier[0].id } })).status).toBe('SUCCESS')
   })
@@ -110,7 +111,7 @@ describe('importing', () => {
     expectOk(await callRoute(redeemRoute.POST, { token: user.token, body: { cardKey: card.key }, ip: '10.3.0.1' }))
     const { batchId } = await importKeys(admin, [card.key])
     await settleCards()
-    const [again] = await cardsOf(batchId)
+    const again = only(await cardsOf(batchId))
     expect([again.status, again.failReason]).toEqual(['FAIL', `与已有卡密重复（卡号 ${card.cardNo}）`])
     expect((await cardsWithKey(card.key)).filter((c) => c.status === 'SUCCESS')).toHaveLength(1)
   })
@@ -183,7 +184,7 @@ describe('importing', () => {
 describe('the background check survives crashes and concurrency', () => {
   it('cards claimed by a checker that died are settled by the next run', async () => {
     const keys = freshKeys(30, 'CRASH')
-    const { batchId } = await importKeys(admin, [...keys, keys[0], 'bad'])
+    const { batchId } = await importKeys(admin, [...keys, at(keys, 0), 'bad'])
 
     // A checker claims the rows, decides some, and dies before committing.
     const crash = db().$transaction(async (tx) => {
@@ -198,7 +199,7 @@ describe('the background check survives crashes and concurrency', () => {
     await settleCards()
     const cards = await cardsOf(batchId)
     expect(cards.filter((c) => c.status === 'SUCCESS')).toHaveLength(30)
-    expect(cards.slice(30).map((c) => c.failReason)).toEqual([`与同批次卡密重复（卡号 ${cards[0].cardNo}）`, MALFORMED_LENGTH])
+    expect(cards.slice(30).map((c) => c.failReason)).toEqual([`与同批次卡密重复（卡号 ${at(cards, 0).cardNo}）`, MALFORMED_LENGTH])
   })
 
   it('a checker stuck on some rows does not block the others, and its rows are settled once it dies', async () => {
@@ -266,7 +267,7 @@ describe('the background check survives crashes and concurrency', () => {
       // Every other copy failed, naming the ready card of the same key.
       for (const copy of copies.filter((c) => c !== ready[0])) {
         expect(copy.status).toBe('FAIL')
-        expect(copy.failReason).toMatch(new RegExp(`^与(同批次|已有)卡密重复（卡号 ${ready[0].cardNo}）$`))
+        expect(copy.failReason).toMatch(new RegExp(`^与(同批次|已有)卡密重复（卡号 ${at(ready, 0).cardNo}）$`))
       }
     }
     expect(rows.filter((r) => r.status === 'SUCCESS')).toHaveLength(all.length)
@@ -276,7 +277,7 @@ describe('the background check survives crashes and concurrency', () => {
     const [key] = freshKeys(1, 'LOST')
     const ours = await importKeys(admin, [key])
     const theirs = await importKeys(admin, [key])
-    const [theirCard] = await cardsOf(theirs.batchId)
+    const theirCard = only(await cardsOf(theirs.batchId))
 
     // The other checker has made its copy ready but not yet committed.
     let commit!: () => void
@@ -300,13 +301,13 @@ describe('the background check survives crashes and concurrency', () => {
     expect(await run).toEqual({ value: true })
 
     await settleCards()
-    const [ourCard] = await cardsOf(ours.batchId)
+    const ourCard = only(await cardsOf(ours.batchId))
     expect([ourCard.status, ourCard.failReason]).toEqual(['FAIL', `与已有卡密重复（卡号 ${theirCard.cardNo}）`])
   })
 
   it('a key that cannot be decrypted any more fails with a reason instead of stopping the check', async () => {
     const { batchId } = await importKeys(admin, freshKeys(2, 'SEAL'))
-    const [broken, fine] = await cardsOf(batchId)
+    const [broken, fine] = pair(await cardsOf(batchId))
     await db().card.update({ where: { id: broken.id }, data: { cardKeyEnc: 'enc:v1:not-a-sealed-key' } })
     await settleCards()
     expect((await cardsOf(batchId)).map((c) => [c.id, c.status, c.failReason])).toEqual([
@@ -323,7 +324,7 @@ describe('the background check survives crashes and concurrency', () => {
     const [a, b] = freshKeys(2, 'LOCK')
     const ours = await importKeys(admin, [a, b])
     const theirs = await importKeys(admin, [b, a])
-    const [theirB, theirA] = await cardsOf(theirs.batchId)
+    const [theirB, theirA] = pair(await cardsOf(theirs.batchId))
 
     let proceed!: () => void
     const go = new Promise<void>((resolve) => (proceed = resolve))
@@ -351,7 +352,7 @@ describe('the background check survives crashes and concurrency', () => {
     expect(await run).toEqual({ value: true }) // ... which must say "run again", not throw
 
     await settleCards()
-    const [ourA, ourB] = await cardsOf(ours.batchId)
+    const [ourA, ourB] = pair(await cardsOf(ours.batchId))
     expect([ourA.status, ourA.failReason, ourB.status, ourB.failReason]).toEqual([
       'FAIL', `与已有卡密重复（卡号 ${theirA.cardNo}）`, 'FAIL', `与已有卡密重复（卡号 ${theirB.cardNo}）`,
     ])
@@ -361,8 +362,8 @@ describe('the background check survives crashes and concurrency', () => {
 /** Waits until `n` sessions of this database wait for a lock (a row or another transaction). */
 async function waitForLockWaiters(n: number) {
   for (let i = 0; i < 200; i++) {
-    const [{ waiting }] = await db().$queryRaw<{ waiting: number }[]>`
-      SELECT COUNT(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`
+    const { waiting } = only(await db().$queryRaw<{ waiting: number }[]>`
+      SELECT COUNT(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)
     if (waiting >= n) return
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
@@ -422,7 +423,7 @@ describe('GET /api/admin/cards', () => {
   })
 
   it('finds a card by its number', async () => {
-    const [card] = await cardsOf(batchId)
+    const card = at(await cardsOf(batchId), 0)
     const found = expectOk(await list(admin, { keyword: card.cardNo.toLowerCase() }))
     expect([found.total, found.list[0].id]).toEqual([1, card.id])
   })

@@ -7,6 +7,7 @@ import { callRoute } from '../helpers/call-route'
 import { freshKeys, insertCards } from '../helpers/cards-fixtures'
 import { expectOk } from '../helpers/expect-response'
 import { quickUser } from '../helpers/ledger-fixtures'
+import { at } from '../helpers/present'
 
 describe('GET /api/my-cards', () => {
   it('lists all of a user’s 620 cards (held and redeemed, each once), newest first, and nobody else’s', async () => {
@@ -18,7 +19,7 @@ describe('GET /api/my-cards', () => {
     // Redeemed: two typed keys of free cards, and one the user holds (held and used: listed once).
     const typed = await insertCards(freshKeys(20, 'TYPED'), { status: 'SUCCESS' })
     for (const card of typed) expectOk(await callRoute(redeemRoute.POST, { token: user.token, body: { cardKey: card.key } }))
-    expectOk(await callRoute(redeemRoute.POST, { token: user.token, body: { cardId: held[0].id } }))
+    expectOk(await callRoute(redeemRoute.POST, { token: user.token, body: { cardId: at(held, 0).id } }))
 
     const list = expectOk(await callRoute(myCardsRoute.GET, { token: user.token }))
     const expectedIds = [...held, ...typed].map((c) => c.id).sort((a, b) => b - a)

@@ -11,6 +11,7 @@ import { callRoute, type CallResult } from '../helpers/call-route'
 import { freshKeys, importKeys, readyCards, settleCards } from '../helpers/cards-fixtures'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { expectLedgerInvariants, quickUser, quickUsers, type QuickUser } from '../helpers/ledger-fixtures'
+import { at, only } from '../helpers/present'
 
 const NOT_FOUND = '卡密不存在，请检查后重试'
 const THROTTLED = /^卡密兑换.*过于频繁，请 \d+ (分钟|秒) 后再试$/
@@ -40,6 +41,8 @@ describe('1,000 concurrent redemptions of 100 keys by 50 users', () => {
   let attempts: Attempt[]
   let results: CallResult[]
   let elapsedMs: number
+  /** Each attempt with its answer. */
+  const answered = () => attempts.map((a, i) => ({ a, r: at(results, i) }))
 
   beforeAll(async () => {
     cards = [...(await readyCards(admin, freshKeys(50, 'RUSH'), { points: 7 })), ...(await readyCards(admin, freshKeys(50, 'RUSH'), { points: 13 }))]
@@ -48,7 +51,7 @@ describe('1,000 concurrent redemptions of 100 keys by 50 users', () => {
     // Every key is tried 10 times, by random users (some of them more than once).
     const keys = cards.flatMap((c) => Array(10).fill(c.key) as string[]).sort(() => Math.random() - 0.5)
     attempts = keys.map((key) => {
-      const user = users[Math.floor(Math.random() * users.length)]
+      const user = at(users, Math.floor(Math.random() * users.length))
       return { user, ip: userIps.get(user.id)!, key }
     })
     const started = Date.now()
@@ -63,7 +66,7 @@ describe('1,000 concurrent redemptions of 100 keys by 50 users', () => {
     const messages = new Set(results.filter((r) => r.status === 409).map((r) => r.body.errMessage))
     for (const message of messages) expect(['该卡密已被使用', '你已使用过该卡密']).toContain(message)
     // Each key was won once, and the answer names the card and its points.
-    const won = results.map((r, i) => ({ r, a: attempts[i] })).filter(({ r }) => r.status === 200)
+    const won = answered().filter(({ r }) => r.status === 200)
     expect(new Set(won.map(({ a }) => a.key)).size).toBe(100)
     for (const { r, a } of won) {
       const card = cards.find((c) => c.key === a.key)!
@@ -74,18 +77,18 @@ describe('1,000 concurrent redemptions of 100 keys by 50 users', () => {
 
   it('a user who already won a key is told so; others are told it is used', () => {
     const winner = new Map<string, string>()
-    results.forEach((r, i) => r.status === 200 && winner.set(attempts[i].key, attempts[i].user.id))
-    results.forEach((r, i) => {
-      if (r.status !== 409) return
-      const mine = winner.get(attempts[i].key) === attempts[i].user.id
+    for (const { a, r } of answered()) if (r.status === 200) winner.set(a.key, a.user.id)
+    for (const { a, r } of answered()) {
+      if (r.status !== 409) continue
+      const mine = winner.get(a.key) === a.user.id
       expect(r.body.errMessage).toBe(mine ? '你已使用过该卡密' : '该卡密已被使用')
-    })
+    }
   })
 
   it('every card has exactly one claimant and used time, matching the winning request', async () => {
     const rows = await db().card.findMany({ where: { id: { in: cards.map((c) => c.id) } } })
     expect(rows.every((c) => c.usedById && c.usedAt)).toBe(true)
-    const winners = new Map(results.flatMap((r, i) => (r.status === 200 ? [[attempts[i].key, attempts[i].user.id] as const] : [])))
+    const winners = new Map(answered().flatMap(({ a, r }) => (r.status === 200 ? [[a.key, a.user.id] as const] : [])))
     for (const row of rows) expect(row.usedById).toBe(winners.get(cards.find((c) => c.id === row.id)!.key))
   })
 
@@ -112,7 +115,7 @@ describe('1,000 concurrent redemptions of 100 keys by 50 users', () => {
   it('losing races is not guessing: afterwards every one of the 50 users can still redeem a key', async () => {
     const spare = await readyCards(admin, freshKeys(50, 'AFTER'), { points: 1 })
     const statuses = []
-    for (const [i, u] of users.entries()) statuses.push((await redeemKey(u, spare[i].key, `192.168.${i}.1`)).status)
+    for (const [i, u] of users.entries()) statuses.push((await redeemKey(u, at(spare, i).key, `192.168.${i}.1`)).status)
     expect(statuses.filter((s) => s !== 200), `statuses after the storm: ${JSON.stringify(statuses)}`).toEqual([])
   })
 })
@@ -161,7 +164,7 @@ describe('refusals', () => {
   it('a key still being checked is a 409, and redeemable once the check made it ready', async () => {
     const [key] = freshKeys(1, 'PEND')
     const { batchId } = await importKeys(admin, [key], { points: 9 })
-    const [card] = await db().card.findMany({ where: { batchId } })
+    const card = only(await db().card.findMany({ where: { batchId } }))
     const before = await stateOf(card.id)
     expectFail(await redeemKey(user, key), 409, '卡密正在校验中，请稍后再试')
     await expectUnchanged(card.id, before)
@@ -173,7 +176,7 @@ describe('refusals', () => {
   it('a key that failed the check is a 400 卡密无效', async () => {
     const { batchId } = await importKeys(admin, ['BAD KEY 01'])
     await settleCards()
-    const [card] = await db().card.findMany({ where: { batchId } })
+    const card = only(await db().card.findMany({ where: { batchId } }))
     expect(card.status).toBe('FAIL')
     const before = await stateOf(card.id)
     expectFail(await redeemKey(user, 'BAD KEY 01'), 400, '卡密无效')
@@ -389,7 +392,7 @@ describe('admin assign refusals', () => {
 
   it('of two admins assigning one card at once to different users, exactly one wins', async () => {
     const [card] = await readyCards(admin, freshKeys(1, 'ASGR'))
-    const [a, b] = await quickUsers(2)
+    const [a, b] = await Promise.all([quickUser(), quickUser()])
     const results = await Promise.all([assign(admin, card.id, a.id), assign(admin, card.id, b.id)])
     expect(results.map((r) => r.status).sort()).toEqual([200, 409])
     const winner = results[0].status === 200 ? a : b

@@ -6,6 +6,7 @@ import { db } from '@/lib/db'
 import { startBackgroundWorker, type RunningWorker } from '@/lib/worker/background-worker'
 import { backgroundJobs } from '@/lib/worker/jobs'
 import { freshKeys, insertCards } from '../helpers/cards-fixtures'
+import { at } from '../helpers/present'
 
 let worker: RunningWorker | undefined
 afterEach(async () => {
@@ -26,7 +27,7 @@ describe('the worker after a restart', () => {
     // 2,500 cards (three chunks of the check), one repeat far from its first copy, one malformed
     // key: written straight into the tables, as an import that committed before its process died.
     const keys = freshKeys(2_498, 'RESTART')
-    const cards = await insertCards([...keys, keys[3], 'bad'], { status: 'PENDING' })
+    const cards = await insertCards([...keys, at(keys, 3), 'bad'], { status: 'PENDING' })
     expect(await db().card.count({ where: { status: 'PENDING' } })).toBe(2_500)
 
     const log: string[] = []
@@ -38,7 +39,7 @@ describe('the worker after a restart', () => {
     const settled = await db().card.findMany({ where: { id: { in: cards.map((c) => c.id) } }, orderBy: { id: 'asc' } })
     expect(settled.slice(0, 2_498).every((c) => c.status === 'SUCCESS')).toBe(true)
     expect(settled.slice(2_498).map((c) => [c.status, c.failReason])).toEqual([
-      ['FAIL', `与同批次卡密重复（卡号 ${cards[3].cardNo}）`],
+      ['FAIL', `与同批次卡密重复（卡号 ${at(cards, 3).cardNo}）`],
       ['FAIL', '格式不正确：卡密需为 4-128 个字符'],
     ])
     expect(log.filter((line) => line.includes(`${CHECK_CARDS_JOB} failed`))).toEqual([])

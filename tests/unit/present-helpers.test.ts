@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { at, first, only, present } from '../helpers/present'
+import { at, first, only, pair, present } from '../helpers/present'
 
 /** The test helpers for values a test knows are there: the value, or an error naming what is missing. */
 describe('present helpers', () => {
@@ -10,12 +10,14 @@ describe('present helpers', () => {
     expect(() => at(['a'], -2)).toThrow('expected an item at index -2, the list has 1')
   })
 
-  it('first() and only()', () => {
+  it('first(), only() and pair()', () => {
     expect(first([3, 4])).toBe(3)
     expect(() => first([])).toThrow('expected an item at index 0, the list has 0')
     expect(only(['x'])).toBe('x')
     expect(() => only(['x', 'y'])).toThrow('expected exactly one item, the list has 2')
     expect(() => only([])).toThrow('expected exactly one item, the list has 0')
+    expect(pair([1, 2])).toEqual([1, 2])
+    expect(() => pair([1, 2, 3])).toThrow('expected exactly two items, the list has 3')
   })
 
   it('present() lets 0 and empty strings through, not undefined or null', () => {
