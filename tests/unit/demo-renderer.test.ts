@@ -2,6 +2,7 @@ import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { createDemoAdapter } from '@/lib/generation/backends/demo'
 import type { GenerationJob } from '@/lib/generation/backends/types'
+import { first } from '../helpers/present'
 
 /**
  * The demo renderer shows each mode as that mode: img2img recolours the uploaded picture,
@@ -44,12 +45,18 @@ async function render(job: Partial<GenerationJob>): Promise<Raw> {
     { signal: new AbortController().signal, onProgress: () => {} },
   )
   if (outcome.kind !== 'completed') throw new Error('the demo renderer answers at once')
-  const image = await raw(outcome.images[0].bytes)
+  const image = await raw(first(outcome.images).bytes)
   expect([image.width, image.height]).toEqual([W, H])
   return image
 }
 
-const luma = (d: Buffer, i: number) => 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2]
+/** The red, green and blue bytes of the pixel at byte offset i. */
+const rgb = (d: Buffer, i: number): [number, number, number] => [d.readUInt8(i), d.readUInt8(i + 1), d.readUInt8(i + 2)]
+
+function luma(d: Buffer, i: number): number {
+  const [r, g, b] = rgb(d, i)
+  return 0.299 * r + 0.587 * g + 0.114 * b
+}
 
 describe('the demo renderer', () => {
   it('inpainting keeps every pixel outside the mask and repaints inside it', async () => {
@@ -88,7 +95,9 @@ describe('the demo renderer', () => {
       for (const y of [56, 59, 62]) bottom += luma(out.data, (y * W + x) * 3)
       for (const y of [2, 5, 8, 56, 59, 62]) {
         const i = (y * W + x) * 3
-        moved += Math.abs(out.data[i] - original[i]) + Math.abs(out.data[i + 1] - original[i + 1]) + Math.abs(out.data[i + 2] - original[i + 2])
+        const [r, g, b] = rgb(out.data, i)
+        const [r0, g0, b0] = rgb(original, i)
+        moved += Math.abs(r - r0) + Math.abs(g - g0) + Math.abs(b - b0)
         n += 3
       }
     }
@@ -104,7 +113,7 @@ describe('the demo renderer', () => {
 
     for (let x = 0; x < W; x++) {
       const i = (3 * W + x) * 3
-      expect(Math.max(out.data[i], out.data[i + 1], out.data[i + 2]), `line pixel ${x},3`).toBeLessThan(30)
+      expect(Math.max(...rgb(out.data, i)), `line pixel ${x},3`).toBeLessThan(30)
     }
     // The paper near the edges (away from the label): coloured, not left white or grey.
     let coloured = 0
@@ -113,7 +122,7 @@ describe('the demo renderer', () => {
       for (let x = 8; x < W; x++) {
         const i = (y * W + x) * 3
         paper++
-        const spread = Math.max(out.data[i], out.data[i + 1], out.data[i + 2]) - Math.min(out.data[i], out.data[i + 1], out.data[i + 2])
+        const spread = Math.max(...rgb(out.data, i)) - Math.min(...rgb(out.data, i))
         if (spread > 20 && luma(out.data, i) > 60) coloured++
       }
     }

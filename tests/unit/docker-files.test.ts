@@ -3,6 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { ZEnvSchema, parseEnv } from '@/lib/env'
+import { at, first, only } from '../helpers/present'
 
 /**
  * There is no Docker engine on the development machines (docs/DEVELOPMENT.md §4), so the self-hosting
@@ -28,6 +29,13 @@ type Compose = { services: Record<string, Service>; volumes?: Record<string, unk
 
 const compose = parse(read('docker-compose.yml')) as Compose
 const services = compose.services ?? {}
+
+/** A service the compose file must have. */
+function service(name: string): Service {
+  const found = services[name]
+  if (!found) throw new Error(`docker-compose.yml has no service ${name}`)
+  return found
+}
 
 /** environment as a map; list entries without '=' become null (passed through from the shell). */
 function environmentOf(service: Service): Record<string, string | null> {
@@ -70,7 +78,7 @@ function containerEnv(service: Service, shell: Record<string, string>): Record<s
 function containerPorts(service: Service): number[] {
   return (service.ports ?? []).map((port) => {
     if (typeof port === 'object') return Number(port.target)
-    const withoutProtocol = String(port).split('/')[0]
+    const [withoutProtocol = ''] = String(port).split('/')
     return Number(withoutProtocol.split(':').pop())
   })
 }
@@ -79,7 +87,7 @@ function namedVolumeMounts(service: Service): Array<{ source: string; target: st
   return (service.volumes ?? [])
     .map((v) => {
       if (typeof v === 'object') return { source: v.source ?? '', target: v.target }
-      const [source, target] = v.split(':')
+      const [source = '', target = ''] = v.split(':')
       return { source, target }
     })
     .filter((m) => m.source && !m.source.startsWith('.') && !m.source.startsWith('/') && !m.source.startsWith('~'))
@@ -113,7 +121,7 @@ function dockerInstructions(text: string): Instruction[] {
     }
     current += line
     const match = current.match(/^(\S+)\s*(.*)$/s)
-    if (match) out.push({ keyword: match[1].toUpperCase(), args: match[2].trim() })
+    if (match) out.push({ keyword: at(match, 1).toUpperCase(), args: at(match, 2).trim() })
     current = ''
   }
   return out
@@ -139,7 +147,7 @@ const inFinal = (keyword: string) => finalStage.filter((i) => i.keyword === keyw
 function envOf(instructions: Instruction[]): Record<string, string> {
   const out: Record<string, string> = {}
   for (const i of instructions.filter((x) => x.keyword === 'ENV')) {
-    for (const m of i.args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)/g)) out[m[1]] = m[2].replace(/^"|"$/g, '')
+    for (const m of i.args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)/g)) out[at(m, 1)] = at(m, 2).replace(/^"|"$/g, '')
   }
   return out
 }
@@ -152,14 +160,14 @@ describe('docker-compose.yml', () => {
   })
 
   it('db is PostgreSQL 16 with a health check and a named volume', () => {
-    const db = services.db
+    const db = service('db')
     expect(db.image).toBe('postgres:16-alpine')
     expect(JSON.stringify(db.healthcheck?.test)).toContain('pg_isready')
     expect(namedVolumeMounts(db)).toContainEqual({ source: expect.any(String), target: '/var/lib/postgresql/data' })
   })
 
   it('web is built from this folder and publishes port 3000', () => {
-    const web = services.web
+    const web = service('web')
     expect(web.build).toBeTruthy()
     expect(containerPorts(web)).toContain(3000)
     expect((web.ports ?? []).map(String)).toContain('3000:3000')
@@ -167,18 +175,18 @@ describe('docker-compose.yml', () => {
   })
 
   it('worker runs `npm run worker` from the same image, after the database and the web app', () => {
-    const worker = services.worker
+    const worker = service('worker')
     expect(commandOf(worker)).toEqual(['npm', 'run', 'worker'])
-    expect(worker.image ?? null).toBe(services.web.image ?? null)
-    expect(worker.build ?? services.web.build).toEqual(services.web.build)
+    expect(worker.image ?? null).toBe(service('web').image ?? null)
+    expect(worker.build ?? service('web').build).toEqual(service('web').build)
     expect(Object.keys(dependsOn(worker))).toEqual(expect.arrayContaining(['db', 'web']))
     expect(['service_started', 'service_healthy', undefined]).toContain(dependsOn(worker).web)
     expect(containerPorts(worker)).toEqual([])
   })
 
   it('the worker and the migrate step do not inherit the web health check they cannot pass', () => {
-    expect(services.worker.healthcheck?.disable).toBe(true)
-    expect(services.migrate.healthcheck?.disable).toBe(true)
+    expect(service('worker').healthcheck?.disable).toBe(true)
+    expect(service('migrate').healthcheck?.disable).toBe(true)
   })
 
   it('every named volume is declared, and web and worker share the data volume at /app/data', () => {
@@ -187,22 +195,22 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of Object.entries(services)) {
       for (const mount of namedVolumeMounts(service)) expect(declared, `${name} mounts ${mount.source}`).toContain(mount.source)
     }
-    const webData = namedVolumeMounts(services.web).find((m) => m.target === '/app/data')
-    const workerData = namedVolumeMounts(services.worker).find((m) => m.target === '/app/data')
+    const webData = namedVolumeMounts(service('web')).find((m) => m.target === '/app/data')
+    const workerData = namedVolumeMounts(service('worker')).find((m) => m.target === '/app/data')
     expect(webData).toBeDefined()
     expect(workerData?.source).toBe(webData?.source)
-    const dbData = namedVolumeMounts(services.db).find((m) => m.target === '/var/lib/postgresql/data')
+    const dbData = namedVolumeMounts(service('db')).find((m) => m.target === '/var/lib/postgresql/data')
     expect(dbData?.source).not.toBe(webData?.source)
   })
 
   it.each(['migrate', 'web', 'worker'])('every environment key of %s is a key of ZEnvSchema', (name) => {
-    const keys = Object.keys(environmentOf(services[name]))
+    const keys = Object.keys(environmentOf(service(name)))
     expect(keys.length).toBeGreaterThan(0)
     for (const key of keys) expect(envKeys, `${name}: ${key}`).toContain(key)
   })
 
   it.each(['web', 'worker'])('%s gets DATABASE_URL and AUTH_SECRET', (name) => {
-    const env = environmentOf(services[name])
+    const env = environmentOf(service(name))
     expect(env.DATABASE_URL).toBeTruthy()
     expect(env.AUTH_SECRET).toBeTruthy()
   })
@@ -216,14 +224,14 @@ describe('docker-compose.yml', () => {
   })
 
   it('AUTH_SECRET is required: compose stops when it is not set', () => {
-    expect(() => containerEnv(services.web, {})).toThrow(/AUTH_SECRET/)
-    expect(() => containerEnv(services.worker, {})).toThrow(/AUTH_SECRET/)
+    expect(() => containerEnv(service('web'), {})).toThrow(/AUTH_SECRET/)
+    expect(() => containerEnv(service('worker'), {})).toThrow(/AUTH_SECRET/)
   })
 
   it('web and worker connect as the app role, the migrate step as the schema owner, none as the superuser', () => {
     const shell = { ...SHELL, POSTGRES_PASSWORD: 's3cret', DB_OWNER_PASSWORD: 'owner9', DB_APP_PASSWORD: 'app7' }
-    const db = containerEnv(services.db, shell)
-    const expectUrl = (value: string | undefined, role: string, password: string) => {
+    const db = containerEnv(service('db'), shell)
+    const expectUrl = (value: string | undefined, role: string | undefined, password: string | undefined) => {
       const url = new URL(value ?? '')
       expect(url.protocol).toBe('postgresql:')
       expect(url.hostname).toBe('db')
@@ -233,59 +241,59 @@ describe('docker-compose.yml', () => {
       expect(url.pathname).toBe(`/${db.POSTGRES_DB}`)
     }
     for (const name of ['web', 'worker']) {
-      const env = containerEnv(services[name], shell)
+      const env = containerEnv(service(name), shell)
       expectUrl(env.DATABASE_URL, db.AIIMG_APP_ROLE, 'app7')
       expect(env.MIGRATION_DATABASE_URL, name).toBeUndefined()
     }
-    const migrate = containerEnv(services.migrate, shell)
+    const migrate = containerEnv(service('migrate'), shell)
     expectUrl(migrate.MIGRATION_DATABASE_URL, db.AIIMG_OWNER_ROLE, 'owner9')
     expect(migrate.DATABASE_URL).toBeUndefined()
     expect(db.AIIMG_APP_ROLE).not.toBe(db.AIIMG_OWNER_ROLE)
     for (const role of [db.AIIMG_APP_ROLE, db.AIIMG_OWNER_ROLE]) expect(role).not.toBe(db.POSTGRES_USER)
     // The defaults agree too (the db service and the URLs read the same variables).
-    const defaults = containerEnv(services.db, {})
-    expectUrl(containerEnv(services.web, SHELL).DATABASE_URL, defaults.AIIMG_APP_ROLE, defaults.AIIMG_APP_PASSWORD)
-    expectUrl(containerEnv(services.migrate, SHELL).MIGRATION_DATABASE_URL, defaults.AIIMG_OWNER_ROLE, defaults.AIIMG_OWNER_PASSWORD)
+    const defaults = containerEnv(service('db'), {})
+    expectUrl(containerEnv(service('web'), SHELL).DATABASE_URL, defaults.AIIMG_APP_ROLE, defaults.AIIMG_APP_PASSWORD)
+    expectUrl(containerEnv(service('migrate'), SHELL).MIGRATION_DATABASE_URL, defaults.AIIMG_OWNER_ROLE, defaults.AIIMG_OWNER_PASSWORD)
   })
 
   it('the db service makes the roles on its first start: the script and the SQL it runs are mounted', () => {
-    const mounts = (services.db.volumes ?? []).map(String).map((v) => v.split(':'))
+    const mounts = (service('db').volumes ?? []).map(String).map((v) => v.split(':'))
     const init = mounts.find(([, target]) => target?.startsWith('/docker-entrypoint-initdb.d/'))
     expect(init, 'an init script in /docker-entrypoint-initdb.d').toBeDefined()
-    const [scriptSource, scriptTarget] = init!
+    const [scriptSource = '', scriptTarget] = init!
     expect(scriptTarget).toMatch(/\.sh$/)
     const script = read(scriptSource)
     // It reads the role names and passwords the db service is given.
     for (const name of ['AIIMG_OWNER_ROLE', 'AIIMG_OWNER_PASSWORD', 'AIIMG_APP_ROLE', 'AIIMG_APP_PASSWORD']) {
       expect(script).toContain(name)
-      expect(environmentOf(services.db)[name], name).toBeTruthy()
+      expect(environmentOf(service('db'))[name], name).toBeTruthy()
     }
     // ... and includes the SQL from where the db service mounts it.
     const included = /\\i\s+(\S+)/.exec(script)?.[1]
     const sql = mounts.find(([, target]) => target === included)
     expect(sql, `${included} mounted`).toBeDefined()
-    const roles = read(sql![0])
+    const roles = read(first(sql!))
     expect(roles).toMatch(/GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public/)
     expect(roles).toMatch(/ALTER DEFAULT PRIVILEGES FOR ROLE %I IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES/)
     expect(roles).toMatch(/GRANT USAGE ON ALL SEQUENCES/)
     // The app role is granted nothing beyond rows, sequences and connecting (no TRUNCATE, TRIGGER, ALL).
-    const granted = [...roles.matchAll(/GRANT ([A-Z, ]+?) ON [^']*'[^\n]*\bapp_role\)/g)].flatMap((m) => m[1].split(/,\s*/))
+    const granted = [...roles.matchAll(/GRANT ([A-Z, ]+?) ON [^']*'[^\n]*\bapp_role\)/g)].flatMap((m) => at(m, 1).split(/,\s*/))
     expect(granted.length).toBeGreaterThan(0)
     for (const privilege of granted) expect(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'USAGE', 'CONNECT']).toContain(privilege)
   })
 
   it('migrate runs `npm run db:migrate` once from the same image, and web starts only after it succeeded', () => {
-    const migrate = services.migrate
+    const migrate = service('migrate')
     expect(commandOf(migrate)).toEqual(['npm', 'run', 'db:migrate'])
-    expect(migrate.image ?? null).toBe(services.web.image ?? null)
-    expect(migrate.build ?? services.web.build).toEqual(services.web.build)
+    expect(migrate.image ?? null).toBe(service('web').image ?? null)
+    expect(migrate.build ?? service('web').build).toEqual(service('web').build)
     expect(dependsOn(migrate).db).toBe('service_healthy')
-    expect(dependsOn(services.web).migrate).toBe('service_completed_successfully')
+    expect(dependsOn(service('web')).migrate).toBe('service_completed_successfully')
     expect(containerPorts(migrate)).toEqual([])
   })
 
   it.each(['web', 'worker'])('the environment %s gets passes lib/env.ts validation (defaults and full)', (name) => {
-    expect(() => parseEnv(containerEnv(services[name], SHELL))).not.toThrow()
+    expect(() => parseEnv(containerEnv(service(name), SHELL))).not.toThrow()
     const full = {
       ...SHELL,
       POSTGRES_PASSWORD: 'pw123',
@@ -295,18 +303,18 @@ describe('docker-compose.yml', () => {
       TRUST_PROXY: 'true',
       DB_APP_PASSWORD: 'app123',
     }
-    const env = parseEnv(containerEnv(services[name], full))
+    const env = parseEnv(containerEnv(service(name), full))
     expect(env.DATABASE_URL).toBe('postgresql://aiimg_app:app123@db:5432/aiimg')
     expect(env.AUTH_SECRET).toBe(SHELL.AUTH_SECRET)
   })
 
   it('the environment migrate gets passes lib/env.ts validation', () => {
-    const env = parseEnv(containerEnv(services.migrate, { DB_OWNER_PASSWORD: 'owner123' }))
+    const env = parseEnv(containerEnv(service('migrate'), { DB_OWNER_PASSWORD: 'owner123' }))
     expect(env.MIGRATION_DATABASE_URL).toBe('postgresql://aiimg_owner:owner123@db:5432/aiimg')
   })
 
   it('web passes the first-administrator and proxy settings through', () => {
-    const env = containerEnv(services.web, {
+    const env = containerEnv(service('web'), {
       ...SHELL,
       ADMIN_USERNAME: 'boss',
       ADMIN_PASSWORD: 'a-long-password',
@@ -322,7 +330,7 @@ describe('Dockerfile', () => {
   it('is multi-stage on node:20-bookworm-slim', () => {
     expect(fromIndexes.length).toBeGreaterThanOrEqual(2)
     for (const index of fromIndexes) {
-      const image = resolveArgs(dockerfile[index].args.split(/\s+/)[0])
+      const image = resolveArgs(first(at(dockerfile, index).args.split(/\s+/)))
       expect(image).toBe('node:20-bookworm-slim')
     }
   })
@@ -353,7 +361,7 @@ describe('Dockerfile', () => {
 
   it('EXPOSEs the port the compose file maps, and the app listens on it', () => {
     const exposed = inFinal('EXPOSE').flatMap((i) => i.args.split(/\s+/)).map((p) => Number(p.split('/')[0]))
-    for (const port of containerPorts(services.web)) expect(exposed).toContain(port)
+    for (const port of containerPorts(service('web'))) expect(exposed).toContain(port)
     const port = envOf(finalStage).PORT ?? String(parseEnv({}).PORT)
     expect(exposed).toContain(Number(port))
   })
@@ -361,7 +369,7 @@ describe('Dockerfile', () => {
   it('has a HEALTHCHECK fetching /api/site-config/site-info on 127.0.0.1:3000 with node', () => {
     const checks = inFinal('HEALTHCHECK')
     expect(checks).toHaveLength(1)
-    const check = checks[0].args
+    const check = only(checks).args
     expect(check).toMatch(/CMD/)
     expect(check).toContain('node')
     expect(check).toContain('fetch(')
@@ -373,7 +381,7 @@ describe('Dockerfile', () => {
   it('CMD is ["npm","start"]', () => {
     const cmds = inFinal('CMD')
     expect(cmds).toHaveLength(1)
-    expect(JSON.parse(cmds[0].args)).toEqual(['npm', 'start'])
+    expect(JSON.parse(only(cmds).args)).toEqual(['npm', 'start'])
     expect(inFinal('ENTRYPOINT')).toEqual([])
   })
 })

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { at } from '../helpers/present'
 
 /**
  * The repository must stand alone: a reader has only its files. Every document a file
@@ -65,7 +66,7 @@ function brokenDocLinks(texts: Text[]): string[] {
     if (file === THIS_FILE) continue // its samples are wrong on purpose
     lines.forEach((line, i) => {
       for (const m of line.matchAll(DOC_PATH)) {
-        const target = path.join(ROOT, 'docs', m[1])
+        const target = path.join(ROOT, 'docs', at(m, 1))
         const where = `${file}:${i + 1}: ${m[0]}`
         if (!existsSync(target)) broken.push(`${where} (no such file)`)
         else if (m[2] && !headingExists(readFileSync(target, 'utf8'), m[2])) broken.push(`${where} (no section ${m[2]})`)

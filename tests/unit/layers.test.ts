@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { at, first } from '../helpers/present'
 
 // Checks the imports of lib/, app/ and components/ against the layer table of
 // docs/ARCHITECTURE.md ("Layers"), and that lib/ has no import cycle.
@@ -40,14 +41,14 @@ function importsOf(file: string): Import[] {
   const source = readFileSync(path.join(root, file), 'utf8')
   const found: Import[] = []
   for (const m of source.matchAll(STATIC)) {
-    const target = resolveSpecifier(file, m[4])
+    const target = resolveSpecifier(file, at(m, 4))
     if (!target) continue
-    const names = m[3].trim()
+    const names = at(m, 3).trim()
     const everyNameIsType = /^\{[\s\S]*\}$/.test(names) && names.slice(1, -1).split(',').map((n) => n.trim()).filter(Boolean).every((n) => n.startsWith('type '))
     found.push({ target, isTypeOnly: Boolean(m[2]) || everyNameIsType })
   }
   for (const m of source.matchAll(DYNAMIC)) {
-    const target = resolveSpecifier(file, m[1])
+    const target = resolveSpecifier(file, at(m, 1))
     if (target) found.push({ target, isTypeOnly: false })
   }
   return found
@@ -63,7 +64,7 @@ function elementOf(file: string): string {
   const parts = file.split('/')
   if (parts[0] === 'lib') return parts.length === 2 ? file : `lib/${parts[1]}`
   if (file.startsWith('app/api/')) return 'app/api'
-  return parts[0]
+  return first(parts)
 }
 
 type Row = { id: string; element: string; kind: string; allowed: string[] }
@@ -77,7 +78,8 @@ function layerTable(): Row[] {
     const cells = line.split('|').slice(1, -1).map((c) => c.trim())
     const element = cells[1]?.match(/^`([^`]+)`$/)?.[1]
     if (cells.length !== 4 || !element) continue
-    rows.push({ id: cells[0], element, kind: cells[2], allowed: cells[3] === '—' ? [] : cells[3].split(',').map((t) => t.trim().replace(/^`|`$/g, '')) })
+    const allowed = at(cells, 3)
+    rows.push({ id: at(cells, 0), element, kind: at(cells, 2), allowed: allowed === '—' ? [] : allowed.split(',').map((t) => t.trim().replace(/^`|`$/g, '')) })
   }
   return rows
 }

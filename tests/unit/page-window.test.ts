@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { pageWindow, type PageItem } from '@/lib/ui/page-window'
+import { at } from '../helpers/present'
 
 /** docs/PRODUCT.md §2.6 and §9: at most 6 page numbers, ellipses, first and last always shown. */
 const numbers = (items: PageItem[]) => items.filter((i): i is number => typeof i === 'number')
@@ -41,7 +42,7 @@ describe('pageWindow properties (every totalPages 1..40, every current page)', (
         expect(nums[0], label).toBe(1)
         expect(nums[nums.length - 1], label).toBe(total)
         expect(nums, label).toContain(current)
-        for (let i = 1; i < nums.length; i++) expect(nums[i], label).toBeGreaterThan(nums[i - 1])
+        for (let i = 1; i < nums.length; i++) expect(nums[i], label).toBeGreaterThan(at(nums, i - 1))
 
         // First and last items are numbers; ellipses never touch each other.
         expect(typeof items[0], label).toBe('number')
@@ -61,11 +62,11 @@ describe('pageWindow properties (every totalPages 1..40, every current page)', (
         // Left ellipsis only before the current page, right only after; each at most once.
         const left = items.indexOf('ellipsis-left')
         const right = items.indexOf('ellipsis-right')
-        const at = items.indexOf(current)
+        const currentIndex = items.indexOf(current)
         expect(items.filter((i) => i === 'ellipsis-left').length, label).toBeLessThanOrEqual(1)
         expect(items.filter((i) => i === 'ellipsis-right').length, label).toBeLessThanOrEqual(1)
-        if (left >= 0) expect(left, label).toBeLessThan(at)
-        if (right >= 0) expect(right, label).toBeGreaterThan(at)
+        if (left >= 0) expect(left, label).toBeLessThan(currentIndex)
+        if (right >= 0) expect(right, label).toBeGreaterThan(currentIndex)
         if (total <= 6) expect(left === -1 && right === -1, label).toBe(true)
       }
     })

@@ -13,6 +13,7 @@ import {
 } from '@/lib/api-client/request'
 import { INTEGRAL_NOT_ENOUGH, on } from '@/lib/api-client/events'
 import { TOKEN_KEY } from '@/lib/api-client/token-store'
+import { at, only } from '../helpers/present'
 
 /**
  * docs/PRODUCT.md §8 (the error handling) and §7.1 (60 s timeout, bearer header, JSON) for the
@@ -205,7 +206,7 @@ describe('HTTP 401', () => {
     expect(localStorage.getItem('other')).toBe('kept')
     expect(redirect).toHaveBeenCalledTimes(1)
     expect(redirect).toHaveBeenCalledWith(`/login?redirect=${encodeURIComponent(CURRENT_PATH)}`)
-    const target = new URL(redirect.mock.calls[0][0], 'http://localhost')
+    const target = new URL(only(redirect.mock.calls)[0], 'http://localhost')
     expect(target.pathname).toBe('/login')
     expect(target.searchParams.get('redirect')).toBe(CURRENT_PATH)
     expect(error.status).toBe(401)
@@ -266,7 +267,7 @@ describe('HTTP 400 and 404', () => {
     answerWith({ status: 404, raw: '<html>Not Found</html>' })
     const error = await rejection(request('/api/x'))
     expect(toast).toHaveBeenCalledTimes(1)
-    const [message, duration] = toast.mock.calls[0]
+    const [message, duration] = only(toast.mock.calls)
     expect(message.length).toBeGreaterThan(0)
     expect(duration).toBe(2000)
     expect(error.status).toBe(404)
@@ -351,7 +352,7 @@ describe('request shape (docs/PRODUCT.md §7.1)', () => {
     localStorage.setItem(TOKEN_KEY, 'Bearer abc.def.ghi')
     answerWith({ body: { success: true, data: null } })
     await request('/api/users/profile')
-    const req = seen[0]
+    const req = at(seen, 0)
     expect(req).toBeInstanceOf(Request)
     expect(req.headers.get('Authorization')).toBe('Bearer abc.def.ghi')
     expect(req.headers.get('Content-Type')).toBe('application/json')
@@ -362,8 +363,8 @@ describe('request shape (docs/PRODUCT.md §7.1)', () => {
   it('sends no Authorization header without a token', async () => {
     answerWith({ body: { success: true, data: null } })
     await request('/api/site-config/site-info')
-    expect(seen[0].headers.has('Authorization')).toBe(false)
-    expect(seen[0].headers.get('Content-Type')).toBe('application/json')
+    expect(at(seen, 0).headers.has('Authorization')).toBe(false)
+    expect(at(seen, 0).headers.get('Content-Type')).toBe('application/json')
   })
 
   it('encodes query params and drops empty ones', async () => {
@@ -378,28 +379,28 @@ describe('request shape (docs/PRODUCT.md §7.1)', () => {
       nothing: null,
       missing: undefined,
     })
-    const url = new URL(seen[0].url)
+    const url = new URL(at(seen, 0).url)
     expect(url.pathname).toBe('/api/admin/cards')
     expect([...url.searchParams.keys()]).toEqual(['page', 'pageSize', 'keyword', 'zero', 'flag'])
     expect(url.searchParams.get('keyword')).toBe('卡 密&x=1')
     expect(url.searchParams.get('zero')).toBe('0')
     expect(url.searchParams.get('flag')).toBe('false')
-    expect(seen[0].url).not.toContain('卡 密&x=1')
-    expect(seen[0].url).not.toMatch(/empty|nothing|missing/)
+    expect(at(seen, 0).url).not.toContain('卡 密&x=1')
+    expect(at(seen, 0).url).not.toMatch(/empty|nothing|missing/)
   })
 
   it('POST sends the JSON body; api.post defaults it to {}', async () => {
     answerWith({ body: { success: true, data: null } })
     await api.post('/api/admin/cards/batch_import', { cards: ['a', 'b'] })
-    expect(seen[0].method).toBe('POST')
-    expect(await seen[0].json()).toEqual({ cards: ['a', 'b'] })
+    expect(at(seen, 0).method).toBe('POST')
+    expect(await at(seen, 0).json()).toEqual({ cards: ['a', 'b'] })
     await api.post('/api/admin/tasks/recommend/1')
-    expect(await seen[1].text()).toBe('{}')
+    expect(await at(seen, 1).text()).toBe('{}')
     await api.patch('/api/site-config/name', { value: 'x' })
-    expect(seen[2].method).toBe('PATCH')
+    expect(at(seen, 2).method).toBe('PATCH')
     await api.delete('/api/admin/user/1')
-    expect(seen[3].method).toBe('DELETE')
-    expect(seen[3].body).toBeNull()
+    expect(at(seen, 3).method).toBe('DELETE')
+    expect(at(seen, 3).body).toBeNull()
   })
 
   it('attaches a 60 s timeout signal', async () => {
@@ -408,7 +409,7 @@ describe('request shape (docs/PRODUCT.md §7.1)', () => {
     answerWith({ body: { success: true, data: null } })
     await request('/api/x')
     expect(spy).toHaveBeenCalledWith(60000)
-    const req = seen[0]
+    const req = at(seen, 0)
     expect(req.signal.aborted).toBe(false)
     timeout.abort(new DOMException('timed out', 'TimeoutError'))
     expect(req.signal.aborted).toBe(true)
@@ -422,10 +423,10 @@ describe('request shape (docs/PRODUCT.md §7.1)', () => {
     await request('/api/x', { signal: caller.signal })
     await request('/api/x', { signal: new AbortController().signal })
     caller.abort()
-    expect(seen[0].signal.aborted).toBe(true)
-    expect(seen[1].signal.aborted).toBe(false)
+    expect(at(seen, 0).signal.aborted).toBe(true)
+    expect(at(seen, 1).signal.aborted).toBe(false)
     timeout.abort(new DOMException('timed out', 'TimeoutError'))
-    expect(seen[1].signal.aborted).toBe(true)
+    expect(at(seen, 1).signal.aborted).toBe(true)
   })
 
   it('a request that times out is reported as a network problem', async () => {

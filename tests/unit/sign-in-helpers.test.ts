@@ -4,6 +4,7 @@ import { WECHAT_MESSAGES, wechatMessageKey } from '@/lib/auth/wechat/messages'
 import { avatarFromWechat, nameFromNickname } from '@/lib/auth/wechat/wechat-identity'
 import { generatedUsername } from '@/lib/users/generated-username'
 import { ZMobileSchema, ZUsernameSchema } from '@/lib/users/schemas'
+import { first } from '../helpers/present'
 
 describe('the log SMS provider', () => {
   it('is allowed in development, in tests and for the embedded default; refused in a production deployment', () => {
@@ -24,7 +25,7 @@ describe('ZMobileSchema', () => {
   it.each(['1380013800', '138001380001', '23800138000', '12800138000', '+85291234567', '1380013800a', ''])('refuses %j with the mainland message', (value) => {
     const result = ZMobileSchema.safeParse(value)
     expect(result.success).toBe(false)
-    expect(result.error!.issues[0].message).toBe('请输入 11 位中国大陆手机号')
+    expect(first(result.error!.issues).message).toBe('请输入 11 位中国大陆手机号')
   })
 })
 
