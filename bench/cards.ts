@@ -6,6 +6,7 @@
 // the wire is in them. Prints figures; asserts nothing.   Run: npm run bench:cards
 // (BENCH_KEYS=20000 for a quicker run; at least 4 × 2,000 redemptions' worth of keys.)
 import pg from 'pg'
+import { at } from '../tests/helpers/present'
 import { benchDatabase, fmt, load, percentile, printTable, ratio, timed, type Row } from './support'
 
 const TOTAL_KEYS = Number(process.env.BENCH_KEYS ?? 100_000)
@@ -105,7 +106,7 @@ try {
   const readyKeys = ready.map((c) => keyByHash.get(c.keyHash)!)
   const ipOf = (i: number) => `10.1.${i % 50}.1`
   const redeem = await load(REDEMPTIONS, CONCURRENCY, (i) =>
-    callRoute(redeemRoute.POST, { token: users[i % 50].token, ip: ipOf(i), body: { cardKey: readyKeys[i] } }).then((r) => {
+    callRoute(redeemRoute.POST, { token: at(users, i % 50).token, ip: ipOf(i), body: { cardKey: at(readyKeys, i) } }).then((r) => {
       if (r.status !== 200) throw new Error(JSON.stringify(r.body))
     }),
   )
@@ -113,7 +114,7 @@ try {
   // the throttle's advisory locks (user and address, in key order) and its counter read,
   // the lookup by key hash, the conditional claim, the guarded points update and the ledger row.
   const floorRedeem = await load(REDEMPTIONS, CONCURRENCY, async (i) => {
-    const user = users[i % 50]
+    const user = at(users, i % 50)
     const limitKeys = [`redeem:user:${user.id}`, `redeem:ip:${ipOf(i)}`].sort()
     const client = await pool.connect()
     try {
@@ -124,7 +125,7 @@ try {
       if (counters.rows.some((r) => r.count >= maxOf(r.key))) throw new Error('floor throttled')
       const matches = await client.query(
         `SELECT id, status, "usedAt", "usedById", "holderId", "disabledAt", "expiresAt" FROM "Card" WHERE "keyHash" = $1`,
-        [hashKey(readyKeys[REDEMPTIONS + i])],
+        [hashKey(at(readyKeys, REDEMPTIONS + i))],
       )
       const card = matches.rows.find((c) => c.status === 'SUCCESS')
       const won = await client.query(

@@ -1,4 +1,5 @@
 // Shared by the benchmarks: a scratch database, timing and percentiles, printing.
+import { at } from '../tests/helpers/present'
 import { createTestDatabase } from '../tests/helpers/test-database'
 
 export async function benchDatabase(name: string) {
@@ -17,7 +18,7 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; va
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+  return at(sorted, Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)))
 }
 
 /** Runs `total` calls with `concurrency` in flight; returns each call's latency, sorted. */

@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { at } from '../tests/helpers/present'
 import { benchDatabase, fmt, load, percentile } from './support'
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 200)
@@ -104,10 +105,10 @@ try {
   const rows: Array<Record<string, string>> = []
 
   const submit = async (i: number, submittedAt: Map<string, number>) => {
-    const at = performance.timeOrigin + performance.now()
-    const res = await callRoute(tasksRoute.POST, { token: users[i % SUBMIT_CONCURRENCY].token, body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: `bench ${i}`, width: 64, height: 64 } } })
+    const sentAt = performance.timeOrigin + performance.now()
+    const res = await callRoute(tasksRoute.POST, { token: at(users, i % SUBMIT_CONCURRENCY).token, body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: `bench ${i}`, width: 64, height: 64 } } })
     if (res.status !== 200) throw new Error(JSON.stringify(res.body))
-    submittedAt.set(res.body.data.id, at)
+    submittedAt.set(res.body.data.id, sentAt)
   }
   const drained = async () => {
     while ((await db().task.count({ where: { status: 'PENDING' } })) > 0) await new Promise((r) => setTimeout(r, 20))
