@@ -1,10 +1,18 @@
 import sharp, { type Sharp } from 'sharp'
-import { putFile } from '@/lib/storage/storage'
+import { downloadLink, putFile } from '@/lib/storage/storage'
 import { MAX_INPUT_PIXELS } from '@/lib/uploads/image-upload'
 import { asset } from './assets'
 import type { BackendImage } from './backends/types'
 
-export type StoredImage = { url: string; thumbUrl: string; width: number; height: number; seed: number | null }
+export type StoredImage = {
+  url: string
+  thumbUrl: string
+  /** Saves the image (as <task id>-<n>.png) instead of showing it, from local storage or S3 alike; missing on results stored before it existed. */
+  downloadUrl?: string
+  width: number
+  height: number
+  seed: number | null
+}
 
 export const THUMB_WIDTH = 384
 
@@ -58,6 +66,7 @@ export async function storeResults(taskId: string, images: BackendImage[], optio
     stored.push({
       url: await putFile(`${base}.png`, png),
       thumbUrl: await putFile(`${base}.thumb.webp`, thumb),
+      downloadUrl: downloadLink(`${base}.png`, `${taskId}-${index + 1}.png`),
       width,
       height,
       seed: image.seed,

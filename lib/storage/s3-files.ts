@@ -1,62 +1,89 @@
-import http from 'node:http'
-import https from 'node:https'
-import type net from 'node:net'
+import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { env } from '@/lib/env'
+import { guardedAgents } from '@/lib/net/guarded-agents'
 import { allowedAddresses } from '@/lib/net/metadata-address'
-import { pinnedLookup } from '@/lib/net/safe-fetch'
-import { encodeS3, signRequest } from './sigv4'
 
-/** Files in an S3-compatible bucket, written and read with signed requests. */
-function target(key: string) {
+/** Files in an S3-compatible bucket (AWS S3, Aliyun OSS, Tencent COS, MinIO) through the AWS SDK. */
+const clients = new Map<string, S3Client>()
+
+/** One client per configuration (tests change the parsed environment between files). */
+function client(): S3Client {
   const e = env()
-  const endpoint = new URL(e.S3_ENDPOINT!)
-  const host = e.S3_FORCE_PATH_STYLE ? endpoint.host : `${e.S3_BUCKET}.${endpoint.host}`
-  const path = `${e.S3_FORCE_PATH_STYLE ? `/${e.S3_BUCKET}` : ''}/${key}`
-  return { protocol: endpoint.protocol, host, path, credentials: { accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY!, region: e.S3_REGION } }
+  const id = [e.S3_ENDPOINT, e.S3_REGION, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY, e.S3_FORCE_PATH_STYLE].join('\n')
+  let found = clients.get(id)
+  if (!found) {
+    found = new S3Client({
+      endpoint: e.S3_ENDPOINT,
+      region: e.S3_REGION,
+      credentials: { accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! },
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      // Like every outbound call: never a link-local or metadata address, and only the checked one.
+      requestHandler: { ...guardedAgents(), connectionTimeout: 10_000, requestTimeout: 60_000 },
+      // Checksums only where S3 requires them: the SDK's newer default (CRC32 headers on
+      // every upload) is refused or mishandled by several S3-compatible stores.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    })
+    clients.set(id, found)
+  }
+  return found
 }
 
-async function send(method: 'GET' | 'PUT', key: string, body?: Buffer, extra: Record<string, string> = {}): Promise<{ status: number; body: Buffer }> {
-  const t = target(key)
-  // Like every outbound call: never a link-local or metadata address, and only the checked one.
-  const lookup = pinnedLookup(await allowedAddresses(new URL(`${t.protocol}//${t.host}`).hostname)) as unknown as net.LookupFunction
-  const headers = signRequest({ method, path: t.path, headers: { host: t.host, ...extra }, body }, t.credentials)
-  const client = t.protocol === 'https:' ? https : http
-  return new Promise((resolve, reject) => {
-    const req = client.request(`${t.protocol}//${t.host}${encodeS3(t.path, true)}`, { method, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) }, timeout: 60_000, lookup }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
-      res.on('error', reject)
-    })
-    req.on('timeout', () => req.destroy(new Error('object storage timed out')))
-    req.on('error', reject)
-    req.end(body)
-  })
+/** The endpoint given as an IP address reaches no lookup: it is checked here before each call. */
+async function assertEndpointAllowed(): Promise<void> {
+  await allowedAddresses(new URL(env().S3_ENDPOINT!).hostname)
+}
+
+/** RFC 3986 encoding as S3 expects it in paths (slashes kept). */
+function encodePath(value: string): string {
+  return encodeURIComponent(value)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%2F/g, '/')
 }
 
 /** The address browsers read a stored file from. */
 export function publicUrl(key: string): string {
   const e = env()
   if (e.S3_PUBLIC_URL) return `${e.S3_PUBLIC_URL.replace(/\/$/, '')}/${key}`
-  const t = target(key)
-  return `${t.protocol}//${t.host}${encodeS3(t.path, true)}`
+  const endpoint = new URL(e.S3_ENDPOINT!)
+  const host = e.S3_FORCE_PATH_STYLE ? endpoint.host : `${e.S3_BUCKET}.${endpoint.host}`
+  return `${endpoint.protocol}//${host}${encodePath(`${e.S3_FORCE_PATH_STYLE ? `/${e.S3_BUCKET}` : ''}/${key}`)}`
 }
 
 export async function putS3(key: string, bytes: Buffer, contentType: string): Promise<string> {
-  const res = await send('PUT', key, bytes, { 'content-type': contentType, 'cache-control': 'public, max-age=31536000, immutable' })
-  if (res.status < 200 || res.status >= 300) throw new Error(`object storage refused ${key}: HTTP ${res.status}${s3ErrorCode(res.body)}`)
+  await assertEndpointAllowed()
+  try {
+    await client().send(new PutObjectCommand({ Bucket: env().S3_BUCKET, Key: key, Body: bytes, ContentType: contentType, CacheControl: 'public, max-age=31536000, immutable' }))
+  } catch (error) {
+    throw storageError(`object storage refused ${key}`, error)
+  }
   return publicUrl(key)
 }
 
 export async function readS3(key: string): Promise<Buffer | null> {
-  const res = await send('GET', key)
-  if (res.status === 404) return null
-  if (res.status < 200 || res.status >= 300) throw new Error(`object storage could not read ${key}: HTTP ${res.status}`)
-  return res.body
+  await assertEndpointAllowed()
+  try {
+    const answer = await client().send(new GetObjectCommand({ Bucket: env().S3_BUCKET, Key: key }))
+    return Buffer.from(await answer.Body!.transformToByteArray())
+  } catch (error) {
+    if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null
+    throw storageError(`object storage could not read ${key}`, error)
+  }
 }
 
-/** The <Code> of an S3 error document (AccessDenied, NoSuchBucket ...); the body itself never goes into a message. */
-function s3ErrorCode(body: Buffer): string {
-  const code = /<Code>([A-Za-z0-9.]{1,64})<\/Code>/.exec(body.toString('utf8'))?.[1]
-  return code ? ` ${code}` : ''
+/**
+ * A presigned GET of the file that the browser saves as `filename` (S3 answers it with
+ * Content-Disposition: attachment), valid for `expiresIn` seconds.
+ */
+export async function presignedDownloadUrl(key: string, filename: string, expiresIn: number): Promise<string> {
+  await assertEndpointAllowed()
+  const command = new GetObjectCommand({ Bucket: env().S3_BUCKET, Key: key, ResponseContentDisposition: `attachment; filename="${filename}"` })
+  return getSignedUrl(client(), command, { expiresIn })
+}
+
+/** The HTTP status and S3's error code (AccessDenied, NoSuchBucket ...); S3's own message and the body never go into a message. */
+function storageError(what: string, error: unknown): Error {
+  if (error instanceof S3ServiceException) return new Error(`${what}: HTTP ${error.$metadata.httpStatusCode ?? '?'} ${error.name}`)
+  return new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`)
 }

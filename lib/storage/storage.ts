@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { env } from '@/lib/env'
-import { assertKey, putLocal, readLocal } from './local-files'
-import { putS3, readS3 } from './s3-files'
+import { assertKey, FILES_URL_PREFIX, putLocal, readLocal } from './local-files'
+import { presignedDownloadUrl, putS3, readS3 } from './s3-files'
 
 /**
  * Where stored files go (avatars, uploads, generated images): an S3-compatible bucket
@@ -25,4 +25,37 @@ export async function putFile(key: string, bytes: Buffer): Promise<string> {
 export async function readStoredFile(key: string): Promise<Buffer | null> {
   assertKey(key)
   return env().S3_BUCKET ? readS3(key) : readLocal(key)
+}
+
+/** A presigned S3 download is made when the link is followed, so it needs to live only a few minutes. */
+const DOWNLOAD_LINK_SECONDS = 300
+/** Names a download may be saved under (they go into a Content-Disposition header). */
+const DOWNLOAD_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
+
+/**
+ * The link that saves a stored file instead of showing it, wherever the file lives: our
+ * /files route, which answers with the file as an attachment or sends the browser to a
+ * presigned S3 download (a cross-origin image ignores the download attribute of a link).
+ */
+export function downloadLink(key: string, filename: string): string {
+  assertKey(key)
+  return `${FILES_URL_PREFIX}${key}?download=${encodeURIComponent(downloadName(filename, key))}`
+}
+
+/** The name a download is saved as: the one asked for when it is plain, else the key's own file name. */
+export function downloadName(asked: string | null, key: string): string {
+  return asked && DOWNLOAD_NAME.test(asked) ? asked : (key.split('/').at(-1) ?? 'download')
+}
+
+/**
+ * What /files/<key>?download= answers: a file kept in DATA_DIR/files as it is (the route
+ * marks it an attachment), else with S3 a presigned GET whose answer S3 marks
+ * `attachment; filename=...`; null when there is neither.
+ */
+export async function fileForDownload(key: string, filename: string): Promise<{ bytes: Buffer } | { location: string } | null> {
+  assertKey(key)
+  const bytes = await readLocal(key)
+  if (bytes) return { bytes }
+  if (!env().S3_BUCKET) return null
+  return { location: await presignedDownloadUrl(key, filename, DOWNLOAD_LINK_SECONDS) }
 }

@@ -1,9 +1,10 @@
 // A fake S3-compatible object store: path-style PUT and GET of objects, checking AWS
-// Signature Version 4 the way S3 does (recomputing it from the request) and answering
-// S3's XML errors.
+// Signature Version 4 the way S3 does (recomputing it from the request, header-signed or
+// presigned, with tests/fakes/sigv4.ts), and answering S3's XML errors. A presigned GET
+// may set the answer's Content-Disposition (response-content-disposition), as S3 does.
 import type http from 'node:http'
-import { signRequest } from '@/lib/storage/sigv4'
 import { record, startServer, type RecordedRequest } from './common'
+import { sha256, signature } from './sigv4'
 
 type StoredObject = { bytes: Buffer; contentType: string; cacheControl: string | null }
 
@@ -12,27 +13,56 @@ function s3Error(res: http.ServerResponse, status: number, code: string, message
   res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`)
 }
 
+const dateOf = (stamp: string) => new Date(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`)
+
+type Verdict = { ok: true } | { ok: false; status: number; code: string; message: string }
+const refuse = (status: number, code: string, message: string): Verdict => ({ ok: false, status, code, message })
+const BAD_SIGNATURE = refuse(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.')
+
 export async function startFakeS3(options: { bucket: string; accessKeyId: string; secretAccessKey: string; region?: string }) {
   const objects = new Map<string, StoredObject>()
   const calls: RecordedRequest[] = []
-  const region = options.region ?? 'us-east-1'
+  const credentials = { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, region: options.region ?? 'us-east-1' }
+  const unknownKey = refuse(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.')
+  const headerOf = (req: http.IncomingMessage, name: string) => String(req.headers[name] ?? '')
+
+  /** Authorization: AWS4-HMAC-SHA256 Credential=..., SignedHeaders=..., Signature=... */
+  function verifyHeaderSigned(req: http.IncomingMessage, url: URL, raw: Buffer): Verdict {
+    const auth = req.headers.authorization ?? ''
+    const stamp = headerOf(req, 'x-amz-date')
+    if (!stamp || /Credential=([^/]+)\//.exec(auth)?.[1] !== options.accessKeyId) return unknownKey
+    const payloadHash = headerOf(req, 'x-amz-content-sha256')
+    if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256(raw)) return refuse(400, 'XAmzContentSHA256Mismatch', 'The provided x-amz-content-sha256 header does not match what was computed.')
+    const names = /SignedHeaders=([^,]+)/.exec(auth)?.[1]?.split(';') ?? []
+    if (!names.includes('host') || !names.includes('x-amz-date')) return BAD_SIGNATURE
+    const headers = Object.fromEntries(names.map((h) => [h, headerOf(req, h)]))
+    const expected = signature({ method: req.method!, path: decodeURIComponent(url.pathname), query: url.searchParams, headers, payloadHash: payloadHash || sha256(raw) }, credentials, stamp)
+    return auth === `AWS4-HMAC-SHA256 Credential=${options.accessKeyId}/${expected.scope}, SignedHeaders=${expected.signedHeaders}, Signature=${expected.signature}` ? { ok: true } : BAD_SIGNATURE
+  }
+
+  /** ?X-Amz-Algorithm=...&X-Amz-Credential=...&X-Amz-Date=...&X-Amz-Expires=...&X-Amz-SignedHeaders=...&X-Amz-Signature=... */
+  function verifyPresigned(req: http.IncomingMessage, url: URL): Verdict {
+    const q = url.searchParams
+    if (q.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256' || q.get('X-Amz-Credential')?.split('/')[0] !== options.accessKeyId) return unknownKey
+    const stamp = q.get('X-Amz-Date') ?? ''
+    if (dateOf(stamp).getTime() + Number(q.get('X-Amz-Expires')) * 1000 < Date.now()) return refuse(403, 'AccessDenied', 'Request has expired')
+    const query = new URLSearchParams([...q].filter(([name]) => name !== 'X-Amz-Signature'))
+    const names = (q.get('X-Amz-SignedHeaders') ?? '').split(';')
+    const headers = Object.fromEntries(names.map((h) => [h, headerOf(req, h)]))
+    const expected = signature({ method: req.method!, path: decodeURIComponent(url.pathname), query, headers, payloadHash: 'UNSIGNED-PAYLOAD' }, credentials, stamp)
+    return q.get('X-Amz-Signature') === expected.signature ? { ok: true } : BAD_SIGNATURE
+  }
 
   const fake = await startServer((req, res, url, raw) => {
     record(calls, req, url, null)
-    const auth = req.headers.authorization ?? ''
-    const signed = /SignedHeaders=([^,]+)/.exec(auth)?.[1]?.split(';') ?? []
-    const date = req.headers['x-amz-date']
-    const credential = /Credential=([^/]+)\//.exec(auth)?.[1]
-    if (!date || credential !== options.accessKeyId) return s3Error(res, 403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.')
-    const headers = Object.fromEntries(signed.filter((h) => h !== 'x-amz-date').map((h) => [h, String(req.headers[h] ?? '')]))
-    const when = new Date(`${String(date).slice(0, 4)}-${String(date).slice(4, 6)}-${String(date).slice(6, 8)}T${String(date).slice(9, 11)}:${String(date).slice(11, 13)}:${String(date).slice(13, 15)}Z`)
-    const expected = signRequest({ method: req.method!, path: decodeURIComponent(url.pathname), headers, body: raw }, { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, region }, when)
-    if (expected.authorization !== auth) return s3Error(res, 403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.')
+    const presigned = url.searchParams.has('X-Amz-Signature')
+    const verdict = presigned ? verifyPresigned(req, url) : verifyHeaderSigned(req, url, raw)
+    if (!verdict.ok) return s3Error(res, verdict.status, verdict.code, verdict.message)
 
     const [, bucket, ...rest] = decodeURIComponent(url.pathname).split('/')
     if (bucket !== options.bucket) return s3Error(res, 404, 'NoSuchBucket', 'The specified bucket does not exist')
     const key = rest.join('/')
-    if (req.method === 'PUT') {
+    if (req.method === 'PUT' && !presigned) {
       objects.set(key, { bytes: raw, contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'), cacheControl: (req.headers['cache-control'] as string) ?? null })
       res.writeHead(200, { etag: '"fake"' })
       return res.end()
@@ -40,7 +70,8 @@ export async function startFakeS3(options: { bucket: string; accessKeyId: string
     if (req.method === 'GET') {
       const object = objects.get(key)
       if (!object) return s3Error(res, 404, 'NoSuchKey', 'The specified key does not exist.')
-      res.writeHead(200, { 'content-type': object.contentType, 'content-length': object.bytes.length })
+      const disposition = url.searchParams.get('response-content-disposition')
+      res.writeHead(200, { 'content-type': object.contentType, 'content-length': object.bytes.length, ...(disposition ? { 'content-disposition': disposition } : {}) })
       return res.end(object.bytes)
     }
     return s3Error(res, 405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.')

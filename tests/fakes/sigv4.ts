@@ -1,9 +1,10 @@
 import { createHash, createHmac } from 'node:crypto'
 
 /**
- * AWS Signature Version 4 for S3-compatible object storage (AWS S3, Aliyun OSS, Tencent
- * COS, MinIO ...): signs a request with an access key, following the documented
- * canonical-request / string-to-sign / signing-key steps.
+ * AWS Signature Version 4 as S3 computes it, written from the documented canonical-request /
+ * string-to-sign / signing-key steps. The fake S3 server recomputes the signature of every
+ * request the app's S3 client (the AWS SDK) sends with it, header-signed or presigned; its
+ * own unit test checks it against AWS's worked examples.
  */
 export type SigV4Credentials = { accessKeyId: string; secretAccessKey: string; region: string; service?: string }
 
@@ -21,20 +22,15 @@ export function amzDate(date: Date): string {
   return date.toISOString().replace(/[:-]|\.\d{3}/g, '')
 }
 
-/**
- * Returns the headers to send: the given ones plus x-amz-date, x-amz-content-sha256 and
- * Authorization. `headers` must include host; every header given is signed.
- */
-export function signRequest(
-  request: { method: string; path: string; query?: URLSearchParams; headers: Record<string, string>; body?: Buffer },
+/** The signature of a canonical request whose headers are exactly the signed ones. */
+export function signature(
+  request: { method: string; path: string; query?: URLSearchParams; headers: Record<string, string>; payloadHash: string },
   credentials: SigV4Credentials,
-  now = new Date(),
-): Record<string, string> {
+  stamp: string,
+): { signature: string; scope: string; signedHeaders: string } {
   const service = credentials.service ?? 's3'
-  const stamp = amzDate(now)
   const day = stamp.slice(0, 8)
-  const payloadHash = request.headers['x-amz-content-sha256'] ?? sha256Hex(request.body ?? Buffer.alloc(0))
-  const headers: Record<string, string> = { ...lowerKeys(request.headers), 'x-amz-date': stamp, 'x-amz-content-sha256': payloadHash }
+  const headers = lowerKeys(request.headers)
   const names = Object.keys(headers).sort()
   const canonicalQuery = [...(request.query ?? new URLSearchParams()).entries()]
     .map(([k, v]) => [encodeS3(k, false), encodeS3(v, false)])
@@ -47,17 +43,31 @@ export function signRequest(
     canonicalQuery,
     names.map((n) => `${n}:${headers[n].trim().replace(/\s+/g, ' ')}\n`).join(''),
     names.join(';'),
-    payloadHash,
+    request.payloadHash,
   ].join('\n')
   const scope = `${day}/${credentials.region}/${service}/aws4_request`
   const stringToSign = ['AWS4-HMAC-SHA256', stamp, scope, sha256Hex(canonicalRequest)].join('\n')
   const key = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), credentials.region), service), 'aws4_request')
-  const signature = createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex')
-  return {
-    ...headers,
-    authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${names.join(';')}, Signature=${signature}`,
-  }
+  return { signature: createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex'), scope, signedHeaders: names.join(';') }
 }
+
+/**
+ * Returns the headers to send: the given ones plus x-amz-date, x-amz-content-sha256 and
+ * Authorization. `headers` must include host; every header given is signed.
+ */
+export function signRequest(
+  request: { method: string; path: string; query?: URLSearchParams; headers: Record<string, string>; body?: Buffer },
+  credentials: SigV4Credentials,
+  now = new Date(),
+): Record<string, string> {
+  const stamp = amzDate(now)
+  const payloadHash = request.headers['x-amz-content-sha256'] ?? sha256Hex(request.body ?? Buffer.alloc(0))
+  const headers: Record<string, string> = { ...lowerKeys(request.headers), 'x-amz-date': stamp, 'x-amz-content-sha256': payloadHash }
+  const signed = signature({ ...request, headers, payloadHash }, credentials, stamp)
+  return { ...headers, authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${signed.scope}, SignedHeaders=${signed.signedHeaders}, Signature=${signed.signature}` }
+}
+
+export const sha256 = sha256Hex
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))

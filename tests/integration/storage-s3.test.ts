@@ -1,8 +1,9 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
+import * as filesRoute from '@/app/files/[...key]/route'
 import { db } from '@/lib/db'
-import { readStoredFile } from '@/lib/storage/storage'
+import { putFile, readStoredFile } from '@/lib/storage/storage'
 import { createUpload } from '@/lib/uploads/create-upload'
 import { startFakeS3 } from '../fakes/s3'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -43,6 +44,50 @@ describe('S3-compatible storage', () => {
     const object = s3.objects.get(image.url.replace('https://cdn.example.com/aiimg/', ''))!
     expect(object).toMatchObject({ contentType: 'image/png', cacheControl: 'public, max-age=31536000, immutable' })
     expect(s3.objects.get(image.thumbUrl.replace('https://cdn.example.com/aiimg/', ''))?.contentType).toBe('image/webp')
+  })
+
+  it('下载 saves the image: /files/<key>?download= sends the browser to a presigned GET that S3 answers as an attachment', async () => {
+    const user = await createUser({ points: 100 })
+    const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', params: { prompt: '下载', width: 128, height: 128 } } })
+    await drainQueue()
+    const task = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
+    const [image] = task.results as Array<{ url: string; downloadUrl: string }>
+    const key = image.url.replace('https://cdn.example.com/aiimg/', '')
+    expect(image.downloadUrl).toBe(`/files/${key}?download=${task.id}-1.png`)
+
+    const link = new URL(image.downloadUrl, 'http://site.test')
+    const redirect = await filesRoute.GET(new Request(link), { params: Promise.resolve({ key: link.pathname.split('/').slice(2) }) })
+    expect(redirect.status).toBe(302)
+    const location = redirect.headers.get('location')!
+    expect(location.startsWith(`${s3.url}/aiimg/${key}?`)).toBe(true)
+    const saved = await fetch(location)
+    expect(saved.status).toBe(200)
+    expect(saved.headers.get('content-disposition')).toBe(`attachment; filename="${task.id}-1.png"`)
+    expect(Buffer.from(await saved.arrayBuffer()).equals(s3.objects.get(key)!.bytes)).toBe(true)
+
+    // The signature covers the disposition: asking for another name is refused.
+    const renamed = new URL(location)
+    renamed.searchParams.set('response-content-disposition', 'attachment; filename="other.png"')
+    expect((await fetch(renamed)).status).toBe(403)
+  })
+
+  it('a download name that could break the header falls back to the key’s own file name', async () => {
+    await putFile('results/202611/plain-name.png', Buffer.from('png'))
+    const res = await filesRoute.GET(new Request('http://site.test/files/results/202611/plain-name.png?download=a"%0d%0aSet-Cookie:x.png'), { params: Promise.resolve({ key: ['results', '202611', 'plain-name.png'] }) })
+    expect(res.status).toBe(302)
+    expect(new URL(res.headers.get('location')!).searchParams.get('response-content-disposition')).toBe('attachment; filename="plain-name.png"')
+  })
+
+  it('an endpoint at a link-local or metadata address is refused before any request', async () => {
+    const { env } = await import('@/lib/env')
+    const before = env().S3_ENDPOINT
+    ;(env() as { S3_ENDPOINT?: string }).S3_ENDPOINT = 'http://169.254.169.254'
+    try {
+      await expect(putFile('results/202611/never.png', Buffer.from('png'))).rejects.toThrow(/元数据地址/)
+      await expect(readStoredFile('results/202611/never.png')).rejects.toThrow(/元数据地址/)
+    } finally {
+      ;(env() as { S3_ENDPOINT?: string }).S3_ENDPOINT = before
+    }
   })
 
   it('a bucket refusing our writes fails the task with a refund', async () => {
