@@ -33,8 +33,8 @@ export const outputNodes = (graph: Graph) =>
     .filter(([, node]) => ['SaveImage', 'PreviewImage'].includes(node.class_type))
     .map(([id]) => id)
 
-/** A node of a validated graph: validate() lets no link to a missing node through. */
-export function nodeOf(graph: Graph, id: string): Graph[string] {
+/** Node `id`, which the graph must have (after validate(), every linked node is there). */
+export function nodeOf<Node>(graph: Record<string, Node>, id: string): Node {
   const node = graph[id]
   if (!node) throw new Error(`node ${id} is not in the graph`)
   return node

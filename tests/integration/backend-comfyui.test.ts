@@ -6,8 +6,10 @@ import { createComfyuiAdapter, fillWorkflow } from '@/lib/generation/backends/co
 import { DEFAULT_WORKFLOWS } from '@/lib/generation/backends/comfyui-workflows'
 import type { BackendConfig, GenerationJob } from '@/lib/generation/backends/types'
 import { startFakeComfyui, type FakeComfy } from '../fakes/comfyui'
+import { nodeOf } from '../fakes/comfyui-nodes'
 import { deadEndpoint, expectFailure, expectImages, expectRising, leftHalfMask, lineArt, recordingContext, solidPng, testJob } from '../fakes/jobs'
 import type { Multipart } from '../fakes/common'
+import { at } from '../helpers/present'
 
 let fake: FakeComfy
 beforeAll(async () => {
@@ -55,7 +57,7 @@ describe('fillWorkflow', () => {
 
   it('the default workflows use only placeholders the adapter fills', () => {
     const text = JSON.stringify(DEFAULT_WORKFLOWS)
-    const used = new Set([...text.matchAll(/"\{\{(\w+)\}\}"/g)].map((m) => m[1]))
+    const used = new Set([...text.matchAll(/"\{\{(\w+)\}\}"/g)].map((m) => at(m, 1)))
     const known = ['task_id', 'prompt', 'negative_prompt', 'seed', 'width', 'height', 'steps', 'cfg', 'sampler', 'batch_size', 'denoise', 'checkpoint', 'init_image', 'mask_image', 'control_image', 'controlnet_model', 'controlnet_strength']
     expect([...used].filter((p) => !known.includes(p))).toEqual([])
   })
@@ -70,12 +72,12 @@ describe('modes', () => {
     expect(submitted).toMatchObject({ kind: 'accepted', upstreamId: job.taskId })
     const sent = fake.prompts().at(-1)!
     expect(sent).toMatchObject({ prompt_id: job.taskId, client_id: `aiimg-${job.taskId}` })
-    expect(sent.prompt['1'].inputs.ckpt_name).toBe('sd15.safetensors')
-    expect(sent.prompt['2'].inputs.text).toBe(job.prompt)
-    expect(sent.prompt['3'].inputs.text).toBe(job.negativePrompt)
-    expect(sent.prompt['4'].inputs).toEqual({ width: 512, height: 768, batch_size: 2 })
-    expect(sent.prompt['7'].inputs).toMatchObject({ seed: 1234, steps: 12, cfg: 7, sampler_name: 'euler', denoise: 1 })
-    expect(sent.prompt['9'].inputs.filename_prefix).toBe(job.taskId)
+    expect(nodeOf(sent.prompt, '1').inputs.ckpt_name).toBe('sd15.safetensors')
+    expect(nodeOf(sent.prompt, '2').inputs.text).toBe(job.prompt)
+    expect(nodeOf(sent.prompt, '3').inputs.text).toBe(job.negativePrompt)
+    expect(nodeOf(sent.prompt, '4').inputs).toEqual({ width: 512, height: 768, batch_size: 2 })
+    expect(nodeOf(sent.prompt, '7').inputs).toMatchObject({ seed: 1234, steps: 12, cfg: 7, sampler_name: 'euler', denoise: 1 })
+    expect(nodeOf(sent.prompt, '9').inputs.filename_prefix).toBe(job.taskId)
 
     await expectImages(outcome.images, 2)
     expect(outcome.images.map((i) => i.seed)).toEqual([1234, 1234])
@@ -94,9 +96,9 @@ describe('modes', () => {
 
   it('a random seed (-1) is chosen, sent as a number and reported with the images', async () => {
     const { outcome } = await generate(testJob({ seed: -1 }))
-    const seed = lastGraph()['7'].inputs.seed
+    const seed = nodeOf(lastGraph(), '7').inputs.seed
     expect(typeof seed).toBe('number')
-    expect(outcome.images[0].seed).toBe(seed)
+    expect(at(outcome.images, 0).seed).toBe(seed)
   })
 
   it('img2img: uploads the input (named after the task, overwrite) and encodes it at the job\'s denoise', async () => {
@@ -104,23 +106,23 @@ describe('modes', () => {
     const job = testJob({ mode: 'img2img', initImage, denoisingStrength: 0.6, count: 2 })
     const { outcome } = await generate(job)
     const upload = uploads().at(-1)!
-    expect(upload.files.image.filename).toBe(`${job.taskId}-init.png`)
-    expect(upload.files.image.bytes.equals(initImage)).toBe(true)
+    expect(upload.files.image?.filename).toBe(`${job.taskId}-init.png`)
+    expect(upload.files.image?.bytes.equals(initImage)).toBe(true)
     expect(upload.fields).toMatchObject({ overwrite: 'true', type: 'input' })
     const graph = lastGraph()
     expect(graph['4']).toEqual({ class_type: 'LoadImage', inputs: { image: `${job.taskId}-init.png` } })
-    expect(graph['7'].inputs.denoise).toBe(0.6)
-    expect(graph['10'].inputs.amount).toBe(2)
+    expect(nodeOf(graph, '7').inputs.denoise).toBe(0.6)
+    expect(nodeOf(graph, '10').inputs.amount).toBe(2)
     await expectImages(outcome.images, 2)
   })
 
   it('inpaint: uploads image and mask, loads the mask from its red channel (white = repaint)', async () => {
     const job = testJob({ mode: 'inpaint', initImage: await solidPng(64, 64), maskImage: await leftHalfMask(64, 64) })
     const { outcome } = await generate(job)
-    expect(uploads().slice(-2).map((u) => u.files.image.filename)).toEqual([`${job.taskId}-init.png`, `${job.taskId}-mask.png`])
+    expect(uploads().slice(-2).map((u) => u.files.image?.filename)).toEqual([`${job.taskId}-init.png`, `${job.taskId}-mask.png`])
     const graph = lastGraph()
     expect(graph['11']).toEqual({ class_type: 'LoadImageMask', inputs: { image: `${job.taskId}-mask.png`, channel: 'red' } })
-    expect(graph['6'].class_type).toBe('VAEEncodeForInpaint')
+    expect(nodeOf(graph, '6').class_type).toBe('VAEEncodeForInpaint')
     await expectImages(outcome.images, 1)
   })
 
@@ -129,21 +131,21 @@ describe('modes', () => {
     const job = testJob({ mode: 'lineart', controlImage: await lineArt(64, 64), controlnet })
     const { outcome } = await generate(job)
     const graph = lastGraph()
-    expect(graph['5'].inputs.image).toBe(`${job.taskId}-lineart.png`)
+    expect(nodeOf(graph, '5').inputs.image).toBe(`${job.taskId}-lineart.png`)
     expect(graph['6']).toEqual({ class_type: 'ImageInvert', inputs: { image: ['5', 0] } })
-    expect(graph['10'].inputs.control_net_name).toBe(controlnet.model)
-    expect(graph['11'].inputs.strength).toBe(0.9)
-    expect(graph['7'].inputs).toMatchObject({ positive: ['11', 0], negative: ['11', 1] })
+    expect(nodeOf(graph, '10').inputs.control_net_name).toBe(controlnet.model)
+    expect(nodeOf(graph, '11').inputs.strength).toBe(0.9)
+    expect(nodeOf(graph, '7').inputs).toMatchObject({ positive: ['11', 0], negative: ['11', 1] })
     await expectImages(outcome.images, 1)
   })
 
   it("uses the operator's template for the mode", async () => {
     const workflow = structuredClone(DEFAULT_WORKFLOWS.txt2img)
-    workflow['7'].inputs.scheduler = 'karras'
-    workflow['9'].inputs.filename_prefix = 'operator'
+    nodeOf(workflow, '7').inputs.scheduler = 'karras'
+    nodeOf(workflow, '9').inputs.filename_prefix = 'operator'
     await generate(testJob({ steps: 4 }), { options: { pollIntervalMs: 20, workflows: { txt2img: workflow } } })
-    expect(lastGraph()['7'].inputs.scheduler).toBe('karras')
-    expect(lastGraph()['9'].inputs.filename_prefix).toBe('operator')
+    expect(nodeOf(lastGraph(), '7').inputs.scheduler).toBe('karras')
+    expect(nodeOf(lastGraph(), '9').inputs.filename_prefix).toBe('operator')
   })
 
   it('refuses a template that needs a value the job lacks, without queueing anything', async () => {
@@ -161,12 +163,12 @@ describe('LoRA (custom models)', () => {
     const { outcome } = await generate(job)
     await expectImages(outcome.images, 1)
     const graph = lastGraph()
-    const loraId = Object.keys(graph).find((id) => graph[id].class_type === 'LoraLoader')!
-    expect(graph[loraId].inputs).toEqual({ model: ['1', 0], clip: ['1', 1], lora_name: 'xiaolimao_v2.safetensors', strength_model: 0.8, strength_clip: 0.8 })
-    expect(graph['7'].inputs.model).toEqual([loraId, 0])
-    expect(graph['2'].inputs).toEqual({ text: job.prompt, clip: [loraId, 1] })
-    expect(graph['3'].inputs.clip).toEqual([loraId, 1])
-    expect(graph['8'].inputs.vae).toEqual(['1', 2])
+    const loraId = Object.keys(graph).find((id) => nodeOf(graph, id).class_type === 'LoraLoader')!
+    expect(nodeOf(graph, loraId).inputs).toEqual({ model: ['1', 0], clip: ['1', 1], lora_name: 'xiaolimao_v2.safetensors', strength_model: 0.8, strength_clip: 0.8 })
+    expect(nodeOf(graph, '7').inputs.model).toEqual([loraId, 0])
+    expect(nodeOf(graph, '2').inputs).toEqual({ text: job.prompt, clip: [loraId, 1] })
+    expect(nodeOf(graph, '3').inputs.clip).toEqual([loraId, 1])
+    expect(nodeOf(graph, '8').inputs.vae).toEqual(['1', 2])
     expect(JSON.stringify(graph)).not.toContain('<lora:')
   })
 
@@ -174,15 +176,15 @@ describe('LoRA (custom models)', () => {
     const job = testJob({ mode: 'lineart', controlImage: await lineArt(64, 64), controlnet: { module: 'lineart_standard', model: 'control_v11p_sd15_lineart.pth', weight: 1 }, lora: { name: 'pixel-art', weight: 0.6 } })
     await generate(job)
     const graph = lastGraph()
-    const loraId = Object.keys(graph).find((id) => graph[id].class_type === 'LoraLoader')!
-    expect(graph[loraId].inputs.lora_name).toBe('styles/pixel-art.safetensors')
-    expect(graph['7'].inputs.model).toEqual([loraId, 0])
+    const loraId = Object.keys(graph).find((id) => nodeOf(graph, id).class_type === 'LoraLoader')!
+    expect(nodeOf(graph, loraId).inputs.lora_name).toBe('styles/pixel-art.safetensors')
+    expect(nodeOf(graph, '7').inputs.model).toEqual([loraId, 0])
   })
 
   it('an operator template with {{lora_name}} places the LoRA itself', async () => {
     const workflow: Record<string, { class_type: string; inputs: Record<string, unknown> }> = structuredClone(DEFAULT_WORKFLOWS.txt2img)
     workflow['20'] = { class_type: 'LoraLoader', inputs: { model: ['1', 0], clip: ['1', 1], lora_name: '{{lora_name}}', strength_model: '{{lora_strength}}', strength_clip: 1 } }
-    workflow['7'].inputs.model = ['20', 0]
+    nodeOf(workflow, '7').inputs.model = ['20', 0]
     await generate(testJob({ lora: { name: 'xiaolimao_v2', weight: 0.5 } }), { options: { pollIntervalMs: 20, workflows: { txt2img: workflow } } })
     const graph = lastGraph()
     expect(Object.values(graph).filter((n) => n.class_type === 'LoraLoader')).toEqual([

@@ -10,9 +10,11 @@ import { backgroundJobs } from '@/lib/worker/jobs'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
+import { at } from '../helpers/present'
 import { createModel, drainQueue } from '../helpers/tasks'
 
 let fakes: FakeSd[] = []
+const fake = (i: number) => at(fakes, i)
 const generated = (fake: FakeSd) => fake.calls.filter((c) => c.path === '/sdapi/v1/txt2img').length
 
 beforeAll(async () => {
@@ -22,8 +24,10 @@ afterAll(async () => {
   await Promise.all(fakes.map((f) => f.close().catch(() => undefined)))
 })
 
+/** One model per fake instance, all in pool `name`. */
 async function pool(name: string, concurrency = 1) {
-  return Promise.all(fakes.map((fake, i) => createModel({ name: `${name}-${i}`, backend: 'sd-webui', endpoint: fake.url, pool: name, concurrency, sort: i })))
+  const instance = (i: number) => createModel({ name: `${name}-${i}`, backend: 'sd-webui', endpoint: fake(i).url, pool: name, concurrency, sort: i })
+  return Promise.all([instance(0), instance(1), instance(2)])
 }
 
 type Row = { id: string; queued: number; poolQueued: number | null; running: number; recentAttempts: number; recentFailures: number; healthy: boolean }
@@ -73,10 +77,10 @@ describe('a pool of three SD WebUI instances', () => {
   })
 
   it('one instance failing every generation for several users: every task succeeds elsewhere, and the instance leaves routing', async () => {
-    fakes[2].set('failing')
+    fake(2).set('failing')
     try {
       const models = await pool('failover')
-      const before = generated(fakes[2])
+      const before = generated(fake(2))
       const batches = await Promise.all([0, 1, 2].map(() => submitMany(models[0].id, 3)))
       const ids = batches.flatMap((b) => b.ids)
       // The pool's queue is the pool's, not the instance the user picked.
@@ -93,34 +97,34 @@ describe('a pool of three SD WebUI instances', () => {
       const tasks = await db().task.findMany({ where: { id: { in: ids } } })
       expect(tasks.every((t) => t.status === 'SUCCESS' && t.modelId !== models[2].id)).toBe(true)
       // Failed tasks of at least two users (three tasks at least) took it out; one user's would not have.
-      const failedThere = generated(fakes[2]) - before
+      const failedThere = generated(fake(2)) - before
       expect(failedThere).toBeGreaterThanOrEqual(3)
       expect(failedThere).toBeLessThanOrEqual(6)
-      const failing = (await consoleRows(models))[2]
+      const failing = at(await consoleRows(models), 2)
       expect(failing).toMatchObject({ healthy: false, recentAttempts: failedThere, recentFailures: failedThere, running: 0, poolQueued: 0 })
       for (const { user } of batches) expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(1000 - 3 * 10)
       await expectLedgerInvariants()
     } finally {
-      fakes[2].set('normal')
+      fake(2).set('normal')
     }
   })
 
   it('an instance that stops answering is taken out by the health check and brought back when it answers', async () => {
     const models = await pool('health')
-    const down = fakes[1]
+    const down = fake(1)
     await down.close()
     await checkBackends()
     await checkBackends()
     expect(await db().aiModel.findUniqueOrThrow({ where: { id: models[1].id } })).toMatchObject({ healthy: false, healthFailures: 2 })
-    const before = [generated(fakes[0]), generated(fakes[2])]
+    const before = generated(fake(0)) + generated(fake(2))
     const { ids } = await submitMany(models[1].id, 6)
     await Promise.all([drainQueue('h1'), drainQueue('h2')])
     const tasks = await db().task.findMany({ where: { id: { in: ids } } })
     expect(tasks.every((t) => t.status === 'SUCCESS' && t.modelId !== models[1].id)).toBe(true)
-    expect(generated(fakes[0]) + generated(fakes[2]) - before[0] - before[1]).toBe(6)
+    expect(generated(fake(0)) + generated(fake(2)) - before).toBe(6)
 
     fakes[1] = await startFakeSdWebui()
-    await db().aiModel.update({ where: { id: models[1].id }, data: { endpoint: fakes[1].url } })
+    await db().aiModel.update({ where: { id: models[1].id }, data: { endpoint: fake(1).url } })
     await checkBackends()
     expect(await db().aiModel.findUniqueOrThrow({ where: { id: models[1].id } })).toMatchObject({ healthy: true, healthFailures: 0, healthMessage: null })
   })
