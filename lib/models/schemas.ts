@@ -12,6 +12,15 @@ const endpoint = z
   .max(500)
   .refine((v) => v === '' || /^https?:\/\/[^\s]+$/.test(v), '接口地址需以 http:// 或 https:// 开头')
 
+/** Model types a backend cannot run: an SD WebUI knows nothing of Midjourney's jobs and buttons. */
+const UNSUPPORTED_TYPES: Partial<Record<(typeof BACKEND_KINDS)[number], readonly string[]>> = { 'sd-webui': ['MID_JOURNEY'] }
+export const MJ_ON_SD_WEBUI_MESSAGE = 'SD WebUI 后端不能运行 MJ 类型的模型，请选择 Midjourney 代理后端'
+
+/** Why this type cannot run on this backend, or null when it can (the console form asks the same before it sends). */
+export function modelPairProblem(type: string, backend: string): string | null {
+  return UNSUPPORTED_TYPES[backend as (typeof BACKEND_KINDS)[number]]?.includes(type) ? MJ_ON_SD_WEBUI_MESSAGE : null
+}
+
 /** Points per image by task type; a type that is absent is not offered by this model. */
 export const ZPricesSchema = z.partialRecord(z.enum(PRICE_KEYS), z.number().int('价格必须是整数').min(0).max(1_000_000))
 
@@ -33,6 +42,7 @@ export const ZModelInputSchema = z
   })
   .strict()
   .refine((m) => m.backend === 'demo' || m.endpoint !== '', { message: '请填写接口地址', path: ['endpoint'] })
+  .refine((m) => !modelPairProblem(m.type, m.backend), { message: MJ_ON_SD_WEBUI_MESSAGE, path: ['backend'] })
 export type TModelInput = z.infer<typeof ZModelInputSchema>
 
 export const ZModelUpdateSchema = z

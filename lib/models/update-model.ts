@@ -10,7 +10,7 @@ import { auditedModel, MODEL_SELECT, toAdminModelRow, type AdminModelRow } from 
 import { assertChangesAllowed, secretData } from './model-changes'
 import { assertEndpointAllowed } from './model-endpoint'
 import { NO_LOAD } from './model-load'
-import type { TModelUpdate } from './schemas'
+import { modelPairProblem, type TModelUpdate } from './schemas'
 
 export async function updateModel(actor: SessionUser, ip: string, id: string, input: TModelUpdate): Promise<AdminModelRow> {
   const { secret, ...data } = input
@@ -23,6 +23,8 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
     assertChangesAllowed(actor, before, data.endpoint, secret)
     const backend = data.backend ?? before.backend
     if (backend !== 'demo' && (data.endpoint ?? before.endpoint) === '') throw badRequest('请填写接口地址')
+    const pairProblem = modelPairProblem(data.type ?? before.type, backend)
+    if (pairProblem) throw badRequest(pairProblem)
     const model = await tx.aiModel.update({
       where: { id },
       data: { ...data, prices: data.prices as Prisma.InputJsonValue | undefined, options: data.options as Prisma.InputJsonValue | undefined, ...secretData(secret) },

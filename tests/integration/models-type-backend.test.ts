@@ -1,0 +1,51 @@
+// A model's type must be one its backend can run: an SD WebUI cannot run Midjourney jobs, so
+// POST /api/admin/models and PATCH /api/admin/models/{id} answer 400 for an MJ model on it
+// (the console's form refuses the pair before it sends).
+import { beforeAll, describe, expect, it } from 'vitest'
+import * as modelRoute from '@/app/api/admin/models/[id]/route'
+import * as modelsRoute from '@/app/api/admin/models/route'
+import { db } from '@/lib/db'
+import { MJ_ON_SD_WEBUI_MESSAGE } from '@/lib/models/schemas'
+import { callRoute, createUser } from '../helpers/call-route'
+
+let admin: { token: string }
+beforeAll(async () => {
+  admin = await createUser({ role: 'ADMIN' })
+})
+
+const create = (body: Record<string, unknown>) => callRoute(modelsRoute.POST, { token: admin.token, body })
+const patch = (id: string, body: Record<string, unknown>) => callRoute(modelRoute.PATCH, { method: 'PATCH', token: admin.token, params: { id }, body })
+const sdWebui = { backend: 'sd-webui', endpoint: 'http://127.0.0.1:7860' }
+const mjProxy = { backend: 'mj-proxy', endpoint: 'http://127.0.0.1:8080' }
+
+describe('model type and backend', () => {
+  it('refuses to create an MJ model on an SD WebUI backend (400, nothing stored)', async () => {
+    const before = await db().aiModel.count()
+    const res = await create({ name: 'MJ on WebUI', type: 'MID_JOURNEY', ...sdWebui, prices: { MJ_IMAGINE: 5 } })
+    expect([res.status, res.body.errMessage]).toEqual([400, MJ_ON_SD_WEBUI_MESSAGE])
+    expect(await db().aiModel.count()).toBe(before)
+  })
+
+  it('still creates SD models on an SD WebUI and MJ models on the Midjourney proxy', async () => {
+    expect((await create({ name: 'SD', type: 'STABLE_DIFFUSION', ...sdWebui })).status).toBe(200)
+    expect((await create({ name: 'MJ', type: 'MID_JOURNEY', ...mjProxy })).status).toBe(200)
+  })
+
+  it('refuses an update that makes the pair, whichever side changes, and leaves the model as it was', async () => {
+    const sd = (await create({ name: 'SD 改类型', type: 'STABLE_DIFFUSION', ...sdWebui })).body.data.id as string
+    const toMj = await patch(sd, { type: 'MID_JOURNEY' })
+    expect([toMj.status, toMj.body.errMessage]).toEqual([400, MJ_ON_SD_WEBUI_MESSAGE])
+
+    const mj = (await create({ name: 'MJ 改后端', type: 'MID_JOURNEY', ...mjProxy })).body.data.id as string
+    const toWebui = await patch(mj, sdWebui)
+    expect([toWebui.status, toWebui.body.errMessage]).toEqual([400, MJ_ON_SD_WEBUI_MESSAGE])
+    const both = await patch(mj, { type: 'MID_JOURNEY', ...sdWebui })
+    expect(both.status).toBe(400)
+
+    const rows = await db().aiModel.findMany({ where: { id: { in: [sd, mj] } }, select: { id: true, type: true, backend: true } })
+    expect(rows.sort((a, b) => (a.id === sd ? -1 : b.id === sd ? 1 : 0))).toEqual([
+      { id: sd, type: 'STABLE_DIFFUSION', backend: 'sd-webui' },
+      { id: mj, type: 'MID_JOURNEY', backend: 'mj-proxy' },
+    ])
+  })
+})
