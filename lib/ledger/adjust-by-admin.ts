@@ -1,4 +1,5 @@
 import 'server-only'
+import { randomUUID } from 'node:crypto'
 import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
@@ -9,33 +10,35 @@ export type Adjustment = {
   points?: number
   balance?: number
   reason: string
-  /** Made by the adjust dialog when it opens (a UUID): names this adjustment in the ledger. */
-  requestId: string
 }
 
 export type AdjustResult = { points: number; balance: number }
 
 export const REPLAY_CONFLICT_MESSAGE = '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整'
 
-const referencesOf = (requestId: string) => ({ points: `admin-adjust:${requestId}:points`, balance: `admin-adjust:${requestId}:balance` })
+const referencesOf = (key: string) => ({ points: `admin-adjust:${key}:points`, balance: `admin-adjust:${key}:balance` })
 
 /**
  * An ADMIN adds to or takes from a user's points and/or balance (cents). Both moves,
  * their ledger rows and the audit record share one transaction; nothing may go below zero.
- * Exactly once per request id: the ledger references are admin-adjust:<requestId>:points
- * and :balance, so a replay (a retry after a lost answer, a double click) is answered with
- * the first result instead of booking again; the same id with other amounts or another
- * user is a 409.
+ * With an idempotency key (the Idempotency-Key header, or an older client's body requestId)
+ * it happens exactly once per key: the ledger references are admin-adjust:<key>:points and
+ * :balance, so a replay (a retry after a lost answer, a double click) is answered with the
+ * first result instead of booking again; the same key with other amounts or another user
+ * is a 409. Without a key each call is a new adjustment (its references get a fresh UUID).
  */
-export async function adjustByAdmin(actor: SessionUser, ip: string, userId: string, input: Adjustment): Promise<AdjustResult> {
+export async function adjustByAdmin(actor: SessionUser, ip: string, userId: string, input: Adjustment, idempotencyKey?: string): Promise<AdjustResult> {
   const points = input.points ?? 0
   const balance = input.balance ?? 0
   if (points === 0 && balance === 0) throw badRequest('请填写要调整的积分或余额')
-  const refs = referencesOf(input.requestId)
-  const request = { userId, points, balance, requestId: input.requestId }
+  const key = idempotencyKey ?? randomUUID()
+  const refs = referencesOf(key)
+  const request = { userId, points, balance, requestId: key }
 
-  const earlier = await replayOf(request)
-  if (earlier) return earlier
+  if (idempotencyKey) {
+    const earlier = await replayOf(request)
+    if (earlier) return earlier
+  }
   const note = input.reason
 
   try {
@@ -47,7 +50,7 @@ export async function adjustByAdmin(actor: SessionUser, ip: string, userId: stri
       const after = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { points: true, balance: true } })
       await recordAudit(tx, actor, ip, {
         action: 'user.adjust', targetType: 'User', targetId: userId, before,
-        after: { ...after, points_delta: points, balance_delta: balance, requestId: input.requestId },
+        after: { ...after, points_delta: points, balance_delta: balance, requestId: key },
         reason: input.reason,
       })
       return after

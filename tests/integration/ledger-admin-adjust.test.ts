@@ -1,5 +1,5 @@
 // POST /api/admin/user/{id}/adjust (ADMIN moves a user's points/balance through the ledger,
-// audited, never below zero), GET /api/users/ledger (the caller's own rows, cursor paged)
+// audited, never below zero; exactly once per Idempotency-Key), GET /api/users/ledger (the caller's own rows, cursor paged)
 // and the rule that users with money history cannot be deleted.
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -14,9 +14,9 @@ import { expectLedgerInvariants, quickUser, type QuickUser } from '../helpers/le
 
 const ADMIN_IP = '10.9.8.7'
 
-/** Each call is a new adjustment (a fresh requestId, made as the dialog makes it) unless the body names one. */
-const withRequestId = (body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) && !('requestId' in body) ? { ...body, requestId: newRequestId() } : body)
-const adjust = (actor: QuickUser, id: string, body: unknown) => callRoute(adjustRoute.POST, { token: actor.token, params: { id }, body: withRequestId(body), ip: ADMIN_IP })
+/** Each call is a new adjustment (a fresh Idempotency-Key, made as the dialog makes it) unless `key` names one (null: none at all). */
+const adjust = (actor: QuickUser, id: string, body: unknown, key: string | null = newRequestId()) =>
+  callRoute(adjustRoute.POST, { token: actor.token, params: { id }, body, ip: ADMIN_IP, headers: key === null ? {} : { 'idempotency-key': key } })
 const ledgerOf = (user: QuickUser, query: Record<string, string | number> = {}) => callRoute(ledgerRoute.GET, { token: user.token, query })
 const columns = (id: string) => db().user.findUniqueOrThrow({ where: { id }, select: { points: true, balance: true } })
 const rowsOf = (id: string) => db().ledgerEntry.findMany({ where: { userId: id }, orderBy: { id: 'asc' } })
@@ -96,8 +96,8 @@ describe('POST /api/admin/user/{id}/adjust', () => {
     expectFail(await adjust(admin, user.id, { points: 1_000_000_001, reason: '太多' }), 400, '积分不能大于 1000000000')
     expectFail(await adjust(admin, user.id, { points: 5, reason: 'x'.repeat(201) }), 400, '原因最多 200 个字符')
     expectFail(await adjust(admin, user.id, '[1]'), 400, '请求内容的格式不正确')
-    expectFail(await adjust(admin, user.id, { points: 5, reason: '没有请求号', requestId: undefined }), 400, 'requestId 必须是 UUID（每次调整生成一个）')
-    expectFail(await adjust(admin, user.id, { points: 5, reason: '坏请求号', requestId: 'not-a-uuid' }), 400, 'requestId 必须是 UUID（每次调整生成一个）')
+    expectFail(await adjust(admin, user.id, { points: 5, reason: '坏请求号', requestId: 'not-a-uuid' }, null), 400, 'requestId 必须是 UUID（每次调整生成一个）')
+    expectFail(await adjust(admin, user.id, { points: 5, reason: '坏 Key' }, 'x'.repeat(256)), 400, 'Idempotency-Key 需为 1-255 个可见字符')
     expect(await snapshot(user.id)).toEqual(before)
   })
 
@@ -131,12 +131,12 @@ describe('POST /api/admin/user/{id}/adjust', () => {
     const user = await quickUser({ points: 20, balance: 100 })
     const requestId = randomUUID()
     const body = { points: 50, balance: -40, reason: '补偿', requestId }
-    const first = expectOk(await adjust(admin, user.id, body))
+    const first = expectOk(await adjust(admin, user.id, body, null))
     expect(first).toEqual({ points: 70, balance: 60 })
     expectOk(await adjust(admin, user.id, { points: 5, reason: '另一笔' }))
     // The dialog retries after a lost answer (or the admin clicks twice): same id, same amounts.
-    expect(expectOk(await adjust(admin, user.id, body))).toEqual(first)
-    expect(expectOk(await adjust(admin, user.id, { ...body, reason: '原因改了也算同一笔' }))).toEqual(first)
+    expect(expectOk(await adjust(admin, user.id, body, null))).toEqual(first)
+    expect(expectOk(await adjust(admin, user.id, { ...body, reason: '原因改了也算同一笔' }, null))).toEqual(first)
     expect(await columns(user.id)).toEqual({ points: 75, balance: 60 })
     const booked = await db().ledgerEntry.findMany({ where: { reference: { startsWith: `admin-adjust:${requestId}:` } }, orderBy: { id: 'asc' } })
     expect(booked.map((r) => [r.reference, r.amount])).toEqual([[`admin-adjust:${requestId}:points`, 50], [`admin-adjust:${requestId}:balance`, -40]])
@@ -148,30 +148,68 @@ describe('POST /api/admin/user/{id}/adjust', () => {
     const user = await quickUser({ points: 10 })
     const other = await quickUser({ points: 10 })
     const requestId = randomUUID()
-    expectOk(await adjust(admin, user.id, { points: 5, reason: '第一次', requestId }))
+    expectOk(await adjust(admin, user.id, { points: 5, reason: '第一次', requestId }, null))
     const before = { user: await snapshot(user.id), other: await snapshot(other.id) }
     for (const body of [{ points: 6 }, { points: 5, balance: 1 }, { balance: 5 }, { points: -5 }]) {
-      expectFail(await adjust(admin, user.id, { ...body, reason: '改了金额', requestId }), 409, '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整')
+      expectFail(await adjust(admin, user.id, { ...body, reason: '改了金额', requestId }, null), 409, '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整')
     }
-    expectFail(await adjust(admin, other.id, { points: 5, reason: '换了用户', requestId }), 409, '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整')
+    expectFail(await adjust(admin, other.id, { points: 5, reason: '换了用户', requestId }, null), 409, '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整')
     expect({ user: await snapshot(user.id), other: await snapshot(other.id) }).toEqual(before)
   })
 
   it('a request refused as a whole books nothing, so the same id may then go through with amounts that fit', async () => {
     const user = await quickUser({ points: 10 })
     const requestId = randomUUID()
-    expectFail(await adjust(admin, user.id, { points: -11, reason: '太多', requestId }), 400, '扣减后积分不能小于 0')
-    expect(expectOk(await adjust(admin, user.id, { points: -10, reason: '改正', requestId }))).toEqual({ points: 0, balance: 0 })
+    expectFail(await adjust(admin, user.id, { points: -11, reason: '太多' }, requestId), 400, '扣减后积分不能小于 0')
+    expect(expectOk(await adjust(admin, user.id, { points: -10, reason: '改正' }, requestId))).toEqual({ points: 0, balance: 0 })
     expect(await db().ledgerEntry.count({ where: { reference: { startsWith: `admin-adjust:${requestId}:` } } })).toBe(1)
   })
 
   it('20 copies of one request sent at once book it exactly once, and every copy gets the same answer', async () => {
     const user = await quickUser({ points: 100, balance: 100 })
-    const body = { points: -30, balance: 70, reason: '并发重放', requestId: randomUUID() }
-    const results = await Promise.all(Array.from({ length: 20 }, () => adjust(admin, user.id, body)))
+    const body = { points: -30, balance: 70, reason: '并发重放' }
+    const key = randomUUID()
+    const results = await Promise.all(Array.from({ length: 20 }, () => adjust(admin, user.id, body, key)))
     expect(results.map((r) => [r.status, r.body.data])).toEqual(results.map(() => [200, { points: 70, balance: 170 }]))
     expect(await columns(user.id)).toEqual({ points: 70, balance: 170 })
     expect(await auditsOf(user.id)).toHaveLength(1)
+    await expectLedgerInvariants()
+  })
+
+  it('the Idempotency-Key header: a replay answers 200 with the first result, books nothing more, and the header wins over a body requestId', async () => {
+    const user = await quickUser({ points: 10, balance: 0 })
+    const key = `console-${randomUUID()}`
+    const first = expectOk(await adjust(admin, user.id, { points: 15, balance: 300, reason: '补发' }, key))
+    expect(first).toEqual({ points: 25, balance: 300 })
+    expectOk(await adjust(admin, user.id, { points: 1, reason: '另一笔' }))
+    const replay = await adjust(admin, user.id, { points: 15, balance: 300, reason: '补发' }, key)
+    expect(replay.status).toBe(200)
+    expect(replay.body.data).toEqual(first)
+    // An old client's requestId in the body does not make it another adjustment when the header names one.
+    expect(expectOk(await adjust(admin, user.id, { points: 15, balance: 300, reason: '补发', requestId: randomUUID() }, key))).toEqual(first)
+    expect(await columns(user.id)).toEqual({ points: 26, balance: 300 })
+    expect(await db().ledgerEntry.count({ where: { reference: { startsWith: `admin-adjust:${key}:` } } })).toBe(2)
+    await expectLedgerInvariants()
+  })
+
+  it('the same Idempotency-Key with other amounts or for another user is a 409, as task submits answer, and writes nothing', async () => {
+    const user = await quickUser({ points: 10 })
+    const other = await quickUser({ points: 10 })
+    const key = randomUUID()
+    expectOk(await adjust(admin, user.id, { points: 5, reason: '第一次' }, key))
+    const before = { user: await snapshot(user.id), other: await snapshot(other.id) }
+    expectFail(await adjust(admin, user.id, { points: 6, reason: '改了金额' }, key), 409, '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整')
+    expectFail(await adjust(admin, other.id, { points: 5, reason: '换了用户' }, key), 409, '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整')
+    expect({ user: await snapshot(user.id), other: await snapshot(other.id) }).toEqual(before)
+  })
+
+  it('without any key (the pinned call: points, balance, reason) it works, and each call books again', async () => {
+    const user = await quickUser({ points: 10, balance: 100 })
+    const body = { points: 5, balance: 50, reason: '无 Key 调整' }
+    expect(expectOk(await adjust(admin, user.id, body, null))).toEqual({ points: 15, balance: 150 })
+    expect(expectOk(await adjust(admin, user.id, body, null))).toEqual({ points: 20, balance: 200 })
+    expect(await columns(user.id)).toEqual({ points: 20, balance: 200 })
+    expect(await auditsOf(user.id)).toHaveLength(2)
     await expectLedgerInvariants()
   })
 
