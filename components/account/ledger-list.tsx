@@ -1,51 +1,39 @@
 'use client'
 
-import { useInfiniteQuery } from '@tanstack/react-query'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
-import type { Json } from '@/lib/api-client/hooks'
+import { useLedger, type LedgerRowJson } from '@/lib/api-client/resources/ledger'
 import { formatCents, formatDateTime } from '@/lib/format'
 import { LEDGER_ACCOUNT_LABELS, LEDGER_KIND_LABELS } from '@/lib/ledger/labels'
-import type { LedgerFeed, LedgerRow } from '@/lib/ledger/list-ledger'
 import { cn } from '@/lib/ui/cn'
 import { Button } from '@/components/ui/button'
-import { DataTable } from '@/components/ui/data-table'
-import { Td } from '@/components/ui/table'
+import { DataTable, type Column } from '@/components/ui/data-table'
 
-function amountText(row: Json<LedgerRow>): string {
+function amountText(row: LedgerRowJson): string {
   const sign = row.amount > 0 ? '+' : '-'
   return row.account === 'BALANCE' ? `${sign}¥${formatCents(Math.abs(row.amount))}` : `${sign}${Math.abs(row.amount)}`
 }
 
-function afterText(row: Json<LedgerRow>): string {
+function afterText(row: LedgerRowJson): string {
   return row.account === 'BALANCE' ? `¥${formatCents(row.balanceAfter)}` : String(row.balanceAfter)
 }
 
+// On a phone each row is a card headed by what happened; the change and the balance after stay.
+const columns: Column<LedgerRowJson>[] = [
+  { header: '时间', cell: (r) => formatDateTime(r.createdAt), className: 'text-zinc-400' },
+  { header: '类型', cell: (r) => LEDGER_KIND_LABELS[r.kind], mobile: 'title' },
+  { header: '账户', cell: (r) => LEDGER_ACCOUNT_LABELS[r.account] },
+  { header: '变动', cell: (r) => <span className={cn('font-medium', r.amount > 0 ? 'text-emerald-400' : 'text-red-400')}>{amountText(r)}</span> },
+  { header: '变动后', cell: (r) => afterText(r) },
+  { header: '说明', cell: (r) => r.note ?? '-', className: 'max-w-64 truncate text-zinc-400' },
+]
+
 /** The user's own ledger: every change of points and balance, newest first. */
 export function LedgerList() {
-  const { data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useInfiniteQuery({
-    queryKey: queryKeys.ledger,
-    queryFn: ({ pageParam }) => api.get<Json<LedgerFeed>>('/api/users/ledger', { cursor: pageParam, limit: 20 }),
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  })
-  const rows = data?.pages.flatMap((p) => p.list) ?? []
-  const columns = ['时间', '类型', '账户', '变动', '变动后', '说明']
+  const { data, isLoading, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useLedger()
+  const rows = data?.pages.flatMap((p) => p.list)
 
   return (
     <div>
-      <DataTable columns={columns} isLoading={isLoading} isEmpty={rows.length === 0} empty="暂无收支记录">
-        {rows.map((row) => (
-          <tr key={row.id}>
-            <Td className="text-zinc-400">{formatDateTime(row.createdAt)}</Td>
-            <Td>{LEDGER_KIND_LABELS[row.kind]}</Td>
-            <Td>{LEDGER_ACCOUNT_LABELS[row.account]}</Td>
-            <Td className={cn('font-medium', row.amount > 0 ? 'text-emerald-400' : 'text-red-400')}>{amountText(row)}</Td>
-            <Td>{afterText(row)}</Td>
-            <Td className="max-w-64 truncate text-zinc-400">{row.note ?? '-'}</Td>
-          </tr>
-        ))}
-      </DataTable>
+      <DataTable columns={columns} rows={rows} rowKey={(r) => r.id} isLoading={isLoading} isError={isError} empty="暂无收支记录" />
       {hasNextPage && (
         <div className="mt-4 text-center">
           <Button variant="secondary" loading={isFetchingNextPage} onClick={() => fetchNextPage()}>

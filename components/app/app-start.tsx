@@ -2,8 +2,9 @@
 
 import { usePathname, useRouter } from 'next/navigation'
 import { useEffect, useRef, useState } from 'react'
-import { useProfile, useSiteInfo } from '@/lib/api-client/hooks'
-import { api } from '@/lib/api-client/request'
+import { useProfile } from '@/lib/api-client/resources/profile'
+import { useSiteInfo } from '@/lib/api-client/resources/site-info'
+import { useStartWechatAuthorization } from '@/lib/api-client/resources/wechat'
 import { RETURN_PATH_KEY, WECHAT_DECLINED_KEY, decideStartAction } from '@/lib/app-start/rules'
 
 /**
@@ -16,6 +17,7 @@ export function AppStart() {
   const { profile } = useProfile()
   const pathname = usePathname()
   const router = useRouter()
+  const { mutateAsync: startAuthorization } = useStartWechatAuthorization()
   const authorizing = useRef(false)
   // Bumped when authorization turns out impossible, so the next rule gets its turn at once.
   const [declined, setDeclined] = useState(0)
@@ -34,8 +36,7 @@ export function AppStart() {
       if (authorizing.current) return
       authorizing.current = true
       sessionStorage.setItem(RETURN_PATH_KEY, action.body.returnPath)
-      api
-        .post<{ url: string }>(action.endpoint, action.body, { silent: true })
+      startAuthorization({ endpoint: action.endpoint, body: action.body })
         .then(({ url }) => window.location.replace(url))
         .catch(() => {
           // Not possible now (not configured, already bound elsewhere): carry on without it.
@@ -46,7 +47,7 @@ export function AppStart() {
     } else if (action.kind === 'bind-mobile') {
       router.replace(action.href)
     }
-  }, [config, profile, pathname, router, declined])
+  }, [config, profile, pathname, router, declined, startAuthorization])
 
   return null
 }

@@ -2,7 +2,8 @@
 
 import { usePathname, useRouter } from 'next/navigation'
 import { useEffect, type ReactNode } from 'react'
-import { useProfile, type Json } from '@/lib/api-client/hooks'
+import { type Json } from '@/lib/api-client/hooks'
+import { useProfile } from '@/lib/api-client/resources/profile'
 import { loginUrlFor } from '@/lib/safe-redirect'
 import type { Profile } from '@/lib/users/user-views'
 import { Loading } from '@/components/ui/spinner'

@@ -1,7 +1,7 @@
 'use client'
 
 import { useEffect, useRef } from 'react'
-import { useSiteInfo } from '@/lib/api-client/hooks'
+import { useSiteInfo } from '@/lib/api-client/resources/site-info'
 
 /**
  * Keeps the tab title and icon in step with the site config when it changes while the

@@ -1,14 +1,11 @@
 'use client'
 
-import { useQueryClient } from '@tanstack/react-query'
 import Link from 'next/link'
 import { useRouter } from 'next/navigation'
 import { useState, type FormEvent } from 'react'
-import { useSiteInfo, type Json } from '@/lib/api-client/hooks'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
+import { useSiteInfo } from '@/lib/api-client/resources/site-info'
+import { useBindMobile } from '@/lib/api-client/resources/profile'
 import { MOBILE_MESSAGE, MOBILE_PATTERN, maskMobile, normalizeMobile } from '@/lib/users/mobile'
-import type { Profile } from '@/lib/users/user-views'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { RequireUser } from '@/components/app/require-user'
@@ -42,7 +39,7 @@ function BindMobileForm() {
   const [error, setError] = useState<string | null>(null)
   const [busy, run] = useAction()
   const { target } = useRedirectParam()
-  const queryClient = useQueryClient()
+  const bindMobile = useBindMobile()
   const router = useRouter()
   const logout = useLogout()
 
@@ -53,8 +50,7 @@ function BindMobileForm() {
     if (!MOBILE_PATTERN.test(number)) return setError(MOBILE_MESSAGE)
     if (!/^\d{6}$/.test(code)) return setError('请输入 6 位数字验证码')
     await run(async () => {
-      const updated = await api.post<Json<Profile>>('/api/users/bind_mobile', { mobile: number, code })
-      queryClient.setQueryData(queryKeys.profile, updated)
+      await bindMobile.mutateAsync({ mobile: number, code })
       toast.success('手机号绑定成功')
       router.replace(target)
     })

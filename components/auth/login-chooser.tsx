@@ -2,7 +2,7 @@
 
 import Link from 'next/link'
 import type { ReactNode } from 'react'
-import { useSiteInfo } from '@/lib/api-client/hooks'
+import { useSiteInfo } from '@/lib/api-client/resources/site-info'
 import { ChatIcon, KeyIcon, PhoneIcon } from '@/components/ui/icons'
 import { useRedirectParam } from './use-redirect-param'
 

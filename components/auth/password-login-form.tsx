@@ -1,19 +1,17 @@
 'use client'
 
-import { useQueryClient } from '@tanstack/react-query'
 import Link from 'next/link'
-import { useRouter, useSearchParams } from 'next/navigation'
+import { useSearchParams } from 'next/navigation'
 import { useState, type FormEvent } from 'react'
-import { useSiteInfo } from '@/lib/api-client/hooks'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
-import { storeToken } from '@/lib/api-client/token-store'
+import { useSiteInfo } from '@/lib/api-client/resources/site-info'
+import { usePasswordSignIn } from '@/lib/api-client/resources/auth'
 import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/field'
 import { cn } from '@/lib/ui/cn'
 import { useAction } from '@/lib/ui/use-action'
 import { TERMS_REQUIRED, TermsConsent } from './terms-consent'
 import { useRedirectParam } from './use-redirect-param'
+import { useSignIn } from './use-sign-in'
 
 type Mode = 'login' | 'register'
 
@@ -29,8 +27,8 @@ export function PasswordLoginForm() {
   const [busy, run] = useAction()
   const { target, carry } = useRedirectParam()
   const { data: config } = useSiteInfo()
-  const router = useRouter()
-  const queryClient = useQueryClient()
+  const signInWith = usePasswordSignIn()
+  const signIn = useSignIn()
   const canRegister = config?.REGISTER_ENABLED !== false
 
   async function submit(e: FormEvent) {
@@ -40,12 +38,10 @@ export function PasswordLoginForm() {
     if (mode === 'register' && password !== confirm) return setError('两次输入的密码不一致')
     if (mode === 'register' && !agreed) return setError(TERMS_REQUIRED)
     await run(async () => {
-      const path = mode === 'login' ? '/api/auth/login' : '/api/auth/register'
-      const body = mode === 'login' ? { username: username.trim(), password } : { username: username.trim(), password, agreeTerms: true }
-      const { token } = await api.post<{ token: string }>(path, body)
-      storeToken(token)
-      await queryClient.invalidateQueries({ queryKey: queryKeys.profile })
-      router.replace(target)
+      const { token } = await signInWith.mutateAsync(
+        mode === 'login' ? { mode, body: { username: username.trim(), password } } : { mode, body: { username: username.trim(), password, agreeTerms: true } },
+      )
+      await signIn(token, target)
     })
   }
 

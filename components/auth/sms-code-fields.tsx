@@ -1,7 +1,7 @@
 'use client'
 
 import { useState } from 'react'
-import { api } from '@/lib/api-client/request'
+import { useSendSmsCode } from '@/lib/api-client/resources/sms'
 import { MOBILE_MESSAGE, MOBILE_PATTERN, normalizeMobile } from '@/lib/users/mobile'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
@@ -27,12 +27,13 @@ export function SmsCodeFields({ purpose, mobile, code, onMobileChange, onCodeCha
   const [left, startCountdown] = useCountdown()
   const [sending, run] = useAction()
   const [sent, setSent] = useState<Sent | null>(null)
+  const sendCode = useSendSmsCode()
 
   async function send() {
     const number = normalizeMobile(mobile)
     if (!MOBILE_PATTERN.test(number)) return toast.error(MOBILE_MESSAGE)
     await run(async () => {
-      const { resendAfterSeconds, provider } = await api.post<{ resendAfterSeconds: number; provider?: 'log' }>('/api/auth/sms/send', { mobile: number, purpose })
+      const { resendAfterSeconds, provider } = await sendCode.mutateAsync({ mobile: number, purpose })
       startCountdown(resendAfterSeconds)
       setSent({ mobile: number, toLog: provider === 'log' })
       toast.success(provider === 'log' ? SMS_LOG_SENT : '验证码已发送')

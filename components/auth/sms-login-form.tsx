@@ -1,8 +1,8 @@
 'use client'
 
 import { useState, type FormEvent } from 'react'
-import { useSiteInfo } from '@/lib/api-client/hooks'
-import { api } from '@/lib/api-client/request'
+import { useSiteInfo } from '@/lib/api-client/resources/site-info'
+import { useSmsSignIn } from '@/lib/api-client/resources/sms'
 import { MOBILE_MESSAGE, MOBILE_PATTERN, normalizeMobile } from '@/lib/users/mobile'
 import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
@@ -22,6 +22,7 @@ export function SmsLoginForm() {
   const [busy, run] = useAction()
   const { target } = useRedirectParam()
   const signIn = useSignIn()
+  const smsSignIn = useSmsSignIn()
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -31,7 +32,7 @@ export function SmsLoginForm() {
     if (!/^\d{6}$/.test(code)) return setError('请输入 6 位数字验证码')
     if (!agreed) return setError(TERMS_REQUIRED)
     await run(async () => {
-      const { token } = await api.post<{ token: string }>('/api/auth/sms/login', { mobile: number, code, agreeTerms: true })
+      const { token } = await smsSignIn.mutateAsync({ mobile: number, code, agreeTerms: true })
       await signIn(token, target)
     })
   }

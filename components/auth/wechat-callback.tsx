@@ -4,8 +4,9 @@ import { useQueryClient } from '@tanstack/react-query'
 import Link from 'next/link'
 import { useRouter, useSearchParams } from 'next/navigation'
 import { useEffect, useRef, useState } from 'react'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api, type ApiError } from '@/lib/api-client/request'
+import type { ApiError } from '@/lib/api-client/request'
+import { profileKeys } from '@/lib/api-client/resources/profile'
+import { useWechatCallback } from '@/lib/api-client/resources/wechat'
 import { storeToken } from '@/lib/api-client/token-store'
 import { RETURN_PATH_KEY, WECHAT_DECLINED_KEY } from '@/lib/app-start/rules'
 import { WECHAT_MESSAGES, type WechatMessageKey } from '@/lib/auth/wechat/messages'
@@ -15,8 +16,6 @@ import { Spinner } from '@/components/ui/spinner'
 import { Panel, messageOf } from './auth-panel'
 import { WechatTicketApproval, type TicketIdentifiedAnswer } from './wechat-ticket-approval'
 import { WechatTicketScan } from './wechat-ticket-scan'
-
-type Outcome = { kind: 'login'; token: string; returnPath: string } | { kind: 'bound'; returnPath: string } | TicketIdentifiedAnswer
 
 /**
  * /wx_auth: where WeChat sends the browser back (code + state), where a desktop QR code
@@ -53,19 +52,19 @@ function Finish({ code, state }: { code: string; state: string }) {
   const started = useRef(false)
   const queryClient = useQueryClient()
   const router = useRouter()
+  const { mutateAsync: exchange } = useWechatCallback()
 
   useEffect(() => {
     // A code can be exchanged once: never post it twice (development re-runs effects).
     if (started.current) return
     started.current = true
-    api
-      .post<Outcome>('/api/auth/wechat/callback', { code, state }, { silent: true })
+    exchange({ code, state })
       .then(async (outcome) => {
         if (outcome.kind === 'ticket-identified') return setIdentified(outcome)
         sessionStorage.removeItem(RETURN_PATH_KEY)
         if (outcome.kind === 'login') storeToken(outcome.token)
         else toast.success('微信绑定成功')
-        await queryClient.invalidateQueries({ queryKey: queryKeys.profile })
+        await queryClient.invalidateQueries({ queryKey: profileKeys.all })
         router.replace(afterSignInPath(outcome.returnPath, window.location.origin))
       })
       .catch((e: ApiError) => {
@@ -73,7 +72,7 @@ function Finish({ code, state }: { code: string; state: string }) {
         sessionStorage.setItem(WECHAT_DECLINED_KEY, '1')
         setFailure(messageOf(e))
       })
-  }, [code, state, queryClient, router])
+  }, [code, state, queryClient, router, exchange])
 
   if (identified) return <WechatTicketApproval ticket={identified} />
   if (failure) return <Failed message={failure} />

@@ -1,15 +1,8 @@
-import type { OAuthPurpose } from '@/lib/auth/wechat/oauth-state'
-import { isWechatBrowser } from '@/lib/app-start/rules'
 import { useSyncExternalStore } from 'react'
+import { isWechatBrowser } from '@/lib/app-start/rules'
 
-/** The server link that starts a WeChat authorization (it 302s to WeChat with a fresh state). */
-export function wechatAuthorizeLink(purpose: Exclude<OAuthPurpose, 'bind'>, options: { returnPath?: string; ticket?: string; from?: string } = {}): string {
-  const query = new URLSearchParams({ purpose })
-  if (options.returnPath) query.set('return', options.returnPath)
-  if (options.ticket) query.set('ticket', options.ticket)
-  if (options.from) query.set('from', options.from)
-  return `/api/auth/wechat/authorize?${query}`
-}
+// The authorize link is the wechat resource's (its URLs live there).
+export { wechatAuthorizeLink } from '@/lib/api-client/resources/wechat'
 
 const noSubscription = () => () => {}
 

@@ -1,8 +1,6 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
+import { useWechatOptions } from '@/lib/api-client/resources/wechat'
 import { RETURN_PATH_KEY } from '@/lib/app-start/rules'
 import { Loading } from '@/components/ui/spinner'
 import { OtherSignInLink } from './other-sign-in-link'
@@ -11,16 +9,10 @@ import { useRedirectParam } from './use-redirect-param'
 import { WechatQrLogin } from './wechat-qr-login'
 import { useIsWechatBrowser, wechatAuthorizeLink } from './wechat-links'
 
-type Options = { available: boolean; message: string | null; openPlatform: boolean }
-
 /** /login_by_wechat: inside WeChat, one tap to WeChat's authorization; elsewhere, a QR code to scan with WeChat. Both under the terms notice. */
 export function WechatLogin() {
   const isWechat = useIsWechatBrowser()
-  const options = useQuery({
-    queryKey: queryKeys.wechatOptions,
-    queryFn: () => api.get<Options>('/api/auth/wechat/options'),
-    placeholderData: undefined,
-  })
+  const options = useWechatOptions()
 
   return (
     <div>

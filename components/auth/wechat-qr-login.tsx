@@ -1,17 +1,13 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api, type ApiError } from '@/lib/api-client/request'
+import type { ApiError } from '@/lib/api-client/request'
+import { useCreateLoginTicket, useLoginTicketPoll, type LoginTicket } from '@/lib/api-client/resources/wechat'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { useRedirectParam } from './use-redirect-param'
 import { useSignIn } from './use-sign-in'
 import { wechatAuthorizeLink } from './wechat-links'
-
-type Ticket = { id: string; expiresInSeconds: number; scanUrl: string; qrSvg: string }
-type Poll = { status: 'PENDING' | 'SCANNED' | 'CONFIRMED' | 'CONSUMED' | 'EXPIRED'; token?: string }
 
 /** Polls at most every 2 seconds (the issue's bound), so a confirmation shows up quickly. */
 const POLL_MS = 1500
@@ -20,21 +16,22 @@ const POLL_MS = 1500
 export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
   const { target } = useRedirectParam()
   const signIn = useSignIn()
-  const [ticket, setTicket] = useState<Ticket | null>(null)
+  const [ticket, setTicket] = useState<LoginTicket | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const [isStale, setStale] = useState(false)
   const [token, setToken] = useState<string | null>(null)
+  const { mutateAsync: createTicket } = useCreateLoginTicket()
 
   const refresh = useCallback(async () => {
     setFailure(null)
     setStale(false)
     setTicket(null)
     try {
-      setTicket(await api.post<Ticket>('/api/auth/wechat/ticket', {}, { silent: true }))
+      setTicket(await createTicket())
     } catch (error) {
       setFailure((error as ApiError).message)
     }
-  }, [])
+  }, [createTicket])
 
   useEffect(() => {
     void refresh()
@@ -47,13 +44,7 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
     return () => clearTimeout(timer)
   }, [ticket])
 
-  const poll = useQuery({
-    queryKey: queryKeys.loginTicket(ticket?.id ?? ''),
-    queryFn: () => api.get<Poll>(`/api/auth/wechat/ticket/${ticket!.id}`, undefined, { silent: true }),
-    enabled: Boolean(ticket) && !isStale && !token,
-    refetchInterval: POLL_MS,
-    placeholderData: undefined,
-  })
+  const poll = useLoginTicketPoll(ticket?.id ?? null, !isStale && !token, POLL_MS)
   const status = poll.data?.status
 
   useEffect(() => {

@@ -1,14 +1,13 @@
 'use client'
 
 import { useState } from 'react'
-import { api, type ApiError } from '@/lib/api-client/request'
-import type { TicketIdentified } from '@/lib/auth/wechat/complete-authorization'
+import type { ApiError } from '@/lib/api-client/request'
+import { useConfirmTicket, type TicketIdentifiedAnswer } from '@/lib/api-client/resources/wechat'
 import { formatDateTime } from '@/lib/format'
 import { Button } from '@/components/ui/button'
 import { Panel, messageOf } from './auth-panel'
 
-/** What the callback answers for a ticket, as JSON (dates as strings). */
-export type TicketIdentifiedAnswer = Omit<TicketIdentified, 'desktop'> & { desktop: { ip: string; browser: string; createdAt: string; expiresAt: string } }
+export type { TicketIdentifiedAnswer }
 
 /**
  * The phone side of the desktop QR login, last step: WeChat has said who holds the phone;
@@ -18,11 +17,12 @@ export type TicketIdentifiedAnswer = Omit<TicketIdentified, 'desktop'> & { deskt
 export function WechatTicketApproval({ ticket }: { ticket: TicketIdentifiedAnswer }) {
   const [result, setResult] = useState<'asking' | 'confirmed' | 'declined' | { failure: string }>('asking')
   const [busy, setBusy] = useState(false)
+  const confirmTicket = useConfirmTicket()
 
   async function confirm() {
     setBusy(true)
     try {
-      await api.post(`/api/auth/wechat/ticket/${encodeURIComponent(ticket.ticketId)}/confirm`, { key: ticket.confirmKey }, { silent: true })
+      await confirmTicket.mutateAsync({ id: ticket.ticketId, key: ticket.confirmKey })
       setResult('confirmed')
     } catch (e) {
       setResult({ failure: messageOf(e as ApiError) })

@@ -1,7 +1,8 @@
 'use client'
 
 import { useEffect, useRef, useState } from 'react'
-import { api, type ApiError } from '@/lib/api-client/request'
+import type { ApiError } from '@/lib/api-client/request'
+import { useScanTicket } from '@/lib/api-client/resources/wechat'
 import { WECHAT_MESSAGES } from '@/lib/auth/wechat/messages'
 import { Spinner } from '@/components/ui/spinner'
 import { Panel, messageOf } from './auth-panel'
@@ -16,16 +17,16 @@ export function WechatTicketScan({ ticketId, from }: { ticketId: string; from: s
   const isWechat = useIsWechatBrowser()
   const [failure, setFailure] = useState<string | null>(from ? null : WECHAT_MESSAGES['ticket-invalid'])
   const checked = useRef(false)
+  const { mutateAsync: scan } = useScanTicket()
   const link = wechatAuthorizeLink('ticket', { ticket: ticketId, from: from ?? undefined })
 
   useEffect(() => {
     if (!isWechat || !from || checked.current) return
     checked.current = true
-    api
-      .post(`/api/auth/wechat/ticket/${encodeURIComponent(ticketId)}/scan`, {}, { silent: true })
+    scan(ticketId)
       .then(() => window.location.replace(link))
       .catch((e: ApiError) => setFailure(messageOf(e)))
-  }, [isWechat, ticketId, from, link])
+  }, [isWechat, ticketId, from, link, scan])
 
   if (isWechat === false) {
     return (

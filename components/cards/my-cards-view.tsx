@@ -1,22 +1,17 @@
 'use client'
 
-import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import type { Json } from '@/lib/api-client/hooks'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
-import type { MyCard } from '@/lib/cards/card-views'
+import { useMyCards, useRedeemCard, type MyCardJson } from '@/lib/api-client/resources/my-cards'
 import { formatDateTime } from '@/lib/format'
 import { toast } from '@/lib/ui/toast-store'
 import { attempt, useAction } from '@/lib/ui/use-action'
 import { RequireUser } from '@/components/app/require-user'
 import { Button } from '@/components/ui/button'
 import { Card, PageTitle } from '@/components/ui/card'
-import { DataTable } from '@/components/ui/data-table'
+import { DataTable, type Column } from '@/components/ui/data-table'
 import { Input } from '@/components/ui/field'
-import { Td } from '@/components/ui/table'
 
-type CardView = Json<MyCard>
+type CardView = MyCardJson
 
 /** docs/PRODUCT.md §2.5 "My cards": 未使用 in green, or 已使用 with the used time. */
 function UsageStatus({ card }: { card: CardView }) {
@@ -26,14 +21,14 @@ function UsageStatus({ card }: { card: CardView }) {
   return <span className="font-medium text-emerald-400">未使用</span>
 }
 
+const isUsable = (card: CardView) => !card.usedAt && !card.isDisabled && !(card.expiresAt && new Date(card.expiresAt) <= new Date())
+
+/** Redeems and says what it gave (the request layer shows failures). */
 function useRedeem() {
-  const queryClient = useQueryClient()
+  const { mutateAsync } = useRedeemCard()
   return async (body: { cardKey: string } | { cardId: number }) => {
-    const { points } = await api.post<{ points: number }>('/api/my-cards/redeem', body)
+    const { points } = await mutateAsync(body)
     toast.success(`兑换成功，获得 ${points} 积分`)
-    await Promise.all(
-      [queryKeys.myCards, queryKeys.profile, queryKeys.ledger].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-    )
   }
 }
 
@@ -64,7 +59,7 @@ function RedeemForm() {
 }
 
 function CardList() {
-  const { data, isLoading } = useQuery({ queryKey: queryKeys.myCards, queryFn: () => api.get<CardView[]>('/api/my-cards') })
+  const { data, isLoading, isError } = useMyCards()
   const [using, setUsing] = useState<number | null>(null)
   const redeem = useRedeem()
 
@@ -74,33 +69,26 @@ function CardList() {
     setUsing(null)
   }
 
-  const columns = ['卡密', '积分', '创建时间', '使用状态', '操作']
-  return (
-    <DataTable columns={columns} isLoading={isLoading} isEmpty={data?.length === 0} empty="还没有卡密">
-      {data?.map((card) => {
-        const isUsable = !card.usedAt && !card.isDisabled && !(card.expiresAt && new Date(card.expiresAt) <= new Date())
-        return (
-          <tr key={card.id}>
-            <Td className="font-mono">{card.cardKey}</Td>
-            <Td>{card.points}</Td>
-            <Td className="text-zinc-400">{formatDateTime(card.createdAt)}</Td>
-            <Td>
-              <UsageStatus card={card} />
-            </Td>
-            <Td>
-              {isUsable ? (
-                <Button size="sm" loading={using === card.id} onClick={() => use(card)}>
-                  使用
-                </Button>
-              ) : (
-                '-'
-              )}
-            </Td>
-          </tr>
-        )
-      })}
-    </DataTable>
-  )
+  // On a phone the key heads each card and 使用 stays in reach (docs/PRODUCT.md §2.5).
+  const columns: Column<CardView>[] = [
+    { header: '卡密', cell: (c) => c.cardKey, className: 'font-mono', mobile: 'title' },
+    { header: '积分', cell: (c) => c.points },
+    { header: '创建时间', cell: (c) => formatDateTime(c.createdAt), className: 'text-zinc-400' },
+    { header: '使用状态', cell: (c) => <UsageStatus card={c} /> },
+    {
+      header: '操作',
+      mobile: 'actions',
+      cell: (c) =>
+        isUsable(c) ? (
+          <Button size="sm" loading={using === c.id} onClick={() => use(c)}>
+            使用
+          </Button>
+        ) : (
+          <span className="max-sm:hidden">-</span>
+        ),
+    },
+  ]
+  return <DataTable columns={columns} rows={data} rowKey={(c) => c.id} isLoading={isLoading} isError={isError} empty="还没有卡密" />
 }
 
 /** /my_cards: redeem a key, and the cards the user holds or has used. */

@@ -1,12 +1,12 @@
 'use client'
 
 import { useRef } from 'react'
-import { api } from '@/lib/api-client/request'
+import { useUploadImage, type Uploaded } from '@/lib/api-client/resources/uploads'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 
-export type Uploaded = { id: string; url: string; width: number; height: number }
+export type { Uploaded }
 
 const MAX_BYTES = 10 * 1024 * 1024
 
@@ -14,11 +14,12 @@ const MAX_BYTES = 10 * 1024 * 1024
 export function ImageUploadField({ label, hint, value, onChange }: { label: string; hint: string; value: Uploaded | null; onChange: (next: Uploaded | null) => void }) {
   const input = useRef<HTMLInputElement>(null)
   const [busy, run] = useAction()
+  const upload = useUploadImage()
 
   async function pick(file: File | undefined) {
     if (!file) return
     if (file.size > MAX_BYTES) return toast.error('图片不能超过 10MB')
-    await run(async () => onChange(await api.upload<Uploaded>('/api/uploads', file)))
+    await run(async () => onChange(await upload.mutateAsync(file)))
     if (input.current) input.current.value = ''
   }
 

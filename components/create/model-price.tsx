@@ -2,9 +2,10 @@
 
 import Link from 'next/link'
 import { useEffect } from 'react'
-import { useProfile } from '@/lib/api-client/hooks'
+import { useProfile } from '@/lib/api-client/resources/profile'
 import { Select } from '@/components/ui/field'
-import { modelsFor, useModels } from './use-catalog'
+import { useModels } from '@/lib/api-client/resources/models'
+import { modelsFor } from './use-catalog'
 
 /** The model picker for a task type, and what the submission will cost against the user's points. */
 export function ModelAndPrice({ taskType, modelId, onModelChange, count, pricePerImage }: { taskType: string; modelId: string | null; onModelChange: (id: string) => void; count: number; pricePerImage?: number }) {

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { cn } from '@/lib/ui/cn'
 import { Field, Textarea } from '@/components/ui/field'
-import { usePromptTemplates } from './use-catalog'
+import { usePromptTemplates } from '@/lib/api-client/resources/prompts'
 
 /** Prompt and negative prompt, with the curated templates (/admin/prompt_mana) one click away. */
 export function PromptFields({ prompt, negativePrompt, onChange, promptLabel = '提示词' }: { prompt: string; negativePrompt: string; onChange: (next: { prompt?: string; negativePrompt?: string }) => void; promptLabel?: string }) {

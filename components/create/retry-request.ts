@@ -1,4 +1,4 @@
-import type { TaskJson } from './use-task'
+import type { TaskJson } from '@/lib/api-client/resources/tasks'
 
 /** The submission that runs a finished task again: what the user asked for, not what we derived. */
 export function retryRequest(task: TaskJson): { type: string; params: Record<string, unknown> } {

@@ -12,7 +12,7 @@ import { PromptFields } from './prompt-fields'
 import { DEFAULT_SD_PARAMS, type SdParams } from './sd-params'
 import { TaskHistory } from './task-history'
 import { TaskResult } from './task-result'
-import { useSubmitTask } from './use-task'
+import { useSubmitTask } from '@/lib/api-client/resources/tasks'
 
 type Props = {
   title?: string

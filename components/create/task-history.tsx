@@ -1,18 +1,14 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
+import { useMyTasks, type TaskJson } from '@/lib/api-client/resources/tasks'
 import { formatDateTime } from '@/lib/format'
-import type { Page } from '@/lib/http/pagination'
 import { cn } from '@/lib/ui/cn'
 import { Badge, EmptyState } from '@/components/ui/card'
 import { LabelOptions, Select } from '@/components/ui/field'
 import { Pagination } from '@/components/ui/pagination'
 import { Loading } from '@/components/ui/spinner'
 import { TASK_STATUS_LABELS, TASK_STATUS_TONES, TASK_TYPE_LABELS, stageText } from './task-labels'
-import { TASK_POLL_MS, type TaskJson } from './use-task'
 
 const PAGE_SIZE = 12
 
@@ -21,12 +17,7 @@ export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onO
   const [page, setPage] = useState(1)
   const [status, setStatus] = useState('')
   const [type, setType] = useState(types?.length === 1 ? types[0] : '')
-  const params = { page, pageSize: PAGE_SIZE, status, type }
-  const { data, isLoading } = useQuery({
-    queryKey: queryKeys.myTasks(params),
-    queryFn: () => api.get<Page<TaskJson>>('/api/tasks', params),
-    refetchInterval: (q) => (q.state.data?.list.some((t) => t.status === 'PENDING') ? TASK_POLL_MS * 1.33 : false),
-  })
+  const { data, isLoading } = useMyTasks({ page, pageSize: PAGE_SIZE, status, type })
 
   return (
     <section>

@@ -1,7 +1,6 @@
 'use client'
 
-import { useQueryClient } from '@tanstack/react-query'
-import { queryKeys } from '@/lib/api-client/query-client'
+import { useCancelTask, useSubmitTask } from '@/lib/api-client/resources/tasks'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
@@ -11,13 +10,13 @@ import { retryRequest } from './retry-request'
 import { stageText } from './task-labels'
 import { TaskImages } from './task-images'
 import { WaitingNote } from './waiting-note'
-import { cancelTask, useSubmitTask, useTask } from './use-task'
+import { useTask } from './use-task'
 
 /** The task just submitted: live progress, then the images (download, 做同款), or the error. */
 export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string | null; onNewTask: (id: string) => void; placeholder: string }) {
   const { data: task } = useTask(taskId)
   const submit = useSubmitTask()
-  const queryClient = useQueryClient()
+  const { mutateAsync: cancelTask } = useCancelTask()
   const [busy, run] = useAction()
 
   if (!taskId || !task) {
@@ -33,7 +32,7 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
       <div className="flex flex-wrap items-center justify-between gap-2" data-testid="task-status">
         <span className="text-sm text-zinc-300">{stageText(task.status, task.stage, task.queuePosition, task.progress)}</span>
         {task.status === 'PENDING' && (
-          <Button size="sm" variant="ghost" loading={busy} onClick={() => run(async () => (await cancelTask(task.id), toast.success('已取消，积分已退还'), queryClient.invalidateQueries({ queryKey: queryKeys.task(task.id) }), queryClient.invalidateQueries({ queryKey: queryKeys.profile })))}>
+          <Button size="sm" variant="ghost" loading={busy} onClick={() => run(async () => (await cancelTask(task.id), toast.success('已取消，积分已退还')))}>
             取消
           </Button>
         )}

@@ -2,9 +2,8 @@
 
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { readEventStream } from '@/lib/api-client/event-stream'
-import { queryKeys } from '@/lib/api-client/query-client'
-import type { TaskJson } from './use-task'
+import { profileKeys } from '@/lib/api-client/resources/profile'
+import { readTaskEvents, taskKeys, type TaskJson } from '@/lib/api-client/resources/tasks'
 
 const RECONNECT_MS = 3000
 
@@ -21,18 +20,18 @@ export function useTaskEvents(enabled: boolean): boolean {
     if (!enabled) return
     const stop = new AbortController()
     const onTask = (task: TaskJson) => {
-      const before = queryClient.getQueryData<TaskJson>(queryKeys.task(task.id))
-      queryClient.setQueryData(queryKeys.task(task.id), task)
+      const before = queryClient.getQueryData<TaskJson>(taskKeys.detail(task.id))
+      queryClient.setQueryData(taskKeys.detail(task.id), task)
       if (before?.status === 'PENDING' && task.status !== 'PENDING') {
-        void queryClient.invalidateQueries({ queryKey: queryKeys.profile })
-        void queryClient.invalidateQueries({ queryKey: ['my-tasks'] })
+        void queryClient.invalidateQueries({ queryKey: profileKeys.all })
+        void queryClient.invalidateQueries({ queryKey: taskKeys.lists() })
       }
     }
     void (async () => {
       while (!stop.signal.aborted) {
         try {
           setConnected(true)
-          await readEventStream('/api/tasks/events', (e) => e.event === 'task' && onTask(JSON.parse(e.data) as TaskJson), stop.signal)
+          await readTaskEvents(onTask, stop.signal)
         } catch {
           // Broken or refused: polling takes over until the stream is back.
         }

@@ -1,7 +1,7 @@
 'use client'
 
 import { useState, type FormEvent } from 'react'
-import { useProfile } from '@/lib/api-client/hooks'
+import { useProfile } from '@/lib/api-client/resources/profile'
 import { cn } from '@/lib/ui/cn'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
@@ -13,8 +13,8 @@ import { ParamsFields } from './params-fields'
 import { DEFAULT_SD_PARAMS, type SdParams } from './sd-params'
 import { TaskHistory } from './task-history'
 import { TaskResult } from './task-result'
-import { useCustomModels } from './use-catalog'
-import { useSubmitTask } from './use-task'
+import { useCustomModels } from '@/lib/api-client/resources/custom-models'
+import { useSubmitTask } from '@/lib/api-client/resources/tasks'
 
 /** 小狸猫: pick one of the operator's style presets, add a few words, generate (SD_XIAOLIMAO). */
 export function XiaolimaoStudio() {

@@ -1,7 +1,8 @@
 'use client'
 
 import Link from 'next/link'
-import { useProfile, useSiteInfo } from '@/lib/api-client/hooks'
+import { useProfile } from '@/lib/api-client/resources/profile'
+import { useSiteInfo } from '@/lib/api-client/resources/site-info'
 import { formatCents } from '@/lib/format'
 import { USER_MENU } from '@/lib/navigation'
 import { useMainNav } from '@/components/create/use-catalog'

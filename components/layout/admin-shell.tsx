@@ -3,7 +3,7 @@
 import Link from 'next/link'
 import { usePathname, useRouter } from 'next/navigation'
 import { useEffect, type ReactNode } from 'react'
-import { useProfile } from '@/lib/api-client/hooks'
+import { useProfile } from '@/lib/api-client/resources/profile'
 import { canEnterAdmin } from '@/lib/auth/permissions'
 import { ADMIN_NAV } from '@/lib/navigation'
 import { loginUrlFor } from '@/lib/safe-redirect'

@@ -3,7 +3,7 @@
 import Link from 'next/link'
 import { usePathname } from 'next/navigation'
 import type { ReactNode } from 'react'
-import { useSiteInfo } from '@/lib/api-client/hooks'
+import { useSiteInfo } from '@/lib/api-client/resources/site-info'
 import { ICP_LOOKUP_URL, LEGAL_LINKS } from '@/lib/navigation'
 import { useMainNav } from '@/components/create/use-catalog'
 import { cn } from '@/lib/ui/cn'

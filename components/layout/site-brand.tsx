@@ -1,7 +1,7 @@
 'use client'
 
 import Link from 'next/link'
-import { useSiteInfo } from '@/lib/api-client/hooks'
+import { useSiteInfo } from '@/lib/api-client/resources/site-info'
 
 /** The site's logo and name from the site config. */
 export function SiteBrand({ href = '/', suffix }: { href?: string; suffix?: string }) {

@@ -1,17 +1,16 @@
 'use client'
 
 import { useCallback } from 'react'
-import { api } from '@/lib/api-client/request'
-import { clearToken } from '@/lib/api-client/token-store'
+import { useSignOut } from '@/lib/api-client/resources/auth'
 
 /**
  * Signs out everywhere (the server revokes every token), forgets the token here and
  * reloads into /login, which also drops everything cached for the old user.
  */
 export function useLogout() {
+  const { mutateAsync: signOut } = useSignOut()
   return useCallback(async () => {
-    await api.post('/api/auth/logout').catch(() => undefined)
-    clearToken()
+    await signOut()
     window.location.assign('/login')
-  }, [])
+  }, [signOut])
 }

@@ -2,7 +2,7 @@
 
 import Link from 'next/link'
 import { useEffect, useRef, useState } from 'react'
-import { useProfile } from '@/lib/api-client/hooks'
+import { useProfile } from '@/lib/api-client/resources/profile'
 import { canEnterAdmin } from '@/lib/auth/permissions'
 import { USER_MENU } from '@/lib/navigation'
 import { Button } from '@/components/ui/button'

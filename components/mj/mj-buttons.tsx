@@ -6,10 +6,10 @@ import { classifyCustomId, MJ_PRICE_LABELS, type MjAction } from '@/lib/mj/actio
 import { cn } from '@/lib/ui/cn'
 import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
-import { useModels } from '@/components/create/use-catalog'
-import type { TaskJson } from '@/components/create/use-task'
+import { useModels } from '@/lib/api-client/resources/models'
+import type { TaskJson } from '@/lib/api-client/resources/tasks'
 import { CustomZoomDialog, VaryRegionDialog } from './mj-modal-dialogs'
-import { usePressButton, type PressBody } from './use-mj'
+import { usePressButton, type PressBody } from '@/lib/api-client/resources/mj'
 
 export type Offered = ResultButton & { action: MjAction; price: number }
 

@@ -1,8 +1,10 @@
 'use client'
 
-import { useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import { useSiteInfo } from '@/lib/api-client/hooks'
+import { useMjModels, useRefreshMj } from '@/lib/api-client/resources/mj'
+import { useSiteInfo } from '@/lib/api-client/resources/site-info'
+import { useSubmitTask } from '@/lib/api-client/resources/tasks'
+import type { Uploaded } from '@/lib/api-client/resources/uploads'
 import { composeMjPrompt, hasCjk } from '@/lib/mj/compose-prompt'
 import { cn } from '@/lib/ui/cn'
 import { toast } from '@/lib/ui/toast-store'
@@ -10,12 +12,9 @@ import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Field, Textarea } from '@/components/ui/field'
-import type { Uploaded } from '@/components/create/image-upload-field'
 import { ModelAndPrice } from '@/components/create/model-price'
-import { useSubmitTask } from '@/components/create/use-task'
 import { MjImagesField } from './mj-images-field'
 import { INITIAL_MJ_OPTIONS, MjOptionsFields, type MjOptionsState } from './mj-options'
-import { refreshMj, useMjModels } from './use-mj'
 
 export type MjMode = 'IMAGINE' | 'BLEND' | 'DESCRIBE'
 
@@ -40,7 +39,7 @@ export function MjForm({ mode, onModeChange, prompt, onPromptChange, onSubmitted
   const [modelId, setModelId] = useState<string | null>(null)
   const [busy, run] = useAction()
   const submit = useSubmitTask()
-  const queryClient = useQueryClient()
+  const refreshMj = useRefreshMj()
   const { data: mjModels } = useMjModels()
   const { data: config } = useSiteInfo()
   const speeds = mjModels?.find((m) => m.id === modelId)?.speeds ?? []
@@ -62,7 +61,7 @@ export function MjForm({ mode, onModeChange, prompt, onPromptChange, onSubmitted
     // A failure is shown by the request layer (or the 积分不足 dialog).
     await run(async () => {
       const task = await submit({ ...body, modelId: modelId ?? undefined })
-      await refreshMj(queryClient)
+      await refreshMj()
       onSubmitted(task.id)
     })
   }

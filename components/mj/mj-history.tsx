@@ -8,7 +8,7 @@ import { Pagination } from '@/components/ui/pagination'
 import { Loading } from '@/components/ui/spinner'
 import { TASK_STATUS_LABELS, TASK_STATUS_TONES } from '@/components/create/task-labels'
 import { mjTaskTitle } from './mj-task-panel'
-import { useMjTrees, type MjNodeJson } from './use-mj'
+import { useMjTrees, type MjNodeJson } from '@/lib/api-client/resources/mj'
 
 const PAGE_SIZE = 8
 

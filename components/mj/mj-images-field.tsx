@@ -1,10 +1,9 @@
 'use client'
 
 import { useRef } from 'react'
-import { api } from '@/lib/api-client/request'
+import { useUploadImage, type Uploaded } from '@/lib/api-client/resources/uploads'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
-import type { Uploaded } from '@/components/create/image-upload-field'
 
 const MAX_BYTES = 10 * 1024 * 1024
 
@@ -12,13 +11,14 @@ const MAX_BYTES = 10 * 1024 * 1024
 export function MjImagesField({ label, hint, max, value, onChange }: { label: string; hint: string; max: number; value: Uploaded[]; onChange: (next: Uploaded[]) => void }) {
   const input = useRef<HTMLInputElement>(null)
   const [busy, run] = useAction()
+  const upload = useUploadImage()
 
   async function pick(files: FileList | null) {
     const chosen = [...(files ?? [])].slice(0, max - value.length)
     if (chosen.some((f) => f.size > MAX_BYTES)) return toast.error('图片不能超过 10MB')
     await run(async () => {
       const added: Uploaded[] = []
-      for (const file of chosen) added.push(await api.upload<Uploaded>('/api/uploads', file))
+      for (const file of chosen) added.push(await upload.mutateAsync(file))
       onChange([...value, ...added])
     })
     if (input.current) input.current.value = ''

@@ -1,7 +1,8 @@
 'use client'
 
 import { useRef, useState } from 'react'
-import { api } from '@/lib/api-client/request'
+import type { PressBody } from '@/lib/api-client/resources/mj'
+import { useUploadImage } from '@/lib/api-client/resources/uploads'
 import type { StoredImage } from '@/lib/generation/store-results'
 import { splitPrompt } from '@/lib/mj/compose-prompt'
 import { toast } from '@/lib/ui/toast-store'
@@ -9,9 +10,7 @@ import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Dialog } from '@/components/ui/dialog'
 import { Field, Textarea } from '@/components/ui/field'
-import type { Uploaded } from '@/components/create/image-upload-field'
 import { MaskPainter, type MaskPainterHandle } from '@/components/create/mask-painter'
-import type { PressBody } from './use-mj'
 
 type Props = { open: boolean; image: StoredImage; prompt: string; cost: number; onClose: () => void; onConfirm: (body: Omit<PressBody, 'customId'>) => Promise<unknown> }
 
@@ -20,12 +19,13 @@ export function VaryRegionDialog({ open, image, prompt, cost, onClose, onConfirm
   const painter = useRef<MaskPainterHandle>(null)
   const [text, setText] = useState(splitPrompt(prompt).description)
   const [busy, run] = useAction()
+  const upload = useUploadImage()
 
   async function confirm() {
     const mask = await painter.current?.exportMask()
     if (!mask) return toast.error('请在图片上涂抹要重绘的区域')
     await run(async () => {
-      const uploaded = await api.upload<Uploaded>('/api/uploads', mask)
+      const uploaded = await upload.mutateAsync(mask)
       await onConfirm({ maskImageId: uploaded.id, ...(text.trim() ? { prompt: text.trim() } : {}) })
     })
   }

@@ -9,7 +9,7 @@ import { Loading } from '@/components/ui/spinner'
 import { MjForm, type MjMode } from './mj-form'
 import { MjHistory } from './mj-history'
 import { MjTaskPanel } from './mj-task-panel'
-import { useMjModels } from './use-mj'
+import { useMjModels } from '@/lib/api-client/resources/mj'
 
 /** Where the form would be, before an operator has added a Midjourney model. */
 function NoMjModel({ canManage }: { canManage: boolean }) {

@@ -1,12 +1,8 @@
 'use client'
 
-import { useQueryClient } from '@tanstack/react-query'
 import { useRef } from 'react'
-import type { Json } from '@/lib/api-client/hooks'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
+import { useUploadAvatar, type ProfileJson } from '@/lib/api-client/resources/profile'
 import { formatDateTime } from '@/lib/format'
-import type { Profile } from '@/lib/users/user-views'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
@@ -15,17 +11,16 @@ import { ROLE_LABELS } from '@/lib/users/role-labels'
 
 const MAX_BYTES = 10 * 1024 * 1024
 
-export function AvatarCard({ profile }: { profile: Json<Profile> }) {
+export function AvatarCard({ profile }: { profile: ProfileJson }) {
   const input = useRef<HTMLInputElement>(null)
   const [busy, run] = useAction()
-  const queryClient = useQueryClient()
+  const uploadAvatar = useUploadAvatar()
 
   async function upload(file: File | undefined) {
     if (!file) return
     if (file.size > MAX_BYTES) return toast.error('文件不能超过 10MB')
     await run(async () => {
-      const updated = await api.upload<Json<Profile>>('/api/users/avatar', file)
-      queryClient.setQueryData(queryKeys.profile, updated)
+      await uploadAvatar.mutateAsync(file)
       toast.success('头像已更新')
     })
     if (input.current) input.current.value = ''

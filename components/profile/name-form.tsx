@@ -1,28 +1,23 @@
 'use client'
 
-import { useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import type { Json } from '@/lib/api-client/hooks'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
-import type { Profile } from '@/lib/users/user-views'
+import { useUpdateProfile, type ProfileJson } from '@/lib/api-client/resources/profile'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Field, Input } from '@/components/ui/field'
 
-export function NameForm({ profile }: { profile: Json<Profile> }) {
+export function NameForm({ profile }: { profile: ProfileJson }) {
   const [name, setName] = useState(profile.name)
   const [busy, run] = useAction()
-  const queryClient = useQueryClient()
+  const updateProfile = useUpdateProfile()
 
   async function save(e: FormEvent) {
     e.preventDefault()
     if (!name.trim()) return toast.error('昵称不能为空')
     await run(async () => {
-      const updated = await api.patch<Json<Profile>>('/api/users/profile', { name: name.trim() })
-      queryClient.setQueryData(queryKeys.profile, updated)
+      await updateProfile.mutateAsync({ name: name.trim() })
       toast.success('已保存')
     })
   }

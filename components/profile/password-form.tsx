@@ -1,8 +1,7 @@
 'use client'
 
 import { useState, type FormEvent } from 'react'
-import { api } from '@/lib/api-client/request'
-import { storeToken } from '@/lib/api-client/token-store'
+import { useChangePassword } from '@/lib/api-client/resources/profile'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
@@ -15,14 +14,14 @@ export function PasswordForm() {
   const [next, setNext] = useState('')
   const [confirm, setConfirm] = useState('')
   const [busy, run] = useAction()
+  const changePassword = useChangePassword()
 
   async function save(e: FormEvent) {
     e.preventDefault()
     if (next.length < 8) return toast.error('新密码至少 8 位')
     if (next !== confirm) return toast.error('两次输入的新密码不一致')
     await run(async () => {
-      const { token } = await api.post<{ token: string }>('/api/users/password', { currentPassword: current, newPassword: next })
-      storeToken(token)
+      await changePassword.mutateAsync({ currentPassword: current, newPassword: next })
       setCurrent('')
       setNext('')
       setConfirm('')

@@ -1,42 +1,47 @@
 'use client'
 
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import * as Primitive from '@radix-ui/react-dialog'
+import type { ReactNode } from 'react'
 import { cn } from '@/lib/ui/cn'
 
-/** A modal dialog: overlay, title, body and footer; Escape and the overlay close it. */
-export function Dialog({ open, title, onClose, children, footer, className }: { open: boolean; title: ReactNode; onClose: () => void; children: ReactNode; footer?: ReactNode; className?: string }) {
-  const titleId = useId()
-  const panel = useRef<HTMLDivElement>(null)
+type Props = {
+  open: boolean
+  title: ReactNode
+  /** A sentence under the title that says what the dialog is for (announced with it). */
+  description?: ReactNode
+  onClose: () => void
+  children: ReactNode
+  footer?: ReactNode
+  className?: string
+}
 
-  useEffect(() => {
-    if (!open) return
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
-    window.addEventListener('keydown', onKey)
-    const previous = document.activeElement as HTMLElement | null
-    panel.current?.querySelector<HTMLElement>('input, textarea, select, button')?.focus()
-    return () => {
-      window.removeEventListener('keydown', onKey)
-      previous?.focus?.()
-    }
-  }, [open, onClose])
-
-  if (!open) return null
+/**
+ * A modal dialog (Radix): overlay, title, optional description, body and footer. Focus moves
+ * into it once when it opens (to its first field or button), stays inside while it is open,
+ * and goes back to what had it before when it closes; Escape and a click outside close it.
+ * A re-render of the page behind never moves the focus. A bottom sheet on phones, centred
+ * from `sm` up.
+ */
+export function Dialog({ open, title, description, onClose, children, footer, className }: Props) {
   return (
-    <div className="fixed inset-0 z-50 flex items-end justify-center p-0 sm:items-center sm:p-4">
-      <div className="absolute inset-0 bg-black/70 backdrop-blur-sm" onClick={onClose} aria-hidden="true" />
-      <div
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        className={cn('relative max-h-[90dvh] w-full overflow-y-auto rounded-t-2xl bg-zinc-900 p-5 shadow-2xl ring-1 ring-zinc-800 sm:max-w-lg sm:rounded-2xl sm:p-6', className)}
-      >
-        <h2 id={titleId} className="mb-4 text-lg font-semibold text-white">
-          {title}
-        </h2>
-        {children}
-        {footer && <div className="mt-6 flex justify-end gap-2">{footer}</div>}
-      </div>
-    </div>
+    <Primitive.Root open={open} onOpenChange={(next) => !next && onClose()}>
+      <Primitive.Portal>
+        <Primitive.Overlay className="fixed inset-0 z-50 flex items-end justify-center bg-black/70 p-0 backdrop-blur-sm sm:items-center sm:p-4">
+          <Primitive.Content
+            // Without a description Radix would look for one and warn; the title alone names the dialog.
+            {...(description ? {} : { 'aria-describedby': undefined })}
+            className={cn(
+              'relative max-h-[90dvh] w-full overflow-y-auto rounded-t-2xl bg-zinc-900 p-5 shadow-2xl ring-1 ring-zinc-800 focus:outline-none sm:max-w-lg sm:rounded-2xl sm:p-6',
+              className,
+            )}
+          >
+            <Primitive.Title className="mb-4 text-lg font-semibold text-white">{title}</Primitive.Title>
+            {description && <Primitive.Description className="-mt-2 mb-4 text-sm text-zinc-400">{description}</Primitive.Description>}
+            {children}
+            {footer && <div className="mt-6 flex justify-end gap-2">{footer}</div>}
+          </Primitive.Content>
+        </Primitive.Overlay>
+      </Primitive.Portal>
+    </Primitive.Root>
   )
 }

@@ -7,6 +7,7 @@ import { Dialog } from './dialog'
 type Props = {
   open?: boolean
   title: ReactNode
+  description?: ReactNode
   onClose: () => void
   /** Busy: the submit button shows a spinner and is disabled. */
   busy?: boolean
@@ -18,11 +19,12 @@ type Props = {
 } & ({ formId: string; onConfirm?: never } | { formId?: never; onConfirm: () => void })
 
 /** A dialog whose footer is 取消 and a submit button: bound to the form `formId`, or calling `onConfirm`. */
-export function FormDialog({ open = true, title, onClose, busy, submitLabel, submitDisabled, danger, className, formId, onConfirm, children }: Props) {
+export function FormDialog({ open = true, title, description, onClose, busy, submitLabel, submitDisabled, danger, className, formId, onConfirm, children }: Props) {
   return (
     <Dialog
       open={open}
       title={title}
+      description={description}
       onClose={onClose}
       className={className}
       footer={

@@ -1,6 +1,6 @@
 /**
  * A random (version 4) UUID naming one request that must not count twice: an admin
- * adjustment's body.requestId, a task submit's Idempotency-Key. Made with
+ * adjustment's or a task submit's Idempotency-Key. Made with
  * crypto.getRandomValues because crypto.randomUUID exists only in secure contexts, and a
  * self-hosted console may be served over plain HTTP. Runs in the browser and in Node.
  */

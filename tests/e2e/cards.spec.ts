@@ -182,9 +182,10 @@ test('an admin adjustment retried after a lost answer is booked once; reopening 
   const person = await registerViaApi(request)
   const pointsOf = async () => (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${person.token}` } })).json()).data.points
 
+  // The dialog's Idempotency-Key of each try that went out.
   const requestIds: string[] = []
   await page.route('**/api/admin/user/*/adjust', async (route) => {
-    requestIds.push(route.request().postDataJSON().requestId)
+    requestIds.push((await route.request().allHeaders())['idempotency-key'])
     if (requestIds.length > 1) return route.continue()
     // The first try reaches the server and is booked, but its answer is lost on the way back.
     await route.fetch()

@@ -1,10 +1,8 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
-import type { Page } from '@/lib/http/pagination'
+import { useAssignCard } from '@/lib/api-client/resources/admin-cards'
+import { useUserSearch } from '@/lib/api-client/resources/admin-users'
 import { toast } from '@/lib/ui/toast-store'
 import { cn } from '@/lib/ui/cn'
 import { useAction } from '@/lib/ui/use-action'
@@ -18,17 +16,13 @@ export function AssignCardDialog({ card, onClose, onAssigned }: { card: CardRow;
   const [keyword, setKeyword] = useState('')
   const [chosen, setChosen] = useState<UserRow | null>(null)
   const [busy, run] = useAction()
-  const params = { page: 1, pageSize: 8, keyword: keyword.trim() }
-  const { data } = useQuery({
-    queryKey: queryKeys.adminUsers(params),
-    queryFn: () => api.get<Page<UserRow>>('/api/users', params),
-    enabled: keyword.trim().length > 0,
-  })
+  const { data } = useUserSearch(keyword.trim(), 8)
+  const assignCard = useAssignCard()
 
   async function assign() {
     if (!chosen) return toast.error('请选择用户')
     await run(async () => {
-      await api.post(`/api/admin/cards/${card.id}/assign`, { userId: chosen.id })
+      await assignCard.mutateAsync({ id: card.id, userId: chosen.id })
       toast.success(`已分配给 ${chosen.name}`)
       onAssigned()
     })

@@ -1,8 +1,7 @@
-import type { Json } from '@/lib/api-client/hooks'
-import type { AdminCardRow } from '@/lib/cards/card-views'
+import type { CardRow } from '@/lib/api-client/resources/admin-cards'
 import { Badge } from '@/components/ui/card'
 
-export type CardRow = Json<AdminCardRow>
+export type { CardRow }
 
 /** The check results an operator can filter by, as the status badge names them. */
 export const CARD_STATUS_LABELS = { PENDING: '校验中', SUCCESS: '可用', FAIL: '无效' } as const

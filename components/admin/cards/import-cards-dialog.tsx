@@ -1,12 +1,10 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Json } from '@/lib/api-client/hooks'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { ApiError, api } from '@/lib/api-client/request'
+import type { ApiError } from '@/lib/api-client/request'
+import { useImportCards } from '@/lib/api-client/resources/admin-cards'
+import { useSiteConfig } from '@/lib/api-client/resources/admin-site-config'
 import { parseImportText } from '@/lib/cards/parse-import-text'
-import type { ConfigItem } from '@/lib/site-config/list-config'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input, Textarea } from '@/components/ui/field'
@@ -14,11 +12,7 @@ import { FormDialog } from '@/components/ui/form-dialog'
 
 /** The site's CARD_DEFAULT_POINTS (what an import without points gives each card), from the console's settings. */
 function useDefaultPoints(enabled: boolean): number | undefined {
-  const { data } = useQuery({
-    queryKey: queryKeys.adminSiteConfig,
-    queryFn: () => api.get<{ groups: string[]; items: Json<ConfigItem>[] }>('/api/site-config'),
-    enabled,
-  })
+  const { data } = useSiteConfig(enabled)
   const value = data?.items.find((item) => item.name === 'CARD_DEFAULT_POINTS')?.value
   return typeof value === 'number' ? value : undefined
 }
@@ -31,22 +25,19 @@ export function ImportCardsDialog({ open, onClose, onImported }: { open: boolean
   const [note, setNote] = useState('')
   const [expiresAt, setExpiresAt] = useState('')
   const [busy, run] = useAction()
+  const importCards = useImportCards()
   const count = parseImportText(text).length
 
   async function submit() {
     if (!text.trim()) return toast.error('请输入卡密')
     await run(
       async () => {
-        const { batchId } = await api.post<{ batchId: number }>(
-          '/api/admin/cards/batch_import',
-          {
-            cards: parseImportText(text),
-            ...(points.trim() ? { points: Number(points) } : {}),
-            ...(note.trim() ? { note: note.trim() } : {}),
-            ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
-          },
-          { silent: true },
-        )
+        const { batchId } = await importCards.mutateAsync({
+          cards: parseImportText(text),
+          ...(points.trim() ? { points: Number(points) } : {}),
+          ...(note.trim() ? { note: note.trim() } : {}),
+          ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
+        })
         toast.success('导入成功')
         setText('')
         setPoints('')
@@ -55,7 +46,7 @@ export function ImportCardsDialog({ open, onClose, onImported }: { open: boolean
         onImported(batchId)
       },
       // The request is silent: this dialog names the failure itself.
-      (error) => toast.error((error instanceof ApiError && error.message) || '导入失败'),
+      (error) => toast.error((error as ApiError | undefined)?.message || '导入失败'),
     )
   }
 

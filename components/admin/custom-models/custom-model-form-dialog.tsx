@@ -1,20 +1,17 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import type { Json } from '@/lib/api-client/hooks'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
-import type { listCustomModels } from '@/lib/custom-models/list-custom-models'
+import { useCreateCustomModel, useUpdateCustomModel, type CustomModelRow } from '@/lib/api-client/resources/admin-custom-models'
+import { useAdminModels } from '@/lib/api-client/resources/admin-models'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input, Select, SwitchRow, Textarea } from '@/components/ui/field'
 import { FormDialog } from '@/components/ui/form-dialog'
 import { CoverField } from '@/components/admin/shared/cover-field'
 import { formatJsonObject, parseIntegerInput, parseJsonObject } from '@/components/admin/shared/json-object'
-import { backendLabel, type ModelRow } from '@/components/admin/models/model-labels'
+import { backendLabel } from '@/components/admin/models/model-labels'
 
-export type CustomModelRow = Json<Awaited<ReturnType<typeof listCustomModels>>[number]>
+export type { CustomModelRow }
 
 /** Creates a style preset (preset = null) or edits one. */
 export function CustomModelFormDialog({ preset, onClose, onSaved }: { preset: CustomModelRow | null; onClose: () => void; onSaved: () => void }) {
@@ -31,7 +28,9 @@ export function CustomModelFormDialog({ preset, onClose, onSaved }: { preset: Cu
   const [enabled, setEnabled] = useState(preset?.enabled ?? true)
   const [sort, setSort] = useState(String(preset?.sort ?? 0))
   const [busy, run] = useAction()
-  const { data: models } = useQuery({ queryKey: queryKeys.adminModels, queryFn: () => api.get<ModelRow[]>('/api/admin/models') })
+  const { data: models } = useAdminModels()
+  const createPreset = useCreateCustomModel()
+  const updatePreset = useUpdateCustomModel()
 
   async function save(e: FormEvent) {
     e.preventDefault()
@@ -57,8 +56,8 @@ export function CustomModelFormDialog({ preset, onClose, onSaved }: { preset: Cu
       sort: order,
     }
     await run(async () => {
-      if (isNew) await api.post('/api/admin/custom-models', body)
-      else await api.patch(`/api/admin/custom-models/${preset.id}`, body)
+      if (isNew) await createPreset.mutateAsync(body)
+      else await updatePreset.mutateAsync({ id: preset.id, body })
       toast.success(isNew ? '风格模型已创建' : '已保存')
       onSaved()
     })

@@ -1,15 +1,12 @@
 'use client'
 
-import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
+import { useAdminCustomModels, useDeleteCustomModel, useUpdateCustomModel } from '@/lib/api-client/resources/admin-custom-models'
 import { Button } from '@/components/ui/button'
 import { PageTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
-import { DataTable } from '@/components/ui/data-table'
+import { DataTable, type Column } from '@/components/ui/data-table'
 import { Switch } from '@/components/ui/field'
-import { Td } from '@/components/ui/table'
 import { CoverThumb } from '@/components/admin/shared/cover-field'
 import { useRowActions } from '@/components/admin/shared/use-row-actions'
 import { CustomModelFormDialog, type CustomModelRow } from './custom-model-form-dialog'
@@ -17,62 +14,45 @@ import { CustomModelFormDialog, type CustomModelRow } from './custom-model-form-
 /** /admin/custom_model_mana: 风格模型, the presets 小狸猫 offers, each bound to a backend model. */
 export function CustomModelManager() {
   const [editing, setEditing] = useState<CustomModelRow | 'new' | null>(null)
-  const queryClient = useQueryClient()
+  const { data, isLoading } = useAdminCustomModels()
+  const deletePreset = useDeleteCustomModel()
+  const updatePreset = useUpdateCustomModel()
+  const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<CustomModelRow>({
+    remove: deletePreset.mutateAsync,
+    setEnabled: (id, enabled) => updatePreset.mutateAsync({ id, body: { enabled } }),
+  })
 
-  const { data, isLoading } = useQuery({ queryKey: queryKeys.adminCustomModels, queryFn: () => api.get<CustomModelRow[]>('/api/admin/custom-models') })
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomModels })
-  const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<CustomModelRow>('/api/admin/custom-models', refresh)
-
-  const columns = ['封面', '名称', '后端模型', 'Checkpoint', 'LoRA', '触发词', '价格（积分/张）', '启用', '排序', '操作']
+  const columns: Column<CustomModelRow>[] = [
+    { header: '封面', cell: (p) => <CoverThumb url={p.cover} alt={p.name} /> },
+    { header: '名称', cell: (p) => p.name, className: 'font-medium text-white', mobile: 'title' },
+    { header: '后端模型', cell: (p) => p.model.name },
+    { header: 'Checkpoint', cell: (p) => p.checkpoint || '-', className: 'max-w-40 truncate text-zinc-400', mobile: 'hide' },
+    { header: 'LoRA', cell: (p) => p.lora || '-', className: 'max-w-40 truncate text-zinc-400', mobile: 'hide' },
+    { header: '触发词', cell: (p) => <span title={p.triggerWords || undefined}>{p.triggerWords || '-'}</span>, className: 'max-w-56 truncate text-zinc-400' },
+    { header: '价格（积分/张）', cell: (p) => p.price },
+    { header: '启用', cell: (p) => <Switch checked={p.enabled} onChange={() => toggleEnabled(p)} label={`启用 ${p.name}`} /> },
+    { header: '排序', cell: (p) => p.sort, mobile: 'hide' },
+    {
+      header: '操作',
+      mobile: 'actions',
+      cell: (p) => (
+        <div className="flex gap-1">
+          <Button size="sm" variant="ghost" onClick={() => setEditing(p)}>
+            编辑
+          </Button>
+          <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(p)}>
+            删除
+          </Button>
+        </div>
+      ),
+    },
+  ]
   return (
     <div>
       <PageTitle actions={<Button onClick={() => setEditing('new')}>新建风格模型</Button>}>风格模型</PageTitle>
-      <DataTable columns={columns} isLoading={isLoading} isEmpty={data?.length === 0} empty="还没有风格模型">
-        {data?.map((p) => (
-          <tr key={p.id} className="hover:bg-zinc-900/50">
-            <Td>
-              <CoverThumb url={p.cover} alt={p.name} />
-            </Td>
-            <Td className="font-medium text-white">{p.name}</Td>
-            <Td>{p.model.name}</Td>
-            <Td className="max-w-40 truncate text-zinc-400" title={p.checkpoint ?? undefined}>
-              {p.checkpoint || '-'}
-            </Td>
-            <Td className="max-w-40 truncate text-zinc-400" title={p.lora ?? undefined}>
-              {p.lora || '-'}
-            </Td>
-            <Td className="max-w-56 truncate text-zinc-400" title={p.triggerWords || undefined}>
-              {p.triggerWords || '-'}
-            </Td>
-            <Td>{p.price}</Td>
-            <Td>
-              <Switch checked={p.enabled} onChange={() => toggleEnabled(p)} label={`启用 ${p.name}`} />
-            </Td>
-            <Td>{p.sort}</Td>
-            <Td>
-              <div className="flex gap-1">
-                <Button size="sm" variant="ghost" onClick={() => setEditing(p)}>
-                  编辑
-                </Button>
-                <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(p)}>
-                  删除
-                </Button>
-              </div>
-            </Td>
-          </tr>
-        ))}
-      </DataTable>
+      <DataTable columns={columns} rows={data} rowKey={(p) => p.id} isLoading={isLoading} empty="还没有风格模型" rowClassName="hover:bg-zinc-900/50" />
 
-      {editing && (
-        <CustomModelFormDialog
-          preset={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={async () => {
-            setEditing(null)
-            await refresh()
-          }}
-        />
-      )}
+      {editing && <CustomModelFormDialog preset={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />}
       <ConfirmDialog open={Boolean(deleting)} title="删除风格模型" danger confirmText="删除" loading={isDeleting} onConfirm={confirmDelete} onClose={() => setDeleting(null)}>
         确定删除风格模型 <span className="font-medium text-white">{deleting?.name}</span> 吗？已生成的作品会保留。
       </ConfirmDialog>

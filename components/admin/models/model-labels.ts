@@ -1,12 +1,11 @@
-import type { Json } from '@/lib/api-client/hooks'
+import type { ModelRow } from '@/lib/api-client/resources/admin-models'
 import type { ModelType, TaskType } from '@/lib/generated/prisma/enums'
 import type { BackendKind } from '@/lib/generation/backends/types'
-import type { AdminModelRow } from '@/lib/models/admin-model-views'
 import { MJ_PRICE_KEYS } from '@/lib/models/schemas'
 import { MJ_PRICE_LABELS } from '@/lib/mj/actions'
 import { taskTypeLabel } from '@/components/create/task-labels'
 
-export type ModelRow = Json<AdminModelRow>
+export type { ModelRow }
 
 /** docs/PRODUCT.md §3.2: Model type labels. */
 export const MODEL_TYPE_LABELS: Record<ModelType, string> = { STABLE_DIFFUSION: 'SD', MID_JOURNEY: 'MJ' }

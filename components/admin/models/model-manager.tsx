@@ -1,16 +1,13 @@
 'use client'
 
-import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
+import { useAdminModels, useDeleteModel, useUpdateModel } from '@/lib/api-client/resources/admin-models'
 import { Button } from '@/components/ui/button'
 import { Badge, PageTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
-import { DataTable } from '@/components/ui/data-table'
+import { DataTable, type Column } from '@/components/ui/data-table'
 import { Switch } from '@/components/ui/field'
-import { Td } from '@/components/ui/table'
-import { PENDING_REFRESH_MS } from '@/components/admin/cards/card-manager'
+import { PENDING_REFRESH_MS } from '@/components/admin/shared/refresh'
 import { useRowActions } from '@/components/admin/shared/use-row-actions'
 import { MODEL_TYPE_LABELS, backendLabel, pricesSummary, type ModelRow } from './model-labels'
 import { ModelStatus } from './model-status'
@@ -21,79 +18,75 @@ import { ModelTestDialog } from './model-test-dialog'
 export function ModelManager() {
   const [editing, setEditing] = useState<ModelRow | 'new' | null>(null)
   const [testing, setTesting] = useState<ModelRow | null>(null)
-  const queryClient = useQueryClient()
-
-  const { data, isLoading } = useQuery({
-    queryKey: queryKeys.adminModels,
-    queryFn: () => api.get<ModelRow[]>('/api/admin/models'),
-    // While tasks wait or run, the queue figures follow them.
-    refetchInterval: (query) => (query.state.data?.some((m) => m.queued + (m.poolQueued ?? 0) + m.running > 0) ? PENDING_REFRESH_MS : false),
+  // While tasks wait or run, the queue figures follow them.
+  const { data, isLoading } = useAdminModels((query) => (query.state.data?.some((m) => m.queued + (m.poolQueued ?? 0) + m.running > 0) ? PENDING_REFRESH_MS : false))
+  const deleteModel = useDeleteModel()
+  const updateModel = useUpdateModel()
+  const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<ModelRow>({
+    remove: deleteModel.mutateAsync,
+    setEnabled: (id, enabled) => updateModel.mutateAsync({ id, body: { enabled } }),
   })
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminModels })
-  const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<ModelRow>('/api/admin/models', refresh)
 
-  // Five columns, so the table (and its 操作) fits a 1280-px screen beside the side menu; a phone scrolls it sideways.
-  const columns = ['模型 / 后端', '价格', '状态 / 负载', '启用 / 排序', '操作']
+  // Five columns, so the table (and its 操作) fits a 1280-px screen beside the side menu; a phone shows each model as a card.
+  const columns: Column<ModelRow>[] = [
+    {
+      header: '模型 / 后端',
+      mobile: 'title',
+      cell: (m) => (
+        <>
+          <div className="flex max-w-48 flex-wrap items-center gap-1.5 max-sm:max-w-none">
+            <span className="truncate font-medium text-white">{m.name}</span>
+            <Badge tone={m.type === 'MID_JOURNEY' ? 'amber' : 'brand'}>{MODEL_TYPE_LABELS[m.type]}</Badge>
+          </div>
+          <div className="mt-0.5 text-xs text-zinc-400">{backendLabel(m.backend)}</div>
+          {m.endpoint && (
+            <div className="max-w-48 truncate text-xs text-zinc-500" title={m.endpoint}>
+              {m.endpoint}
+            </div>
+          )}
+          {m.checkpoint && (
+            <div className="max-w-48 truncate text-xs text-zinc-500" title={m.checkpoint}>
+              {m.checkpoint}
+            </div>
+          )}
+        </>
+      ),
+    },
+    { header: '价格', cell: (m) => <div className="w-40 whitespace-normal text-xs leading-relaxed">{pricesSummary(m) ?? <span className="text-zinc-500">未定价</span>}</div> },
+    { header: '状态 / 负载', cell: (m) => <ModelStatus model={m} /> },
+    {
+      header: '启用 / 排序',
+      cell: (m) => (
+        <div className="flex flex-col items-end gap-1 sm:items-start">
+          <Switch checked={m.enabled} onChange={() => toggleEnabled(m)} label={`启用 ${m.name}`} />
+          <div className="text-xs text-zinc-500">排序 {m.sort}</div>
+        </div>
+      ),
+    },
+    {
+      header: '操作',
+      mobile: 'actions',
+      cell: (m) => (
+        <div className="flex flex-wrap gap-1">
+          <Button size="sm" variant="ghost" onClick={() => setEditing(m)}>
+            编辑
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => setTesting(m)}>
+            测试连接
+          </Button>
+          <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(m)}>
+            删除
+          </Button>
+        </div>
+      ),
+    },
+  ]
   return (
     <div>
       <PageTitle actions={<Button onClick={() => setEditing('new')}>新建模型</Button>}>模型管理</PageTitle>
-      <DataTable columns={columns} isLoading={isLoading} isEmpty={data?.length === 0} empty="还没有模型，点击“新建模型”接入生成后端">
-        {data?.map((m) => (
-          <tr key={m.id} className="align-top hover:bg-zinc-900/50">
-            <Td>
-              <div className="flex max-w-48 flex-wrap items-center gap-1.5">
-                <span className="truncate font-medium text-white">{m.name}</span>
-                <Badge tone={m.type === 'MID_JOURNEY' ? 'amber' : 'brand'}>{MODEL_TYPE_LABELS[m.type]}</Badge>
-              </div>
-              <div className="mt-0.5 text-xs text-zinc-400">{backendLabel(m.backend)}</div>
-              {m.endpoint && (
-                <div className="max-w-48 truncate text-xs text-zinc-500" title={m.endpoint}>
-                  {m.endpoint}
-                </div>
-              )}
-              {m.checkpoint && (
-                <div className="max-w-48 truncate text-xs text-zinc-500" title={m.checkpoint}>
-                  {m.checkpoint}
-                </div>
-              )}
-            </Td>
-            <Td>
-              <div className="w-40 whitespace-normal text-xs leading-relaxed">{pricesSummary(m) ?? <span className="text-zinc-500">未定价</span>}</div>
-            </Td>
-            <Td>
-              <ModelStatus model={m} />
-            </Td>
-            <Td>
-              <Switch checked={m.enabled} onChange={() => toggleEnabled(m)} label={`启用 ${m.name}`} />
-              <div className="mt-1 text-xs text-zinc-500">排序 {m.sort}</div>
-            </Td>
-            <Td>
-              <div className="flex flex-wrap gap-1">
-                <Button size="sm" variant="ghost" onClick={() => setEditing(m)}>
-                  编辑
-                </Button>
-                <Button size="sm" variant="ghost" onClick={() => setTesting(m)}>
-                  测试连接
-                </Button>
-                <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(m)}>
-                  删除
-                </Button>
-              </div>
-            </Td>
-          </tr>
-        ))}
-      </DataTable>
+      <DataTable columns={columns} rows={data} rowKey={(m) => m.id} isLoading={isLoading} empty="还没有模型，点击“新建模型”接入生成后端" rowClassName="align-top hover:bg-zinc-900/50" />
 
-      {editing && (
-        <ModelFormDialog
-          model={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={async () => {
-            setEditing(null)
-            await refresh()
-          }}
-        />
-      )}
+      {editing && <ModelFormDialog model={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />}
       {testing && <ModelTestDialog model={testing} onClose={() => setTesting(null)} />}
       <ConfirmDialog open={Boolean(deleting)} title="删除模型" danger confirmText="删除" loading={isDeleting} onConfirm={confirmDelete} onClose={() => setDeleting(null)}>
         确定删除模型 <span className="font-medium text-white">{deleting?.name}</span> 吗？已有任务记录的模型不能删除，可以停用。

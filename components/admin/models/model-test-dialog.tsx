@@ -1,24 +1,15 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
+import { useModelTest } from '@/lib/api-client/resources/admin-models'
 import { cn } from '@/lib/ui/cn'
 import { Button } from '@/components/ui/button'
 import { Dialog } from '@/components/ui/dialog'
 import { Loading } from '@/components/ui/spinner'
 import type { ModelRow } from './model-labels'
 
-type TestAnswer = { ok: boolean; message: string; detail?: unknown }
-
 /** 测试连接: asks the saved configuration's backend for its health and shows the answer. */
 export function ModelTestDialog({ model, onClose }: { model: ModelRow; onClose: () => void }) {
-  const { data, isFetching, isError, refetch } = useQuery({
-    queryKey: queryKeys.adminModelTest(model.id),
-    queryFn: () => api.post<TestAnswer>(`/api/admin/models/${model.id}/test`),
-    placeholderData: undefined,
-    staleTime: 0,
-  })
+  const { data, isFetching, isError, refetch } = useModelTest(model.id)
 
   return (
     <Dialog

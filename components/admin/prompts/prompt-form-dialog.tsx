@@ -1,9 +1,7 @@
 'use client'
 
 import { useState, type FormEvent } from 'react'
-import type { Json } from '@/lib/api-client/hooks'
-import { api } from '@/lib/api-client/request'
-import type { listPromptTemplates } from '@/lib/prompts/list-prompt-templates'
+import { useCreatePrompt, useUpdatePrompt, type PromptRow } from '@/lib/api-client/resources/admin-prompts'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input, SwitchRow, Textarea } from '@/components/ui/field'
@@ -11,7 +9,7 @@ import { FormDialog } from '@/components/ui/form-dialog'
 import { CoverField } from '@/components/admin/shared/cover-field'
 import { parseIntegerInput } from '@/components/admin/shared/json-object'
 
-export type PromptRow = Json<Awaited<ReturnType<typeof listPromptTemplates>>[number]>
+export type { PromptRow }
 
 /** Creates a prompt template (template = null) or edits one. */
 export function PromptFormDialog({ template, categories, defaultCategory, onClose, onSaved }: { template: PromptRow | null; categories: string[]; defaultCategory: string; onClose: () => void; onSaved: () => void }) {
@@ -24,6 +22,8 @@ export function PromptFormDialog({ template, categories, defaultCategory, onClos
   const [sort, setSort] = useState(String(template?.sort ?? 0))
   const [enabled, setEnabled] = useState(template?.enabled ?? true)
   const [busy, run] = useAction()
+  const createPrompt = useCreatePrompt()
+  const updatePrompt = useUpdatePrompt()
 
   async function save(e: FormEvent) {
     e.preventDefault()
@@ -34,8 +34,8 @@ export function PromptFormDialog({ template, categories, defaultCategory, onClos
     if (!Number.isInteger(order)) return toast.error('排序需为整数')
     const body = { category: category.trim(), title: title.trim(), prompt: prompt.trim(), negativePrompt: negativePrompt.trim(), cover: cover.trim() || null, sort: order, enabled }
     await run(async () => {
-      if (isNew) await api.post('/api/admin/prompts', body)
-      else await api.patch(`/api/admin/prompts/${template.id}`, body)
+      if (isNew) await createPrompt.mutateAsync(body)
+      else await updatePrompt.mutateAsync({ id: template.id, body })
       toast.success(isNew ? '提示词已创建' : '已保存')
       onSaved()
     })

@@ -1,7 +1,7 @@
 'use client'
 
 import { useState, type FormEvent } from 'react'
-import { api } from '@/lib/api-client/request'
+import { useUpdateSetting } from '@/lib/api-client/resources/admin-site-config'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
@@ -51,6 +51,7 @@ function ConfigControl({ item, value, onChange, disabled }: { item: ConfigItemVi
 export function ConfigGroupForm({ title, items, allItems, canEdit, onSaved }: { title: string; items: ConfigItemView[]; allItems: ConfigItemView[]; canEdit: boolean; onSaved: () => Promise<void> }) {
   const [edits, setEdits] = useState<Edits>({})
   const [busy, run] = useAction()
+  const updateSetting = useUpdateSetting()
   const valueOf = (item: ConfigItemView) => shownValue(item, edits)
   const changed = changedItems(items, edits)
   const edit = (name: string, value: Value) => setEdits((current) => ({ ...current, [name]: value }))
@@ -64,7 +65,7 @@ export function ConfigGroupForm({ title, items, allItems, canEdit, onSaved }: { 
     await run(async () => {
       try {
         for (const item of order) {
-          await api.patch(`/api/site-config/${item.name}`, { value: edits[item.name] })
+          await updateSetting.mutateAsync({ name: item.name, value: edits[item.name] })
           saved.push(item.name)
         }
         toast.success('保存成功')

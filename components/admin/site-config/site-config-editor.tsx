@@ -1,32 +1,23 @@
 'use client'
 
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useProfile, type Json } from '@/lib/api-client/hooks'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
+import { useRefreshSiteConfig, useSiteConfig, type ConfigItemView } from '@/lib/api-client/resources/admin-site-config'
+import { useProfile } from '@/lib/api-client/resources/profile'
 import { isAdmin } from '@/lib/auth/permissions'
-import type { ConfigItem } from '@/lib/site-config/list-config'
 import { PageTitle } from '@/components/ui/card'
 import { Loading } from '@/components/ui/spinner'
 import { ConfigGroupForm } from './config-group-form'
 
-export type ConfigItemView = Json<ConfigItem>
+export type { ConfigItemView }
 
 /** /admin/site_config: every known setting, grouped, each group saved on its own. */
 export function SiteConfigEditor() {
   const { profile } = useProfile()
-  const queryClient = useQueryClient()
-  const { data } = useQuery({
-    queryKey: queryKeys.adminSiteConfig,
-    queryFn: () => api.get<{ groups: string[]; items: ConfigItemView[] }>('/api/site-config'),
-  })
+  const { data } = useSiteConfig()
+  const refresh = useRefreshSiteConfig()
   const canEdit = profile ? isAdmin(profile.role) : false
 
   async function afterSave() {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: queryKeys.adminSiteConfig }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.siteInfo }),
-    ])
+    await refresh()
   }
 
   if (!data) return <Loading />

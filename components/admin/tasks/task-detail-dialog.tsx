@@ -1,18 +1,16 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
-import { queryKeys } from '@/lib/api-client/query-client'
-import { api } from '@/lib/api-client/request'
+import { useAdminTask } from '@/lib/api-client/resources/admin-tasks'
 import { formatDateTime } from '@/lib/format'
 import { taskErrorLabel } from '@/lib/tasks/task-views'
 import { Button } from '@/components/ui/button'
 import { Badge } from '@/components/ui/card'
 import { Dialog } from '@/components/ui/dialog'
 import { Loading } from '@/components/ui/spinner'
-import { PENDING_REFRESH_MS } from '@/components/admin/cards/card-manager'
+import { PENDING_REFRESH_MS } from '@/components/admin/shared/refresh'
 import { taskTypeLabel } from '@/components/create/task-labels'
 import { Facts, JsonBlock, LedgerRows, ParamsList, Section } from './task-detail-sections'
-import { ResultThumbs, TaskStatusBadge, type TaskDetail } from './task-status'
+import { ResultThumbs, TaskStatusBadge } from './task-status'
 
 function priceText(snapshot: unknown): string {
   const s = (snapshot ?? {}) as { pricePerImage?: unknown; count?: unknown }
@@ -21,12 +19,7 @@ function priceText(snapshot: unknown): string {
 
 /** 详情: everything about one task — parameters, errors, attempts, backend answers, ledger rows, results. */
 export function TaskDetailDialog({ taskId, onClose }: { taskId: string; onClose: () => void }) {
-  const { data: task, isLoading } = useQuery({
-    queryKey: queryKeys.adminTask(taskId),
-    queryFn: () => api.get<TaskDetail>(`/api/admin/tasks/${taskId}`),
-    placeholderData: undefined,
-    refetchInterval: (query) => (query.state.data?.status === 'PENDING' ? PENDING_REFRESH_MS : false),
-  })
+  const { data: task, isLoading } = useAdminTask(taskId, (query) => (query.state.data?.status === 'PENDING' ? PENDING_REFRESH_MS : false))
 
   return (
     <Dialog open title="任务详情" onClose={onClose} className="sm:max-w-3xl!" footer={<Button variant="secondary" onClick={onClose}>关闭</Button>}>

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { formatDateTime } from '@/lib/format'
 import { LEDGER_KIND_LABELS } from '@/lib/ledger/labels'
 import { cn } from '@/lib/ui/cn'
-import { Table, Td, Th } from '@/components/ui/table'
+import { DataTable, type Column } from '@/components/ui/data-table'
 import { taskTypeLabel } from '@/components/create/task-labels'
 import type { TaskDetail } from './task-status'
 
@@ -111,30 +111,14 @@ export function ParamsList({ params }: { params: Record<string, unknown> }) {
 /** The charge and the refund this task caused (points). */
 export function LedgerRows({ rows }: { rows: TaskDetail['ledger'] }) {
   if (!rows.length) return <p className="text-sm text-zinc-500">没有积分流水</p>
-  return (
-    <Table>
-      <thead>
-        <tr>
-          {['时间', '类型', '积分变动', '变动后积分', '流水标识'].map((c) => (
-            <Th key={c}>{c}</Th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.id}>
-            <Td className="text-zinc-400">{formatDateTime(r.createdAt)}</Td>
-            <Td>{LEDGER_KIND_LABELS[r.kind] ?? r.kind}</Td>
-            <Td>
-              <span className={cn('font-medium', r.amount < 0 ? 'text-red-400' : 'text-emerald-400')}>{r.amount > 0 ? `+${r.amount}` : r.amount}</span>
-            </Td>
-            <Td>{r.balanceAfter}</Td>
-            <Td className="font-mono text-xs text-zinc-500">{r.reference}</Td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
-  )
+  const columns: Column<TaskDetail['ledger'][number]>[] = [
+    { header: '时间', cell: (r) => formatDateTime(r.createdAt), className: 'text-zinc-400' },
+    { header: '类型', cell: (r) => LEDGER_KIND_LABELS[r.kind] ?? r.kind },
+    { header: '积分变动', cell: (r) => <span className={cn('font-medium', r.amount < 0 ? 'text-red-400' : 'text-emerald-400')}>{r.amount > 0 ? `+${r.amount}` : r.amount}</span> },
+    { header: '变动后积分', cell: (r) => r.balanceAfter },
+    { header: '流水标识', cell: (r) => r.reference, className: 'font-mono text-xs text-zinc-500 max-sm:break-all' },
+  ]
+  return <DataTable columns={columns} rows={rows} rowKey={(r) => r.id} isLoading={false} empty={null} />
 }
 
 /** Raw JSON (backend answers), pretty-printed and scrollable. */

@@ -9,7 +9,7 @@ export type TaskFilterValues = { type: string; status: string; user: string; fro
 export const NO_TASK_FILTERS: TaskFilterValues = { type: '', status: '', user: '', from: '', to: '' }
 
 /** Type, status, user keyword and creation date range (from/to are whole days, both included). */
-export function TaskFilters({ value, onChange }: { value: TaskFilterValues; onChange: (next: TaskFilterValues) => void }) {
+export function TaskFilters({ value, onChange }: { value: TaskFilterValues; onChange: (next: Partial<TaskFilterValues>) => void }) {
   const [userInput, setUserInput] = useState(value.user)
 
   function search(e: FormEvent) {

@@ -1,11 +1,9 @@
-import type { Json } from '@/lib/api-client/hooks'
-import type { AdminTaskRow } from '@/lib/tasks/admin-task-views'
-import type { getTaskForAdmin } from '@/lib/tasks/get-task-for-admin'
+import type { AdminTaskDetail, AdminTaskJson } from '@/lib/api-client/resources/admin-tasks'
 import { Badge } from '@/components/ui/card'
 import { TASK_STATUS_LABELS, TASK_STATUS_TONES, stageText } from '@/components/create/task-labels'
 
-export type TaskRow = Json<AdminTaskRow>
-export type TaskDetail = Json<Awaited<ReturnType<typeof getTaskForAdmin>>>
+export type TaskRow = AdminTaskJson
+export type TaskDetail = AdminTaskDetail
 
 /** 进行中 / 成功 / 失败 / 已取消; a pending task also says where it is and how far along. */
 export function TaskStatusBadge({ task }: { task: Pick<TaskRow, 'status' | 'stage' | 'progress'> }) {

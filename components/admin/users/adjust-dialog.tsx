@@ -1,9 +1,8 @@
 'use client'
 
 import { useState } from 'react'
-import { api } from '@/lib/api-client/request'
+import { newAdjustmentKey, useAdjustUser } from '@/lib/api-client/resources/admin-users'
 import { formatCents, parseYuanToCents } from '@/lib/format'
-import { newRequestId } from '@/lib/api-client/request-id'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input } from '@/components/ui/field'
@@ -12,12 +11,13 @@ import type { UserRow } from './user-manager'
 
 /**
  * ADMIN: add to or take from a user's points and balance, with a reason (audited ledger
- * entries). The dialog makes one request id when it opens and sends it with every try, so
- * a retry after a lost answer or a second click is answered with the first result instead
- * of being booked twice. Reopening the dialog starts a new adjustment.
+ * entries). The dialog makes one Idempotency-Key when it opens and sends it with every try,
+ * so a retry after a lost answer or a second click is answered with the first result
+ * instead of being booked twice. Reopening the dialog starts a new adjustment.
  */
 export function AdjustDialog({ user, onClose, onSaved }: { user: UserRow; onClose: () => void; onSaved: () => void }) {
-  const [requestId] = useState(newRequestId)
+  const [idempotencyKey] = useState(newAdjustmentKey)
+  const adjust = useAdjustUser()
   const [points, setPoints] = useState('')
   const [yuan, setYuan] = useState('')
   const [reason, setReason] = useState('')
@@ -31,11 +31,10 @@ export function AdjustDialog({ user, onClose, onSaved }: { user: UserRow; onClos
     if (!pointsDelta && !balanceDelta) return toast.error('请填写要调整的积分或余额')
     if (!reason.trim()) return toast.error('请填写调整原因')
     await run(async () => {
-      await api.post(`/api/admin/user/${user.id}/adjust`, {
-        ...(pointsDelta ? { points: pointsDelta } : {}),
-        ...(balanceDelta ? { balance: balanceDelta } : {}),
-        reason: reason.trim(),
-        requestId,
+      await adjust.mutateAsync({
+        id: user.id,
+        body: { ...(pointsDelta ? { points: pointsDelta } : {}), ...(balanceDelta ? { balance: balanceDelta } : {}), reason: reason.trim() },
+        key: idempotencyKey,
       })
       toast.success('调整成功')
       onSaved()

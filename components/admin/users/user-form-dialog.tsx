@@ -1,7 +1,7 @@
 'use client'
 
 import { useState, type FormEvent } from 'react'
-import { api } from '@/lib/api-client/request'
+import { useCreateUser, useUpdateUser } from '@/lib/api-client/resources/admin-users'
 import { assignableRoles } from '@/lib/auth/permissions'
 import type { Role } from '@/lib/generated/prisma/enums'
 import { ROLE_LABELS } from '@/lib/users/role-labels'
@@ -22,6 +22,8 @@ export function UserFormDialog({ actorRole, user, onClose, onSaved }: { actorRol
   const [banned, setBanned] = useState(Boolean(user?.bannedAt))
   const [busy, run] = useAction()
   const roles = assignableRoles(actorRole)
+  const createUser = useCreateUser()
+  const updateUser = useUpdateUser()
 
   async function save(e: FormEvent) {
     e.preventDefault()
@@ -29,15 +31,12 @@ export function UserFormDialog({ actorRole, user, onClose, onSaved }: { actorRol
     if (!name.trim()) return toast.error('昵称不能为空')
     await run(async () => {
       if (isNew) {
-        await api.post('/api/admin/user', { username: username.trim(), name: name.trim(), password, role, mobile: mobile.trim() })
+        await createUser.mutateAsync({ username: username.trim(), name: name.trim(), password, role, mobile: mobile.trim() })
         toast.success('用户已创建')
       } else {
-        await api.patch(`/api/admin/user/${user.id}`, {
-          name: name.trim(),
-          mobile: mobile.trim(),
-          banned,
-          ...(role !== user.role ? { role } : {}),
-          ...(password ? { password } : {}),
+        await updateUser.mutateAsync({
+          id: user.id,
+          body: { name: name.trim(), mobile: mobile.trim(), banned, ...(role !== user.role ? { role } : {}), ...(password ? { password } : {}) },
         })
         toast.success('已保存')
       }
