@@ -7,6 +7,7 @@ import type { LedgerAccount } from '@/lib/generated/prisma/enums'
 import { AppError } from '@/lib/http/app-error'
 import { AlreadyBookedError, postMovement } from '@/lib/ledger/post-movement'
 import { expectLedgerInvariants, quickUser, type QuickUser } from '../helpers/ledger-fixtures'
+import { at } from '../helpers/present'
 
 const USERS = 20
 const WAVES = 30
@@ -24,7 +25,7 @@ function rng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
-  return { next, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)), pick: <T>(xs: T[]) => xs[Math.floor(next() * xs.length)] }
+  return { next, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)), pick: <T>(xs: T[]) => at(xs, Math.floor(next() * xs.length)) }
 }
 
 type Move = { userId: string; account: LedgerAccount; amount: number; reference: string }
@@ -34,7 +35,7 @@ type Move = { userId: string; account: LedgerAccount; amount: number; reference:
  * `mustSucceed`: nothing in its wave could make it fail. `rollback`: the caller throws
  * after booking, so nothing may remain.
  */
-type Attempt = { n: number; moves: Move[]; kind: 'single' | 'pair' | 'overdraw' | 'rollback' | 'repeat-old' | 'repeat-twin'; mustFail?: 'insufficient' | 'duplicate'; mustSucceed?: boolean; rollback?: boolean }
+type Attempt = { n: number; moves: [Move, ...Move[]]; kind: 'single' | 'pair' | 'overdraw' | 'rollback' | 'repeat-old' | 'repeat-twin'; mustFail?: 'insufficient' | 'duplicate'; mustSucceed?: boolean; rollback?: boolean }
 type Outcome = 'booked' | 'insufficient' | 'duplicate' | 'rolled-back' | { unexpected: string }
 
 class Boom extends Error {}
@@ -128,8 +129,9 @@ describe('postMovement under random concurrent load', () => {
 
       const outcomes = await Promise.all(attempts.map(run))
       attempts.forEach((attempt, i) => {
-        results.push({ attempt, outcome: outcomes[i] })
-        if (attempt.kind === 'single' && outcomes[i] === 'booked') bookedSingles.push(attempt)
+        const outcome = at(outcomes, i)
+        results.push({ attempt, outcome })
+        if (attempt.kind === 'single' && outcome === 'booked') bookedSingles.push(attempt)
       })
     }
   }, 120_000)
@@ -252,7 +254,7 @@ describe('the database guards the ledger by itself', () => {
     expect(rows).toHaveLength(2)
     await expect(db().$executeRawUnsafe(`UPDATE "LedgerEntry" SET "amount" = 1000 WHERE "userId" = $1`, user.id)).rejects.toThrow(/LedgerEntry is append-only/)
     await expect(db().$executeRawUnsafe(`DELETE FROM "LedgerEntry" WHERE "userId" = $1`, user.id)).rejects.toThrow(/LedgerEntry is append-only/)
-    await expect(db().ledgerEntry.update({ where: { id: rows[0].id }, data: { note: 'edited' } })).rejects.toThrow(/append-only/)
+    await expect(db().ledgerEntry.update({ where: { id: at(rows, 0).id }, data: { note: 'edited' } })).rejects.toThrow(/append-only/)
     await expect(db().ledgerEntry.deleteMany({ where: { userId: user.id } })).rejects.toThrow(/append-only/)
     expect(await db().ledgerEntry.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } })).toEqual(rows)
   })

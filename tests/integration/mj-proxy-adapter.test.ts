@@ -9,6 +9,7 @@ import type { BackendConfig, GenerationJob, MjJob, RunContext } from '@/lib/gene
 import { startServer } from '../fakes/common'
 import { startFakeMjProxy, type FakeMj } from '../fakes/mj-proxy'
 import { deadEndpoint, expectFailure, expectRising, leftHalfMask, recordingContext, solidPng, testJob } from '../fakes/jobs'
+import { at } from '../helpers/present'
 
 let fake: FakeMj
 beforeAll(async () => {
@@ -40,8 +41,8 @@ async function finishedGrid() {
 
 const pixel = async (png: Buffer, x: number, y: number) => {
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-  const at = (y * info.width + x) * 3
-  return (data[at] << 16) | (data[at + 1] << 8) | data[at + 2]
+  const i = (y * info.width + x) * 3
+  return (data.readUInt8(i) << 16) | (data.readUInt8(i + 1) << 8) | data.readUInt8(i + 2)
 }
 
 describe('mj-proxy adapter', () => {
@@ -62,11 +63,11 @@ describe('mj-proxy adapter', () => {
     expect(progress.at(-1)).toBe(100)
     await expect.poll(() => previews.length).toBeGreaterThan(0)
     expect(outcome.images).toHaveLength(1)
-    const meta = await sharp(outcome.images[0].bytes).metadata()
+    const meta = await sharp(at(outcome.images, 0).bytes).metadata()
     expect([meta.width, meta.height]).toEqual([256, 256])
-    expect(await pixel(outcome.images[0].bytes, 200, 60)).toBe(fake.coloursOf(id)[1])
+    expect(await pixel(at(outcome.images, 0).bytes, 200, 60)).toBe(fake.coloursOf(id)[1])
     expect(outcome.buttons!.map((b) => b.label || b.emoji)).toEqual(['U1', 'U2', 'U3', 'U4', '🔄', 'V1', 'V2', 'V3', 'V4'])
-    expect(outcome.buttons![1].customId).toMatch(/^MJ::JOB::upsample::2::[0-9a-f]{32}$/)
+    expect(at(outcome.buttons!, 1).customId).toMatch(/^MJ::JOB::upsample::2::[0-9a-f]{32}$/)
   })
 
   it('image prompts go as data URLs in base64Array', async () => {
@@ -82,14 +83,14 @@ describe('mj-proxy adapter', () => {
     const { submitted, outcome } = await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: u2.customId }))
     expect(fake.bodies('/mj/submit/action').at(-1)).toMatchObject({ taskId: parent.id, customId: u2.customId })
     const id = (submitted as { upstreamId: string }).upstreamId
-    expect(await pixel(outcome.images[0].bytes, 10, 10)).toBe(fake.coloursOf(parent.id)[1])
+    expect(await pixel(at(outcome.images, 0).bytes, 10, 10)).toBe(fake.coloursOf(parent.id)[1])
     expect(fake.coloursOf(id)).toEqual([fake.coloursOf(parent.id)[1]])
     expect(outcome.buttons!.some((b) => b.customId.startsWith('MJ::Inpaint::'))).toBe(true)
   })
 
   it('code 21 for a repeated U is the existing task, not a modal', async () => {
     const parent = await finishedGrid()
-    const u1 = parent.buttons[0].customId
+    const u1 = at(parent.buttons, 0).customId
     const first = await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: u1 }))
     const again = await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: u1 }))
     expect(again.submitted).toMatchObject({ upstreamId: (first.submitted as { upstreamId: string }).upstreamId, log: { code: 21 } })
@@ -98,7 +99,7 @@ describe('mj-proxy adapter', () => {
 
   it('Vary (Region): code 21 + MODAL, then /submit/modal with the prompt and the mask as a data URL', async () => {
     const parent = await finishedGrid()
-    const upscaled = await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: parent.buttons[0].customId }))
+    const upscaled = await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: at(parent.buttons, 0).customId }))
     const upscaledId = (upscaled.submitted as { upstreamId: string }).upstreamId
     const region = upscaled.outcome.buttons!.find((b) => b.customId.startsWith('MJ::Inpaint::'))!
     const mask = await leftHalfMask(256, 256)
@@ -112,7 +113,7 @@ describe('mj-proxy adapter', () => {
 
   it('Custom Zoom: the modal gets the prompt with --zoom; without it the proxy refuses (code 4) and nothing is retried', async () => {
     const parent = await finishedGrid()
-    const upscaled = await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: parent.buttons[2].customId }))
+    const upscaled = await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: at(parent.buttons, 2).customId }))
     const zoom = upscaled.outcome.buttons!.find((b) => b.customId.startsWith('MJ::CustomZoom::'))!
     const upscaledId = (upscaled.submitted as { upstreamId: string }).upstreamId
     await run(mjJob({ action: 'ACTION', prompt: 'wide street --zoom 1.5', parentUpstreamId: upscaledId, customId: zoom.customId }))
@@ -251,11 +252,11 @@ describe('mj-proxy adapter', () => {
       const parent = await finishedGrid()
       expect(fake.task(parent.id)).not.toHaveProperty('buttons')
       expect(parent.buttons.map((b) => b.label || b.emoji)).toEqual(['U1', 'U2', 'U3', 'U4', '🔄', 'V1', 'V2', 'V3', 'V4'])
-      const { outcome } = await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: parent.buttons[2].customId }))
+      const { outcome } = await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: at(parent.buttons, 2).customId }))
       expect(fake.bodies('/mj/submit/change').at(-1)).toMatchObject({ taskId: parent.id, action: 'UPSCALE', index: 3 })
-      expect(await pixel(outcome.images[0].bytes, 10, 10)).toBe(fake.coloursOf(parent.id)[2])
+      expect(await pixel(at(outcome.images, 0).bytes, 10, 10)).toBe(fake.coloursOf(parent.id)[2])
       expect(outcome.buttons).toEqual([])
-      await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: parent.buttons[4].customId }))
+      await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: at(parent.buttons, 4).customId }))
       expect(fake.bodies('/mj/submit/change').at(-1)).toEqual(expect.objectContaining({ action: 'REROLL' }))
       expect(fake.bodies('/mj/submit/change').at(-1)).not.toHaveProperty('index')
       await expectFailure(adapterFor().submit(mjJob({ action: 'ACTION', parentUpstreamId: parent.id, customId: `MJ::Outpaint::50::1::abc::SOLO` }), recordingContext().ctx), 'REJECTED', false, /submit\/action/)

@@ -25,6 +25,7 @@ import { startFakeMjProxy, type FakeMj } from '../fakes/mj-proxy'
 import { startFakeChat, type FakeChat } from '../fakes/openai-chat'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
+import { at } from '../helpers/present'
 import { createModel, drainQueue } from '../helpers/tasks'
 
 const PRICES = { MJ_IMAGINE: 8, MJ_UPSCALE: 2, MJ_VARIATION: 6, MJ_REROLL: 7, MJ_ZOOM: 5, MJ_PAN: 5, MJ_MODAL: 9, MJ_BLEND: 10, MJ_DESCRIBE: 3 }
@@ -71,8 +72,8 @@ const refunds = (id: string) => db().ledgerEntry.count({ where: { reference: `ta
 const buttonsOf = async (id: string) => (await task(id)).buttons as Array<{ customId: string; label: string; emoji: string }>
 const storedPixel = async (url: string, x: number, y: number) => {
   const { data, info } = await sharp((await readStoredFile(url.replace('/files/', '')))!).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-  const at = (y * info.width + x) * 3
-  return (data[at] << 16) | (data[at + 1] << 8) | data[at + 2]
+  const i = (y * info.width + x) * 3
+  return (data.readUInt8(i) << 16) | (data.readUInt8(i + 1) << 8) | data.readUInt8(i + 2)
 }
 
 async function setConfig(values: Record<string, unknown>, secret: string[] = []) {
@@ -98,7 +99,7 @@ describe('Midjourney tasks', () => {
     const done = await task(t.id)
     expect(done).toMatchObject({ status: 'SUCCESS', progress: 100, upstreamId: expect.stringMatching(/^\d{16}$/) })
     expect(fake.bodies('/mj/submit/imagine').at(-1)).toMatchObject({ prompt: 'an orange cat --ar 3:2 --v 6.1 --s 250', state: t.id, notifyHook: `${hooks.url}/api/mj/notify/${mjNotifySecret(model.id)}` })
-    const [grid] = done.results as Array<{ url: string; width: number }>
+    const grid = at(done.results as Array<{ url: string; width: number }>, 0)
     expect(grid.width).toBe(256)
     expect(await storedPixel(grid.url, 200, 60)).toBe(fake.coloursOf(done.upstreamId!)[1])
     const buttons = await buttonsOf(t.id)
@@ -106,20 +107,20 @@ describe('Midjourney tasks', () => {
     const view = await callRoute(taskRoute.GET, { token: user.token, params: { id: t.id } })
     expect(view.body.data).toMatchObject({ action: 'imagine', buttons: expect.arrayContaining([expect.objectContaining({ label: 'U2' })]), previewUrl: expect.any(String) })
 
-    const pressed = await press(user.token, t.id, { customId: buttons[1].customId })
+    const pressed = await press(user.token, t.id, { customId: at(buttons, 1).customId })
     expect(pressed.status, pressed.body.errMessage).toBe(200)
     const child = pressed.body.data as { id: string }
-    expect(await task(child.id)).toMatchObject({ type: 'MJ_IMG2IMG', parentId: t.id, action: buttons[1].customId, chargedPoints: 2, poolKey: null, modelId: model.id, priceSnapshot: { priceKey: 'MJ_UPSCALE' } })
+    expect(await task(child.id)).toMatchObject({ type: 'MJ_IMG2IMG', parentId: t.id, action: at(buttons, 1).customId, chargedPoints: 2, poolKey: null, modelId: model.id, priceSnapshot: { priceKey: 'MJ_UPSCALE' } })
     await drainQueue()
     const upscaled = await task(child.id)
     expect(upscaled.status).toBe('SUCCESS')
-    expect(fake.bodies('/mj/submit/action').at(-1)).toMatchObject({ taskId: done.upstreamId, customId: buttons[1].customId, state: child.id })
-    expect(await storedPixel((upscaled.results as Array<{ url: string }>)[0].url, 10, 10)).toBe(fake.coloursOf(done.upstreamId!)[1])
+    expect(fake.bodies('/mj/submit/action').at(-1)).toMatchObject({ taskId: done.upstreamId, customId: at(buttons, 1).customId, state: child.id })
+    expect(await storedPixel(at(upscaled.results as Array<{ url: string }>, 0).url, 10, 10)).toBe(fake.coloursOf(done.upstreamId!)[1])
     expect((await buttonsOf(child.id)).some((b) => b.customId.startsWith('MJ::Inpaint::'))).toBe(true)
     expect(await points(user.id)).toBe(100 - 8 - 2)
 
     const trees = await callRoute(mjTasksRoute.GET, { token: user.token })
-    expect(trees.body.data).toMatchObject({ total: 1, list: [{ id: t.id, children: [{ id: child.id, action: buttons[1].customId, children: [] }] }] })
+    expect(trees.body.data).toMatchObject({ total: 1, list: [{ id: t.id, children: [{ id: child.id, action: at(buttons, 1).customId, children: [] }] }] })
     await expectLedgerInvariants()
   })
 
@@ -168,7 +169,7 @@ describe('Midjourney tasks', () => {
     const users = [await createUser({ points: 100 }), await createUser({ points: 100 })]
     const ids: string[] = []
     for (let i = 0; i < 7; i++) {
-      const res = await callRoute(tasksRoute.POST, { token: users[i % 2].token, body: { type: 'MJ_TEXT2IMG', modelId: model.id, params: { prompt: `crowded ${i}` } } })
+      const res = await callRoute(tasksRoute.POST, { token: at(users, i % 2).token, body: { type: 'MJ_TEXT2IMG', modelId: model.id, params: { prompt: `crowded ${i}` } } })
       expect(res.status, res.body.errMessage).toBe(200)
       ids.push(res.body.data.id)
     }
@@ -288,7 +289,7 @@ describe('Midjourney tasks', () => {
     const model = await mjModel()
     const { user, task: t } = await imagine(model.id, {}, 100)
     const other = await createUser({ points: 100 })
-    const u1 = async () => (await buttonsOf(t.id))[0].customId
+    const u1 = async () => at(await buttonsOf(t.id), 0).customId
 
     const early = await press(user.token, t.id, { customId: 'MJ::JOB::upsample::1::abc' })
     expect([early.status, early.body.errMessage]).toEqual([409, '任务完成后才能使用这些按钮'])
@@ -338,7 +339,7 @@ describe('Midjourney tasks', () => {
     const model = await mjModel()
     const { user, task: t } = await imagine(model.id)
     await drainQueue()
-    const u3 = await press(user.token, t.id, { customId: (await buttonsOf(t.id))[2].customId })
+    const u3 = await press(user.token, t.id, { customId: at(await buttonsOf(t.id), 2).customId })
     await drainQueue()
     const upscaled = (u3.body.data as { id: string }).id
     const buttons = await buttonsOf(upscaled)
@@ -360,7 +361,7 @@ describe('Midjourney tasks', () => {
     expect([sentMask.data[128 * 256 + 10], sentMask.data[128 * 256 + 250]]).toEqual([255, 0])
     expect(fake.bodies('/mj/submit/modal').map((b) => b.prompt)).toEqual(expect.arrayContaining(['a red scarf', 'a wide street --zoom 1.5']))
     const other = await createUser()
-    const foreignMask = await press(other.token, upscaled, { customId: buttons[0].customId })
+    const foreignMask = await press(other.token, upscaled, { customId: at(buttons, 0).customId })
     expect(foreignMask.status).toBe(404)
     expect(await points(user.id)).toBe(100 - 8 - 2 - 9 - 9)
   })
@@ -371,13 +372,13 @@ describe('Midjourney tasks', () => {
     const { user, task: t } = await imagine(model.id, {}, 10)
     await drainQueue()
     const buttons = await buttonsOf(t.id)
-    const reroll = await press(user.token, t.id, { customId: buttons[4].customId })
+    const reroll = await press(user.token, t.id, { customId: at(buttons, 4).customId })
     expect([reroll.status, reroll.body.errMessage]).toEqual([402, '积分不足：本次需要 7 积分，当前 2 积分'])
     const headers = { 'Idempotency-Key': 'press-u1-once' }
-    const first = await press(user.token, t.id, { customId: buttons[0].customId }, headers)
-    const again = await press(user.token, t.id, { customId: buttons[0].customId }, headers)
+    const first = await press(user.token, t.id, { customId: at(buttons, 0).customId }, headers)
+    const again = await press(user.token, t.id, { customId: at(buttons, 0).customId }, headers)
     expect(again.body.data.id).toBe(first.body.data.id)
-    const other = await press(user.token, t.id, { customId: buttons[1].customId }, headers)
+    const other = await press(user.token, t.id, { customId: at(buttons, 1).customId }, headers)
     expect(other.status).toBe(409)
     expect(await points(user.id)).toBe(0)
     await drainQueue()
@@ -468,7 +469,7 @@ describe('Midjourney tasks', () => {
     const { user, task: t } = await imagine(model.id)
     expect((await task(t.id)).poolKey).toBe('mj-pool')
     await drainQueue()
-    const pressed = await press(user.token, t.id, { customId: (await buttonsOf(t.id))[5].customId })
+    const pressed = await press(user.token, t.id, { customId: at(await buttonsOf(t.id), 5).customId })
     expect(await task(pressed.body.data.id)).toMatchObject({ poolKey: null, modelId: model.id, type: 'MJ_IMG2IMG', chargedPoints: 6 })
     await drainQueue()
   })
