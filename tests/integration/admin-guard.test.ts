@@ -18,6 +18,7 @@ import { db } from '@/lib/db'
 import { callRoute, createUser, type CallOptions } from '../helpers/call-route'
 import { readyCards } from '../helpers/cards-fixtures'
 import { expectFail, expectOk } from '../helpers/expect-response'
+import { at } from '../helpers/present'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
@@ -37,7 +38,7 @@ function adminRouteFiles(): string[] {
 /** A placeholder for every dynamic segment ([id], [...slug]) of a route file's path. */
 function placeholderParams(file: string): Record<string, string> {
   const params: Record<string, string> = {}
-  for (const match of file.matchAll(/\[(?:\.\.\.)?([^\]]+)\]/g)) params[match[1]] = 'guard-test-id'
+  for (const match of file.matchAll(/\[(?:\.\.\.)?([^\]]+)\]/g)) params[at(match, 1)] = 'guard-test-id'
   return params
 }
 

@@ -9,6 +9,7 @@ import * as adminUserItem from '@/app/api/admin/user/[id]/route'
 import { db } from '@/lib/db'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
+import { first, only } from '../helpers/present'
 
 type TestUser = Awaited<ReturnType<typeof createUser>>
 
@@ -251,7 +252,7 @@ describe('PATCH /api/admin/user/{id}', () => {
     expect(await isSignedIn(target.token)).toBe(false)
     expectFail(await loginAs('au_edit_hen', 'original-pass-1'), 400)
     expectOk(await loginAs('au_edit_hen', 'reset-by-admin-1'))
-    const [audit] = await auditsFor(target.id)
+    const audit = first(await auditsFor(target.id))
     expect(audit.after).toMatchObject({ passwordReset: true })
     expect(JSON.stringify(audit)).not.toContain('reset-by-admin-1')
   })
@@ -403,7 +404,7 @@ describe('the last administrator', () => {
       if (loser.status === 409) expect(loser.body.errMessage).toBe(message)
       const activeAdmins = await db().user.findMany({ where: { role: 'ADMIN', bannedAt: null }, select: { id: true } })
       expect(activeAdmins).toHaveLength(1)
-      expect([a.id, b.id]).toContain(activeAdmins[0].id)
+      expect([a.id, b.id]).toContain(only(activeAdmins).id)
     }
   })
 })

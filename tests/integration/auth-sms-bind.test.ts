@@ -9,6 +9,7 @@ import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { configure } from '../helpers/sign-in'
 import { TENCENT, endWindows, freshIp, freshMobile, sendCode, tencentSettings, wrongCode } from '../helpers/sms'
+import { at } from '../helpers/present'
 
 let tencent: Awaited<ReturnType<typeof startFakeTencentSms>>
 const TAKEN = '该手机号已绑定其他账号，不能重复绑定'
@@ -78,7 +79,7 @@ describe('binding a phone', () => {
       expectOk(await sendCode(mobile, 'bind', { token: u.token }))
       codes.push(tencent.lastCode(mobile)!)
     }
-    const results = await Promise.all(users.map((u, i) => bindWith(u.token, mobile, codes[i])))
+    const results = await Promise.all(users.map((u, i) => bindWith(u.token, mobile, at(codes, i))))
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
     expect(await db().user.count({ where: { mobile } })).toBe(1)
   })
@@ -139,15 +140,15 @@ describe('binding a phone', () => {
     }
     const prober = await createUser()
     // Per user: 10 a day, whatever the address.
-    for (let i = 0; i < 10; i++) expectFail(await sendCode(registered[i % 3], 'bind', { token: prober.token }), 409, TAKEN)
-    expectFail(await sendCode(registered[0], 'bind', { token: prober.token }), 429, /^验证码发送过于频繁/)
+    for (let i = 0; i < 10; i++) expectFail(await sendCode(at(registered, i % 3), 'bind', { token: prober.token }), 409, TAKEN)
+    expectFail(await sendCode(at(registered, 0), 'bind', { token: prober.token }), 429, /^验证码发送过于频繁/)
     expectFail(await sendCode(freshMobile(), 'bind', { token: prober.token }), 429, /^验证码发送过于频繁/)
 
     // Per address: 20 a day, whichever accounts ask.
     const ip = freshIp()
     const probers = await Promise.all([1, 2, 3].map(() => createUser()))
-    for (let i = 0; i < 20; i++) expectFail(await sendCode(registered[i % 3], 'bind', { token: probers[i % 3].token, ip }), 409, TAKEN)
-    expectFail(await sendCode(registered[1], 'bind', { token: probers[2].token, ip }), 429, /^验证码发送过于频繁/)
+    for (let i = 0; i < 20; i++) expectFail(await sendCode(at(registered, i % 3), 'bind', { token: at(probers, i % 3).token, ip }), 409, TAKEN)
+    expectFail(await sendCode(at(registered, 1), 'bind', { token: at(probers, 2).token, ip }), 429, /^验证码发送过于频繁/)
   })
 
   it('validates the number and the code', async () => {

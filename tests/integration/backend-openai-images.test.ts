@@ -8,6 +8,7 @@ import type { BackendConfig, GenerationJob } from '@/lib/generation/backends/typ
 import type { Multipart } from '../fakes/common'
 import { backendError, deadEndpoint, expectFailure, expectImages, leftHalfMask, lineArt, recordingContext, solidPng, testJob } from '../fakes/jobs'
 import { startFakeOpenaiImages, type FakeOpenai } from '../fakes/openai-images'
+import { present } from '../helpers/present'
 
 let fake: FakeOpenai
 beforeAll(async () => {
@@ -79,8 +80,9 @@ describe('edits (img2img, inpaint, line art)', () => {
     const initImage = await solidPng(64, 48)
     const outcome = await run(testJob({ mode: 'img2img', initImage, count: 2 }))
     const form = lastForm()
-    expect(form.files.image.bytes.equals(initImage)).toBe(true)
-    expect(form.files.image.type).toBe('image/png')
+    const image = present(form.files.image, 'the image part')
+    expect(image.bytes.equals(initImage)).toBe(true)
+    expect(image.type).toBe('image/png')
     expect(form.files).not.toHaveProperty('mask')
     expect(form.fields).toMatchObject({ model: 'gpt-image-1', n: '2', size: '1024x1536', output_format: 'png' })
     expect(form.fields.prompt).toContain('1girl, blue hair')
@@ -90,7 +92,7 @@ describe('edits (img2img, inpaint, line art)', () => {
   it('inpaint sends a PNG mask, transparent exactly where ours was white, at the image size', async () => {
     const initImage = await solidPng(64, 48)
     await run(testJob({ mode: 'inpaint', initImage, maskImage: await leftHalfMask(32, 24) }))
-    const mask = lastForm().files.mask
+    const mask = present(lastForm().files.mask, 'the mask part')
     const { data, info } = await sharp(mask.bytes).raw().toBuffer({ resolveWithObject: true })
     expect([info.width, info.height, info.channels]).toEqual([64, 48, 4])
     const alphaAt = (x: number, y: number) => data[(y * info.width + x) * 4 + 3]
@@ -102,7 +104,7 @@ describe('edits (img2img, inpaint, line art)', () => {
     const controlImage = await lineArt(64, 64)
     await run(testJob({ mode: 'lineart', controlImage, controlnet: { module: 'lineart_standard', model: 'unused', weight: 1 } }))
     const form = lastForm()
-    expect(form.files.image.bytes.equals(controlImage)).toBe(true)
+    expect(present(form.files.image, 'the image part').bytes.equals(controlImage)).toBe(true)
     expect(form.fields.prompt).toMatch(/^Colour this line art\..*\n1girl, blue hair, red dress/s)
   })
 

@@ -11,6 +11,8 @@ import { startFakeComfyui, type FakeComfy } from '../fakes/comfyui'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
 import { callRoute, createUser } from '../helpers/call-route'
 import { createModel, drainQueue } from '../helpers/tasks'
+import { nodeOf } from '../fakes/comfyui-nodes'
+import { only } from '../helpers/present'
 
 let sd: FakeSd
 let comfy: FakeComfy
@@ -55,8 +57,8 @@ describe('小狸猫 LoRA per backend', () => {
     const graph = comfy.prompts().at(-1)!.prompt
     const loras = Object.values(graph).filter((node) => node.class_type === 'LoraLoader')
     expect(loras).toHaveLength(1)
-    expect(loras[0].inputs).toMatchObject({ lora_name: 'xiaolimao_v2.safetensors', strength_model: 0.8 })
-    expect(graph['2'].inputs.text).toBe('xlm style, 一只小狸猫')
+    expect(only(loras).inputs).toMatchObject({ lora_name: 'xiaolimao_v2.safetensors', strength_model: 0.8 })
+    expect(nodeOf(graph, '2').inputs.text).toBe('xlm style, 一只小狸猫')
     expect(JSON.stringify(graph)).not.toContain('<lora:')
   })
 

@@ -18,6 +18,7 @@ import { readyCards, freshKeys } from '../helpers/cards-fixtures'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectOk } from '../helpers/expect-response'
 import { SERVER_URL, createTestDatabase, truncateAll } from '../helpers/test-database'
+import { only } from '../helpers/present'
 
 const ROLES_SQL = readFileSync(path.resolve(import.meta.dirname, '../../docker/postgres/roles.sql'), 'utf8')
 const tag = `${process.pid}_${Date.now().toString(36)}`
@@ -81,7 +82,7 @@ afterAll(async () => {
 
 describe('the app role (compose web and worker)', () => {
   it('does the app’s work: first start, sign-up and login, ledger, audit log, card numbers, rate limits', async () => {
-    expect((await db().$queryRaw<{ user: string }[]>`SELECT current_user AS "user"`)[0].user).toBe(APP)
+    expect(only(await db().$queryRaw<{ user: string }[]>`SELECT current_user AS "user"`).user).toBe(APP)
 
     const setup = createDb(urlFor(DATABASE, APP), 1)
     try {

@@ -2,6 +2,7 @@ import { inject } from 'vitest'
 import { describe, expect, it } from 'vitest'
 import pg from 'pg'
 import { createDb, db } from '@/lib/db'
+import { only } from '../helpers/present'
 
 const SKEW_MS = 60_000
 
@@ -16,10 +17,10 @@ describe('database sessions', () => {
   })
 
   it('now() in the app\'s sessions is UTC wall time, so TIMESTAMP columns agree with Prisma', async () => {
-    const [{ t }] = await db().$queryRaw<{ t: Date }[]>`SELECT now()::timestamp AS t`
+    const { t } = only(await db().$queryRaw<{ t: Date }[]>`SELECT now()::timestamp AS t`)
     expect(Math.abs(t.getTime() - Date.now())).toBeLessThan(SKEW_MS)
     const own = createDb(inject('databaseUrl'), 1)
-    const [{ zone }] = await own.client.$queryRaw<{ zone: string }[]>`SELECT current_setting('TimeZone') AS zone`
+    const { zone } = only(await own.client.$queryRaw<{ zone: string }[]>`SELECT current_setting('TimeZone') AS zone`)
     await own.close()
     expect(zone).toBe('UTC')
   })

@@ -5,6 +5,7 @@ import { verifyPassword } from '@/lib/auth/password'
 import { db } from '@/lib/db'
 import { DEMO_STEP_MS } from '@/lib/generation/backends/demo'
 import { ensureAdmin, ensureDemoModel } from '@/lib/users/ensure-admin'
+import { only } from '../helpers/present'
 
 it('two processes starting together create one ADMIN; the other reports none created', async () => {
   const results = await Promise.all([ensureAdmin(db(), 'Admin', undefined), ensureAdmin(db(), 'Admin', undefined), ensureAdmin(db(), 'Admin', undefined)])
@@ -14,10 +15,12 @@ it('two processes starting together create one ADMIN; the other reports none cre
 
   const admins = await db().user.findMany({ where: { role: 'ADMIN' } })
   expect(admins).toHaveLength(1)
-  expect(admins[0].username).toBe('admin')
+  const admin = only(admins)
+  expect(admin.username).toBe('admin')
   // The password printed is the one that works.
-  const printed = created[0].created ? created[0].generatedPassword! : ''
-  expect(await verifyPassword(admins[0].passwordHash!, printed)).toBe(true)
+  const winner = only(created)
+  const printed = winner.created ? winner.generatedPassword! : ''
+  expect(await verifyPassword(admin.passwordHash!, printed)).toBe(true)
 
   // Later starts change nothing.
   expect(await ensureAdmin(db(), 'admin', 'another-password-1')).toEqual({ created: false })

@@ -8,6 +8,7 @@ import { db } from '@/lib/db'
 import { CONFIG_REGISTRY } from '@/lib/site-config/registry'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
+import { only } from '../helpers/present'
 
 type TestUser = Awaited<ReturnType<typeof createUser>>
 type ConsoleItem = { name: string; value: unknown; isSet: boolean; visibility: string; type: string; group: string; label: string }
@@ -147,7 +148,7 @@ describe('secret settings (WX_APP_SECRET)', () => {
 
     const written = (await auditsFor('WX_APP_SECRET')).slice(audits)
     expect(written).toHaveLength(1)
-    expect(written[0].after).toBe('••••9f90')
+    expect(only(written).after).toBe('••••9f90')
     const allAudits = JSON.stringify(await db().adminAuditLog.findMany())
     expect(allAudits).not.toContain(SECRET)
     expect(allAudits).not.toContain(SECRET.slice(0, 8))

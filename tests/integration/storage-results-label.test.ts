@@ -10,6 +10,7 @@ import { invalidateConfigCache } from '@/lib/site-config/store'
 import { readStoredFile } from '@/lib/storage/storage'
 import { callRoute, createUser } from '../helpers/call-route'
 import { createModel, drainQueue } from '../helpers/tasks'
+import { first } from '../helpers/present'
 
 const stored = async (url: string) => (await readStoredFile(url.replace('/files/', '')))!
 
@@ -32,8 +33,8 @@ function exifImageDescription(exif: Buffer): string | null {
 
 /** The JSON of the TC260:AIGC property in an XMP packet. */
 function xmpAigc(xmp: Buffer): string | null {
-  const match = /<TC260:AIGC>([\s\S]*?)<\/TC260:AIGC>/.exec(xmp.toString('utf8'))
-  return match ? match[1].replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') : null
+  const json = /<TC260:AIGC>([\s\S]*?)<\/TC260:AIGC>/.exec(xmp.toString('utf8'))?.[1]
+  return json !== undefined ? json.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') : null
 }
 
 async function labelsOf(bytes: Buffer) {
@@ -49,7 +50,7 @@ describe('the implicit AIGC label', () => {
   it('keeps a Chinese site name readable in the PNG and its WebP thumbnail, in EXIF and XMP', async () => {
     const siteName = '小狸猫 AI 画室 <&> “测试”'
     const bytes = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#336699' } }).png().toBuffer()
-    const [image] = await storeResults('task-label-1', [{ bytes, seed: 3 }], { siteName, visibleMark: false })
+    const image = first(await storeResults('task-label-1', [{ bytes, seed: 3 }], { siteName, visibleMark: false }))
     for (const url of [image.url, image.thumbUrl]) {
       const labels = await labelsOf(await stored(url))
       expect(labels.format).toBe(url.endsWith('.webp') ? 'webp' : 'png')
@@ -66,7 +67,7 @@ describe('the implicit AIGC label', () => {
     await drainQueue()
     const task = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
     expect(task.status).toBe('SUCCESS')
-    const [result] = task.results as { url: string; thumbUrl: string }[]
+    const result = first(task.results as { url: string; thumbUrl: string }[])
     for (const url of [result.url, result.thumbUrl]) {
       const labels = await labelsOf(await stored(url))
       expect(labels.exif.AIGC).toMatchObject({ ContentProducer: 'AI 画室', ProduceID: task.id })
@@ -88,7 +89,7 @@ describe('the visible "AI生成" mark', () => {
     await drainQueue()
     const task = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
     expect(task.status).toBe('SUCCESS')
-    const { data, info } = await sharp(await stored((task.results as { url: string }[])[0].url)).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+    const { data, info } = await sharp(await stored(first(task.results as { url: string }[]).url)).removeAlpha().raw().toBuffer({ resolveWithObject: true })
     return { data, width: info.width, height: info.height }
   }
 

@@ -10,6 +10,7 @@ import { runTask } from '@/lib/tasks/run-task'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
 import { callRoute, createUser } from '../helpers/call-route'
 import { createModel, drainQueue } from '../helpers/tasks'
+import { at } from '../helpers/present'
 
 let sd: FakeSd
 beforeAll(async () => {
@@ -164,7 +165,7 @@ describe('waking instead of polling', () => {
       expect(claims.count()).toBe(0)
       expect((await db().task.findUniqueOrThrow({ where: { id: ids[1] } })).stage).toBe('QUEUED')
       // The running task ends (here: its owner cancels it): the queued one runs at once, not at the next idle check (60 s).
-      expect((await callRoute(cancelRoute.POST, { token: user.token, params: { id: ids[0] } })).status).toBe(200)
+      expect((await callRoute(cancelRoute.POST, { token: user.token, params: { id: at(ids, 0) } })).status).toBe(200)
       await expect.poll(async () => (await db().task.findUniqueOrThrow({ where: { id: ids[1] } })).status, { timeout: 5_000 }).toBe('SUCCESS')
     } finally {
       await worker.stop()

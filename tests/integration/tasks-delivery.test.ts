@@ -5,6 +5,7 @@ import { db } from '@/lib/db'
 import { DEFAULT_WORKFLOWS } from '@/lib/generation/backends/comfyui-workflows'
 import { completeTask } from '@/lib/tasks/finish-task'
 import { startFakeComfyui, type FakeComfy } from '../fakes/comfyui'
+import { nodeOf } from '../fakes/comfyui-nodes'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
 import { createModel, drainQueue } from '../helpers/tasks'
@@ -21,7 +22,7 @@ describe('fewer images than paid for', () => {
   it('a workflow that makes one image when three were ordered: SUCCESS with that image, and the two missing images’ points come back once', async () => {
     // An operator's workflow with a fixed batch size of 1 (it ignores {{batch_size}}).
     const txt2img = structuredClone(DEFAULT_WORKFLOWS.txt2img)
-    txt2img['4'].inputs.batch_size = 1
+    nodeOf(txt2img, '4').inputs.batch_size = 1
     const model = await createModel({ name: 'one-image', backend: 'comfyui', endpoint: comfy.url, checkpoint: 'sd15.safetensors', options: { pollIntervalMs: 20, workflows: { txt2img } } as never, concurrency: 1 })
     const user = await createUser({ points: 100 })
     const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: '三只鹤', width: 256, height: 256, count: 3 } } })
