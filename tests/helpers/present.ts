@@ -5,11 +5,13 @@
  * Plain throws, no vitest: bench/ and the e2e specs use them too.
  */
 
-/** The item at `index` (negative counts from the end, like Array.prototype.at). */
+/**
+ * The item at `index`. A negative index is refused rather than counted from the end: it is
+ * usually a findIndex() or indexOf() that found nothing.
+ */
 export function at<T>(list: ArrayLike<T>, index: number): T {
-  const i = index < 0 ? list.length + index : index
-  if (i < 0 || i >= list.length) throw new Error(`expected an item at index ${index}, the list has ${list.length}`)
-  return list[i] as T
+  if (!Number.isInteger(index) || index < 0 || index >= list.length) throw new Error(`expected an item at index ${index}, the list has ${list.length}`)
+  return list[index] as T
 }
 
 /** The first item. */
