@@ -1,7 +1,7 @@
 'use client'
 
 import * as Primitive from '@radix-ui/react-dialog'
-import type { ReactNode } from 'react'
+import { useRef, type ReactNode } from 'react'
 import { cn } from '@/lib/ui/cn'
 
 type Props = {
@@ -23,6 +23,9 @@ type Props = {
  * from `sm` up.
  */
 export function Dialog({ open, title, description, onClose, children, footer, className }: Props) {
+  // Radix gives focus back to its own Trigger; these dialogs are opened by plain buttons
+  // (often in a table row), so the element that had focus when it opened gets it back.
+  const opener = useRef<HTMLElement | null>(null)
   return (
     <Primitive.Root open={open} onOpenChange={(next) => !next && onClose()}>
       <Primitive.Portal>
@@ -30,6 +33,14 @@ export function Dialog({ open, title, description, onClose, children, footer, cl
           <Primitive.Content
             // Without a description Radix would look for one and warn; the title alone names the dialog.
             {...(description ? {} : { 'aria-describedby': undefined })}
+            onOpenAutoFocus={() => {
+              opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
+            }}
+            onCloseAutoFocus={(event) => {
+              event.preventDefault()
+              if (opener.current?.isConnected) opener.current.focus()
+              opener.current = null
+            }}
             className={cn(
               'relative max-h-[90dvh] w-full overflow-y-auto rounded-t-2xl bg-zinc-900 p-5 shadow-2xl ring-1 ring-zinc-800 focus:outline-none sm:max-w-lg sm:rounded-2xl sm:p-6',
               className,
