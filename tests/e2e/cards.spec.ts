@@ -183,7 +183,7 @@ test('an admin adjustment retried after a lost answer is booked once; reopening 
   const pointsOf = async () => (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${person.token}` } })).json()).data.points
 
   // The dialog's Idempotency-Key of each try that went out.
-  const requestIds: string[] = []
+  const requestIds: Array<string | undefined> = []
   await page.route('**/api/admin/user/*/adjust', async (route) => {
     requestIds.push((await route.request().allHeaders())['idempotency-key'])
     if (requestIds.length > 1) return route.continue()

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
 import { E2E_ALIYUN, lastSmsCode } from './support/sign-in-fakes'
+import { at } from '../helpers/present'
 
 const CONSENT = '我已阅读并同意《用户协议》和《隐私政策》'
 
@@ -68,7 +69,7 @@ test.describe('consent to the user agreement and privacy policy', () => {
     await consent.check()
     await page.getByRole('button', { name: '注册并登录' }).click()
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/)
-    expect(JSON.parse(registers[0])).toMatchObject({ username, agreeTerms: true })
+    expect(JSON.parse(at(registers, 0))).toMatchObject({ username, agreeTerms: true })
     const row = await consoleRow(request, username)
     expect(row?.agreedTermsAt).toEqual(expect.any(String))
     expect(Date.now() - Date.parse(row!.agreedTermsAt!)).toBeLessThan(60_000)

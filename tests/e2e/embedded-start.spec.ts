@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { at } from '../helpers/present'
 
 /**
  * The README's first command on a fresh machine: `npm start` with no DATABASE_URL runs the
@@ -61,7 +62,7 @@ test('npm start on the embedded default: printed admin password, data kept acros
   test.setTimeout(240_000)
   const first = startSite(dataDir)
   running.push(first)
-  const [, password] = await waitFor(first, /Password \(shown only this once\): (\S+)/)
+  const password = at(await waitFor(first, /Password \(shown only this once\): (\S+)/), 1)
   await waitFor(first, /\[web\] ready on/)
 
   // The administrator signs in with the printed password, like a person reading the console.
@@ -83,7 +84,7 @@ test('npm start on the embedded default: printed admin password, data kept acros
   await page.getByLabel('手机号').fill('13900001111')
   await page.getByRole('button', { name: '获取验证码' }).click()
   await expect(page.getByText(/^试用站点：验证码已写入服务器日志（/)).toBeVisible()
-  const [, smsCode] = await waitFor(first, /SMS to 13900001111: (\d{6})/)
+  const smsCode = at(await waitFor(first, /SMS to 13900001111: (\d{6})/), 1)
   await page.getByLabel('验证码').fill(smsCode)
   await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check()
   await page.getByRole('button', { name: '登录', exact: true }).click()

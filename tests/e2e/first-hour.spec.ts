@@ -75,7 +75,7 @@ test('图生图 on /text2img_v2: the demo renderer recolours the uploaded pictur
   const bytes = Buffer.from(await (await request.get(src)).body())
   const { data, info } = await sharp(bytes).resize(32, 24, { fit: 'fill' }).greyscale().raw().toBuffer({ resolveWithObject: true })
   expect(info.width / info.height).toBeCloseTo(4 / 3, 1)
-  const at = (x: number, y: number) => data[y * info.width + x]
+  const at = (x: number, y: number) => data.readUInt8(y * info.width + x)
   expect(at(3, 3)).toBeLessThan(at(28, 4) - 60)
   const tasks = (await (await request.get('/api/tasks', { headers: { authorization: `Bearer ${user.token}` } })).json()).data.list
   expect(tasks[0]).toMatchObject({ type: 'SD_IMG2IMG', status: 'SUCCESS' })

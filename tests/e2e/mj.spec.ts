@@ -76,7 +76,7 @@ test('a user runs imagine on /mj, watches the progress, presses U1 and V2 and ge
   const pressed = fake.bodies('/mj/submit/action').at(-1)!
   const bytes = await (await request.get(`${E2E_BASE_URL}${await upscaled.getAttribute('src')}`)).body()
   const { data } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-  expect((data[0] << 16) | (data[1] << 8) | data[2]).toBe(fake.coloursOf(String(pressed.taskId))[0])
+  expect((data.readUInt8(0) << 16) | (data.readUInt8(1) << 8) | data.readUInt8(2)).toBe(fake.coloursOf(String(pressed.taskId))[0])
   await expect(page.getByRole('group', { name: 'Midjourney 操作' }).getByRole('button', { name: /Vary \(Strong\)/ })).toBeVisible()
 
   // Back to the grid, then V2: a new grid.

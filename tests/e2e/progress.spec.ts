@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { adminToken, registerViaApi, useToken } from './support/session'
+import { at, first } from '../helpers/present'
 
 type Seen = { status: string; percent: number | null; image: boolean; at: number }
 
@@ -54,5 +55,5 @@ test('on /text2img the demo renderer’s task goes through its stages with a mov
   expect(percents.length, JSON.stringify(seen)).toBeGreaterThanOrEqual(2)
   expect(percents, 'the percentage only moves forward').toEqual([...percents].sort((a, b) => a - b))
   // Long enough to read: the demo's pace (10 steps of 250 ms) keeps the stages on screen for seconds, not a blink.
-  expect(seen[imageAt].at - beforeImage[0].at, JSON.stringify(seen)).toBeGreaterThan(2000)
+  expect(at(seen, imageAt).at - first(beforeImage).at, JSON.stringify(seen)).toBeGreaterThan(2000)
 })
