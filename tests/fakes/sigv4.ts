@@ -30,10 +30,10 @@ export function signature(
 ): { signature: string; scope: string; signedHeaders: string } {
   const service = credentials.service ?? 's3'
   const day = stamp.slice(0, 8)
-  const headers = lowerKeys(request.headers)
-  const names = Object.keys(headers).sort()
+  const headers = Object.entries(lowerKeys(request.headers)).sort(([a], [b]) => (a < b ? -1 : 1))
+  const names = headers.map(([name]) => name)
   const canonicalQuery = [...(request.query ?? new URLSearchParams()).entries()]
-    .map(([k, v]) => [encodeS3(k, false), encodeS3(v, false)])
+    .map(([k, v]) => [encodeS3(k, false), encodeS3(v, false)] as const)
     .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1))
     .map(([k, v]) => `${k}=${v}`)
     .join('&')
@@ -41,7 +41,7 @@ export function signature(
     request.method,
     encodeS3(request.path, true),
     canonicalQuery,
-    names.map((n) => `${n}:${headers[n].trim().replace(/\s+/g, ' ')}\n`).join(''),
+    headers.map(([name, value]) => `${name}:${value.trim().replace(/\s+/g, ' ')}\n`).join(''),
     names.join(';'),
     request.payloadHash,
   ].join('\n')

@@ -7,6 +7,7 @@ import { putFile, readStoredFile } from '@/lib/storage/storage'
 import { createUpload } from '@/lib/uploads/create-upload'
 import { startFakeS3 } from '../fakes/s3'
 import { callRoute, createUser } from '../helpers/call-route'
+import { first } from '../helpers/present'
 import { createModel, drainQueue } from '../helpers/tasks'
 
 const KEYS = { bucket: 'aiimg', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }
@@ -39,7 +40,7 @@ describe('S3-compatible storage', () => {
     await drainQueue()
     const task = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
     expect(task.status).toBe('SUCCESS')
-    const [image] = task.results as Array<{ url: string; thumbUrl: string }>
+    const image = first(task.results as Array<{ url: string; thumbUrl: string }>)
     expect(image.url).toMatch(/^https:\/\/cdn\.example\.com\/aiimg\/results\/\d{6}\/.+\.png$/)
     const object = s3.objects.get(image.url.replace('https://cdn.example.com/aiimg/', ''))!
     expect(object).toMatchObject({ contentType: 'image/png', cacheControl: 'public, max-age=31536000, immutable' })
@@ -51,7 +52,7 @@ describe('S3-compatible storage', () => {
     const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', params: { prompt: '下载', width: 128, height: 128 } } })
     await drainQueue()
     const task = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
-    const [image] = task.results as Array<{ url: string; downloadUrl: string }>
+    const image = first(task.results as Array<{ url: string; downloadUrl: string }>)
     const key = image.url.replace('https://cdn.example.com/aiimg/', '')
     expect(image.downloadUrl).toBe(`/files/${key}?download=${task.id}-1.png`)
 
