@@ -34,6 +34,8 @@ test('on /text2img the demo renderer’s task goes through its stages with a mov
   const stream = page.waitForRequest((r) => r.url().endsWith('/api/tasks/events'))
   await page.goto('/text2img')
   const models = page.getByLabel('模型')
+  // The picker shows only once the models have loaded (and only when there is a choice).
+  await expect(page.getByTestId('task-cost')).toBeVisible()
   if (await models.count()) {
     const demo = await models.locator('option', { hasText: /^演示渲染器（/ }).first().getAttribute('value')
     await models.selectOption(demo!)

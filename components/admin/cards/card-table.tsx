@@ -22,7 +22,7 @@ export function CardTable({ rows, isLoading, canIssue, onAssign }: { rows: CardR
   }
 
   const columns: Column<CardRow>[] = [
-    { header: '创建时间', cell: (c) => formatDateTime(c.createdAt), className: 'text-zinc-400', mobile: 'hide' },
+    { header: '创建时间', cell: (c) => formatDateTime(c.createdAt), className: 'text-zinc-400' },
     { header: '卡号', cell: (c) => c.cardNo },
     { header: '卡密', cell: (c) => c.cardKey, className: 'font-mono', mobile: 'title' },
     { header: '领取人', cell: (c) => c.claimant?.name ?? '-' },
