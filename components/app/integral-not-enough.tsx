@@ -15,6 +15,7 @@ export function IntegralNotEnoughDialog() {
     <Dialog
       open={Boolean(detail)}
       title="积分不足"
+      description={detail?.errMessage}
       onClose={close}
       footer={
         <>
@@ -27,8 +28,7 @@ export function IntegralNotEnoughDialog() {
         </>
       }
     >
-      <p className="text-sm text-zinc-300">{detail?.errMessage}</p>
-      <p className="mt-2 text-sm text-zinc-500">可以兑换卡密获得积分，或在“我的账户”查看积分明细。</p>
+      <p className="text-sm text-zinc-500">可以兑换卡密获得积分，或在“我的账户”查看积分明细。</p>
     </Dialog>
   )
 }

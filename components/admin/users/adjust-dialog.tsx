@@ -42,10 +42,14 @@ export function AdjustDialog({ user, onClose, onSaved }: { user: UserRow; onClos
   }
 
   return (
-    <FormDialog title={`调整 ${user.username} 的积分/余额`} onClose={onClose} onConfirm={save} busy={busy} submitLabel="确认调整">
-      <p className="mb-4 text-sm text-zinc-400">
-        当前积分 {user.points}，余额 ¥{formatCents(user.balance)}。填写正数增加，负数扣减。
-      </p>
+    <FormDialog
+      title={`调整 ${user.username} 的积分/余额`}
+      description={`当前积分 ${user.points}，余额 ¥${formatCents(user.balance)}。填写正数增加，负数扣减。`}
+      onClose={onClose}
+      onConfirm={save}
+      busy={busy}
+      submitLabel="确认调整"
+    >
       <div className="space-y-4">
         <Field label="积分变动" htmlFor="adj-points">
           <Input id="adj-points" type="number" inputMode="numeric" value={points} onChange={(e) => setPoints(e.target.value)} placeholder="例如 100 或 -50" />
