@@ -84,7 +84,7 @@ function CardList() {
             使用
           </Button>
         ) : (
-          <span className="max-sm:hidden">-</span>
+          <span data-no-action>-</span>
         ),
     },
   ]

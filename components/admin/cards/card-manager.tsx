@@ -62,7 +62,7 @@ export function CardManager() {
         卡密列表
       </PageTitle>
       <CardFilters value={list.filters} onChange={list.setFilters} />
-      <CardTable rows={list.rows} isLoading={list.isLoading} canIssue={canIssue} onAssign={setAssigning} />
+      <CardTable rows={list.rows} isLoading={list.isLoading} isError={list.isError} canIssue={canIssue} onAssign={setAssigning} />
       {list.rows && <Pagination {...list.pager} />}
 
       <ImportCardsDialog

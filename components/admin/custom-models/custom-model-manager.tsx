@@ -14,7 +14,7 @@ import { CustomModelFormDialog, type CustomModelRow } from './custom-model-form-
 /** /admin/custom_model_mana: 风格模型, the presets 小狸猫 offers, each bound to a backend model. */
 export function CustomModelManager() {
   const [editing, setEditing] = useState<CustomModelRow | 'new' | null>(null)
-  const { data, isLoading } = useAdminCustomModels()
+  const { data, isLoading, isError } = useAdminCustomModels()
   const deletePreset = useDeleteCustomModel()
   const updatePreset = useUpdateCustomModel()
   const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<CustomModelRow>({
@@ -50,7 +50,7 @@ export function CustomModelManager() {
   return (
     <div>
       <PageTitle actions={<Button onClick={() => setEditing('new')}>新建风格模型</Button>}>风格模型</PageTitle>
-      <DataTable columns={columns} rows={data} rowKey={(p) => p.id} isLoading={isLoading} empty="还没有风格模型" rowClassName="hover:bg-zinc-900/50" />
+      <DataTable columns={columns} rows={data} rowKey={(p) => p.id} isLoading={isLoading} isError={isError} empty="还没有风格模型" rowClassName="hover:bg-zinc-900/50" />
 
       {editing && <CustomModelFormDialog preset={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />}
       <ConfirmDialog open={Boolean(deleting)} title="删除风格模型" danger confirmText="删除" loading={isDeleting} onConfirm={confirmDelete} onClose={() => setDeleting(null)}>

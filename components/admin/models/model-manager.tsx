@@ -19,7 +19,7 @@ export function ModelManager() {
   const [editing, setEditing] = useState<ModelRow | 'new' | null>(null)
   const [testing, setTesting] = useState<ModelRow | null>(null)
   // While tasks wait or run, the queue figures follow them.
-  const { data, isLoading } = useAdminModels((query) => (query.state.data?.some((m) => m.queued + (m.poolQueued ?? 0) + m.running > 0) ? PENDING_REFRESH_MS : false))
+  const { data, isLoading, isError } = useAdminModels((query) => (query.state.data?.some((m) => m.queued + (m.poolQueued ?? 0) + m.running > 0) ? PENDING_REFRESH_MS : false))
   const deleteModel = useDeleteModel()
   const updateModel = useUpdateModel()
   const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<ModelRow>({
@@ -84,7 +84,7 @@ export function ModelManager() {
   return (
     <div>
       <PageTitle actions={<Button onClick={() => setEditing('new')}>新建模型</Button>}>模型管理</PageTitle>
-      <DataTable columns={columns} rows={data} rowKey={(m) => m.id} isLoading={isLoading} empty="还没有模型，点击“新建模型”接入生成后端" rowClassName="align-top hover:bg-zinc-900/50" />
+      <DataTable columns={columns} rows={data} rowKey={(m) => m.id} isLoading={isLoading} isError={isError} empty="还没有模型，点击“新建模型”接入生成后端" rowClassName="align-top hover:bg-zinc-900/50" />
 
       {editing && <ModelFormDialog model={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />}
       {testing && <ModelTestDialog model={testing} onClose={() => setTesting(null)} />}

@@ -16,7 +16,7 @@ export function PromptManager() {
   const [category, setCategory] = useState('')
   const [keyword, setKeyword] = useState('')
   const [editing, setEditing] = useState<PromptRow | 'new' | null>(null)
-  const { data, isLoading } = useAdminPrompts()
+  const { data, isLoading, isError } = useAdminPrompts()
   const deletePrompt = useDeletePrompt()
   const updatePrompt = useUpdatePrompt()
   const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<PromptRow>({
@@ -64,7 +64,7 @@ export function PromptManager() {
         </Select>
         <Input aria-label="搜索提示词" value={keyword} onChange={(e) => setKeyword(e.target.value)} placeholder="搜索标题或提示词" className="max-w-64" />
       </div>
-      <DataTable columns={columns} rows={rows} rowKey={(p) => p.id} isLoading={isLoading} empty={data?.length ? '没有符合条件的提示词' : '还没有提示词'} rowClassName="hover:bg-zinc-900/50" />
+      <DataTable columns={columns} rows={rows} rowKey={(p) => p.id} isLoading={isLoading} isError={isError} empty={data?.length ? '没有符合条件的提示词' : '还没有提示词'} rowClassName="hover:bg-zinc-900/50" />
       {rows && rows.length > 0 && <p className="mt-4 text-sm text-zinc-400">总计 {rows.length} 条</p>}
 
       {editing && (
