@@ -18,7 +18,7 @@ export function MjTaskProgress({ task, aspectRatio }: { task: TaskJson; aspectRa
       </div>
       <div className="relative flex max-h-[60vh] items-center justify-center overflow-hidden rounded-xl bg-zinc-950 ring-1 ring-zinc-800" style={{ aspectRatio: frameRatio(aspectRatio) }}>
         {task.previewUrl ? (
-          // eslint-disable-next-line @next/next/no-img-element
+          // eslint-disable-next-line @next/next/no-img-element -- the proxy's preview, a remote image next/image would have to proxy
           <img src={task.previewUrl} alt="生成预览" className="h-full w-full object-contain" />
         ) : (
           <span className="px-6 text-center text-sm text-zinc-500">{task.stage === 'QUEUED' ? '排队等待 Midjourney…' : '等待 Midjourney 开始绘制…'}</span>
