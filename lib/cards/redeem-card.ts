@@ -43,8 +43,9 @@ async function claim(tx: Tx, cardId: number, userId: string): Promise<{ card: My
     WHERE "id" = ${cardId} AND "status" = 'SUCCESS' AND "usedAt" IS NULL AND "disabledAt" IS NULL
       AND ("expiresAt" IS NULL OR "expiresAt" > now()) AND ("holderId" IS NULL OR "holderId" = ${userId})
     RETURNING "id", "cardNo", "keyMask", "points", "createdAt", "usedAt", "expiresAt", "disabledAt"`
-  if (claimed.length === 0) return null
-  const card = toMyCard(claimed[0])
+  const [row] = claimed
+  if (!row) return null
+  const card = toMyCard(row)
   await postMovement(tx, { userId, account: 'POINTS', kind: 'CARD_REDEEM', amount: card.points, reference: `card:${cardId}:redeem`, note: '卡密兑换' })
   return { card, points: card.points }
 }

@@ -76,7 +76,7 @@ export class PGliteServer {
       if (conn.buffer.length < 5) return
       const length = 1 + conn.buffer.readInt32BE(1)
       if (conn.buffer.length < length) return
-      const type = String.fromCharCode(conn.buffer[0])
+      const type = String.fromCharCode(conn.buffer.readUInt8(0))
       const message = new Uint8Array(conn.buffer.subarray(0, length))
       conn.buffer = conn.buffer.subarray(length)
       if (type === 'X') return void conn.socket.end()
@@ -102,7 +102,7 @@ export class PGliteServer {
         const index = this.txOwner ? this.queue.findIndex((b) => b.conn === this.txOwner) : 0
         if (index < 0 || this.queue.length === 0) return
         const [batch] = this.queue.splice(index, 1)
-        if (batch.conn.closed) continue
+        if (!batch || batch.conn.closed) continue
         await this.db.runExclusive(async () => {
           for (const message of batch.messages) {
             await this.db.execProtocolRawStream(message, { onRawData: (data) => void (batch.conn.closed || batch.conn.socket.write(data)) })

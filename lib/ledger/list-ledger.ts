@@ -24,5 +24,5 @@ export async function listLedger(userId: string, options: { cursor?: number; lim
   })
   const hasMore = rows.length > options.limit
   const list = hasMore ? rows.slice(0, options.limit) : rows
-  return { list, nextCursor: hasMore ? list[list.length - 1].id : null }
+  return { list, nextCursor: hasMore ? (list.at(-1)?.id ?? null) : null }
 }

@@ -52,7 +52,8 @@ export async function postMovement(tx: Tx, m: Movement): Promise<Posted> {
           WHERE "id" = ${m.userId} AND "balance"::bigint + ${m.amount} BETWEEN 0 AND ${MAX_STORED}
           RETURNING "balance" AS "after"`
 
-  if (rows.length === 0) {
+  const [row] = rows
+  if (!row) {
     const exists = await tx.user.count({ where: { id: m.userId } })
     if (!exists) throw new AppError('NOT_FOUND', '用户不存在')
     if (m.amount > 0) throw new AppError('BAD_REQUEST', m.account === 'POINTS' ? '积分超出可记录的上限' : '余额超出可记录的上限')
@@ -61,7 +62,7 @@ export async function postMovement(tx: Tx, m: Movement): Promise<Posted> {
       : new AppError('BAD_REQUEST', INSUFFICIENT_BALANCE_MESSAGE)
   }
 
-  const balanceAfter = rows[0].after
+  const balanceAfter = row.after
   try {
     const entry = await tx.ledgerEntry.create({
       data: { userId: m.userId, account: m.account, kind: m.kind, amount: m.amount, balanceAfter, reference: m.reference, note: m.note, actorId: m.actorId },

@@ -51,7 +51,7 @@ const RULES: Array<[RegExp, (m: RegExpMatchArray) => MjAction]> = [
   [/^MJ::JOB::(high|low)_variation::/, (m) => ({ kind: 'VARIATION', priceKey: 'MJ_VARIATION', isModal: false, label: m[1] === 'high' ? '强变化' : '弱变化' })],
   [/^MJ::JOB::reroll::/, () => ({ kind: 'REROLL', priceKey: 'MJ_REROLL', isModal: false, label: '重新生成' })],
   [/^MJ::Outpaint::(50|75)::/, (m) => ({ kind: 'ZOOM', priceKey: 'MJ_ZOOM', isModal: false, label: m[1] === '50' ? '缩小 2x' : '缩小 1.5x' })],
-  [/^MJ::JOB::pan_(left|right|up|down)::/, (m) => ({ kind: 'PAN', priceKey: 'MJ_PAN', isModal: false, label: PAN_LABELS[m[1]] })],
+  [/^MJ::JOB::pan_(left|right|up|down)::/, (m) => ({ kind: 'PAN', priceKey: 'MJ_PAN', isModal: false, label: PAN_LABELS[m[1]!] ?? '平移' })],
   [/^MJ::Inpaint::/, () => ({ kind: 'VARY_REGION', priceKey: 'MJ_MODAL', isModal: true, label: '局部重绘' })],
   [/^MJ::CustomZoom::/, () => ({ kind: 'CUSTOM_ZOOM', priceKey: 'MJ_MODAL', isModal: true, label: '自定义缩放' })],
   [/^MJ::Job::PicReader::([1-4])$/, (m) => ({ kind: 'PROMPT_IMAGINE', priceKey: 'MJ_IMAGINE', isModal: false, label: `按第 ${m[1]} 条生成` })],

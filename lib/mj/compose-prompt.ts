@@ -44,7 +44,7 @@ export function splitPrompt(text: string): { description: string; params: string
 function namesIn(params: string): Set<string> {
   const names = new Set<string>()
   for (const match of params.matchAll(/(?:^|\s)--([a-z]+)/gi)) {
-    const name = ALIASES[match[1].toLowerCase()]
+    const name = ALIASES[match[1]!.toLowerCase()]
     if (name) names.add(name)
   }
   return names

@@ -50,9 +50,10 @@ async function translate(text: string): Promise<string> {
 export async function translateForMj(description: string, params: string): Promise<{ description: string; params: string } | null> {
   const needsDescription = hasCjk(description)
   const noValue = /(^|\s)--no\s+(.+?)(?=\s--|$)/.exec(params)
-  const needsNo = noValue !== null && hasCjk(noValue[2])
+  const noText = noValue?.[2] ?? ''
+  const needsNo = hasCjk(noText)
   if (!(needsDescription || needsNo) || !(await getConfigValue<boolean>('TRANSLATE_ENABLED'))) return null
-  const [englishDescription, englishNo] = await Promise.all([needsDescription ? translate(description) : description, needsNo ? translate(noValue[2]) : null])
+  const [englishDescription, englishNo] = await Promise.all([needsDescription ? translate(description) : description, needsNo ? translate(noText) : null])
   return {
     description: englishDescription,
     params: englishNo && noValue ? params.replace(noValue[0], `${noValue[1]}--no ${englishNo}`) : params,

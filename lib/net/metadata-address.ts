@@ -30,7 +30,7 @@ export function isMetadataAddress(address: string): boolean {
   if (net.isIPv4(ip)) return v4.check(ip, 'ipv4')
   if (!net.isIPv6(ip)) return false
   const groups = ipv6Groups(ip)
-  if ((groups[0] & 0xffc0) === 0xfe80) return true // fe80::/10
+  if (((groups[0] ?? 0) & 0xffc0) === 0xfe80) return true // fe80::/10
   if (groups.every((g, i) => g === AWS_V6[i])) return true
   const embedded = embeddedIpv4(groups)
   return embedded !== null && v4.check(embedded, 'ipv4')
@@ -52,7 +52,7 @@ function ipv6Groups(address: string): number[] {
   let text = address.toLowerCase()
   const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
   if (quad) {
-    const [a, b, c, d] = quad.slice(1).map(Number)
+    const [a = 0, b = 0, c = 0, d = 0] = quad.slice(1).map(Number)
     text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
   }
   const parse = (part: string) => (part === '' ? [] : part.split(':').map((h) => Number.parseInt(h, 16)))
@@ -70,5 +70,6 @@ function embeddedIpv4(g: number[]): string | null {
     (zero(0, 5) && (g[5] === 0xffff || g[5] === 0)) || // ::ffff:a.b.c.d, ::a.b.c.d
     (zero(0, 4) && g[4] === 0xffff && g[5] === 0) || // ::ffff:0:a.b.c.d
     (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) // 64:ff9b::a.b.c.d
-  return carries ? `${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}` : null
+  const [hi = 0, lo = 0] = g.slice(6)
+  return carries ? `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}` : null
 }

@@ -32,7 +32,7 @@ export function isBlockedAddress(address: string): boolean {
   if (net.isIPv4(address)) return blocked.check(address, 'ipv4')
   if (!net.isIPv6(address)) return true
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped) return blocked.check(mapped[1], 'ipv4')
+  if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4')
   return blocked.check(address, 'ipv6')
 }
 
@@ -118,9 +118,10 @@ export function pinnedLookup(addresses: Address[]) {
   return (_hostname: string, options: { all?: boolean; family?: number | string } | number | undefined, callback: LookupCallback) => {
     const family = typeof options === 'object' ? Number(options.family ?? 0) : Number(options ?? 0)
     const usable = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses
-    if (usable.length === 0) return callback(Object.assign(new Error(`no IPv${family} address`), { code: 'ENOTFOUND' }), '', family)
+    const [first] = usable
+    if (!first) return callback(Object.assign(new Error(`no IPv${family} address`), { code: 'ENOTFOUND' }), '', family)
     if (typeof options === 'object' && options.all) return callback(null, usable)
-    callback(null, usable[0].address, usable[0].family)
+    callback(null, first.address, first.family)
   }
 }
 

@@ -85,7 +85,8 @@ async function lookAtQueue(): Promise<Look> {
       (SELECT coalesce(json_agg(json_build_object('id', "id", 'pool', "pool") ORDER BY running, oldest), '[]'::json) FROM picked) AS "candidates",
       EXISTS (SELECT 1 FROM "Task" o WHERE o."status" = 'PENDING' AND o."stage" = 'RUNNING' AND o."leaseOwner" IS NULL) AS "hasOrphan",
       (SELECT min(d."runAfter") FROM "Task" d WHERE d."status" = 'PENDING' AND d."stage" = 'QUEUED' AND d."runAfter" > now()) AS "nextDueAt"`
-  return look
+  // A statement of aggregates always answers one row.
+  return look!
 }
 
 async function claimQueued(candidates: Candidate[], workerId: string): Promise<ClaimedTask | 'contended' | null> {
@@ -133,7 +134,8 @@ export async function claimOnBackend(candidate: Candidate, workerId: string, opt
         WHERE "id" = ${candidate.id} AND "healthy" AND ("enabled" OR "pool" IS NULL)
         FOR UPDATE SKIP LOCKED`
     }
-    if (locked.length === 0) return 'locked'
+    const [backend] = locked
+    if (!backend) return 'locked'
     const rows = await tx.$queryRaw<ClaimedTask[]>`
       WITH running AS (
         SELECT count(*) AS n FROM "Task" r
@@ -146,7 +148,7 @@ export async function claimOnBackend(candidate: Candidate, workerId: string, opt
         SELECT t."id" FROM "Task" t LEFT JOIN busy_users b ON b."userId" = t."userId"
         WHERE t."status" = 'PENDING' AND t."stage" = 'QUEUED' AND t."runAfter" <= now()
           AND ((t."poolKey" IS NULL AND t."modelId" = ${candidate.id}) OR t."poolKey" = ${candidate.pool})
-          AND (SELECT n FROM running) < ${locked[0].concurrency}
+          AND (SELECT n FROM running) < ${backend.concurrency}
         ORDER BY COALESCE(b.n, 0), t."createdAt"
         LIMIT 1 FOR UPDATE OF t SKIP LOCKED
       )

@@ -10,7 +10,7 @@ import { getConfigValue } from '@/lib/site-config/store'
 import { MissingInputError } from './build-job'
 import { completeTask, failTask, type Shortfall } from './finish-task'
 import type { StopReason } from './run-lease'
-import { TASK_ERROR_MESSAGES } from './task-views'
+import { TASK_ERROR_MESSAGES, taskErrorMessage } from './task-views'
 
 const BACKOFF_BASE_MS = 5_000
 const BACKOFF_MAX_MS = 5 * 60_000
@@ -130,7 +130,7 @@ async function recordTaskFailure(modelId: string, taskId: string, message: strin
 
 /** What the user reads: the backend's own words where it gave a reason, after what happened to the points. */
 function userMessageOf(error: unknown, code: string): string {
-  const summary = TASK_ERROR_MESSAGES[code] ?? TASK_ERROR_MESSAGES.UPSTREAM_FAILED!
+  const summary = taskErrorMessage(code)
   if (!(error instanceof BackendError)) return summary
   if (error.userMessage) return error.userMessage
   return error.code === 'UPSTREAM_FAILED' || error.code === 'REJECTED' ? `${summary}（${error.message.slice(0, 200)}）` : summary

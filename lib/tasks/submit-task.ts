@@ -125,6 +125,7 @@ export async function queueTask(
       const [user] = await tx.$queryRaw<{ points: number }[]>`SELECT "points" FROM "User" WHERE "id" = ${userId} FOR UPDATE`
       const pending = await tx.task.count({ where: { userId, status: 'PENDING' } })
       if (pending >= maxPending) throw tooManyRequests(`进行中的任务已达上限（${maxPending} 个），请等待完成后再提交`)
+      if (!user) throw notFound('用户不存在')
       if (user.points < cost) throw new AppError('INSUFFICIENT_POINTS', `积分不足：本次需要 ${cost} 积分，当前 ${user.points} 积分`)
       const created = await tx.task.create({
         data: {

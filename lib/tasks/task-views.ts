@@ -57,7 +57,7 @@ export function toTaskView(row: TaskRecord): TaskView {
 }
 
 /** What a user-facing failure says (the console keeps the backend's own words). */
-export const TASK_ERROR_MESSAGES: Record<string, string> = {
+export const TASK_ERROR_MESSAGES = {
   TIMEOUT: '生成超时，积分已退还',
   UNREACHABLE: '生成服务暂时无法连接，积分已退还',
   BUSY: '生成服务繁忙，积分已退还，请稍后再试',
@@ -70,6 +70,11 @@ export const TASK_ERROR_MESSAGES: Record<string, string> = {
   INPUT_MISSING: '输入图片已失效，积分已退还，请重新上传',
   STORAGE_FAILED: '保存结果失败，积分已退还',
   CANCELED_BY_ADMIN: '任务已被管理员取消，积分已退还',
+} as const satisfies Record<string, string>
+
+/** The user-facing words for a failure code, or the generic ones. */
+export function taskErrorMessage(code: string): string {
+  return (TASK_ERROR_MESSAGES as Record<string, string | undefined>)[code] ?? TASK_ERROR_MESSAGES.UPSTREAM_FAILED
 }
 
 /** What an error code means, for the console (the backend's own words stay in the task's log). */

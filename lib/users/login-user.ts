@@ -13,7 +13,7 @@ export const LOGIN_LIMITS = {
 
 const WRONG_CREDENTIALS = '用户名或密码错误'
 
-function limitsFor(username: string, ip: string): Limit[] {
+function limitsFor(username: string, ip: string): [account: Limit, address: Limit] {
   return [
     { key: `login:user:${username}`, ...LOGIN_LIMITS.perAccount },
     { key: `login:ip:${ip}`, ...LOGIN_LIMITS.perIp },

@@ -33,11 +33,12 @@ export async function checkSmsCode(mobile: string, purpose: SmsPurpose, code: st
     UPDATE "SmsCode" SET "attempts" = "attempts" + 1
     WHERE "id" = ${latest.id} AND "usedAt" IS NULL AND "attempts" < ${SMS_MAX_WRONG_TRIES} AND "expiresAt" > now()
     RETURNING "codeHash", "attempts"`
-  if (!counted.length) {
+  const [first] = counted
+  if (!first) {
     const now = await db().smsCode.findUniqueOrThrow({ where: { id: latest.id }, select: { usedAt: true, attempts: true } })
     throw badRequest(now.usedAt ? USED : now.attempts >= SMS_MAX_WRONG_TRIES ? DEAD : EXPIRED)
   }
-  const { codeHash, attempts } = counted[0]
+  const { codeHash, attempts } = first
   if (!isSameHash(codeHash, hashSmsCode(mobile, purpose, code))) {
     const left = SMS_MAX_WRONG_TRIES - attempts
     throw badRequest(left > 0 ? `验证码错误，还可尝试 ${left} 次` : DEAD)

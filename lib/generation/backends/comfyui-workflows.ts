@@ -107,7 +107,7 @@ export const DEFAULT_WORKFLOWS: Record<JobMode, Workflow> = {
  * Throws when there is not exactly one checkpoint loader to hang the LoRA on.
  */
 export function withLoraLoader(workflow: Workflow, loraName: string, strength: number): Workflow {
-  const loaders = Object.keys(workflow).filter((id) => workflow[id].class_type === 'CheckpointLoaderSimple')
+  const loaders = Object.entries(workflow).filter(([, node]) => node.class_type === 'CheckpointLoaderSimple').map(([id]) => id)
   if (loaders.length !== 1) throw new Error(`需要正好一个 CheckpointLoaderSimple 节点来接 LoRA，模板里有 ${loaders.length} 个`)
   const [checkpoint] = loaders
   const lora = String(Math.max(0, ...Object.keys(workflow).map(Number).filter(Number.isInteger)) + 1)

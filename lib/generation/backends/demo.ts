@@ -114,7 +114,7 @@ function hueColour(hue: number, l: number): [number, number, number] {
   return [f(0), f(8), f(4)]
 }
 
-const luma = (d: Buffer, i: number) => (0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2]) / 255
+const luma = (d: Buffer, i: number) => (0.299 * d.readUInt8(i) + 0.587 * d.readUInt8(i + 1) + 0.114 * d.readUInt8(i + 2)) / 255
 
 /** img2img: the uploaded picture, its light and shade kept, recoloured in the prompt's hue (more with a higher strength). */
 async function recolour(base: Pixels, hue: number, strength: number): Promise<Buffer> {
@@ -122,7 +122,7 @@ async function recolour(base: Pixels, hue: number, strength: number): Promise<Bu
   const amount = 0.35 + 0.65 * Math.min(1, Math.max(0, strength))
   for (let i = 0; i < out.length; i += 3) {
     const colour = hueColour(hue, 0.15 + 0.7 * luma(base.data, i))
-    for (let c = 0; c < 3; c++) out[i + c] = Math.round(base.data[i + c] * (1 - amount) + colour[c] * amount)
+    colour.forEach((value, c) => (out[i + c] = Math.round(base.data.readUInt8(i + c) * (1 - amount) + value * amount)))
   }
   return labelled(await toPng({ ...base, data: out }), base, 'south')
 }
@@ -140,9 +140,9 @@ async function repaintMasked(job: GenerationJob, size: Size, hue: number, rand: 
   const paint = await pixelsOf(paintLayer, size)
   const out = Buffer.from(base.data)
   for (let i = 0; i < out.length; i += 3) {
-    const m = mask[i / 3] / 255
+    const m = mask.readUInt8(i / 3) / 255
     if (m === 0) continue
-    for (let c = 0; c < 3; c++) out[i + c] = Math.round(base.data[i + c] * (1 - m) + paint.data[i + c] * m)
+    for (let c = 0; c < 3; c++) out[i + c] = Math.round(base.data.readUInt8(i + c) * (1 - m) + paint.data.readUInt8(i + c) * m)
   }
   return toPng({ ...base, data: out })
 }
@@ -152,7 +152,7 @@ function maskBox(mask: Buffer, { width, height }: Size): (Size & { left: number;
   let [left, top, right, bottom] = [width, height, -1, -1]
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      if (mask[y * width + x] === 0) continue
+      if (mask.readUInt8(y * width + x) === 0) continue
       left = Math.min(left, x)
       right = Math.max(right, x)
       top = Math.min(top, y)
@@ -168,8 +168,8 @@ async function colourLineArt(control: Buffer, size: Size, hue: number, rand: () 
   const wash = await pixelsOf(await sharp(procedural(size, hue, rand)).modulate({ brightness: 1.45, saturation: 1.1 }).png().toBuffer(), size)
   const out = Buffer.alloc(wash.data.length)
   for (let i = 0; i < out.length; i += 3) {
-    const paper = lines[i / 3] / 255
-    for (let c = 0; c < 3; c++) out[i + c] = Math.round(wash.data[i + c] * paper)
+    const paper = lines.readUInt8(i / 3) / 255
+    for (let c = 0; c < 3; c++) out[i + c] = Math.round(wash.data.readUInt8(i + c) * paper)
   }
   return labelled(await toPng({ ...wash, data: out }), size, 'south')
 }

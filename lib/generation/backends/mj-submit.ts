@@ -38,7 +38,7 @@ async function submitAction(proxy: MjAddress, mj: MjJob, common: Record<string, 
 async function legacyChange(proxy: MjAddress, mj: MjJob, common: Record<string, unknown>, signal: AbortSignal): Promise<SubmitResult> {
   const match = /^MJ::JOB::(upsample|variation|reroll)::(\d)::/.exec(mj.customId ?? '')
   if (!match) throw new BackendError('REJECTED', 'Midjourney Proxy 没有 /mj/submit/action 接口，只能放大、变体和重新生成', false, null, 'Midjourney 服务不支持该操作，积分已退还')
-  const action = { upsample: 'UPSCALE', variation: 'VARIATION', reroll: 'REROLL' }[match[1]]
+  const action = ({ upsample: 'UPSCALE', variation: 'VARIATION', reroll: 'REROLL' } as const)[match[1] as 'upsample' | 'variation' | 'reroll']
   return post(proxy, '/mj/submit/change', { taskId: mj.parentUpstreamId, action, ...(action === 'REROLL' ? {} : { index: Number(match[2]) }), ...common }, signal)
 }
 

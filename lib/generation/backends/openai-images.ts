@@ -91,7 +91,7 @@ async function transparentMask(mask: Buffer, image: Buffer): Promise<Buffer> {
   if (!width || !height) throw new BackendError('REJECTED', '输入图片无法解析', false)
   const grey = await sharp(mask).flatten({ background: '#000000' }).resize(width, height, { fit: 'fill' }).greyscale().extractChannel(0).raw().toBuffer()
   const rgba = Buffer.alloc(width * height * 4)
-  for (let i = 0; i < grey.length; i++) rgba[i * 4 + 3] = 255 - grey[i]
+  grey.forEach((value, i) => (rgba[i * 4 + 3] = 255 - value))
   return sharp(rgba, { raw: { width, height, channels: 4 } }).png().toBuffer()
 }
 

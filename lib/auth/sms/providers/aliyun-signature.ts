@@ -13,10 +13,10 @@ export function aliyunPercentEncode(value: string): string {
 }
 
 export function aliyunCanonicalQuery(params: Record<string, string>): string {
-  return Object.keys(params)
-    .filter((name) => name !== 'Signature')
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((name) => `${aliyunPercentEncode(name)}=${aliyunPercentEncode(params[name])}`)
+  return Object.entries(params)
+    .filter(([name]) => name !== 'Signature')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, value]) => `${aliyunPercentEncode(name)}=${aliyunPercentEncode(value)}`)
     .join('&')
 }
 
