@@ -49,7 +49,10 @@ export function holdLease(task: { id: string; deadlineAt: Date }, workerId: stri
       where: { id: task.id, leaseOwner: workerId, status: 'PENDING' },
       data: { leaseExpiresAt: new Date(Date.now() + LEASE_MS), ...(shouldWrite ? { progress } : {}) },
     })
-    if (shouldWrite) (writtenProgress = progress), (lastWrite = Date.now())
+    if (shouldWrite) {
+      writtenProgress = progress
+      lastWrite = Date.now()
+    }
     if (count === 0) stopWith('ended-elsewhere') // cancelled, timed out or taken over
   }
   const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS)

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test'
-import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
+import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
 import { pauseWorker, resumeWorker } from './support/worker'
 
 test('the admin sets up a demo model, a user generates with it, and the admin follows and recommends the task', async ({ page, request }) => {
   const admin = await adminToken(request)
   const auth = { authorization: `Bearer ${admin}` }
   const modelName = uniqueName('演示')
-  await useToken(page, admin)
+  await signInWithToken(page, admin)
 
   // 模型管理: create a demo-renderer model priced for 文生图 through the dialog.
   await page.goto('/admin/model_mana')

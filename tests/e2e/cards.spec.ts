@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test'
-import { adminToken, loginViaApi, registerViaApi, useToken } from './support/session'
+import { adminToken, loginViaApi, registerViaApi, signInWithToken } from './support/session'
 import { pauseWorker, resumeWorker } from './support/worker'
 
 const keys = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}XYZ`)
@@ -30,7 +30,7 @@ async function openImportDialog(page: Page) {
 
 test('the admin imports keys, watches them turn ready and pages through them', async ({ page, request }) => {
   const token = await adminToken(request)
-  await useToken(page, token)
+  await signInWithToken(page, token)
   await page.goto('/admin/cards_mana')
   await expect(page.getByRole('heading', { name: '卡密列表' })).toBeVisible()
 
@@ -102,7 +102,7 @@ test('a user redeems a key on /my_cards and sees the points on /account', async 
   }).toPass({ timeout: 15_000 })
 
   const user = await registerViaApi(request)
-  await useToken(page, user.token)
+  await signInWithToken(page, user.token)
   await page.goto('/my_cards')
   await expect(page.getByRole('heading', { name: '我的卡密' })).toBeVisible()
   await expect(page.getByText('还没有卡密')).toBeVisible()
@@ -137,7 +137,7 @@ test('a card handed to a user shows as 未使用 and can be used with one click'
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
   expect((await request.post(`/api/admin/cards/${cardId}/assign`, { headers: auth, data: { userId: me.id } })).ok()).toBeTruthy()
 
-  await useToken(page, user.token)
+  await signInWithToken(page, user.token)
   await page.goto('/my_cards')
   const status = page.getByText('未使用')
   await expect(status).toBeVisible()
@@ -160,7 +160,7 @@ test('a MANAGER sees the card list and may disable cards, but gets no import, as
   const person = await registerViaApi(request)
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${person.token}` } })).json()).data
   expect((await request.patch(`/api/admin/user/${me.id}`, { headers: auth, data: { role: 'MANAGER' } })).ok()).toBeTruthy()
-  await useToken(page, await loginViaApi(request, person.username, person.password))
+  await signInWithToken(page, await loginViaApi(request, person.username, person.password))
   await page.goto('/admin/cards_mana')
   // The page renders only once the profile (and so the role) is known.
   await expect(page.getByRole('heading', { name: '卡密列表' })).toBeVisible()
@@ -170,7 +170,7 @@ test('a MANAGER sees the card list and may disable cards, but gets no import, as
   await expect(page.getByRole('button', { name: '分配' })).toHaveCount(0)
 
   // The same page for the ADMIN has all three.
-  await useToken(page, admin)
+  await signInWithToken(page, admin)
   await page.goto('/admin/cards_mana')
   await expect(page.getByRole('button', { name: '批量导入' })).toBeVisible()
   await expect(page.getByRole('button', { name: '导出可用卡密' })).toBeVisible()
@@ -191,7 +191,7 @@ test('an admin adjustment retried after a lost answer is booked once; reopening 
     await route.fetch()
     await route.abort('failed')
   })
-  await useToken(page, admin)
+  await signInWithToken(page, admin)
   await page.goto('/admin/user_mana')
   await page.getByLabel('搜索用户').fill(person.username)
   await page.getByRole('button', { name: '搜索' }).click()

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
+import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
 import { E2E_ALIYUN, lastSmsCode } from './support/sign-in-fakes'
 import { at } from '../helpers/present'
 
@@ -108,7 +108,7 @@ test.describe('consent to the user agreement and privacy policy', () => {
   test('/profile 去绑定 on a trial site says where the code went', async ({ page, request }) => {
     await configure(request, aliyunOn)
     const user = await registerViaApi(request)
-    await useToken(page, user.token)
+    await signInWithToken(page, user.token)
     await answerAsTrialSite(page)
     await page.goto('/profile')
     await page.getByRole('link', { name: '去绑定' }).click()

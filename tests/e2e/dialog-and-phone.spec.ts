@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
+import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
 
 // The console's dialogs (Radix): focus stays where the user put it while the page behind
 // refreshes itself, Escape closes and focus goes back to the opener. And tables on a
@@ -35,7 +35,7 @@ test('the model form keeps the focus and the typed text while /admin/model_mana 
     await route.fulfill({ response, json: body })
   })
 
-  await useToken(page, admin)
+  await signInWithToken(page, admin)
   await page.goto('/admin/model_mana')
   await expect(page.getByRole('heading', { name: '模型管理' })).toBeVisible()
   await page.getByRole('button', { name: '新建模型' }).click()
@@ -65,7 +65,7 @@ test('a confirmation dialog keeps the focus inside while open, names itself and 
   const admin = await adminToken(request)
   const name = uniqueName('删除确认')
   expect((await request.post('/api/admin/prompts', { headers: bearer(admin), data: { category: 'e2e', title: name, prompt: 'a quiet lake' } })).ok()).toBeTruthy()
-  await useToken(page, admin)
+  await signInWithToken(page, admin)
   await page.goto('/admin/prompt_mana')
   const opener = page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: '删除' })
   await opener.click()
@@ -100,7 +100,7 @@ test.describe('on a phone (390 px)', () => {
     const adjusted = await request.post(`/api/admin/user/${userId}/adjust`, { headers: { ...bearer(admin), 'Idempotency-Key': crypto.randomUUID() }, data: { points: 1234, balance: 98765, reason: 'e2e 手机补发' } })
     expect(adjusted.ok(), await adjusted.text()).toBeTruthy()
 
-    await useToken(page, user.token)
+    await signInWithToken(page, user.token)
     await page.goto('/my_cards')
     await expect(page.getByRole('heading', { name: '我的卡密' })).toBeVisible()
     const use = page.getByRole('button', { name: '使用' })

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import sharp from 'sharp'
-import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
+import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
 import { pauseWorker, resumeWorker } from './support/worker'
 
 async function asAdmin(request: APIRequestContext) {
@@ -12,7 +12,7 @@ async function userWithPoints(page: Page, request: APIRequestContext, points = 2
   const user = await registerViaApi(request)
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
   expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers: await asAdmin(request), data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
-  await useToken(page, user.token)
+  await signInWithToken(page, user.token)
   return { ...user, id: me.id as string }
 }
 
@@ -94,7 +94,7 @@ test('the console shows a cancelled task’s error by its meaning, not its code'
   } finally {
     await resumeWorker()
   }
-  await useToken(page, await adminToken(request))
+  await signInWithToken(page, await adminToken(request))
   await page.goto('/admin/task_mana')
   await page.getByLabel('搜索用户').fill(user.username)
   await page.getByRole('button', { name: '搜索' }).click()

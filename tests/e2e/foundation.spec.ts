@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { E2E_ADMIN } from './support/constants'
-import { adminToken, loginThroughUi, registerViaApi, uniqueName, useToken } from './support/session'
+import { adminToken, loginThroughUi, registerViaApi, uniqueName, signInWithToken } from './support/session'
 
 test('a newcomer registers, sees the profile and logs out', async ({ page }) => {
   const username = uniqueName('new')
@@ -73,7 +73,7 @@ test('the admin edits the site name and sees the title change', async ({ page })
 
 test('a saved secret setting leaves the page: the field shows it masked and nothing is left unsaved', async ({ page, request }) => {
   const token = await adminToken(request)
-  await useToken(page, token)
+  await signInWithToken(page, token)
   await page.goto('/admin/site_config')
   const translate = page.locator('form').filter({ hasText: '提示词翻译' })
   const field = translate.getByLabel('翻译接口密钥')
@@ -94,7 +94,7 @@ test('a saved secret setting leaves the page: the field shows it masked and noth
 })
 
 test('the admin creates, edits and deletes a user', async ({ page, request }) => {
-  await useToken(page, await adminToken(request))
+  await signInWithToken(page, await adminToken(request))
   await page.goto('/admin/user_mana')
   const username = uniqueName('staff')
 
@@ -129,7 +129,7 @@ test('the admin creates, edits and deletes a user', async ({ page, request }) =>
 
 test('a USER opening the admin console is turned away', async ({ page, request }) => {
   const user = await registerViaApi(request)
-  await useToken(page, user.token)
+  await signInWithToken(page, user.token)
   await page.goto('/admin/user_mana')
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/)
   await expect(page.getByRole('heading', { name: '用户管理' })).toHaveCount(0)
@@ -139,7 +139,7 @@ test('an expired token on a page sends the browser to /login?redirect=', async (
   const user = await registerViaApi(request)
   // Revoke every token of the user, as a logout elsewhere does; the browser still holds the old one.
   await request.post('/api/auth/logout', { headers: { authorization: `Bearer ${user.token}` } })
-  await useToken(page, user.token)
+  await signInWithToken(page, user.token)
   await page.goto('/account')
   await expect(page).toHaveURL(/\/login\?redirect=%2Faccount$/)
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull()

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
-import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
+import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
 
 let fakeSd: FakeSd
 let sdModelId = ''
@@ -16,7 +16,7 @@ async function userWithPoints(page: Page, request: APIRequestContext, points = 1
   const headers = await asAdmin(request)
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
   expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers, data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
-  await useToken(page, user.token)
+  await signInWithToken(page, user.token)
   return user
 }
 

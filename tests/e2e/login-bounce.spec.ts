@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { registerViaApi, useToken } from './support/session'
+import { registerViaApi, signInWithToken } from './support/session'
 
 /** A token the server no longer honours (its user logged out everywhere), as a returning visitor keeps it. */
 async function staleToken(request: APIRequestContext): Promise<string> {
@@ -24,7 +24,7 @@ async function signIn(page: Page, username: string, password: string): Promise<v
 
 test('with an expired session, signing in on /login_by_password opened directly lands on the home page', async ({ page, request }) => {
   const user = await registerViaApi(request)
-  await useToken(page, await staleToken(request))
+  await signInWithToken(page, await staleToken(request))
 
   await openWithStaleSession(page, '/login_by_password')
   // The stale token is dropped and the form stays: no detour through /login.
@@ -38,7 +38,7 @@ test('with an expired session, signing in on /login_by_password opened directly 
 
 test('a redirect that points at a sign-in page lands on the home page; a safe one is kept', async ({ page, request }) => {
   const user = await registerViaApi(request)
-  await useToken(page, await staleToken(request))
+  await signInWithToken(page, await staleToken(request))
 
   // Where the old request layer sent such a visitor: the chooser, with the login page as the way back.
   await openWithStaleSession(page, '/login?redirect=%2Flogin_by_password')

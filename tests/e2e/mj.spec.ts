@@ -3,7 +3,7 @@ import sharp from 'sharp'
 import { startFakeMjProxy, type FakeMj } from '../fakes/mj-proxy'
 import { startFakeChat } from '../fakes/openai-chat'
 import { E2E_BASE_URL } from './support/constants'
-import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
+import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
 
 let fake: FakeMj
 let modelId = ''
@@ -17,7 +17,7 @@ async function userWithPoints(page: Page, request: APIRequestContext, points: nu
   const user = await registerViaApi(request)
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
   expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers: await asAdmin(request), data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
-  await useToken(page, user.token)
+  await signInWithToken(page, user.token)
   return user
 }
 

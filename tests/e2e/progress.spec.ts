@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { adminToken, registerViaApi, useToken } from './support/session'
+import { adminToken, registerViaApi, signInWithToken } from './support/session'
 import { at, first } from '../helpers/present'
 
 type Seen = { status: string; percent: number | null; image: boolean; at: number }
@@ -28,7 +28,7 @@ test('on /text2img the demo renderer’s task goes through its stages with a mov
   const auth = { authorization: `Bearer ${await adminToken(request)}` }
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
   expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers: auth, data: { points: 10, reason: 'e2e 进度', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
-  await useToken(page, user.token)
+  await signInWithToken(page, user.token)
 
   // The stream of task changes is open while the task runs: the stages arrive as pushes.
   const stream = page.waitForRequest((r) => r.url().endsWith('/api/tasks/events'))

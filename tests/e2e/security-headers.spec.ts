@@ -5,7 +5,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import sharp from 'sharp'
-import { adminToken, loginViaApi, uniqueName, useToken } from './support/session'
+import { adminToken, loginViaApi, uniqueName, signInWithToken } from './support/session'
 import { E2E_WECHAT } from './support/sign-in-fakes'
 import { at } from '../helpers/present'
 
@@ -107,7 +107,7 @@ test('every page sends the CSP with a fresh nonce and the other headers, and run
   for (const route of await pageRoutes()) {
     const check = CHECKS[route] ?? ANY_PAGE
     await test.step(`${route} (${check.as})`, async () => {
-      if (check.as === 'admin') await useToken(page, token)
+      if (check.as === 'admin') await signInWithToken(page, token)
       else {
         await page.goto('/api/site-config/site-info')
         await page.evaluate(() => localStorage.clear())
@@ -153,7 +153,7 @@ test('under the CSP, a user uploads a picture and generates: previews, progress 
   expect(created.ok(), await created.text()).toBeTruthy()
   const { id } = (await created.json()).data
   expect((await request.post(`/api/admin/user/${id}/adjust`, { headers: admin, data: { points: 20, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
-  await useToken(page, await loginViaApi(request, username, 'csp-password-1'))
+  await signInWithToken(page, await loginViaApi(request, username, 'csp-password-1'))
   const loaded = (name: RegExp) => page.getByRole('img', { name }).evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth > 0))
 
   // An upload (stored under /files, shown back) and the mask canvas over it.

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test'
-import { adminToken, registerViaApi, uniqueName, useToken } from './support/session'
+import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
 import { E2E_ALIYUN, E2E_TENCENT, E2E_WECHAT, lastSmsCode, setWechatPerson, wechatAvatarUrl } from './support/sign-in-fakes'
 
 const WECHAT_UA =
@@ -83,7 +83,7 @@ test('a signed-in user opening the site in WeChat has WeChat bound by the start-
   const user = await registerViaApi(request)
   const phone = await wechatPhone(browser)
   const page = await phone.newPage()
-  await useToken(page, user.token)
+  await signInWithToken(page, user.token)
 
   await page.goto('/account')
   await expect(page.getByText('微信绑定成功')).toBeVisible()
@@ -192,7 +192,7 @@ test('with mobile binding required, a user without a phone is sent to /bind_mobi
     expect(bound.ok(), await bound.text()).toBeTruthy()
 
     const user = await registerViaApi(request)
-    await useToken(page, user.token)
+    await signInWithToken(page, user.token)
     await page.goto('/text2img')
     await expect(page).toHaveURL(/\/bind_mobile\?redirect=%2Ftext2img$/)
     await expect(page.getByText('根据本站要求，请先绑定手机号后继续使用')).toBeVisible()

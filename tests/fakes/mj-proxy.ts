@@ -92,12 +92,16 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
         () => undefined,
       )
     }
+    const sendTwice = () => {
+      send()
+      send()
+    }
     const roll = Math.random()
     if (options.notify === 'normal') send()
-    else if (options.notify === 'duplicate') (send(), send())
+    else if (options.notify === 'duplicate') sendTwice()
     else if (options.notify === 'late') later(options.lateMs, send)
     else if (roll < 0.3) return
-    else if (roll < 0.6) (send(), send())
+    else if (roll < 0.6) sendTwice()
     else later(Math.round(roll * options.lateMs), send)
   }
 

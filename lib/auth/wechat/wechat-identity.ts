@@ -1,5 +1,5 @@
 import 'server-only'
-import { db, type Tx } from '@/lib/db'
+import type { Tx } from '@/lib/db'
 import { badRequest, conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { generatedUsername } from '@/lib/users/generated-username'
 

@@ -23,7 +23,7 @@ export async function loginViaApi(request: APIRequestContext, username: string, 
 export const adminToken = (request: APIRequestContext) => loginViaApi(request, E2E_ADMIN.username, E2E_ADMIN.password)
 
 /** Puts a token where the app keeps it (docs/PRODUCT.md §4.3), as a login would have. */
-export async function useToken(page: Page, token: string): Promise<void> {
+export async function signInWithToken(page: Page, token: string): Promise<void> {
   await page.goto('/api/site-config/site-info')
   await page.evaluate((value) => window.localStorage.setItem('token', `Bearer ${value}`), token)
 }
