@@ -90,6 +90,7 @@ function Failed({ message, declined }: { message: string; declined?: boolean }) 
   const [back, setBack] = useState('/')
   useEffect(() => {
     if (declined) sessionStorage.setItem(WECHAT_DECLINED_KEY, '1')
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- sessionStorage exists only after hydration; reading it during render would not match the server's HTML
     setBack(safeRedirectPath(sessionStorage.getItem(RETURN_PATH_KEY), window.location.origin))
   }, [declined])
   return (

@@ -1,6 +1,6 @@
 'use client'
 
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ApiError } from '@/lib/api-client/request'
 import { useCreateLoginTicket, useLoginTicketPoll, type LoginTicket } from '@/lib/api-client/resources/wechat'
 import { Button } from '@/components/ui/button'
@@ -18,14 +18,11 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
   const signIn = useSignIn()
   const [ticket, setTicket] = useState<LoginTicket | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
-  const [isStale, setStale] = useState(false)
-  const [token, setToken] = useState<string | null>(null)
+  const [hasTimedOut, setTimedOut] = useState(false)
+  const signingIn = useRef(false)
   const { mutateAsync: createTicket } = useCreateLoginTicket()
 
-  const refresh = useCallback(async () => {
-    setFailure(null)
-    setStale(false)
-    setTicket(null)
+  const load = useCallback(async () => {
     try {
       setTicket(await createTicket())
     } catch (error) {
@@ -33,27 +30,35 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
     }
   }, [createTicket])
 
+  const refresh = () => {
+    setFailure(null)
+    setTimedOut(false)
+    setTicket(null)
+    void load()
+  }
+
   useEffect(() => {
-    void refresh()
-  }, [refresh])
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the first ticket is asked for once on mount; state is set when the request answers, not during the effect
+    void load()
+  }, [load])
 
   // The ticket's life, counted here: stale even if a poll never answers.
   useEffect(() => {
     if (!ticket) return
-    const timer = setTimeout(() => setStale(true), ticket.expiresInSeconds * 1000)
+    const timer = setTimeout(() => setTimedOut(true), ticket.expiresInSeconds * 1000)
     return () => clearTimeout(timer)
   }, [ticket])
 
-  const poll = useLoginTicketPoll(ticket?.id ?? null, !isStale && !token, POLL_MS)
+  const poll = useLoginTicketPoll(ticket?.id ?? null, !hasTimedOut, POLL_MS)
   const status = poll.data?.status
+  const token = poll.data?.token ?? null
+  const isStale = hasTimedOut || status === 'EXPIRED' || status === 'CONSUMED' || (poll.error as ApiError | null)?.status === 404
 
   useEffect(() => {
-    if (token) return
-    if (poll.data?.token) {
-      setToken(poll.data.token)
-      void signIn(poll.data.token, target)
-    } else if (status === 'EXPIRED' || status === 'CONSUMED' || (poll.error as ApiError | null)?.status === 404) setStale(true)
-  }, [poll.data, poll.error, status, signIn, target, token])
+    if (!token || signingIn.current) return
+    signingIn.current = true
+    void signIn(token, target)
+  }, [token, signIn, target])
 
   const isSignedIn = Boolean(token)
 
@@ -61,7 +66,6 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
     <div className="mt-6 flex flex-col items-center">
       <div className="relative size-52 overflow-hidden rounded-xl bg-white p-2 shadow-lg ring-1 ring-zinc-700">
         {ticket && (
-          // eslint-disable-next-line @next/next/no-img-element -- an SVG made by our server, as a data URL
           <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(ticket.qrSvg)}`} alt="微信登录二维码" data-scan-url={ticket.scanUrl} className="size-full" />
         )}
         {!ticket && !failure && (

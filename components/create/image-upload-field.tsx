@@ -29,7 +29,6 @@ export function ImageUploadField({ label, hint, value, onChange }: { label: stri
       <input ref={input} type="file" accept="image/png,image/jpeg,image/webp,image/gif" className="hidden" aria-label={label} onChange={(e) => pick(e.target.files?.[0])} />
       {value ? (
         <div className="flex items-center gap-3">
-          {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src={value.url} alt={label} className="size-20 rounded-lg bg-zinc-900 object-contain ring-1 ring-zinc-800" />
           <div className="space-y-1 text-xs text-zinc-500">
             <div>

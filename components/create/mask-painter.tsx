@@ -77,7 +77,7 @@ export const MaskPainter = forwardRef<MaskPainterHandle, { imageUrl: string; wid
     const out = new ImageData(width, height)
     let any = false
     for (let i = 0; i < painted.data.length; i += 4) {
-      const on = painted.data[i + 3] > 0
+      const on = (painted.data[i + 3] ?? 0) > 0
       any ||= on
       const v = on ? 255 : 0
       out.data[i] = out.data[i + 1] = out.data[i + 2] = v
@@ -96,7 +96,6 @@ export const MaskPainter = forwardRef<MaskPainterHandle, { imageUrl: string; wid
   return (
     <div className="space-y-3">
       <div className="relative overflow-hidden rounded-xl bg-zinc-950 ring-1 ring-zinc-800" style={{ aspectRatio: `${width} / ${height}` }}>
-        {/* eslint-disable-next-line @next/next/no-img-element */}
         <img src={imageUrl} alt="原图" className="absolute inset-0 h-full w-full select-none object-contain" draggable={false} />
         <canvas
           ref={canvas}

@@ -20,7 +20,7 @@ export function ModelAndPrice({ taskType, modelId, onModelChange, count, pricePe
 
   if (isLoading) return null
   if (!chosen) return <p className="rounded-lg bg-amber-500/10 px-3 py-2 text-sm text-amber-300">暂无可用的生成模型，请联系管理员配置。</p>
-  const cost = (pricePerImage ?? chosen.prices[taskType]) * count
+  const cost = (pricePerImage ?? chosen.prices[taskType] ?? 0) * count
 
   return (
     <div className="space-y-3">

@@ -51,7 +51,6 @@ export function XiaolimaoStudio() {
                     {presets?.map((p) => (
                       <button key={p.id} type="button" aria-pressed={preset?.id === p.id} onClick={() => setPresetId(p.id)} className={cn('overflow-hidden rounded-xl bg-zinc-900 text-left ring-1 transition', preset?.id === p.id ? 'ring-2 ring-brand-500' : 'ring-zinc-800 hover:ring-zinc-600')}>
                         {p.cover ? (
-                          // eslint-disable-next-line @next/next/no-img-element
                           <img src={p.cover} alt={p.name} className="aspect-square w-full object-cover" />
                         ) : (
                           <div className="flex aspect-square items-center justify-center bg-gradient-to-br from-brand-600/40 to-accent-400/20 text-2xl font-semibold text-white">{p.name.slice(0, 2)}</div>

@@ -9,7 +9,6 @@ export function SiteBrand({ href = '/', suffix }: { href?: string; suffix?: stri
   return (
     <Link href={href} className="flex min-w-0 items-center gap-2.5">
       {config?.logo && (
-        // eslint-disable-next-line @next/next/no-img-element -- the logo is any URL the operator sets
         <img src={config.logo} alt="" className="size-8 shrink-0 rounded-lg object-cover" />
       )}
       <span className="truncate text-base font-semibold text-white">{config?.name}</span>

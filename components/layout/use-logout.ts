@@ -11,6 +11,7 @@ export function useLogout() {
   const { mutateAsync: signOut } = useSignOut()
   return useCallback(async () => {
     await signOut()
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load on purpose: it drops every query cached for the old user
     window.location.assign('/login')
   }, [signOut])
 }

@@ -34,7 +34,6 @@ export function UserMenu() {
   return (
     <div ref={box} className="relative">
       <button type="button" aria-label={profile?.name ?? '用户菜单'} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)} className="flex items-center gap-2 rounded-full p-0.5 pr-2 ring-1 ring-zinc-800 transition hover:ring-zinc-600">
-        {/* eslint-disable-next-line @next/next/no-img-element */}
         <img src={profile?.avatar ?? '/imgs/default_avatar.png'} alt="" className="size-8 rounded-full object-cover" />
         <span className="hidden max-w-28 truncate text-sm text-zinc-200 sm:inline">{profile?.name ?? '…'}</span>
       </button>

@@ -48,7 +48,7 @@ export function MjForm({ mode, onModeChange, prompt, onPromptChange, onSubmitted
 
   function request(): { type: string; params: Record<string, unknown> } | string {
     if (mode === 'BLEND') return blendImages.length < 2 ? '混图需要 2-5 张图片' : { type: 'MJ_IMG2IMG', params: { mjAction: 'BLEND', referenceImageIds: blendImages.map((i) => i.id), dimensions } }
-    if (mode === 'DESCRIBE') return describeImage.length !== 1 ? '请上传要识别的图片' : { type: 'MJ_IMG2IMG', params: { mjAction: 'DESCRIBE', referenceImageIds: [describeImage[0].id] } }
+    if (mode === 'DESCRIBE') return describeImage.length !== 1 || !describeImage[0] ? '请上传要识别的图片' : { type: 'MJ_IMG2IMG', params: { mjAction: 'DESCRIBE', referenceImageIds: [describeImage[0].id] } }
     if (!prompt.trim()) return '请输入提示词'
     const imagine = { ...options, speed: speeds.includes(options.speed!) ? options.speed : null, prompt: prompt.trim() }
     return references.length ? { type: 'MJ_IMG2IMG', params: { ...imagine, referenceImageIds: references.map((r) => r.id) } } : { type: 'MJ_TEXT2IMG', params: imagine }

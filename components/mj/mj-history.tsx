@@ -18,7 +18,6 @@ function Thumb({ task, size }: { task: MjNodeJson; size: string }) {
   return (
     <span className={cn('flex shrink-0 items-center justify-center overflow-hidden rounded-lg bg-zinc-950 ring-1 ring-zinc-800', size)}>
       {src ? (
-        // eslint-disable-next-line @next/next/no-img-element
         <img src={src} alt="" className="h-full w-full object-cover" loading="lazy" />
       ) : (
         <span className="text-[10px] text-zinc-500">{task.status === 'PENDING' ? `${task.progress}%` : TASK_STATUS_LABELS[task.status]}</span>

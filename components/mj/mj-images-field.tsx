@@ -36,7 +36,6 @@ export function MjImagesField({ label, hint, max, value, onChange }: { label: st
       <div className="grid grid-cols-4 gap-2 sm:grid-cols-5">
         {value.map((image, i) => (
           <div key={image.id} className="group relative aspect-square overflow-hidden rounded-lg bg-zinc-950 ring-1 ring-zinc-800">
-            {/* eslint-disable-next-line @next/next/no-img-element */}
             <img src={image.url} alt={`${label} ${i + 1}`} className="h-full w-full object-cover" />
             <button
               type="button"

@@ -4,7 +4,7 @@ import { WaitingNote } from '@/components/create/waiting-note'
 
 /** The shape the picture will have (the requested --ar), so the preview does not jump when it arrives. */
 function frameRatio(aspectRatio: string | undefined): string {
-  const [w, h] = (aspectRatio ?? '').split(':').map(Number)
+  const [w = 0, h = 0] = (aspectRatio ?? '').split(':').map(Number)
   return w > 0 && h > 0 ? `${w} / ${h}` : '1 / 1'
 }
 
@@ -18,7 +18,6 @@ export function MjTaskProgress({ task, aspectRatio }: { task: TaskJson; aspectRa
       </div>
       <div className="relative flex max-h-[60vh] items-center justify-center overflow-hidden rounded-xl bg-zinc-950 ring-1 ring-zinc-800" style={{ aspectRatio: frameRatio(aspectRatio) }}>
         {task.previewUrl ? (
-          // eslint-disable-next-line @next/next/no-img-element -- the proxy's preview, a remote image next/image would have to proxy
           <img src={task.previewUrl} alt="生成预览" className="h-full w-full object-contain" />
         ) : (
           <span className="px-6 text-center text-sm text-zinc-500">{task.stage === 'QUEUED' ? '排队等待 Midjourney…' : '等待 Midjourney 开始绘制…'}</span>

@@ -7,17 +7,15 @@ export function MjResultGrid({ task, describedCount, source }: { task: TaskJson;
       {task.results.map((image, i) => (
         <figure key={image.url} className="group relative flex justify-center overflow-hidden rounded-xl bg-zinc-950 ring-1 ring-zinc-800">
           <a href={image.url} target="_blank" rel="noopener noreferrer">
-            {/* eslint-disable-next-line @next/next/no-img-element -- stored results, shown at their own size */}
             <img src={image.url} alt={`生成结果 ${i + 1}`} width={image.width} height={image.height} className="max-h-[60vh] w-auto object-contain" />
           </a>
-          <a href={image.url} download={`${task.id}-${i + 1}.png`} className="absolute bottom-2 right-2 rounded-lg bg-black/60 px-2.5 py-1 text-xs text-white opacity-90 backdrop-blur transition hover:bg-black/80 sm:opacity-0 sm:group-hover:opacity-100">
+          <a href={image.downloadUrl ?? image.url} download={`${task.id}-${i + 1}.png`} className="absolute bottom-2 right-2 rounded-lg bg-black/60 px-2.5 py-1 text-xs text-white opacity-90 backdrop-blur transition hover:bg-black/80 sm:opacity-0 sm:group-hover:opacity-100">
             下载
           </a>
         </figure>
       ))}
       {task.results.length === 0 && source && (
         <figure className="flex items-center gap-3 rounded-xl bg-zinc-950/60 p-2 ring-1 ring-zinc-800">
-          {/* eslint-disable-next-line @next/next/no-img-element -- stored results, shown at their own size */}
           <img src={source} alt="识别的图片" className="size-20 rounded-lg object-cover" />
           <figcaption className="text-xs text-zinc-500">Midjourney 为这张图写了 {describedCount} 条提示词</figcaption>
         </figure>

@@ -29,7 +29,6 @@ export function AvatarCard({ profile }: { profile: ProfileJson }) {
   return (
     <Card>
       <div className="flex flex-wrap items-center gap-5">
-        {/* eslint-disable-next-line @next/next/no-img-element */}
         <img src={profile.avatar} alt="头像" className="size-20 rounded-full object-cover ring-2 ring-zinc-800" />
         <div className="min-w-0 flex-1 space-y-1 text-sm">
           <div className="text-lg font-medium text-white">{profile.name}</div>

@@ -21,7 +21,7 @@ function startSite(dataDir: string, port = PORT): Started {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LISTEN_HOST: '127.0.0.1', WORKER_DRAIN_SECONDS: '2' }
   for (const name of ['DATABASE_URL', 'AUTH_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'RUN_WORKER_IN_WEB', 'EMBEDDED_DATABASE']) delete env[name]
   // Its own process group, so "Ctrl-C" reaches the launcher and the web server as in a terminal.
-  const child = spawn(process.execPath, [tsx, path.join(root, 'scripts/start.ts')], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [tsx, '--conditions=react-server', path.join(root, 'scripts/start.ts')], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   let text = ''
   child.stdout!.on('data', (chunk) => (text += chunk))
   child.stderr!.on('data', (chunk) => (text += chunk))

@@ -14,7 +14,6 @@ export function CoverField({ id, value, onChange }: { id: string; value: string;
         <Input id={id} value={value} onChange={(e) => onChange(e.target.value)} maxLength={500} placeholder="https://" />
         <div className="flex size-14 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-zinc-800 ring-1 ring-zinc-700">
           {url && !isBroken ? (
-            // eslint-disable-next-line @next/next/no-img-element
             <img src={url} alt="封面预览" className="size-full object-cover" onError={() => setBrokenUrl(url)} />
           ) : (
             <span className="text-[10px] text-zinc-500">无封面</span>
@@ -28,6 +27,5 @@ export function CoverField({ id, value, onChange }: { id: string; value: string;
 /** A cover thumbnail for table rows, or '-' when none. */
 export function CoverThumb({ url, alt }: { url: string | null; alt: string }) {
   if (!url) return <span className="text-zinc-500">-</span>
-  // eslint-disable-next-line @next/next/no-img-element
   return <img src={url} alt={alt} loading="lazy" className="size-10 rounded-md object-cover ring-1 ring-zinc-700" />
 }

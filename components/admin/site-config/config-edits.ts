@@ -5,7 +5,7 @@ export type Value = string | number | boolean
 export type Edits = Record<string, Value>
 
 export function shownValue(item: ConfigItemView, edits: Edits): Value {
-  return item.name in edits ? edits[item.name] : item.value
+  return edits[item.name] ?? item.value
 }
 
 export function changedItems(items: ConfigItemView[], edits: Edits): ConfigItemView[] {

@@ -29,11 +29,11 @@ export function TaskDetailDialog({ taskId, onClose }: { taskId: string; onClose:
         <div className="space-y-5">
           <Facts
             items={[
-              ['任务 ID', <span className="font-mono text-xs">{task.id}</span>],
+              ['任务 ID', <span key="id" className="font-mono text-xs">{task.id}</span>],
               ['用户', `${task.user.name}（@${task.user.username}）`],
               ['类型', taskTypeLabel(task.type)],
               ['模型', task.model.name],
-              ['状态', <TaskStatusBadge task={task} />],
+              ['状态', <TaskStatusBadge key="status" task={task} />],
               ['推荐', task.isRecommended ? <Badge tone="brand">已推荐</Badge> : '否'],
               ['消耗积分', task.chargedPoints],
               ['计价', priceText(task.priceSnapshot)],

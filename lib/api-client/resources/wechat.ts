@@ -64,7 +64,8 @@ export function useLoginTicketPoll(id: string | null, enabled: boolean, interval
     queryKey: wechatKeys.ticket(id ?? ''),
     queryFn: () => api.get<TicketPoll>(wechatUrls.ticket(id!), undefined, { silent: true }),
     enabled: Boolean(id) && enabled,
-    refetchInterval: intervalMs,
+    // A ticket that gave its token, expired or was used up answers the same from now on.
+    refetchInterval: (q) => (q.state.data?.token || q.state.data?.status === 'EXPIRED' || q.state.data?.status === 'CONSUMED' || q.state.error ? false : intervalMs),
     placeholderData: undefined,
   })
 }
