@@ -20,7 +20,10 @@ export default defineConfig([
       // Plain <img>: results come with their own WebP thumbnails, and sources are /files, an S3 or CDN
       // origin the operator sets at run time, WeChat avatars and blob: previews, which next/image's optimiser does not fit.
       '@next/next/no-img-element': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
     },
   },
   {

@@ -20,13 +20,25 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     },
   },
   projects: [
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
     // The core flows again on a phone screen (the WeChat browser's size), touch and all.
-    { name: 'phone', testMatch: ['foundation.spec.ts', 'cards.spec.ts', 'generate.spec.ts', 'consent.spec.ts', 'first-hour.spec.ts', 'progress.spec.ts'], use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
+    {
+      name: 'phone',
+      testMatch: ['foundation.spec.ts', 'cards.spec.ts', 'generate.spec.ts', 'consent.spec.ts', 'first-hour.spec.ts', 'progress.spec.ts'],
+      use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+    },
   ],
   webServer: {
     command: 'node node_modules/tsx/dist/cli.mjs tests/e2e/server.ts',

@@ -75,7 +75,10 @@ try {
   const total = await db().card.count()
   const lastPage = Math.ceil(total / 20)
   const listRows: Row[] = []
-  for (const [label, page] of [['page 1', 1], [`last page (${lastPage})`, lastPage]] as const) {
+  for (const [label, page] of [
+    ['page 1', 1],
+    [`last page (${lastPage})`, lastPage],
+  ] as const) {
     const ours = await load(LIST_REQUESTS, CONCURRENCY, () => callRoute(listRoute.GET, { token: admin.token, query: { page, pageSize: 20 } }))
     // The same steps listCards takes: the total, the page's ids from the nearer end of
     // the index, then those rows.
@@ -123,10 +126,9 @@ try {
       const counters = await client.query(`SELECT key, count, "resetAt" FROM "RateLimitCounter" WHERE key = ANY($1::text[]) AND "resetAt" > now()`, [limitKeys])
       const maxOf = (key: string) => (key.startsWith('redeem:user:') ? REDEEM_LIMITS.perUser.max : REDEEM_LIMITS.perIp.max)
       if (counters.rows.some((r) => r.count >= maxOf(r.key))) throw new Error('floor throttled')
-      const matches = await client.query(
-        `SELECT id, status, "usedAt", "usedById", "holderId", "disabledAt", "expiresAt" FROM "Card" WHERE "keyHash" = $1`,
-        [hashKey(at(readyKeys, REDEMPTIONS + i))],
-      )
+      const matches = await client.query(`SELECT id, status, "usedAt", "usedById", "holderId", "disabledAt", "expiresAt" FROM "Card" WHERE "keyHash" = $1`, [
+        hashKey(at(readyKeys, REDEMPTIONS + i)),
+      ])
       const card = matches.rows.find((c) => c.status === 'SUCCESS')
       const won = await client.query(
         `UPDATE "Card" SET "usedById" = $1, "usedAt" = now()
@@ -156,7 +158,12 @@ try {
   console.log('\napp: the route handlers called in-process with a Request (route() wrapper, zod, domain code, Prisma); no HTTP server or socket is involved.')
   console.log('floor: the same statements sent straight to PostgreSQL with pg, no framework.')
   printTable(`Card keys — ${TOTAL_KEYS.toLocaleString()} keys, PostgreSQL at ${new URL(database.url).host}`, [
-    { what: `import ${TOTAL_KEYS.toLocaleString()} keys (${Math.ceil(TOTAL_KEYS / 10_000)} requests, committed)`, ours: fmt(imported.ms), floor: fmt(floorImport.ms), ratio: ratio(imported.ms, floorImport.ms) },
+    {
+      what: `import ${TOTAL_KEYS.toLocaleString()} keys (${Math.ceil(TOTAL_KEYS / 10_000)} requests, committed)`,
+      ours: fmt(imported.ms),
+      floor: fmt(floorImport.ms),
+      ratio: ratio(imported.ms, floorImport.ms),
+    },
     { what: 'background check of all PENDING', ours: fmt(checked.ms), floor: '-', ratio: '-' },
     ...listRows,
     {

@@ -106,7 +106,10 @@ try {
 
   const submit = async (i: number, submittedAt: Map<string, number>) => {
     const sentAt = performance.timeOrigin + performance.now()
-    const res = await callRoute(tasksRoute.POST, { token: at(users, i % SUBMIT_CONCURRENCY).token, body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: `bench ${i}`, width: 64, height: 64 } } })
+    const res = await callRoute(tasksRoute.POST, {
+      token: at(users, i % SUBMIT_CONCURRENCY).token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: `bench ${i}`, width: 64, height: 64 } },
+    })
     if (res.status !== 200) throw new Error(JSON.stringify(res.body))
     submittedAt.set(res.body.data.id, sentAt)
   }

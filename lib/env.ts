@@ -5,20 +5,24 @@ import { z } from 'zod'
  * process.env (scripts/start.ts fills in the embedded default's values before the app
  * starts). A missing or malformed variable stops start-up with its name.
  */
-const booleanString = z
-  .enum(['true', 'false', '1', '0', ''])
-  .transform((v) => v === 'true' || v === '1')
+const booleanString = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1')
 
 export const ZEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** PostgreSQL connection URL. Unset: scripts/start.ts runs the embedded PGlite and sets it. */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
+    .optional(),
   /**
    * Migrations only: the role that owns the schema. Set, `npm start` and `npm run db:migrate`
    * apply migrations with it, and DATABASE_URL may be a role that only reads and writes rows
    * (docker-compose.yml). Unset: migrations use DATABASE_URL.
    */
-  MIGRATION_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL').optional(),
+  MIGRATION_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
+    .optional(),
   /** Connections per process in the pool. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Signs and encrypts login tokens and secret site settings: at least 32 random characters. */
@@ -31,7 +35,10 @@ export const ZEnvSchema = z.object({
   /** Public origin of the site, e.g. https://ai.example.com (OAuth callbacks, payment notifications). */
   PUBLIC_URL: z.url().optional(),
   /** The first administrator, created on first start when no ADMIN exists. */
-  ADMIN_USERNAME: z.string().regex(/^[a-zA-Z0-9_]{3,32}$/, 'must be 3-32 letters, digits or _').default('admin'),
+  ADMIN_USERNAME: z
+    .string()
+    .regex(/^[a-zA-Z0-9_]{3,32}$/, 'must be 3-32 letters, digits or _')
+    .default('admin'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   /** Trust X-Forwarded-For / X-Real-IP from a reverse proxy for the client address. */
   TRUST_PROXY: booleanString.default(false),

@@ -12,7 +12,10 @@ if (typeof window !== 'undefined') z.config({ jitless: true })
  */
 export function updateSchemaOf<Shape extends z.ZodRawShape>(create: z.ZodObject<Shape>) {
   const shape = Object.fromEntries(Object.entries(create.shape).map(([key, field]) => [key, field instanceof z.ZodDefault ? field.removeDefault() : field]))
-  return z.object(shape as { [K in keyof Shape]: Shape[K] extends z.ZodDefault<infer Inner> ? Inner : Shape[K] }).partial().strict()
+  return z
+    .object(shape as { [K in keyof Shape]: Shape[K] extends z.ZodDefault<infer Inner> ? Inner : Shape[K] })
+    .partial()
+    .strict()
 }
 
 export { z }

@@ -8,7 +8,12 @@ import { parseArgs } from 'node:util'
 import next from 'next'
 
 const { values: args } = parseArgs({
-  options: { dev: { type: 'boolean', default: false }, port: { type: 'string', default: '3000' }, host: { type: 'string', default: '0.0.0.0' }, 'drain-seconds': { type: 'string', default: '25' } },
+  options: {
+    dev: { type: 'boolean', default: false },
+    port: { type: 'string', default: '3000' },
+    host: { type: 'string', default: '0.0.0.0' },
+    'drain-seconds': { type: 'string', default: '25' },
+  },
 })
 const dev = args.dev
 const port = Number(args.port)

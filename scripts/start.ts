@@ -74,7 +74,15 @@ async function main() {
   // The running app never needs the schema owner's credentials.
   const { MIGRATION_DATABASE_URL: _owner, ...inherited } = processEnvironment()
   // The server reads no environment of its own: what it needs comes as arguments.
-  const serverArgs = ['--port', String(config.PORT), '--host', config.LISTEN_HOST, '--drain-seconds', String(config.WORKER_DRAIN_SECONDS), ...(isDev ? ['--dev'] : [])]
+  const serverArgs = [
+    '--port',
+    String(config.PORT),
+    '--host',
+    config.LISTEN_HOST,
+    '--drain-seconds',
+    String(config.WORKER_DRAIN_SECONDS),
+    ...(isDev ? ['--dev'] : []),
+  ]
   const child = spawn(process.execPath, [server, ...serverArgs], {
     stdio: 'inherit',
     env: {

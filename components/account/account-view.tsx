@@ -6,7 +6,6 @@ import { formatCents } from '@/lib/format'
 import { LedgerList } from './ledger-list'
 import { ROLE_LABELS } from '@/lib/users/role-labels'
 
-
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <Card>

@@ -25,7 +25,10 @@ function AlreadyBound({ mobile }: { mobile: string }) {
     <div>
       <h1 className="text-xl font-semibold text-white">绑定手机号</h1>
       <p className="mt-4 text-sm text-zinc-300">你的账号已绑定手机号 {maskMobile(mobile)}。</p>
-      <Link href={target} className="mt-6 inline-flex h-10 w-full items-center justify-center rounded-lg bg-zinc-800 text-sm font-medium text-zinc-100 ring-1 ring-zinc-700 hover:bg-zinc-700">
+      <Link
+        href={target}
+        className="mt-6 inline-flex h-10 w-full items-center justify-center rounded-lg bg-zinc-800 text-sm font-medium text-zinc-100 ring-1 ring-zinc-700 hover:bg-zinc-700"
+      >
         继续
       </Link>
     </div>

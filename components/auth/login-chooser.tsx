@@ -17,7 +17,12 @@ function Option({ href, title, note, icon, disabled }: { href: string; title: st
     </>
   )
   const cls = 'flex items-center gap-3 rounded-xl p-3 ring-1 ring-zinc-800 transition'
-  if (disabled) return <div className={`${cls} opacity-60`} aria-disabled="true">{body}</div>
+  if (disabled)
+    return (
+      <div className={`${cls} opacity-60`} aria-disabled="true">
+        {body}
+      </div>
+    )
   return (
     <Link href={href} className={`${cls} hover:bg-zinc-800/60 hover:ring-zinc-700`}>
       {body}

@@ -68,18 +68,45 @@ export function PasswordLoginForm() {
       </div>
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field label="用户名" htmlFor="username" help={mode === 'register' ? '3-32 位字母、数字或下划线' : undefined}>
-          <Input id="username" name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} placeholder="请输入用户名" />
+          <Input
+            id="username"
+            name="username"
+            autoComplete="username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            placeholder="请输入用户名"
+          />
         </Field>
         <Field label="密码" htmlFor="password" help={mode === 'register' ? '至少 8 位' : undefined}>
-          <Input id="password" name="password" type="password" autoComplete={mode === 'login' ? 'current-password' : 'new-password'} value={password} onChange={(e) => setPassword(e.target.value)} placeholder="请输入密码" />
+          <Input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            placeholder="请输入密码"
+          />
         </Field>
         {mode === 'register' && (
           <Field label="确认密码" htmlFor="confirm">
-            <Input id="confirm" name="confirm" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} placeholder="请再次输入密码" />
+            <Input
+              id="confirm"
+              name="confirm"
+              type="password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              placeholder="请再次输入密码"
+            />
           </Field>
         )}
         {mode === 'register' && <TermsConsent checked={agreed} onChange={setAgreed} />}
-        {error && <p role="alert" className="text-sm text-red-400">{error}</p>}
+        {error && (
+          <p role="alert" className="text-sm text-red-400">
+            {error}
+          </p>
+        )}
         <Button type="submit" className="w-full" size="lg" loading={busy}>
           {mode === 'login' ? '登录' : '注册并登录'}
         </Button>

@@ -43,11 +43,40 @@ export function SmsCodeFields({ purpose, mobile, code, onMobileChange, onCodeCha
   return (
     <>
       <Field label="手机号" htmlFor="mobile">
-        <Input id="mobile" name="mobile" type="tel" inputMode="numeric" autoComplete="tel-national" maxLength={20} value={mobile} onChange={(e) => onMobileChange(e.target.value)} placeholder="请输入手机号" />
+        <Input
+          id="mobile"
+          name="mobile"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel-national"
+          maxLength={20}
+          value={mobile}
+          onChange={(e) => onMobileChange(e.target.value)}
+          placeholder="请输入手机号"
+        />
       </Field>
-      <Field label="验证码" htmlFor="sms-code" help={sent && (sent.toLog ? `${SMS_LOG_SENT}（本站未接入短信服务，不会发出短信），5 分钟内有效` : `验证码已发送至 ${sent.mobile.slice(0, 3)} **** ${sent.mobile.slice(-4)}，5 分钟内有效`)}>
+      <Field
+        label="验证码"
+        htmlFor="sms-code"
+        help={
+          sent &&
+          (sent.toLog
+            ? `${SMS_LOG_SENT}（本站未接入短信服务，不会发出短信），5 分钟内有效`
+            : `验证码已发送至 ${sent.mobile.slice(0, 3)} **** ${sent.mobile.slice(-4)}，5 分钟内有效`)
+        }
+      >
         <div className="flex gap-2">
-          <Input id="sms-code" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => onCodeChange(e.target.value.replace(/\D/g, ''))} placeholder="6 位数字" className="min-w-0 flex-1" />
+          <Input
+            id="sms-code"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={code}
+            onChange={(e) => onCodeChange(e.target.value.replace(/\D/g, ''))}
+            placeholder="6 位数字"
+            className="min-w-0 flex-1"
+          />
           <Button type="button" variant="secondary" className="w-32" onClick={send} loading={sending} disabled={left > 0}>
             {left > 0 ? `重新获取 (${left}s)` : sent ? '重新获取' : '获取验证码'}
           </Button>

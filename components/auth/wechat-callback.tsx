@@ -99,10 +99,16 @@ function Failed({ message, declined }: { message: string; declined?: boolean }) 
         {message}
       </p>
       <div className="mt-6 grid grid-cols-2 gap-3">
-        <Link href={`/login_by_wechat?redirect=${encodeURIComponent(back)}`} className="inline-flex h-10 items-center justify-center rounded-lg bg-[#07c160] text-sm font-medium text-white hover:brightness-110">
+        <Link
+          href={`/login_by_wechat?redirect=${encodeURIComponent(back)}`}
+          className="inline-flex h-10 items-center justify-center rounded-lg bg-[#07c160] text-sm font-medium text-white hover:brightness-110"
+        >
           重新登录
         </Link>
-        <Link href={back} className="inline-flex h-10 items-center justify-center rounded-lg bg-zinc-800 text-sm font-medium text-zinc-100 ring-1 ring-zinc-700 hover:bg-zinc-700">
+        <Link
+          href={back}
+          className="inline-flex h-10 items-center justify-center rounded-lg bg-zinc-800 text-sm font-medium text-zinc-100 ring-1 ring-zinc-700 hover:bg-zinc-700"
+        >
           返回
         </Link>
       </div>

@@ -8,5 +8,9 @@ const noSubscription = () => () => {}
 
 /** Whether this page runs in WeChat's browser; undefined until hydrated (the server cannot know). */
 export function useIsWechatBrowser(): boolean | undefined {
-  return useSyncExternalStore(noSubscription, () => isWechatBrowser(navigator.userAgent), () => undefined)
+  return useSyncExternalStore(
+    noSubscription,
+    () => isWechatBrowser(navigator.userAgent),
+    () => undefined,
+  )
 }

@@ -18,7 +18,11 @@ export function WechatLogin() {
     <div>
       <h1 className="text-xl font-semibold text-white">微信登录</h1>
       {!options.data || isWechat === undefined ? (
-        options.isError ? <Notice>暂时无法获取微信登录配置，请稍后再试。</Notice> : <Loading />
+        options.isError ? (
+          <Notice>暂时无法获取微信登录配置，请稍后再试。</Notice>
+        ) : (
+          <Loading />
+        )
       ) : !options.data.available ? (
         <Notice>{options.data.message}</Notice>
       ) : isWechat ? (

@@ -66,7 +66,12 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
     <div className="mt-6 flex flex-col items-center">
       <div className="relative size-52 overflow-hidden rounded-xl bg-white p-2 shadow-lg ring-1 ring-zinc-700">
         {ticket && (
-          <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(ticket.qrSvg)}`} alt="微信登录二维码" data-scan-url={ticket.scanUrl} className="size-full" />
+          <img
+            src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(ticket.qrSvg)}`}
+            alt="微信登录二维码"
+            data-scan-url={ticket.scanUrl}
+            className="size-full"
+          />
         )}
         {!ticket && !failure && (
           <div className="absolute inset-0 flex items-center justify-center text-zinc-500">

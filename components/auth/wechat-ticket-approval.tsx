@@ -47,9 +47,7 @@ export function WechatTicketApproval({ ticket }: { ticket: TicketIdentifiedAnswe
   }
   return (
     <Panel title="登录确认">
-      <p className="text-sm leading-relaxed text-zinc-300">
-        有一台电脑正在请求登录你的账号「{ticket.name}」。确认后，这台电脑将获得你的账号权限。
-      </p>
+      <p className="text-sm leading-relaxed text-zinc-300">有一台电脑正在请求登录你的账号「{ticket.name}」。确认后，这台电脑将获得你的账号权限。</p>
       <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-xl bg-zinc-950/60 p-4 text-sm ring-1 ring-zinc-800">
         <dt className="text-zinc-500">电脑 IP</dt>
         <dd data-testid="ticket-desktop-ip" className="break-all text-zinc-100">

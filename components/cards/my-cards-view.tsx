@@ -49,7 +49,14 @@ function RedeemForm() {
   return (
     <Card className="mb-5">
       <form onSubmit={submit} className="flex flex-wrap gap-3">
-        <Input aria-label="卡密" value={cardKey} onChange={(e) => setCardKey(e.target.value)} placeholder="输入卡密兑换积分" autoComplete="off" className="min-w-56 flex-1 font-mono" />
+        <Input
+          aria-label="卡密"
+          value={cardKey}
+          onChange={(e) => setCardKey(e.target.value)}
+          placeholder="输入卡密兑换积分"
+          autoComplete="off"
+          className="min-w-56 flex-1 font-mono"
+        />
         <Button type="submit" loading={busy}>
           兑换
         </Button>

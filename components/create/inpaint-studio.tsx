@@ -20,7 +20,12 @@ export function InpaintStudio({ title }: { title?: string }) {
     const mask = await painter.current?.exportMask()
     if (!mask) return '请在图片上涂抹需要重绘的区域'
     const uploaded = await upload.mutateAsync(mask)
-    return { initImageId: image.id, maskImageId: uploaded.id, denoisingStrength: denoise, ...fitSize(image.width, image.height, Math.min(1024, Math.max(image.width, image.height))) }
+    return {
+      initImageId: image.id,
+      maskImageId: uploaded.id,
+      denoisingStrength: denoise,
+      ...fitSize(image.width, image.height, Math.min(1024, Math.max(image.width, image.height))),
+    }
   }
 
   const fields = (
@@ -28,10 +33,28 @@ export function InpaintStudio({ title }: { title?: string }) {
       <ImageUploadField label="原图" hint="上传要修改的图片，最大 10MB" value={image} onChange={setImage} />
       {image && <MaskPainter key={image.id} ref={painter} imageUrl={image.url} width={image.width} height={image.height} />}
       <Field label={`重绘幅度：${denoise.toFixed(2)}`} htmlFor="denoise" help="越大变化越多，越小越接近原图">
-        <input id="denoise" type="range" min={0.2} max={1} step={0.05} value={denoise} onChange={(e) => setDenoise(Number(e.target.value))} className="w-full accent-brand-500" />
+        <input
+          id="denoise"
+          type="range"
+          min={0.2}
+          max={1}
+          step={0.05}
+          value={denoise}
+          onChange={(e) => setDenoise(Number(e.target.value))}
+          className="w-full accent-brand-500"
+        />
       </Field>
     </div>
   )
 
-  return <SdStudio title={title} type="SD_IMGINPAINT" extraFields={fields} extraParams={params} showSize={false} placeholder="重绘后的图片会显示在这里，可与左侧原图对比" />
+  return (
+    <SdStudio
+      title={title}
+      type="SD_IMGINPAINT"
+      extraFields={fields}
+      extraParams={params}
+      showSize={false}
+      placeholder="重绘后的图片会显示在这里，可与左侧原图对比"
+    />
+  )
 }

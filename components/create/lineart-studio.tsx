@@ -26,14 +26,32 @@ export function LineartStudio({ title }: { title?: string }) {
           <div className="mb-1.5 text-sm font-medium text-zinc-300">线稿类型</div>
           <div className="flex gap-2">
             {STYLES.map((s) => (
-              <button key={s.value} type="button" aria-pressed={style === s.value} onClick={() => setStyle(s.value)} className={cn('h-9 flex-1 rounded-lg text-sm ring-1 transition', style === s.value ? 'bg-brand-600/25 text-brand-300 ring-brand-500' : 'bg-zinc-900 text-zinc-400 ring-zinc-700')}>
+              <button
+                key={s.value}
+                type="button"
+                aria-pressed={style === s.value}
+                onClick={() => setStyle(s.value)}
+                className={cn(
+                  'h-9 flex-1 rounded-lg text-sm ring-1 transition',
+                  style === s.value ? 'bg-brand-600/25 text-brand-300 ring-brand-500' : 'bg-zinc-900 text-zinc-400 ring-zinc-700',
+                )}
+              >
                 {s.label}
               </button>
             ))}
           </div>
         </div>
         <Field label={`线条约束强度：${weight.toFixed(1)}`} htmlFor="control-weight">
-          <input id="control-weight" type="range" min={0.5} max={1.5} step={0.1} value={weight} onChange={(e) => setWeight(Number(e.target.value))} className="w-full accent-brand-500" />
+          <input
+            id="control-weight"
+            type="range"
+            min={0.5}
+            max={1.5}
+            step={0.1}
+            value={weight}
+            onChange={(e) => setWeight(Number(e.target.value))}
+            className="w-full accent-brand-500"
+          />
         </Field>
       </div>
     </div>
@@ -45,7 +63,9 @@ export function LineartStudio({ title }: { title?: string }) {
       type="SD_IMGCONTROLNET"
       extraFields={fields}
       showSize={false}
-      extraParams={() => (lineart ? { controlImageId: lineart.id, lineStyle: style, controlWeight: weight, ...fitSize(lineart.width, lineart.height) } : '请先上传线稿')}
+      extraParams={() =>
+        lineart ? { controlImageId: lineart.id, lineStyle: style, controlWeight: weight, ...fitSize(lineart.width, lineart.height) } : '请先上传线稿'
+      }
       placeholder="上传线稿并描述颜色，上色结果会显示在这里"
     />
   )

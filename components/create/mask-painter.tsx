@@ -12,7 +12,10 @@ export type MaskPainterHandle = {
 const MAX_UNDO = 20
 
 /** Paint over a picture the area to redraw: brush and eraser, size, undo, clear. */
-export const MaskPainter = forwardRef<MaskPainterHandle, { imageUrl: string; width: number; height: number }>(function MaskPainter({ imageUrl, width, height }, ref) {
+export const MaskPainter = forwardRef<MaskPainterHandle, { imageUrl: string; width: number; height: number }>(function MaskPainter(
+  { imageUrl, width, height },
+  ref,
+) {
   const canvas = useRef<HTMLCanvasElement>(null)
   const history = useRef<ImageData[]>([])
   const last = useRef<{ x: number; y: number } | null>(null)
@@ -119,7 +122,15 @@ export const MaskPainter = forwardRef<MaskPainterHandle, { imageUrl: string; wid
         </Button>
         <label className="flex items-center gap-2 text-xs text-zinc-400">
           笔刷
-          <input type="range" min={4} max={Math.round(Math.max(width, height) / 6)} value={brush} onChange={(e) => setBrush(Number(e.target.value))} className="w-28 accent-brand-500" aria-label="笔刷大小" />
+          <input
+            type="range"
+            min={4}
+            max={Math.round(Math.max(width, height) / 6)}
+            value={brush}
+            onChange={(e) => setBrush(Number(e.target.value))}
+            className="w-28 accent-brand-500"
+            aria-label="笔刷大小"
+          />
         </label>
         <Button size="sm" variant="ghost" onClick={undo} disabled={undoCount === 0}>
           撤销

@@ -8,7 +8,19 @@ import { useModels } from '@/lib/api-client/resources/models'
 import { modelsFor } from './use-catalog'
 
 /** The model picker for a task type, and what the submission will cost against the user's points. */
-export function ModelAndPrice({ taskType, modelId, onModelChange, count, pricePerImage }: { taskType: string; modelId: string | null; onModelChange: (id: string) => void; count: number; pricePerImage?: number }) {
+export function ModelAndPrice({
+  taskType,
+  modelId,
+  onModelChange,
+  count,
+  pricePerImage,
+}: {
+  taskType: string
+  modelId: string | null
+  onModelChange: (id: string) => void
+  count: number
+  pricePerImage?: number
+}) {
   const { data: models, isLoading } = useModels()
   const { profile } = useProfile()
   const options = modelsFor(models, taskType)
@@ -36,7 +48,11 @@ export function ModelAndPrice({ taskType, modelId, onModelChange, count, pricePe
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
         <span className="text-zinc-400">
           {options.length === 1 && <span className="mr-2 text-zinc-500">{chosen.name} ·</span>}
-          本次消耗 <span data-testid="task-cost" className="font-semibold text-white">{cost}</span> 积分
+          本次消耗{' '}
+          <span data-testid="task-cost" className="font-semibold text-white">
+            {cost}
+          </span>{' '}
+          积分
         </span>
         {profile && (
           <span className="text-zinc-500">

@@ -22,7 +22,10 @@ export function ParamsFields({ value, onChange, showSize = true }: Props) {
                   type="button"
                   aria-pressed={isActive}
                   onClick={() => onChange({ width: s.width, height: s.height })}
-                  className={cn('rounded-lg px-2 py-2 text-xs ring-1 transition', isActive ? 'bg-brand-600/25 text-brand-300 ring-brand-500' : 'bg-zinc-900 text-zinc-400 ring-zinc-700 hover:text-white')}
+                  className={cn(
+                    'rounded-lg px-2 py-2 text-xs ring-1 transition',
+                    isActive ? 'bg-brand-600/25 text-brand-300 ring-brand-500' : 'bg-zinc-900 text-zinc-400 ring-zinc-700 hover:text-white',
+                  )}
                 >
                   <div className="font-medium">{s.label}</div>
                   <div className="text-[10px] opacity-70">
@@ -37,7 +40,16 @@ export function ParamsFields({ value, onChange, showSize = true }: Props) {
       <Field label="生成数量" htmlFor="count">
         <div className="flex gap-2" id="count">
           {[1, 2, 3, 4].map((n) => (
-            <button key={n} type="button" aria-pressed={value.count === n} onClick={() => onChange({ count: n })} className={cn('h-9 w-12 rounded-lg text-sm ring-1 transition', value.count === n ? 'bg-brand-600/25 text-brand-300 ring-brand-500' : 'bg-zinc-900 text-zinc-400 ring-zinc-700 hover:text-white')}>
+            <button
+              key={n}
+              type="button"
+              aria-pressed={value.count === n}
+              onClick={() => onChange({ count: n })}
+              className={cn(
+                'h-9 w-12 rounded-lg text-sm ring-1 transition',
+                value.count === n ? 'bg-brand-600/25 text-brand-300 ring-brand-500' : 'bg-zinc-900 text-zinc-400 ring-zinc-700 hover:text-white',
+              )}
+            >
               {n} 张
             </button>
           ))}
@@ -47,13 +59,35 @@ export function ParamsFields({ value, onChange, showSize = true }: Props) {
         <summary className="cursor-pointer text-sm text-zinc-300">高级参数</summary>
         <div className="mt-4 grid gap-4 sm:grid-cols-2">
           <Field label={`采样步数：${value.steps}`} htmlFor="steps">
-            <input id="steps" type="range" min={1} max={60} value={value.steps} onChange={(e) => onChange({ steps: Number(e.target.value) })} className="w-full accent-brand-500" />
+            <input
+              id="steps"
+              type="range"
+              min={1}
+              max={60}
+              value={value.steps}
+              onChange={(e) => onChange({ steps: Number(e.target.value) })}
+              className="w-full accent-brand-500"
+            />
           </Field>
           <Field label={`提示词相关性（CFG）：${value.cfgScale}`} htmlFor="cfg">
-            <input id="cfg" type="range" min={1} max={20} step={0.5} value={value.cfgScale} onChange={(e) => onChange({ cfgScale: Number(e.target.value) })} className="w-full accent-brand-500" />
+            <input
+              id="cfg"
+              type="range"
+              min={1}
+              max={20}
+              step={0.5}
+              value={value.cfgScale}
+              onChange={(e) => onChange({ cfgScale: Number(e.target.value) })}
+              className="w-full accent-brand-500"
+            />
           </Field>
           <Field label="随机种子" htmlFor="seed" help="-1 表示随机">
-            <Input id="seed" type="number" value={value.seed} onChange={(e) => onChange({ seed: e.target.value === '' ? -1 : Math.trunc(Number(e.target.value)) })} />
+            <Input
+              id="seed"
+              type="number"
+              value={value.seed}
+              onChange={(e) => onChange({ seed: e.target.value === '' ? -1 : Math.trunc(Number(e.target.value)) })}
+            />
           </Field>
           <Field label="采样器" htmlFor="sampler">
             <Select id="sampler" value={value.sampler ?? ''} onChange={(e) => onChange({ sampler: e.target.value || null })}>

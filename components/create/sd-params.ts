@@ -11,7 +11,17 @@ export type SdParams = {
   count: number
 }
 
-export const DEFAULT_SD_PARAMS: SdParams = { prompt: '', negativePrompt: '', width: 512, height: 512, steps: 20, cfgScale: 7, seed: -1, sampler: null, count: 1 }
+export const DEFAULT_SD_PARAMS: SdParams = {
+  prompt: '',
+  negativePrompt: '',
+  width: 512,
+  height: 512,
+  steps: 20,
+  cfgScale: 7,
+  seed: -1,
+  sampler: null,
+  count: 1,
+}
 
 export const SIZE_PRESETS = [
   { label: '1:1', width: 512, height: 512 },

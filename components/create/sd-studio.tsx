@@ -41,7 +41,11 @@ export function SdStudio({ title, type, extraFields, extraParams, showSize = tru
     await run(async () => {
       const extra = (await extraParams?.()) ?? {}
       if (typeof extra === 'string') return toast.error(extra)
-      const task = await submit({ type, modelId: modelId ?? undefined, params: { ...params, prompt: params.prompt.trim(), negativePrompt: params.negativePrompt.trim(), ...extra } })
+      const task = await submit({
+        type,
+        modelId: modelId ?? undefined,
+        params: { ...params, prompt: params.prompt.trim(), negativePrompt: params.negativePrompt.trim(), ...extra },
+      })
       setTaskId(task.id)
     })
   }

@@ -38,12 +38,24 @@ export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onO
       {data?.list.length === 0 && <EmptyState>还没有作品，写下提示词开始创作吧</EmptyState>}
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
         {data?.list.map((task) => (
-          <button key={task.id} type="button" onClick={() => onOpen(task)} className={cn('overflow-hidden rounded-xl bg-zinc-900 text-left ring-1 transition hover:ring-brand-500/70', activeId === task.id ? 'ring-brand-500' : 'ring-zinc-800')}>
+          <button
+            key={task.id}
+            type="button"
+            onClick={() => onOpen(task)}
+            className={cn(
+              'overflow-hidden rounded-xl bg-zinc-900 text-left ring-1 transition hover:ring-brand-500/70',
+              activeId === task.id ? 'ring-brand-500' : 'ring-zinc-800',
+            )}
+          >
             <div className="flex aspect-square items-center justify-center bg-zinc-950">
               {task.results[0] ? (
                 <img src={task.results[0].thumbUrl} alt={String(task.params.prompt ?? '')} className="h-full w-full object-cover" loading="lazy" />
               ) : (
-                <span className="px-3 text-center text-xs text-zinc-500">{task.status === 'PENDING' ? `${stageText(task.status, task.stage)} ${task.progress}%` : task.errorMessage ?? TASK_STATUS_LABELS[task.status]}</span>
+                <span className="px-3 text-center text-xs text-zinc-500">
+                  {task.status === 'PENDING'
+                    ? `${stageText(task.status, task.stage)} ${task.progress}%`
+                    : (task.errorMessage ?? TASK_STATUS_LABELS[task.status])}
+                </span>
               )}
             </div>
             <div className="space-y-1 p-2.5">

@@ -10,7 +10,14 @@ export function TaskImages({ images, taskId, compact }: { images: StoredImage[];
       {images.map((image, i) => (
         <figure key={image.url} className="group relative overflow-hidden rounded-xl bg-zinc-900 ring-1 ring-zinc-800">
           <a href={image.url} target="_blank" rel="noopener noreferrer">
-            <img src={compact ? image.thumbUrl : image.url} alt={`生成结果 ${i + 1}`} width={image.width} height={image.height} className="h-auto w-full object-contain" loading="lazy" />
+            <img
+              src={compact ? image.thumbUrl : image.url}
+              alt={`生成结果 ${i + 1}`}
+              width={image.width}
+              height={image.height}
+              className="h-auto w-full object-contain"
+              loading="lazy"
+            />
           </a>
           <a
             href={image.downloadUrl ?? image.url}

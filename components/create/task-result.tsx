@@ -28,7 +28,7 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
   }
 
   return (
-    <Card className="space-y-4" >
+    <Card className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2" data-testid="task-status">
         <span className="text-sm text-zinc-300">{stageText(task.status, task.stage, task.queuePosition, task.progress)}</span>
         {task.status === 'PENDING' && (
@@ -41,7 +41,10 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
         <div className="space-y-3">
           <WaitingNote note={task.waitingNote} />
           <div className="h-2 overflow-hidden rounded-full bg-zinc-800" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={task.progress}>
-            <div className="h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-400 transition-all" style={{ width: `${Math.max(3, task.progress)}%` }} />
+            <div
+              className="h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-400 transition-all"
+              style={{ width: `${Math.max(3, task.progress)}%` }}
+            />
           </div>
           <div className="flex items-center gap-2 text-xs text-zinc-500">
             <Spinner className="size-3.5" /> {task.progress}%
@@ -52,7 +55,12 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
         <>
           <TaskImages images={task.results} taskId={task.id} />
           <div className="flex flex-wrap gap-2">
-            <Button size="sm" variant="secondary" loading={busy} onClick={() => run(async () => onNewTask((await submit({ type: 'MAKE_SAME', params: { sourceTaskId: task.id } })).id))}>
+            <Button
+              size="sm"
+              variant="secondary"
+              loading={busy}
+              onClick={() => run(async () => onNewTask((await submit({ type: 'MAKE_SAME', params: { sourceTaskId: task.id } })).id))}
+            >
               做同款
             </Button>
           </div>
@@ -61,7 +69,12 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
       {(task.status === 'FAIL' || task.status === 'CANCELED') && (
         <>
           <p className="rounded-lg bg-red-500/10 px-3 py-2 text-sm text-red-300">{task.errorMessage ?? '任务未完成'}</p>
-          <Button size="sm" variant="secondary" loading={busy} onClick={() => run(async () => onNewTask((await submit({ ...retryRequest(task), modelId: task.model.id })).id))}>
+          <Button
+            size="sm"
+            variant="secondary"
+            loading={busy}
+            onClick={() => run(async () => onNewTask((await submit({ ...retryRequest(task), modelId: task.model.id })).id))}
+          >
             重新生成
           </Button>
         </>

@@ -32,7 +32,18 @@ export function XiaolimaoStudio() {
     if (!preset) return toast.error('请选择风格')
     await run(async () => {
       const { prompt, negativePrompt, width, height, count, seed } = params
-      const task = await submit({ type: 'SD_XIAOLIMAO', params: { customModelId: preset.id, ...(prompt.trim() ? { prompt: prompt.trim() } : {}), ...(negativePrompt.trim() ? { negativePrompt: negativePrompt.trim() } : {}), width, height, count, seed } })
+      const task = await submit({
+        type: 'SD_XIAOLIMAO',
+        params: {
+          customModelId: preset.id,
+          ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
+          ...(negativePrompt.trim() ? { negativePrompt: negativePrompt.trim() } : {}),
+          width,
+          height,
+          count,
+          seed,
+        },
+      })
       setTaskId(task.id)
     })
   }
@@ -49,11 +60,22 @@ export function XiaolimaoStudio() {
                   <div className="mb-2 text-sm font-medium text-zinc-300">选择风格</div>
                   <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
                     {presets?.map((p) => (
-                      <button key={p.id} type="button" aria-pressed={preset?.id === p.id} onClick={() => setPresetId(p.id)} className={cn('overflow-hidden rounded-xl bg-zinc-900 text-left ring-1 transition', preset?.id === p.id ? 'ring-2 ring-brand-500' : 'ring-zinc-800 hover:ring-zinc-600')}>
+                      <button
+                        key={p.id}
+                        type="button"
+                        aria-pressed={preset?.id === p.id}
+                        onClick={() => setPresetId(p.id)}
+                        className={cn(
+                          'overflow-hidden rounded-xl bg-zinc-900 text-left ring-1 transition',
+                          preset?.id === p.id ? 'ring-2 ring-brand-500' : 'ring-zinc-800 hover:ring-zinc-600',
+                        )}
+                      >
                         {p.cover ? (
                           <img src={p.cover} alt={p.name} className="aspect-square w-full object-cover" />
                         ) : (
-                          <div className="flex aspect-square items-center justify-center bg-gradient-to-br from-brand-600/40 to-accent-400/20 text-2xl font-semibold text-white">{p.name.slice(0, 2)}</div>
+                          <div className="flex aspect-square items-center justify-center bg-gradient-to-br from-brand-600/40 to-accent-400/20 text-2xl font-semibold text-white">
+                            {p.name.slice(0, 2)}
+                          </div>
                         )}
                         <div className="p-2 text-xs">
                           <div className="truncate text-zinc-200">{p.name}</div>
@@ -64,7 +86,14 @@ export function XiaolimaoStudio() {
                   </div>
                 </div>
                 <Field label="补充描述（可选）" htmlFor="xlm-prompt" help={preset?.triggerWords ? `会自动加上风格词：${preset.triggerWords}` : undefined}>
-                  <Textarea id="xlm-prompt" rows={3} maxLength={2000} value={params.prompt} onChange={(e) => setParams({ ...params, prompt: e.target.value })} placeholder="例如：在樱花树下看书的少女" />
+                  <Textarea
+                    id="xlm-prompt"
+                    rows={3}
+                    maxLength={2000}
+                    value={params.prompt}
+                    onChange={(e) => setParams({ ...params, prompt: e.target.value })}
+                    placeholder="例如：在樱花树下看书的少女"
+                  />
                 </Field>
                 <ParamsFields value={params} onChange={(next) => setParams((p) => ({ ...p, ...next }))} />
                 {preset && (

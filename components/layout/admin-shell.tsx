@@ -31,7 +31,10 @@ export function AdminShell({ children }: { children: ReactNode }) {
     <Link
       key={item.href}
       href={item.href}
-      className={cn('shrink-0 rounded-lg px-3 py-2 text-sm transition', pathname.startsWith(item.href) ? 'bg-brand-600/20 font-medium text-brand-300' : 'text-zinc-400 hover:bg-zinc-900 hover:text-white')}
+      className={cn(
+        'shrink-0 rounded-lg px-3 py-2 text-sm transition',
+        pathname.startsWith(item.href) ? 'bg-brand-600/20 font-medium text-brand-300' : 'text-zinc-400 hover:bg-zinc-900 hover:text-white',
+      )}
     >
       {item.label}
     </Link>

@@ -33,7 +33,14 @@ export function UserMenu() {
 
   return (
     <div ref={box} className="relative">
-      <button type="button" aria-label={profile?.name ?? '用户菜单'} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)} className="flex items-center gap-2 rounded-full p-0.5 pr-2 ring-1 ring-zinc-800 transition hover:ring-zinc-600">
+      <button
+        type="button"
+        aria-label={profile?.name ?? '用户菜单'}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        className="flex items-center gap-2 rounded-full p-0.5 pr-2 ring-1 ring-zinc-800 transition hover:ring-zinc-600"
+      >
         <img src={profile?.avatar ?? '/imgs/default_avatar.png'} alt="" className="size-8 rounded-full object-cover" />
         <span className="hidden max-w-28 truncate text-sm text-zinc-200 sm:inline">{profile?.name ?? '…'}</span>
       </button>
@@ -46,7 +53,13 @@ export function UserMenu() {
             </div>
           )}
           {USER_MENU.map((item) => (
-            <Link key={item.href} href={item.href} role="menuitem" onClick={() => setOpen(false)} className="block px-4 py-2 text-sm text-zinc-200 hover:bg-zinc-800">
+            <Link
+              key={item.href}
+              href={item.href}
+              role="menuitem"
+              onClick={() => setOpen(false)}
+              className="block px-4 py-2 text-sm text-zinc-200 hover:bg-zinc-800"
+            >
               {item.label}
             </Link>
           ))}

@@ -83,14 +83,28 @@ export function MjButtons({ task, onPressed }: { task: TaskJson; onPressed: (chi
         </div>
       )}
       <p className="text-xs text-zinc-500">积分：{costs.join(' · ')}</p>
-      {modal?.action.kind === 'VARY_REGION' && image && <VaryRegionDialog open image={image} prompt={prompt} cost={modal.price} onClose={() => setModal(null)} onConfirm={confirm(modal)} />}
-      {modal?.action.kind === 'CUSTOM_ZOOM' && <CustomZoomDialog open prompt={prompt} cost={modal.price} onClose={() => setModal(null)} onConfirm={confirm(modal)} />}
+      {modal?.action.kind === 'VARY_REGION' && image && (
+        <VaryRegionDialog open image={image} prompt={prompt} cost={modal.price} onClose={() => setModal(null)} onConfirm={confirm(modal)} />
+      )}
+      {modal?.action.kind === 'CUSTOM_ZOOM' && (
+        <CustomZoomDialog open prompt={prompt} cost={modal.price} onClose={() => setModal(null)} onConfirm={confirm(modal)} />
+      )}
     </div>
   )
 }
 
 /** A describe's four suggestions: put one in the form, or imagine it at once (its PicReader button). */
-export function MjDescribed({ task, prompts, onPressed, onUsePrompt }: { task: TaskJson; prompts: string[]; onPressed: (child: TaskJson) => void; onUsePrompt: (prompt: string) => void }) {
+export function MjDescribed({
+  task,
+  prompts,
+  onPressed,
+  onUsePrompt,
+}: {
+  task: TaskJson
+  prompts: string[]
+  onPressed: (child: TaskJson) => void
+  onUsePrompt: (prompt: string) => void
+}) {
   const { offered, start, busy } = useOfferedButtons(task, onPressed)
   return (
     <ol className="space-y-2" aria-label="识图结果">

@@ -30,7 +30,19 @@ const DIMENSIONS = [
 ] as const
 
 /** The /mj form: imagine (prompt, options, reference images), blend or describe; price and submit. */
-export function MjForm({ mode, onModeChange, prompt, onPromptChange, onSubmitted }: { mode: MjMode; onModeChange: (m: MjMode) => void; prompt: string; onPromptChange: (p: string) => void; onSubmitted: (taskId: string) => void }) {
+export function MjForm({
+  mode,
+  onModeChange,
+  prompt,
+  onPromptChange,
+  onSubmitted,
+}: {
+  mode: MjMode
+  onModeChange: (m: MjMode) => void
+  prompt: string
+  onPromptChange: (p: string) => void
+  onSubmitted: (taskId: string) => void
+}) {
   const [options, setOptions] = useState<MjOptionsState>(INITIAL_MJ_OPTIONS)
   const [references, setReferences] = useState<Uploaded[]>([])
   const [blendImages, setBlendImages] = useState<Uploaded[]>([])
@@ -47,11 +59,19 @@ export function MjForm({ mode, onModeChange, prompt, onPromptChange, onSubmitted
   const isTranslated = Boolean(config?.TRANSLATE_ENABLED)
 
   function request(): { type: string; params: Record<string, unknown> } | string {
-    if (mode === 'BLEND') return blendImages.length < 2 ? '混图需要 2-5 张图片' : { type: 'MJ_IMG2IMG', params: { mjAction: 'BLEND', referenceImageIds: blendImages.map((i) => i.id), dimensions } }
-    if (mode === 'DESCRIBE') return describeImage.length !== 1 || !describeImage[0] ? '请上传要识别的图片' : { type: 'MJ_IMG2IMG', params: { mjAction: 'DESCRIBE', referenceImageIds: [describeImage[0].id] } }
+    if (mode === 'BLEND')
+      return blendImages.length < 2
+        ? '混图需要 2-5 张图片'
+        : { type: 'MJ_IMG2IMG', params: { mjAction: 'BLEND', referenceImageIds: blendImages.map((i) => i.id), dimensions } }
+    if (mode === 'DESCRIBE')
+      return describeImage.length !== 1 || !describeImage[0]
+        ? '请上传要识别的图片'
+        : { type: 'MJ_IMG2IMG', params: { mjAction: 'DESCRIBE', referenceImageIds: [describeImage[0].id] } }
     if (!prompt.trim()) return '请输入提示词'
     const imagine = { ...options, speed: speeds.includes(options.speed!) ? options.speed : null, prompt: prompt.trim() }
-    return references.length ? { type: 'MJ_IMG2IMG', params: { ...imagine, referenceImageIds: references.map((r) => r.id) } } : { type: 'MJ_TEXT2IMG', params: imagine }
+    return references.length
+      ? { type: 'MJ_IMG2IMG', params: { ...imagine, referenceImageIds: references.map((r) => r.id) } }
+      : { type: 'MJ_TEXT2IMG', params: imagine }
   }
 
   async function send(e: FormEvent) {
@@ -71,7 +91,14 @@ export function MjForm({ mode, onModeChange, prompt, onPromptChange, onSubmitted
       <form onSubmit={send} className="space-y-5">
         <div role="tablist" aria-label="Midjourney 模式" className="grid grid-cols-3 gap-1 rounded-xl bg-zinc-950/60 p-1 ring-1 ring-zinc-800">
           {MODES.map((m) => (
-            <button key={m.value} type="button" role="tab" aria-selected={mode === m.value} onClick={() => onModeChange(m.value)} className={cn('rounded-lg py-2 text-sm transition', mode === m.value ? 'bg-zinc-800 font-medium text-white' : 'text-zinc-400 hover:text-white')}>
+            <button
+              key={m.value}
+              type="button"
+              role="tab"
+              aria-selected={mode === m.value}
+              onClick={() => onModeChange(m.value)}
+              className={cn('rounded-lg py-2 text-sm transition', mode === m.value ? 'bg-zinc-800 font-medium text-white' : 'text-zinc-400 hover:text-white')}
+            >
               {m.label}
             </button>
           ))}
@@ -82,14 +109,26 @@ export function MjForm({ mode, onModeChange, prompt, onPromptChange, onSubmitted
             <Field
               label="提示词"
               htmlFor="mj-prompt"
-              help={isTranslated ? '可以直接写中文，提交前会自动翻译成英文' : hasCjk(prompt) ? 'Midjourney 只识别英文，请用英文描述画面' : `${prompt.length}/2000`}
+              help={
+                isTranslated ? '可以直接写中文，提交前会自动翻译成英文' : hasCjk(prompt) ? 'Midjourney 只识别英文，请用英文描述画面' : `${prompt.length}/2000`
+              }
             >
-              <Textarea id="mj-prompt" rows={4} maxLength={2000} value={prompt} onChange={(e) => onPromptChange(e.target.value)} placeholder="例如：a cozy cabin in a snowy forest at dusk, warm light, cinematic" />
+              <Textarea
+                id="mj-prompt"
+                rows={4}
+                maxLength={2000}
+                value={prompt}
+                onChange={(e) => onPromptChange(e.target.value)}
+                placeholder="例如：a cozy cabin in a snowy forest at dusk, warm light, cinematic"
+              />
             </Field>
             <MjOptionsFields value={options} onChange={(next) => setOptions((o) => ({ ...o, ...next }))} speeds={speeds} />
             <MjImagesField label="参考图（可选）" hint="作为图片提示放在提示词前，最多 5 张" max={5} value={references} onChange={setReferences} />
             {prompt.trim() && (
-              <div className="rounded-lg bg-zinc-950/70 px-3 py-2 font-mono text-xs leading-relaxed text-zinc-400 ring-1 ring-zinc-800" data-testid="mj-command">
+              <div
+                className="rounded-lg bg-zinc-950/70 px-3 py-2 font-mono text-xs leading-relaxed text-zinc-400 ring-1 ring-zinc-800"
+                data-testid="mj-command"
+              >
                 <span className="text-zinc-500">/imagine </span>
                 {references.length > 0 && <span className="text-zinc-500">[{references.length} 张参考图] </span>}
                 {composeMjPrompt(prompt, { ...options, speed: speeds.includes(options.speed!) ? options.speed : null }, options.rawParams)}
@@ -105,7 +144,16 @@ export function MjForm({ mode, onModeChange, prompt, onPromptChange, onSubmitted
               <div className="mb-2 text-sm font-medium text-zinc-300">画面比例</div>
               <div className="flex flex-wrap gap-2" role="group" aria-label="混图比例">
                 {DIMENSIONS.map((d) => (
-                  <button key={d.value} type="button" aria-pressed={dimensions === d.value} onClick={() => setDimensions(d.value)} className={cn('rounded-lg px-3 py-1.5 text-sm ring-1 ring-inset transition', dimensions === d.value ? 'bg-brand-600/25 text-brand-200 ring-brand-500/60' : 'bg-zinc-900 text-zinc-400 ring-zinc-700 hover:text-white')}>
+                  <button
+                    key={d.value}
+                    type="button"
+                    aria-pressed={dimensions === d.value}
+                    onClick={() => setDimensions(d.value)}
+                    className={cn(
+                      'rounded-lg px-3 py-1.5 text-sm ring-1 ring-inset transition',
+                      dimensions === d.value ? 'bg-brand-600/25 text-brand-200 ring-brand-500/60' : 'bg-zinc-900 text-zinc-400 ring-zinc-700 hover:text-white',
+                    )}
+                  >
                     {d.label}
                   </button>
                 ))}
@@ -114,7 +162,15 @@ export function MjForm({ mode, onModeChange, prompt, onPromptChange, onSubmitted
           </>
         )}
 
-        {mode === 'DESCRIBE' && <MjImagesField label="要识别的图片" hint="Midjourney 会为这张图写出 4 条提示词，可一键拿来生成" max={1} value={describeImage} onChange={setDescribeImage} />}
+        {mode === 'DESCRIBE' && (
+          <MjImagesField
+            label="要识别的图片"
+            hint="Midjourney 会为这张图写出 4 条提示词，可一键拿来生成"
+            max={1}
+            value={describeImage}
+            onChange={setDescribeImage}
+          />
+        )}
 
         <ModelAndPrice taskType={current.priceKey} modelId={modelId} onModelChange={setModelId} count={1} />
         <Button type="submit" size="lg" className="w-full" loading={busy}>

@@ -33,7 +33,14 @@ function Branch({ nodes, activeId, onOpen }: { nodes: MjNodeJson[]; activeId: st
     <ul className="ml-5 space-y-1.5 border-l border-zinc-800 pl-3 pt-1.5">
       {nodes.map((node) => (
         <li key={node.id}>
-          <button type="button" onClick={() => onOpen(node.id)} className={cn('flex w-full items-center gap-2 rounded-lg p-1 text-left transition hover:bg-zinc-800/60', activeId === node.id && 'bg-zinc-800/80 ring-1 ring-brand-500/60')}>
+          <button
+            type="button"
+            onClick={() => onOpen(node.id)}
+            className={cn(
+              'flex w-full items-center gap-2 rounded-lg p-1 text-left transition hover:bg-zinc-800/60',
+              activeId === node.id && 'bg-zinc-800/80 ring-1 ring-brand-500/60',
+            )}
+          >
             <Thumb task={node} size="size-10" />
             <span className="min-w-0 flex-1 truncate text-xs text-zinc-300">{mjTaskTitle(node)}</span>
             <Badge tone={TASK_STATUS_TONES[node.status]}>{node.status === 'PENDING' ? `${node.progress}%` : TASK_STATUS_LABELS[node.status]}</Badge>
@@ -58,7 +65,14 @@ export function MjHistory({ activeId, onOpen }: { activeId: string | null; onOpe
       <div className="grid gap-3 md:grid-cols-2">
         {data?.list.map((root) => (
           <article key={root.id} className="rounded-xl bg-zinc-900/70 p-3 ring-1 ring-zinc-800">
-            <button type="button" onClick={() => onOpen(root.id)} className={cn('flex w-full items-start gap-3 rounded-lg p-1 text-left transition hover:bg-zinc-800/60', activeId === root.id && 'bg-zinc-800/80 ring-1 ring-brand-500/60')}>
+            <button
+              type="button"
+              onClick={() => onOpen(root.id)}
+              className={cn(
+                'flex w-full items-start gap-3 rounded-lg p-1 text-left transition hover:bg-zinc-800/60',
+                activeId === root.id && 'bg-zinc-800/80 ring-1 ring-brand-500/60',
+              )}
+            >
               <Thumb task={root} size="size-16" />
               <span className="min-w-0 flex-1 space-y-1">
                 <span className="line-clamp-2 block text-sm text-zinc-200">{String(root.params.prompt || mjTaskTitle(root))}</span>

@@ -8,7 +8,19 @@ import { useAction } from '@/lib/ui/use-action'
 const MAX_BYTES = 10 * 1024 * 1024
 
 /** Several pictures for a task (reference images, blend inputs): add up to `max`, remove any. */
-export function MjImagesField({ label, hint, max, value, onChange }: { label: string; hint: string; max: number; value: Uploaded[]; onChange: (next: Uploaded[]) => void }) {
+export function MjImagesField({
+  label,
+  hint,
+  max,
+  value,
+  onChange,
+}: {
+  label: string
+  hint: string
+  max: number
+  value: Uploaded[]
+  onChange: (next: Uploaded[]) => void
+}) {
   const input = useRef<HTMLInputElement>(null)
   const [busy, run] = useAction()
   const upload = useUploadImage()
@@ -32,7 +44,15 @@ export function MjImagesField({ label, hint, max, value, onChange }: { label: st
           {value.length}/{max}
         </span>
       </div>
-      <input ref={input} type="file" multiple={max > 1} accept="image/png,image/jpeg,image/webp,image/gif" className="hidden" aria-label={label} onChange={(e) => pick(e.target.files)} />
+      <input
+        ref={input}
+        type="file"
+        multiple={max > 1}
+        accept="image/png,image/jpeg,image/webp,image/gif"
+        className="hidden"
+        aria-label={label}
+        onChange={(e) => pick(e.target.files)}
+      />
       <div className="grid grid-cols-4 gap-2 sm:grid-cols-5">
         {value.map((image, i) => (
           <div key={image.id} className="group relative aspect-square overflow-hidden rounded-lg bg-zinc-950 ring-1 ring-zinc-800">

@@ -12,7 +12,14 @@ import { Dialog } from '@/components/ui/dialog'
 import { Field, Textarea } from '@/components/ui/field'
 import { MaskPainter, type MaskPainterHandle } from '@/components/create/mask-painter'
 
-type Props = { open: boolean; image: StoredImage; prompt: string; cost: number; onClose: () => void; onConfirm: (body: Omit<PressBody, 'customId'>) => Promise<unknown> }
+type Props = {
+  open: boolean
+  image: StoredImage
+  prompt: string
+  cost: number
+  onClose: () => void
+  onConfirm: (body: Omit<PressBody, 'customId'>) => Promise<unknown>
+}
 
 /** Vary (Region): paint the area Midjourney should redo, optionally say what goes there. */
 export function VaryRegionDialog({ open, image, prompt, cost, onClose, onConfirm }: Props) {
@@ -86,7 +93,16 @@ export function CustomZoomDialog({ open, prompt, cost, onClose, onConfirm }: Omi
           <Textarea id="mj-zoom-prompt" rows={3} maxLength={1900} value={text} onChange={(e) => setText(e.target.value)} />
         </Field>
         <Field label={`缩放倍数 ${zoom.toFixed(1)}x`} htmlFor="mj-zoom">
-          <input id="mj-zoom" type="range" min={1} max={2} step={0.1} value={zoom} onChange={(e) => setZoom(Number(e.target.value))} className="w-full accent-brand-500" />
+          <input
+            id="mj-zoom"
+            type="range"
+            min={1}
+            max={2}
+            step={0.1}
+            value={zoom}
+            onChange={(e) => setZoom(Number(e.target.value))}
+            className="w-full accent-brand-500"
+          />
         </Field>
       </div>
     </Dialog>

@@ -10,9 +10,22 @@ export type MjOptionsState = Required<MjOptions> & { rawParams: string }
 const DEFAULT_STYLIZE = 100
 const DEFAULT_CHAOS = 0
 
-export const INITIAL_MJ_OPTIONS: MjOptionsState = { aspectRatio: '1:1', version: null, niji: null, stylize: null, chaos: null, quality: null, speed: null, rawParams: '' }
+export const INITIAL_MJ_OPTIONS: MjOptionsState = {
+  aspectRatio: '1:1',
+  version: null,
+  niji: null,
+  stylize: null,
+  chaos: null,
+  quality: null,
+  speed: null,
+  rawParams: '',
+}
 
-const chip = (isOn: boolean) => cn('rounded-lg px-3 py-1.5 text-sm ring-1 ring-inset transition', isOn ? 'bg-brand-600/25 text-brand-200 ring-brand-500/60' : 'bg-zinc-900 text-zinc-400 ring-zinc-700 hover:text-white')
+const chip = (isOn: boolean) =>
+  cn(
+    'rounded-lg px-3 py-1.5 text-sm ring-1 ring-inset transition',
+    isOn ? 'bg-brand-600/25 text-brand-200 ring-brand-500/60' : 'bg-zinc-900 text-zinc-400 ring-zinc-700 hover:text-white',
+  )
 
 /** Aspect ratio, model version (MJ or Niji), stylize, chaos, quality, speed and raw parameters. */
 export function MjOptionsFields({ value, onChange, speeds }: { value: MjOptionsState; onChange: (next: Partial<MjOptionsState>) => void; speeds: MjSpeed[] }) {
@@ -26,7 +39,13 @@ export function MjOptionsFields({ value, onChange, speeds }: { value: MjOptionsS
         <div className="mb-2 text-sm font-medium text-zinc-300">画面比例</div>
         <div className="flex flex-wrap gap-2" role="group" aria-label="画面比例">
           {MJ_ASPECT_RATIOS.map((ratio) => (
-            <button key={ratio} type="button" aria-pressed={value.aspectRatio === ratio} className={chip(value.aspectRatio === ratio)} onClick={() => onChange({ aspectRatio: ratio })}>
+            <button
+              key={ratio}
+              type="button"
+              aria-pressed={value.aspectRatio === ratio}
+              className={chip(value.aspectRatio === ratio)}
+              onClick={() => onChange({ aspectRatio: ratio })}
+            >
               {ratio}
             </button>
           ))}
@@ -70,10 +89,27 @@ export function MjOptionsFields({ value, onChange, speeds }: { value: MjOptionsS
 
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label={`风格化 ${stylize}${value.stylize === null ? '（默认）' : ''}`} htmlFor="mj-stylize" help="越高越艺术化，越低越贴近提示词">
-          <input id="mj-stylize" type="range" min={0} max={1000} step={10} value={stylize} onChange={(e) => onChange({ stylize: Number(e.target.value) === DEFAULT_STYLIZE ? null : Number(e.target.value) })} className="w-full accent-brand-500" />
+          <input
+            id="mj-stylize"
+            type="range"
+            min={0}
+            max={1000}
+            step={10}
+            value={stylize}
+            onChange={(e) => onChange({ stylize: Number(e.target.value) === DEFAULT_STYLIZE ? null : Number(e.target.value) })}
+            className="w-full accent-brand-500"
+          />
         </Field>
         <Field label={`混乱度 ${chaos}${value.chaos === null ? '（默认）' : ''}`} htmlFor="mj-chaos" help="越高四张图差异越大">
-          <input id="mj-chaos" type="range" min={0} max={100} value={chaos} onChange={(e) => onChange({ chaos: Number(e.target.value) === DEFAULT_CHAOS ? null : Number(e.target.value) })} className="w-full accent-brand-500" />
+          <input
+            id="mj-chaos"
+            type="range"
+            min={0}
+            max={100}
+            value={chaos}
+            onChange={(e) => onChange({ chaos: Number(e.target.value) === DEFAULT_CHAOS ? null : Number(e.target.value) })}
+            className="w-full accent-brand-500"
+          />
         </Field>
       </div>
 
@@ -85,7 +121,13 @@ export function MjOptionsFields({ value, onChange, speeds }: { value: MjOptionsS
               默认
             </button>
             {speeds.map((speed) => (
-              <button key={speed} type="button" aria-pressed={value.speed === speed} className={chip(value.speed === speed)} onClick={() => onChange({ speed })}>
+              <button
+                key={speed}
+                type="button"
+                aria-pressed={value.speed === speed}
+                className={chip(value.speed === speed)}
+                onClick={() => onChange({ speed })}
+              >
                 {MJ_SPEED_LABELS[speed]} --{speed}
               </button>
             ))}

@@ -22,7 +22,20 @@ export function mjTaskTitle(task: Pick<TaskJson, 'action' | 'params'>): string {
 }
 
 /** The fields a new submission takes, without what the server derived (final prompt, translation ...). */
-const SUBMITTED_FIELDS = ['mjAction', 'prompt', 'aspectRatio', 'version', 'niji', 'stylize', 'chaos', 'quality', 'speed', 'rawParams', 'referenceImageIds', 'dimensions']
+const SUBMITTED_FIELDS = [
+  'mjAction',
+  'prompt',
+  'aspectRatio',
+  'version',
+  'niji',
+  'stylize',
+  'chaos',
+  'quality',
+  'speed',
+  'rawParams',
+  'referenceImageIds',
+  'dimensions',
+]
 
 /** 重新生成 and 取消 of the shown task: a retry presses the same button again, or submits the same request. */
 function useTaskActions(task: TaskJson | undefined, onOpen: (id: string) => void) {
@@ -37,8 +50,16 @@ function useTaskActions(task: TaskJson | undefined, onOpen: (id: string) => void
     run(async () => {
       const next =
         task.parentId && params.customId
-          ? await press(task.parentId, { customId: params.customId, ...(params.modalPrompt ? { prompt: params.modalPrompt } : {}), ...(params.maskImageId ? { maskImageId: params.maskImageId } : {}) })
-          : await submit({ type: task.type, modelId: task.model.id, params: Object.fromEntries(Object.entries(task.params).filter(([k]) => SUBMITTED_FIELDS.includes(k))) })
+          ? await press(task.parentId, {
+              customId: params.customId,
+              ...(params.modalPrompt ? { prompt: params.modalPrompt } : {}),
+              ...(params.maskImageId ? { maskImageId: params.maskImageId } : {}),
+            })
+          : await submit({
+              type: task.type,
+              modelId: task.model.id,
+              params: Object.fromEntries(Object.entries(task.params).filter(([k]) => SUBMITTED_FIELDS.includes(k))),
+            })
       await refreshMj()
       onOpen(next.id)
     })
@@ -74,7 +95,11 @@ export function MjTaskPanel({ taskId, onOpen, onUsePrompt }: { taskId: string | 
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="flex min-w-0 items-center gap-2 text-sm">
           {task.parentId && (
-            <button type="button" onClick={() => onOpen(task.parentId!)} className="shrink-0 rounded-md px-1.5 py-0.5 text-zinc-400 ring-1 ring-zinc-700 transition hover:text-white">
+            <button
+              type="button"
+              onClick={() => onOpen(task.parentId!)}
+              className="shrink-0 rounded-md px-1.5 py-0.5 text-zinc-400 ring-1 ring-zinc-700 transition hover:text-white"
+            >
               ← 上一步
             </button>
           )}

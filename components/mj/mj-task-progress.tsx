@@ -13,10 +13,20 @@ export function MjTaskProgress({ task, aspectRatio }: { task: TaskJson; aspectRa
   return (
     <div className="space-y-3">
       <WaitingNote note={task.waitingNote} />
-      <div className="h-2 overflow-hidden rounded-full bg-zinc-800" role="progressbar" aria-label="生成进度" aria-valuemin={0} aria-valuemax={100} aria-valuenow={task.progress}>
+      <div
+        className="h-2 overflow-hidden rounded-full bg-zinc-800"
+        role="progressbar"
+        aria-label="生成进度"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={task.progress}
+      >
         <div className="h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-400 transition-all" style={{ width: `${Math.max(3, task.progress)}%` }} />
       </div>
-      <div className="relative flex max-h-[60vh] items-center justify-center overflow-hidden rounded-xl bg-zinc-950 ring-1 ring-zinc-800" style={{ aspectRatio: frameRatio(aspectRatio) }}>
+      <div
+        className="relative flex max-h-[60vh] items-center justify-center overflow-hidden rounded-xl bg-zinc-950 ring-1 ring-zinc-800"
+        style={{ aspectRatio: frameRatio(aspectRatio) }}
+      >
         {task.previewUrl ? (
           <img src={task.previewUrl} alt="生成预览" className="h-full w-full object-contain" />
         ) : (

@@ -9,7 +9,11 @@ export function MjResultGrid({ task, describedCount, source }: { task: TaskJson;
           <a href={image.url} target="_blank" rel="noopener noreferrer">
             <img src={image.url} alt={`生成结果 ${i + 1}`} width={image.width} height={image.height} className="max-h-[60vh] w-auto object-contain" />
           </a>
-          <a href={image.downloadUrl ?? image.url} download={`${task.id}-${i + 1}.png`} className="absolute bottom-2 right-2 rounded-lg bg-black/60 px-2.5 py-1 text-xs text-white opacity-90 backdrop-blur transition hover:bg-black/80 sm:opacity-0 sm:group-hover:opacity-100">
+          <a
+            href={image.downloadUrl ?? image.url}
+            download={`${task.id}-${i + 1}.png`}
+            className="absolute bottom-2 right-2 rounded-lg bg-black/60 px-2.5 py-1 text-xs text-white opacity-90 backdrop-blur transition hover:bg-black/80 sm:opacity-0 sm:group-hover:opacity-100"
+          >
             下载
           </a>
         </figure>

@@ -38,7 +38,14 @@ export function AvatarCard({ profile }: { profile: ProfileJson }) {
           <div className="text-zinc-500">注册于 {formatDateTime(profile.createdAt)}</div>
         </div>
         <div>
-          <input ref={input} type="file" accept="image/png,image/jpeg,image/webp,image/gif" className="hidden" onChange={(e) => upload(e.target.files?.[0])} aria-label="选择头像图片" />
+          <input
+            ref={input}
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            className="hidden"
+            onChange={(e) => upload(e.target.files?.[0])}
+            aria-label="选择头像图片"
+          />
           <Button variant="secondary" loading={busy} onClick={() => input.current?.click()}>
             更换头像
           </Button>

@@ -26,9 +26,7 @@ export function BindingsCard({ profile }: { profile: Json<Profile> }) {
         </div>
         <div className="flex items-center justify-between gap-4 py-3">
           <dt className="text-zinc-300">微信</dt>
-          <dd className="text-right">
-            {profile.oauth.hasOpenId ? <Badge tone="green">已绑定</Badge> : <span className="text-zinc-500">未绑定</span>}
-          </dd>
+          <dd className="text-right">{profile.oauth.hasOpenId ? <Badge tone="green">已绑定</Badge> : <span className="text-zinc-500">未绑定</span>}</dd>
         </div>
       </dl>
       {!profile.oauth.hasOpenId && <p className="mt-2 text-xs text-zinc-500">在微信中打开本站时会自动绑定微信。</p>}

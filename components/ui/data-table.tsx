@@ -67,7 +67,14 @@ export function DataTable<Row>({
           </TableMessage>
         )}
         {rows?.map((row) => (
-          <tr key={rowKey(row)} role="row" className={cn('max-sm:flex max-sm:flex-col max-sm:rounded-xl max-sm:bg-zinc-900/60 max-sm:px-4 max-sm:py-3 max-sm:ring-1 max-sm:ring-zinc-800', rowClassName)}>
+          <tr
+            key={rowKey(row)}
+            role="row"
+            className={cn(
+              'max-sm:flex max-sm:flex-col max-sm:rounded-xl max-sm:bg-zinc-900/60 max-sm:px-4 max-sm:py-3 max-sm:ring-1 max-sm:ring-zinc-800',
+              rowClassName,
+            )}
+          >
             {columns.map((c) => (
               <Td key={c.header} data-label={c.header} className={cn(c.className, stackedCell[c.mobile ?? 'line'])}>
                 {c.cell(row)}

@@ -24,7 +24,21 @@ export function Select({ className, children, ...rest }: SelectHTMLAttributes<HT
 }
 
 /** A labelled form row with optional help and error text. */
-export function Field({ label, htmlFor, help, error, children, className }: { label: ReactNode; htmlFor?: string; help?: ReactNode; error?: string | null; children: ReactNode; className?: string }) {
+export function Field({
+  label,
+  htmlFor,
+  help,
+  error,
+  children,
+  className,
+}: {
+  label: ReactNode
+  htmlFor?: string
+  help?: ReactNode
+  error?: string | null
+  children: ReactNode
+  className?: string
+}) {
   return (
     <div className={cn('space-y-1.5', className)}>
       <label htmlFor={htmlFor} className="block text-sm font-medium text-zinc-300">
@@ -37,7 +51,19 @@ export function Field({ label, htmlFor, help, error, children, className }: { la
 }
 
 /** A switch with its visible label on the left, in a row of its own. */
-export function SwitchRow({ id, label, checked, onChange, className }: { id: string; label: string; checked: boolean; onChange: (next: boolean) => void; className?: string }) {
+export function SwitchRow({
+  id,
+  label,
+  checked,
+  onChange,
+  className,
+}: {
+  id: string
+  label: string
+  checked: boolean
+  onChange: (next: boolean) => void
+  className?: string
+}) {
   return (
     <div className={cn('flex items-center justify-between', className)}>
       <label htmlFor={id} className="text-sm text-zinc-300">
@@ -48,7 +74,19 @@ export function SwitchRow({ id, label, checked, onChange, className }: { id: str
   )
 }
 
-export function Switch({ checked, onChange, label, disabled, id }: { checked: boolean; onChange: (next: boolean) => void; label?: string; disabled?: boolean; id?: string }) {
+export function Switch({
+  checked,
+  onChange,
+  label,
+  disabled,
+  id,
+}: {
+  checked: boolean
+  onChange: (next: boolean) => void
+  label?: string
+  disabled?: boolean
+  id?: string
+}) {
   return (
     <button
       id={id}

@@ -19,7 +19,20 @@ type Props = {
 } & ({ formId: string; onConfirm?: never } | { formId?: never; onConfirm: () => void })
 
 /** A dialog whose footer is 取消 and a submit button: bound to the form `formId`, or calling `onConfirm`. */
-export function FormDialog({ open = true, title, description, onClose, busy, submitLabel, submitDisabled, danger, className, formId, onConfirm, children }: Props) {
+export function FormDialog({
+  open = true,
+  title,
+  description,
+  onClose,
+  busy,
+  submitLabel,
+  submitDisabled,
+  danger,
+  className,
+  formId,
+  onConfirm,
+  children,
+}: Props) {
   return (
     <Dialog
       open={open}
@@ -32,7 +45,14 @@ export function FormDialog({ open = true, title, description, onClose, busy, sub
           <Button variant="secondary" onClick={onClose}>
             取消
           </Button>
-          <Button type={formId ? 'submit' : 'button'} form={formId} variant={danger ? 'danger' : 'primary'} loading={busy} disabled={submitDisabled} onClick={onConfirm}>
+          <Button
+            type={formId ? 'submit' : 'button'}
+            form={formId}
+            variant={danger ? 'danger' : 'primary'}
+            loading={busy}
+            disabled={submitDisabled}
+            onClick={onConfirm}
+          >
             {submitLabel ?? '保存'}
           </Button>
         </>

@@ -2,7 +2,15 @@ import type { SVGProps } from 'react'
 
 /** Line icons drawn inline (no icon font, no emoji font needed). */
 type IconProps = SVGProps<SVGSVGElement>
-const base = { viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round', 'aria-hidden': true } as const
+const base = {
+  viewBox: '0 0 24 24',
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 1.8,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+  'aria-hidden': true,
+} as const
 
 export const KeyIcon = (p: IconProps) => (
   <svg {...base} {...p}>

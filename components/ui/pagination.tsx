@@ -11,7 +11,13 @@ export function Pagination({ page, pageSize, total, onChange }: { page: number; 
     <nav aria-label="分页" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-zinc-400">
       <span>总计 {total} 条</span>
       <div className="flex flex-wrap items-center gap-1">
-        <button type="button" aria-label="上一页" className={cn(item, 'hover:bg-zinc-800 disabled:opacity-40')} disabled={page <= 1} onClick={() => onChange(page - 1)}>
+        <button
+          type="button"
+          aria-label="上一页"
+          className={cn(item, 'hover:bg-zinc-800 disabled:opacity-40')}
+          disabled={page <= 1}
+          onClick={() => onChange(page - 1)}
+        >
           ‹
         </button>
         {pageWindow(page, totalPages).map((p) =>
@@ -31,7 +37,13 @@ export function Pagination({ page, pageSize, total, onChange }: { page: number; 
             </span>
           ),
         )}
-        <button type="button" aria-label="下一页" className={cn(item, 'hover:bg-zinc-800 disabled:opacity-40')} disabled={page >= totalPages} onClick={() => onChange(page + 1)}>
+        <button
+          type="button"
+          aria-label="下一页"
+          className={cn(item, 'hover:bg-zinc-800 disabled:opacity-40')}
+          disabled={page >= totalPages}
+          onClick={() => onChange(page + 1)}
+        >
           ›
         </button>
       </div>

@@ -33,7 +33,8 @@ export const stackedCell: Record<MobileCell, string> = {
   line: 'max-sm:flex max-sm:min-w-0 max-sm:max-w-none max-sm:items-start max-sm:justify-between max-sm:gap-4 max-sm:whitespace-normal max-sm:border-0 max-sm:px-0 max-sm:py-1 max-sm:text-right max-sm:before:shrink-0 max-sm:before:text-left max-sm:before:text-xs max-sm:before:leading-5 max-sm:before:text-zinc-500 max-sm:before:content-[attr(data-label)]',
   title: 'max-sm:order-first max-sm:block max-sm:max-w-none max-sm:whitespace-normal max-sm:border-0 max-sm:px-0 max-sm:pb-1 max-sm:pt-0 max-sm:text-base',
   // A row without an action shows its placeholder as <span data-no-action>-</span>: no empty action row on the card.
-  actions: 'max-sm:has-[>[data-no-action]]:hidden max-sm:order-last max-sm:flex max-sm:max-w-none max-sm:justify-end max-sm:border-0 max-sm:border-t max-sm:border-zinc-800/80 max-sm:px-0 max-sm:pb-0 max-sm:pt-2 max-sm:mt-1',
+  actions:
+    'max-sm:has-[>[data-no-action]]:hidden max-sm:order-last max-sm:flex max-sm:max-w-none max-sm:justify-end max-sm:border-0 max-sm:border-t max-sm:border-zinc-800/80 max-sm:px-0 max-sm:pb-0 max-sm:pt-2 max-sm:mt-1',
   hide: 'max-sm:hidden',
 }
 

@@ -41,7 +41,11 @@ type Options<Row, F extends ListFilters, K extends QueryKey> = {
  * One paged, filtered list of the console (users, tasks, cards): its page, page size and
  * filters, the query for them, and the setters; `pager` goes to <Pagination/> as it is.
  */
-export function usePagedList<Row, F extends ListFilters, K extends QueryKey>({ filters: initialFilters, pageSize = DEFAULT_PAGE_SIZE, query }: Options<Row, F, K>) {
+export function usePagedList<Row, F extends ListFilters, K extends QueryKey>({
+  filters: initialFilters,
+  pageSize = DEFAULT_PAGE_SIZE,
+  query,
+}: Options<Row, F, K>) {
   const [state, setState] = useState<PagedListState<F>>({ page: 1, pageSize, filters: initialFilters })
   const params = listParams(state)
   const result = useQuery(query(params))
@@ -64,4 +68,3 @@ export function usePagedList<Row, F extends ListFilters, K extends QueryKey>({ f
     pager: { page: state.page, pageSize: state.pageSize, total, onChange: setPage },
   }
 }
-

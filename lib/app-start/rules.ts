@@ -26,9 +26,7 @@ export function isWechatBrowser(userAgent: string): boolean {
 }
 
 export type StartAction =
-  | { kind: 'wechat-authorize'; endpoint: string; body: { purpose: 'bind'; returnPath: string } }
-  | { kind: 'bind-mobile'; href: string }
-  | { kind: 'none' }
+  { kind: 'wechat-authorize'; endpoint: string; body: { purpose: 'bind'; returnPath: string } } | { kind: 'bind-mobile'; href: string } | { kind: 'none' }
 
 export function decideStartAction(input: {
   user: StartUser

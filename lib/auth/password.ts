@@ -44,10 +44,7 @@ async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export const ZPasswordSchema = z
-  .string({ error: '请输入密码' })
-  .min(8, '密码至少 8 位')
-  .max(128, '密码最多 128 位')
+export const ZPasswordSchema = z.string({ error: '请输入密码' }).min(8, '密码至少 8 位').max(128, '密码最多 128 位')
 
 export function hashPassword(password: string, cost: HashCost = currentHashCost()): Promise<string> {
   return withHashSlot(() => hash(password, { algorithm: ARGON2ID, ...cost }))

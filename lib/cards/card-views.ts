@@ -53,6 +53,19 @@ export type MyCard = {
 
 export const MY_CARD_SELECT = { id: true, cardNo: true, keyMask: true, points: true, createdAt: true, usedAt: true, expiresAt: true, disabledAt: true } as const
 
-export function toMyCard({ keyMask, disabledAt, ...rest }: { id: number; cardNo: string; keyMask: string; points: number; createdAt: Date; usedAt: Date | null; expiresAt: Date | null; disabledAt: Date | null }): MyCard {
+export function toMyCard({
+  keyMask,
+  disabledAt,
+  ...rest
+}: {
+  id: number
+  cardNo: string
+  keyMask: string
+  points: number
+  createdAt: Date
+  usedAt: Date | null
+  expiresAt: Date | null
+  disabledAt: Date | null
+}): MyCard {
   return { ...rest, cardKey: keyMask, isDisabled: Boolean(disabledAt) }
 }

@@ -31,7 +31,10 @@ export type CardExport = {
 export async function exportReadyCards(actor: SessionUser, ip: string, batchId?: number): Promise<CardExport> {
   const cards = await db().card.findMany({
     where: {
-      status: 'SUCCESS', usedAt: null, holderId: null, disabledAt: null,
+      status: 'SUCCESS',
+      usedAt: null,
+      holderId: null,
+      disabledAt: null,
       OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }],
       ...(batchId ? { batchId } : {}),
     },
@@ -44,10 +47,17 @@ export async function exportReadyCards(actor: SessionUser, ip: string, batchId?:
 
   const header = ['卡号', '卡密', '积分', '过期时间', '批次备注'].map(exactCell).join(',')
   const lines = exported.map((c) =>
-    [exactCell(c.cardNo), exactCell(c.key), exactCell(c.points), exactCell(c.expiresAt ? formatDateTime(c.expiresAt) : ''), textCell(c.batch.note ?? '')].join(','),
+    [exactCell(c.cardNo), exactCell(c.key), exactCell(c.points), exactCell(c.expiresAt ? formatDateTime(c.expiresAt) : ''), textCell(c.batch.note ?? '')].join(
+      ',',
+    ),
   )
   await db().$transaction((tx) =>
-    recordAudit(tx, actor, ip, { action: 'cards.export', targetType: 'CardBatch', targetId: batchId ? String(batchId) : null, after: { count: exported.length, withheld } }),
+    recordAudit(tx, actor, ip, {
+      action: 'cards.export',
+      targetType: 'CardBatch',
+      targetId: batchId ? String(batchId) : null,
+      after: { count: exported.length, withheld },
+    }),
   )
   return { csv: '\uFEFF' + [header, ...lines].join('\r\n') + '\r\n', count: exported.length, withheld }
 }

@@ -28,7 +28,12 @@ export async function importCards(actor: SessionUser, ip: string, input: TCardIm
         SELECT h, e, m, ${points}, ${created.id}, ${input.expiresAt ?? null}::timestamp
         FROM unnest(${keys.map(hashKey)}::text[], ${keys.map(sealKey)}::text[], ${keys.map(maskKey)}::text[]) WITH ORDINALITY AS t(h, e, m, n)
         ORDER BY n`
-      await recordAudit(tx, actor, ip, { action: 'cards.import', targetType: 'CardBatch', targetId: String(created.id), after: { count: keys.length, points, note: input.note ?? null, expiresAt: input.expiresAt?.toISOString() ?? null } })
+      await recordAudit(tx, actor, ip, {
+        action: 'cards.import',
+        targetType: 'CardBatch',
+        targetId: String(created.id),
+        after: { count: keys.length, points, note: input.note ?? null, expiresAt: input.expiresAt?.toISOString() ?? null },
+      })
       await signalJob(tx, CHECK_CARDS_JOB)
       return created
     },

@@ -22,7 +22,12 @@ export async function assignCard(actor: SessionUser, ip: string, cardId: number,
       if (card.disabledAt) throw conflict('该卡密已停用')
       throw conflict('该卡密已分配给其他用户')
     }
-    await recordAudit(tx, actor, ip, { action: 'card.assign', targetType: 'Card', targetId: String(cardId), after: { holderId: userId, holder: user.username } })
+    await recordAudit(tx, actor, ip, {
+      action: 'card.assign',
+      targetType: 'Card',
+      targetId: String(cardId),
+      after: { holderId: userId, holder: user.username },
+    })
     return toAdminCardRow(await tx.card.findUniqueOrThrow({ where: { id: cardId }, select: ADMIN_CARD_SELECT }))
   })
 }

@@ -19,7 +19,15 @@ export const REDEEM_LIMITS = {
  */
 const REDEEM_TX = { maxWait: 15_000, timeout: 20_000 }
 
-type CardState = { id: number; status: string; usedAt: Date | null; usedById: string | null; holderId: string | null; disabledAt: Date | null; expiresAt: Date | null }
+type CardState = {
+  id: number
+  status: string
+  usedAt: Date | null
+  usedById: string | null
+  holderId: string | null
+  disabledAt: Date | null
+  expiresAt: Date | null
+}
 
 /** Why a card cannot be redeemed by this user now, as the user should read it. */
 function refusal(card: CardState | null, userId: string): AppError {
@@ -63,7 +71,8 @@ export async function redeemCard(userId: string, ip: string, input: TRedeem): Pr
     // One user's (and one address's) attempts take turns, so the failure count checked
     // here is exact even for attempts sent at the same moment.
     await lockAndCheckLimits(tx, limits, '卡密兑换')
-    const card = 'cardId' in input ? await tx.card.findFirst({ where: { id: input.cardId, holderId: userId }, select: STATE_SELECT }) : await findByKey(tx, input.cardKey)
+    const card =
+      'cardId' in input ? await tx.card.findFirst({ where: { id: input.cardId, holderId: userId }, select: STATE_SELECT }) : await findByKey(tx, input.cardKey)
     const result = card ? await claim(tx, card.id, userId) : null
     if (result) return { result }
     const latest = card ? await tx.card.findUnique({ where: { id: card.id }, select: STATE_SELECT }) : null

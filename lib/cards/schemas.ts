@@ -30,8 +30,11 @@ export const ZCardListQuerySchema = z.object({
   batchId: z.coerce.number().int().positive().optional(),
 })
 
-export const ZRedeemSchema = z.union([
-  z.object({ cardKey: z.string().trim().min(1, '请输入卡密').max(MAX_KEY_LENGTH, '卡密不存在') }).strict(),
-  z.object({ cardId: z.number().int().positive() }).strict(),
-], { error: '请输入卡密' })
+export const ZRedeemSchema = z.union(
+  [
+    z.object({ cardKey: z.string().trim().min(1, '请输入卡密').max(MAX_KEY_LENGTH, '卡密不存在') }).strict(),
+    z.object({ cardId: z.number().int().positive() }).strict(),
+  ],
+  { error: '请输入卡密' },
+)
 export type TRedeem = z.infer<typeof ZRedeemSchema>

@@ -40,5 +40,8 @@ export function createSecretBox(purpose: string) {
 /** A keyed hash for looking values up without storing them (HMAC-SHA256, hex). */
 export function createKeyedHash(purpose: string) {
   let key: Buffer | undefined
-  return (value: string) => createHmac('sha256', (key ??= derive(purpose))).update(value, 'utf8').digest('hex')
+  return (value: string) =>
+    createHmac('sha256', (key ??= derive(purpose)))
+      .update(value, 'utf8')
+      .digest('hex')
 }

@@ -8,5 +8,6 @@ export async function assertBoundModel(tx: Tx, modelId: string | undefined, lora
   if (!modelId) return
   const model = await tx.aiModel.findUnique({ where: { id: modelId }, select: { backend: true } })
   if (!model) throw notFound('后端模型不存在')
-  if (lora && !LORA_BACKENDS.includes(model.backend)) throw badRequest('所选后端模型不能加载 LoRA（只有 SD WebUI 和 ComfyUI 可以），请清空 LoRA 或换一个后端模型')
+  if (lora && !LORA_BACKENDS.includes(model.backend))
+    throw badRequest('所选后端模型不能加载 LoRA（只有 SD WebUI 和 ComfyUI 可以），请清空 LoRA 或换一个后端模型')
 }

@@ -11,7 +11,12 @@ export async function createCustomModel(actor: SessionUser, ip: string, input: T
   return db().$transaction(async (tx) => {
     await assertBoundModel(tx, input.modelId, input.lora)
     const row = await tx.customModel.create({ data: { ...input, defaultParams: input.defaultParams as Prisma.InputJsonValue }, select: CUSTOM_MODEL_SELECT })
-    await recordAudit(tx, actor, ip, { action: 'custom-model.create', targetType: 'CustomModel', targetId: String(row.id), after: { name: row.name, price: row.price } })
+    await recordAudit(tx, actor, ip, {
+      action: 'custom-model.create',
+      targetType: 'CustomModel',
+      targetId: String(row.id),
+      after: { name: row.name, price: row.price },
+    })
     return row
   })
 }

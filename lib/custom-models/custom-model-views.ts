@@ -1,2 +1,15 @@
 /** What the API shows of a preset (with its backend model's name). */
-export const CUSTOM_MODEL_SELECT = { id: true, name: true, modelId: true, checkpoint: true, lora: true, triggerWords: true, defaultParams: true, cover: true, price: true, enabled: true, sort: true, model: { select: { name: true } } } as const
+export const CUSTOM_MODEL_SELECT = {
+  id: true,
+  name: true,
+  modelId: true,
+  checkpoint: true,
+  lora: true,
+  triggerWords: true,
+  defaultParams: true,
+  cover: true,
+  price: true,
+  enabled: true,
+  sort: true,
+  model: { select: { name: true } },
+} as const

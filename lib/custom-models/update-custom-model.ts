@@ -13,7 +13,11 @@ export async function updateCustomModel(actor: SessionUser, ip: string, id: numb
     const current = await tx.customModel.findUnique({ where: { id }, select: { modelId: true, lora: true } })
     if (!current) throw notFound('风格模型不存在')
     await assertBoundModel(tx, input.modelId ?? current.modelId, input.lora !== undefined ? input.lora : current.lora)
-    const row = await tx.customModel.update({ where: { id }, data: { ...input, defaultParams: input.defaultParams as Prisma.InputJsonValue | undefined }, select: CUSTOM_MODEL_SELECT })
+    const row = await tx.customModel.update({
+      where: { id },
+      data: { ...input, defaultParams: input.defaultParams as Prisma.InputJsonValue | undefined },
+      select: CUSTOM_MODEL_SELECT,
+    })
     await recordAudit(tx, actor, ip, { action: 'custom-model.update', targetType: 'CustomModel', targetId: String(id), after: input as Prisma.InputJsonValue })
     return row
   })

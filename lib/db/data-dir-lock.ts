@@ -16,7 +16,9 @@ export async function lockDataDir(lockFile: string): Promise<() => Promise<void>
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const owner = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim())
       if (owner && owner !== process.pid && isAlive(owner)) {
-        throw new Error(`the embedded database in ${lockFile.replace(/\.lock$/, '')} is in use by process ${owner}; stop it first, or delete the lock file if that process is not this site`)
+        throw new Error(
+          `the embedded database in ${lockFile.replace(/\.lock$/, '')} is in use by process ${owner}; stop it first, or delete the lock file if that process is not this site`,
+        )
       }
       await rm(lockFile, { force: true })
     }

@@ -51,7 +51,10 @@ export async function readMigrationList(): Promise<MigrationList> {
   const lockPath = path.join(MIGRATIONS_DIR, 'migration_lock.toml')
   const lockfile = await readFile(lockPath, 'utf8').catch(() => null)
   const entries = await readdir(MIGRATIONS_DIR, { withFileTypes: true }).catch(() => [])
-  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort()
+  const dirs = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
   const migrationDirectories = await Promise.all(
     dirs.map(async (name) => ({
       path: name,

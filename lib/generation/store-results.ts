@@ -91,6 +91,9 @@ export const PREVIEW_WIDTH = 512
 
 export async function storePreview(taskId: string, sequence: number, bytes: Buffer): Promise<string> {
   const month = new Date().toISOString().slice(0, 7).replace('-', '')
-  const webp = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).resize({ width: PREVIEW_WIDTH, withoutEnlargement: true }).webp({ quality: 70 }).toBuffer()
+  const webp = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+    .resize({ width: PREVIEW_WIDTH, withoutEnlargement: true })
+    .webp({ quality: 70 })
+    .toBuffer()
   return putFile(`previews/${month}/${taskId}-${sequence}.webp`, webp)
 }

@@ -3,9 +3,7 @@ import { AppError, ERROR_STATUS } from './app-error'
 import { fieldLabel } from './field-labels'
 
 /** The response shape of every endpoint (docs/PRODUCT.md §7.1). */
-export type Envelope<T> =
-  | { success: true; data: T }
-  | { success: false; data: null; errMessage: string; code: string }
+export type Envelope<T> = { success: true; data: T } | { success: false; data: null; errMessage: string; code: string }
 
 export function ok<T>(data: T, init?: ResponseInit): Response {
   return Response.json({ success: true, data } satisfies Envelope<T>, init)

@@ -38,10 +38,12 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> }
  * result (or error) into the one response envelope. A body over the route's limit is
  * refused first, before the caller is even looked up.
  */
-export function route<A extends Access, P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
-  options: Options<A, P, Q, B>,
-  handler: (ctx: Context<A, P, Q, B>) => Promise<unknown>,
-) {
+export function route<
+  A extends Access,
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+>(options: Options<A, P, Q, B>, handler: (ctx: Context<A, P, Q, B>) => Promise<unknown>) {
   return async (req: Request, segment?: RouteContext): Promise<Response> => {
     try {
       const maxBodyBytes = options.maxBodyBytes ?? JSON_BODY_LIMIT

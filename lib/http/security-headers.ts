@@ -57,7 +57,11 @@ export function contentSecurityPolicy({ nonce, isDev, isHttps, fileOrigins }: Pa
   ].join('; ')
 }
 
-export function pageSecurityHeaders(page: PageSecurity): { 'Content-Security-Policy': string; 'Permissions-Policy': string; 'Strict-Transport-Security'?: string } {
+export function pageSecurityHeaders(page: PageSecurity): {
+  'Content-Security-Policy': string
+  'Permissions-Policy': string
+  'Strict-Transport-Security'?: string
+} {
   return {
     'Content-Security-Policy': contentSecurityPolicy(page),
     'Permissions-Policy': PERMISSIONS_POLICY,

@@ -46,10 +46,14 @@ export async function adjustByAdmin(actor: SessionUser, ip: string, userId: stri
       const before = await tx.user.findUnique({ where: { id: userId }, select: { points: true, balance: true } })
       if (!before) throw new AppError('NOT_FOUND', '用户不存在')
       if (points) await postMovement(tx, { userId, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: points, reference: refs.points, note, actorId: actor.id })
-      if (balance) await postMovement(tx, { userId, account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: balance, reference: refs.balance, note, actorId: actor.id })
+      if (balance)
+        await postMovement(tx, { userId, account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: balance, reference: refs.balance, note, actorId: actor.id })
       const after = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { points: true, balance: true } })
       await recordAudit(tx, actor, ip, {
-        action: 'user.adjust', targetType: 'User', targetId: userId, before,
+        action: 'user.adjust',
+        targetType: 'User',
+        targetId: userId,
+        before,
         after: { ...after, points_delta: points, balance_delta: balance, requestId: key },
         reason: input.reason,
       })
@@ -74,7 +78,10 @@ export async function adjustByAdmin(actor: SessionUser, ip: string, userId: stri
  */
 async function replayOf(request: { userId: string; points: number; balance: number; requestId: string }): Promise<AdjustResult | null> {
   const refs = referencesOf(request.requestId)
-  const rows = await db().ledgerEntry.findMany({ where: { reference: { in: [refs.points, refs.balance] } }, select: { userId: true, reference: true, amount: true } })
+  const rows = await db().ledgerEntry.findMany({
+    where: { reference: { in: [refs.points, refs.balance] } },
+    select: { userId: true, reference: true, amount: true },
+  })
   if (rows.length === 0) return null
   const amountOf = (reference: string) => rows.find((r) => r.reference === reference)?.amount ?? 0
   const isSame = rows.every((r) => r.userId === request.userId) && amountOf(refs.points) === request.points && amountOf(refs.balance) === request.balance

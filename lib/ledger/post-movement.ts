@@ -57,9 +57,7 @@ export async function postMovement(tx: Tx, m: Movement): Promise<Posted> {
     const exists = await tx.user.count({ where: { id: m.userId } })
     if (!exists) throw new AppError('NOT_FOUND', '用户不存在')
     if (m.amount > 0) throw new AppError('BAD_REQUEST', m.account === 'POINTS' ? '积分超出可记录的上限' : '余额超出可记录的上限')
-    throw m.account === 'POINTS'
-      ? new AppError('INSUFFICIENT_POINTS', INSUFFICIENT_POINTS_MESSAGE)
-      : new AppError('BAD_REQUEST', INSUFFICIENT_BALANCE_MESSAGE)
+    throw m.account === 'POINTS' ? new AppError('INSUFFICIENT_POINTS', INSUFFICIENT_POINTS_MESSAGE) : new AppError('BAD_REQUEST', INSUFFICIENT_BALANCE_MESSAGE)
   }
 
   const balanceAfter = row.after

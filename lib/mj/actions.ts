@@ -46,7 +46,15 @@ const PAN_LABELS: Record<string, string> = { left: '向左平移', right: '向�
 
 const RULES: Array<[RegExp, (m: RegExpMatchArray) => MjAction]> = [
   [/^MJ::JOB::upsample::([1-4])::/, (m) => ({ kind: 'UPSCALE', priceKey: 'MJ_UPSCALE', isModal: false, label: `放大 U${m[1]}` })],
-  [/^MJ::JOB::upsample_v[\d.]+_(\dx)_(subtle|creative)?/, (m) => ({ kind: 'UPSCALE', priceKey: 'MJ_UPSCALE', isModal: false, label: `高清放大 ${m[1]}${m[2] === 'creative' ? '（创意）' : m[2] === 'subtle' ? '（细微）' : ''}` })],
+  [
+    /^MJ::JOB::upsample_v[\d.]+_(\dx)_(subtle|creative)?/,
+    (m) => ({
+      kind: 'UPSCALE',
+      priceKey: 'MJ_UPSCALE',
+      isModal: false,
+      label: `高清放大 ${m[1]}${m[2] === 'creative' ? '（创意）' : m[2] === 'subtle' ? '（细微）' : ''}`,
+    }),
+  ],
   [/^MJ::JOB::variation::([1-4])::/, (m) => ({ kind: 'VARIATION', priceKey: 'MJ_VARIATION', isModal: false, label: `变体 V${m[1]}` })],
   [/^MJ::JOB::(high|low)_variation::/, (m) => ({ kind: 'VARIATION', priceKey: 'MJ_VARIATION', isModal: false, label: m[1] === 'high' ? '强变化' : '弱变化' })],
   [/^MJ::JOB::reroll::/, () => ({ kind: 'REROLL', priceKey: 'MJ_REROLL', isModal: false, label: '重新生成' })],

@@ -25,12 +25,20 @@ export type MjOptions = {
 
 /** Midjourney's spellings of the parameters the options set, by our name. */
 const ALIASES: Record<string, string> = {
-  ar: 'ar', aspect: 'ar',
-  v: 'version', version: 'version', niji: 'version',
-  s: 'stylize', stylize: 'stylize',
-  c: 'chaos', chaos: 'chaos',
-  q: 'quality', quality: 'quality',
-  fast: 'speed', relax: 'speed', turbo: 'speed',
+  ar: 'ar',
+  aspect: 'ar',
+  v: 'version',
+  version: 'version',
+  niji: 'version',
+  s: 'stylize',
+  stylize: 'stylize',
+  c: 'chaos',
+  chaos: 'chaos',
+  q: 'quality',
+  quality: 'quality',
+  fast: 'speed',
+  relax: 'speed',
+  turbo: 'speed',
 }
 
 /** "a cat --ar 16:9 --no dogs" → description "a cat", params "--ar 16:9 --no dogs". */

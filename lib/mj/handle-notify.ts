@@ -16,7 +16,10 @@ import { isMjNotifySecret } from './notify-secret'
  * a duplicated, late or forged callback changes nothing.
  */
 export async function handleMjNotify(secret: string, body: unknown): Promise<{ isAccepted: boolean }> {
-  const models = await db().aiModel.findMany({ where: { backend: 'mj-proxy' }, select: { id: true, backend: true, endpoint: true, secretEnc: true, checkpoint: true, options: true } })
+  const models = await db().aiModel.findMany({
+    where: { backend: 'mj-proxy' },
+    select: { id: true, backend: true, endpoint: true, secretEnc: true, checkpoint: true, options: true },
+  })
   const model = models.find((m) => isMjNotifySecret(m.id, secret))
   if (!model) throw notFound('回调地址无效')
   const upstreamId = callbackTaskId((body as { id?: unknown } | null)?.id)

@@ -11,7 +11,11 @@ const imageIds = (min: number, max: number, what: string) =>
     .max(max, min === max ? `请上传 ${min} 张${what}` : `${what}最多 ${max} 张`)
 
 export const ZMjOptionsSchema = z.object({
-  aspectRatio: z.string().regex(/^\d{1,3}:\d{1,3}$/, '画面比例应为 宽:高，例如 16:9').nullable().default(null),
+  aspectRatio: z
+    .string()
+    .regex(/^\d{1,3}:\d{1,3}$/, '画面比例应为 宽:高，例如 16:9')
+    .nullable()
+    .default(null),
   version: z.enum(MJ_VERSIONS, { error: '不支持的 MJ 版本' }).nullable().default(null),
   niji: z.enum(NIJI_VERSIONS, { error: '不支持的 Niji 版本' }).nullable().default(null),
   stylize: z.number().int('风格化需为整数').min(0, '风格化范围 0-1000').max(1000, '风格化范围 0-1000').nullable().default(null),
@@ -41,7 +45,13 @@ export const ZMjImg2ImgSchema = z.preprocess(
     'mjAction',
     [
       ZImagineSchema.extend({ referenceImageIds: imageIds(1, 5, '参考图') }).strict(),
-      z.object({ mjAction: z.literal('BLEND'), referenceImageIds: imageIds(2, 5, '混图图片'), dimensions: z.enum(['PORTRAIT', 'SQUARE', 'LANDSCAPE'], { error: '混图比例只能是竖图、方图或横图' }).default('SQUARE') }).strict(),
+      z
+        .object({
+          mjAction: z.literal('BLEND'),
+          referenceImageIds: imageIds(2, 5, '混图图片'),
+          dimensions: z.enum(['PORTRAIT', 'SQUARE', 'LANDSCAPE'], { error: '混图比例只能是竖图、方图或横图' }).default('SQUARE'),
+        })
+        .strict(),
       z.object({ mjAction: z.literal('DESCRIBE'), referenceImageIds: imageIds(1, 1, '要识别的图片') }).strict(),
     ],
     { error: '不支持的 Midjourney 操作' },

@@ -20,14 +20,25 @@ export function chatCompletionsUrl(base: string): string {
 
 /** One text into English through the configured chat model; throws a clear error, never returns garbage. */
 async function translate(text: string): Promise<string> {
-  const [base, key, model] = await Promise.all([getConfigValue<string>('TRANSLATE_API_BASE'), getConfigValue<string>('TRANSLATE_API_KEY'), getConfigValue<string>('TRANSLATE_MODEL')])
+  const [base, key, model] = await Promise.all([
+    getConfigValue<string>('TRANSLATE_API_BASE'),
+    getConfigValue<string>('TRANSLATE_API_KEY'),
+    getConfigValue<string>('TRANSLATE_MODEL'),
+  ])
   if (!base || !model) throw failed('翻译接口未配置，请联系管理员')
   let answer: unknown
   try {
     const res = await guardedFetch(chatCompletionsUrl(base), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-      body: JSON.stringify({ model, temperature: 0, messages: [{ role: 'system', content: INSTRUCTIONS }, { role: 'user', content: text }] }),
+      body: JSON.stringify({
+        model,
+        temperature: 0,
+        messages: [
+          { role: 'system', content: INSTRUCTIONS },
+          { role: 'user', content: text },
+        ],
+      }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     })
     if (!res.ok) throw failed(`翻译接口返回 HTTP ${res.status}`)
@@ -37,7 +48,13 @@ async function translate(text: string): Promise<string> {
     throw failed((error as Error).name === 'TimeoutError' ? `${TIMEOUT_MS / 1000} 秒内没有应答` : '无法连接翻译接口')
   }
   const content = (answer as { choices?: Array<{ message?: { content?: unknown } }> } | null)?.choices?.[0]?.message?.content
-  const english = typeof content === 'string' ? content.trim().replace(/^["“'](.*)["”']$/s, '$1').trim() : ''
+  const english =
+    typeof content === 'string'
+      ? content
+          .trim()
+          .replace(/^["“'](.*)["”']$/s, '$1')
+          .trim()
+      : ''
   if (!english) throw failed('翻译接口没有返回译文')
   return english.replace(/\s*\n+\s*/g, ' ')
 }

@@ -5,8 +5,24 @@ import type { ModelLoad } from './model-load'
 import { openModelSecret } from './model-secret'
 
 export const MODEL_SELECT = {
-  id: true, name: true, type: true, backend: true, endpoint: true, secretEnc: true, checkpoint: true, prices: true, options: true,
-  concurrency: true, pool: true, enabled: true, sort: true, healthy: true, healthCheckedAt: true, healthMessage: true, createdAt: true, updatedAt: true,
+  id: true,
+  name: true,
+  type: true,
+  backend: true,
+  endpoint: true,
+  secretEnc: true,
+  checkpoint: true,
+  prices: true,
+  options: true,
+  concurrency: true,
+  pool: true,
+  enabled: true,
+  sort: true,
+  healthy: true,
+  healthCheckedAt: true,
+  healthMessage: true,
+  createdAt: true,
+  updatedAt: true,
 } as const
 export type ModelRecord = Prisma.AiModelGetPayload<{ select: typeof MODEL_SELECT }>
 
@@ -20,4 +36,14 @@ export function toAdminModelRow(m: ModelRecord, load: ModelLoad): AdminModelRow 
 
 /** What the audit keeps of a model: never the key, only whether there is one and, on an update, whether a new one was typed. */
 export const auditedModel = (m: ModelRecord, secretReplaced = false) =>
-  ({ name: m.name, backend: m.backend, endpoint: m.endpoint, checkpoint: m.checkpoint, prices: m.prices, concurrency: m.concurrency, enabled: m.enabled, hasSecret: Boolean(m.secretEnc), ...(secretReplaced && { secretReplaced }) }) as Prisma.InputJsonValue
+  ({
+    name: m.name,
+    backend: m.backend,
+    endpoint: m.endpoint,
+    checkpoint: m.checkpoint,
+    prices: m.prices,
+    concurrency: m.concurrency,
+    enabled: m.enabled,
+    hasSecret: Boolean(m.secretEnc),
+    ...(secretReplaced && { secretReplaced }),
+  }) as Prisma.InputJsonValue

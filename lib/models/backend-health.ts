@@ -82,7 +82,9 @@ export async function failsMostTasks(modelId: string): Promise<boolean> {
 
 async function testWithTimeout(model: ModelConnection, timeoutMs = CHECK_TIMEOUT_MS) {
   if (!isSupportedBackend(model.backend)) return { ok: false, message: `暂不支持该后端类型（${model.backend}）` }
-  const timeout = new Promise<{ ok: boolean; message: string }>((resolve) => setTimeout(() => resolve({ ok: false, message: '健康检查超时' }), timeoutMs).unref())
+  const timeout = new Promise<{ ok: boolean; message: string }>((resolve) =>
+    setTimeout(() => resolve({ ok: false, message: '健康检查超时' }), timeoutMs).unref(),
+  )
   return Promise.race([createAdapter(model.backend, backendConfig(model)).test(), timeout])
 }
 
@@ -98,14 +100,24 @@ export async function checkBackends(): Promise<void> {
   let recovered = false
   await Promise.all(
     models.map(async (model) => {
-      const isCoolingDown = !model.healthy && model.healthMessage?.startsWith(TASK_FAILURE) && model.healthCheckedAt && now - model.healthCheckedAt.getTime() < (await taskFailureCooldownMs(model.id))
+      const isCoolingDown =
+        !model.healthy &&
+        model.healthMessage?.startsWith(TASK_FAILURE) &&
+        model.healthCheckedAt &&
+        now - model.healthCheckedAt.getTime() < (await taskFailureCooldownMs(model.id))
       if (isCoolingDown) return
       const result = await testWithTimeout(model).catch((error: Error) => ({ ok: false, message: error.message }))
       const failures = result.ok ? 0 : model.healthFailures + 1
       const healthy = result.ok || (model.healthy && failures < FAILED_CHECKS_TO_REMOVE)
       await db().aiModel.update({
         where: { id: model.id },
-        data: { healthy, healthFailures: failures, healthCheckedAt: new Date(), healthMessage: result.ok ? null : result.message.slice(0, 300), outSince: healthy ? null : (model.outSince ?? new Date()) },
+        data: {
+          healthy,
+          healthFailures: failures,
+          healthCheckedAt: new Date(),
+          healthMessage: result.ok ? null : result.message.slice(0, 300),
+          outSince: healthy ? null : (model.outSince ?? new Date()),
+        },
       })
       if (result.ok && !model.healthy) recovered = true
     }),

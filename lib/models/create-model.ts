@@ -18,7 +18,10 @@ export async function createModel(actor: SessionUser, ip: string, input: TModelI
   if (data.endpoint && !isAdmin(actor.role)) throw forbidden(ENDPOINT_ADMIN_ONLY)
   if (data.endpoint) await assertEndpointAllowed(data.endpoint)
   const row = await db().$transaction(async (tx) => {
-    const model = await tx.aiModel.create({ data: { ...data, prices: data.prices as Prisma.InputJsonValue, options: data.options as Prisma.InputJsonValue, ...secretData(secret) }, select: MODEL_SELECT })
+    const model = await tx.aiModel.create({
+      data: { ...data, prices: data.prices as Prisma.InputJsonValue, options: data.options as Prisma.InputJsonValue, ...secretData(secret) },
+      select: MODEL_SELECT,
+    })
     await recordAudit(tx, actor, ip, { action: 'model.create', targetType: 'AiModel', targetId: model.id, after: auditedModel(model) })
     await announceQueueChange(tx) // a new instance of a pool can take its queued tasks
     return toAdminModelRow(model, NO_LOAD)

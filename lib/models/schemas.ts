@@ -36,7 +36,13 @@ export const ZModelInputSchema = z
     prices: ZPricesSchema.default({}),
     options: z.record(z.string(), z.unknown()).default({}),
     concurrency: z.number().int().min(1).max(64).default(1),
-    pool: z.string().trim().max(40).nullable().default(null).transform((v) => v || null),
+    pool: z
+      .string()
+      .trim()
+      .max(40)
+      .nullable()
+      .default(null)
+      .transform((v) => v || null),
     enabled: z.boolean().default(true),
     sort: z.number().int().min(-10000).max(10000).default(0),
   })
@@ -56,7 +62,12 @@ export const ZModelUpdateSchema = z
     prices: ZPricesSchema,
     options: z.record(z.string(), z.unknown()),
     concurrency: z.number().int().min(1).max(64),
-    pool: z.string().trim().max(40).nullable().transform((v) => v || null),
+    pool: z
+      .string()
+      .trim()
+      .max(40)
+      .nullable()
+      .transform((v) => v || null),
     enabled: z.boolean(),
     sort: z.number().int().min(-10000).max(10000),
   })

@@ -11,6 +11,8 @@ export async function testModel(id: string): Promise<{ ok: boolean; message: str
   if (!model) throw notFound('模型不存在')
   if (!isSupportedBackend(model.backend)) return { ok: false, message: `暂不支持该后端类型（${model.backend}）` }
   const adapter = createAdapter(model.backend, backendConfig(model))
-  const timeout = new Promise<{ ok: boolean; message: string }>((resolve) => setTimeout(() => resolve({ ok: false, message: '连接超时（15 秒无响应）' }), 15_000).unref())
+  const timeout = new Promise<{ ok: boolean; message: string }>((resolve) =>
+    setTimeout(() => resolve({ ok: false, message: '连接超时（15 秒无响应）' }), 15_000).unref(),
+  )
   return Promise.race([adapter.test(), timeout])
 }

@@ -27,10 +27,21 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
     if (pairProblem) throw badRequest(pairProblem)
     const model = await tx.aiModel.update({
       where: { id },
-      data: { ...data, prices: data.prices as Prisma.InputJsonValue | undefined, options: data.options as Prisma.InputJsonValue | undefined, ...secretData(secret) },
+      data: {
+        ...data,
+        prices: data.prices as Prisma.InputJsonValue | undefined,
+        options: data.options as Prisma.InputJsonValue | undefined,
+        ...secretData(secret),
+      },
       select: MODEL_SELECT,
     })
-    await recordAudit(tx, actor, ip, { action: 'model.update', targetType: 'AiModel', targetId: id, before: auditedModel(before), after: auditedModel(model, Boolean(secret)) })
+    await recordAudit(tx, actor, ip, {
+      action: 'model.update',
+      targetType: 'AiModel',
+      targetId: id,
+      before: auditedModel(before),
+      after: auditedModel(model, Boolean(secret)),
+    })
     await announceQueueChange(tx) // enabled again, more slots: its queued tasks may run now
     return toAdminModelRow(model, NO_LOAD)
   })

@@ -27,26 +27,30 @@ export async function guardedFetch(input: string | URL, init: GuardedInit = {}, 
   try {
     return await new Promise<Response>((done, fail) => {
       const client = url.protocol === 'https:' ? https : http
-      const req = client.request(url, { method: init.method ?? 'GET', headers, signal: init.signal, lookup: pinnedLookup(addresses) as unknown as net.LookupFunction }, (res) => {
-        const chunks: Buffer[] = []
-        let size = 0
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length
-          if (size > MAX_BYTES) req.destroy(new Error(`answer over ${MAX_BYTES} bytes`))
-          else chunks.push(chunk)
-        })
-        res.on('error', fail)
-        res.on('close', () => {
-          if (!res.complete) fail(new Error('connection closed in the middle of the answer'))
-        })
-        res.on('end', () => {
-          try {
-            done(toResponse(res, Buffer.concat(chunks)))
-          } catch (error) {
-            fail(error) // a status Response refuses (outside 200-599)
-          }
-        })
-      })
+      const req = client.request(
+        url,
+        { method: init.method ?? 'GET', headers, signal: init.signal, lookup: pinnedLookup(addresses) as unknown as net.LookupFunction },
+        (res) => {
+          const chunks: Buffer[] = []
+          let size = 0
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length
+            if (size > MAX_BYTES) req.destroy(new Error(`answer over ${MAX_BYTES} bytes`))
+            else chunks.push(chunk)
+          })
+          res.on('error', fail)
+          res.on('close', () => {
+            if (!res.complete) fail(new Error('connection closed in the middle of the answer'))
+          })
+          res.on('end', () => {
+            try {
+              done(toResponse(res, Buffer.concat(chunks)))
+            } catch (error) {
+              fail(error) // a status Response refuses (outside 200-599)
+            }
+          })
+        },
+      )
       req.on('error', fail)
       req.end(body)
     })

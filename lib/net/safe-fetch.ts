@@ -14,10 +14,28 @@ import { allowedAddresses, isMetadataAddress, MetadataAddressError } from './met
  */
 const blocked = new net.BlockList()
 for (const [range, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(range, bits, 'ipv4')
-for (const [range, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) blocked.addSubnet(range, bits, 'ipv6')
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(range, bits, 'ipv4')
+for (const [range, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  blocked.addSubnet(range, bits, 'ipv6')
 
 export class UnsafeUrlError extends Error {
   constructor(message: string) {
@@ -94,7 +112,8 @@ async function fetchWithPolicy(policy: AddressPolicy, rawUrl: string, options: S
 async function checkedAddresses(policy: AddressPolicy, hostname: string): Promise<Address[]> {
   const host = hostname.replace(/^\[|\]$/g, '')
   const addresses = net.isIP(host) ? [{ address: host, family: net.isIPv6(host) ? 6 : 4 }] : await policy.resolve(host)
-  if (addresses.length === 0 || addresses.some((a) => policy.isBlocked(a.address) || isMetadataAddress(a.address))) throw new UnsafeUrlError(`拒绝访问内网或保留地址：${hostname}`)
+  if (addresses.length === 0 || addresses.some((a) => policy.isBlocked(a.address) || isMetadataAddress(a.address)))
+    throw new UnsafeUrlError(`拒绝访问内网或保留地址：${hostname}`)
   return addresses
 }
 
@@ -125,7 +144,12 @@ export function pinnedLookup(addresses: Address[]) {
   }
 }
 
-function requestOnce(url: URL, pinned: Address[], maxBytes: number, signal: AbortSignal): Promise<{ redirect?: string; bytes?: Buffer; contentType: string | null }> {
+function requestOnce(
+  url: URL,
+  pinned: Address[],
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<{ redirect?: string; bytes?: Buffer; contentType: string | null }> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http
     const req = client.request(

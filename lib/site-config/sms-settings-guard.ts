@@ -33,5 +33,7 @@ export function assertSmsStaysUsable(name: string, next: ConfigValue, current: R
   if (!problem) return
   if (isSwitch) throw badRequest(`无法开启${label(name)}：${describeSmsProblem(problem)}`)
   if (smsProviderProblem(current, env())) return
-  throw badRequest(`${on.map(label).join('和')}已开启，短信服务必须保持可用，这项修改会导致无法发送验证码：${describeSmsProblem(problem)}。如需更换短信服务，请先填好新服务的全部配置再切换，或先关闭${on.map(label).join('和')}`)
+  throw badRequest(
+    `${on.map(label).join('和')}已开启，短信服务必须保持可用，这项修改会导致无法发送验证码：${describeSmsProblem(problem)}。如需更换短信服务，请先填好新服务的全部配置再切换，或先关闭${on.map(label).join('和')}`,
+  )
 }

@@ -54,7 +54,9 @@ export function publicUrl(key: string): string {
 export async function putS3(key: string, bytes: Buffer, contentType: string): Promise<string> {
   await assertEndpointAllowed()
   try {
-    await client().send(new PutObjectCommand({ Bucket: env().S3_BUCKET, Key: key, Body: bytes, ContentType: contentType, CacheControl: 'public, max-age=31536000, immutable' }))
+    await client().send(
+      new PutObjectCommand({ Bucket: env().S3_BUCKET, Key: key, Body: bytes, ContentType: contentType, CacheControl: 'public, max-age=31536000, immutable' }),
+    )
   } catch (error) {
     throw storageError(`object storage refused ${key}`, error)
   }

@@ -11,7 +11,9 @@ import { presignedDownloadUrl, putS3, readS3 } from './s3-files'
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', webp: 'image/webp', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif' }
 
 export function newKey(folder: string, extension: string): string {
-  return `${folder}/${Date.now().toString(36)}-${randomBytes(9).toString('base64url').replace(/[^a-zA-Z0-9]/g, 'x')}.${extension}`
+  return `${folder}/${Date.now().toString(36)}-${randomBytes(9)
+    .toString('base64url')
+    .replace(/[^a-zA-Z0-9]/g, 'x')}.${extension}`
 }
 
 /** Stores the bytes under the key and returns the URL to show them. */

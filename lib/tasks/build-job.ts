@@ -5,7 +5,14 @@ import { mjNotifyHook } from '@/lib/mj/notify-secret'
 import type { ModelConnection } from '@/lib/models/backend-config'
 import { readStoredFile } from '@/lib/storage/storage'
 
-const MODE_BY_TYPE: Record<string, JobMode> = { SD_TEXT2IMG: 'txt2img', SD_IMG2IMG: 'img2img', SD_IMGINPAINT: 'inpaint', SD_IMGCONTROLNET: 'lineart', MJ_TEXT2IMG: 'txt2img', MJ_IMG2IMG: 'img2img' }
+const MODE_BY_TYPE: Record<string, JobMode> = {
+  SD_TEXT2IMG: 'txt2img',
+  SD_IMG2IMG: 'img2img',
+  SD_IMGINPAINT: 'inpaint',
+  SD_IMGCONTROLNET: 'lineart',
+  MJ_TEXT2IMG: 'txt2img',
+  MJ_IMG2IMG: 'img2img',
+}
 
 /** ControlNet units for line-art colouring, unless the model's options say otherwise. */
 const DEFAULT_LINEART = {

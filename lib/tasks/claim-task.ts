@@ -35,7 +35,11 @@ export async function claimNext(workerId: string): Promise<ClaimOutcome> {
   const orphan = look.hasOrphan ? await claimOrphan(workerId) : null
   if (orphan) return { task: orphan, contended: false }
   const outcome = await claimQueued(look.candidates, workerId)
-  return outcome === 'contended' ? { task: null, contended: true, nextDueAt: look.nextDueAt } : outcome ? { task: outcome, contended: false } : { task: null, contended: false, nextDueAt: look.nextDueAt }
+  return outcome === 'contended'
+    ? { task: null, contended: true, nextDueAt: look.nextDueAt }
+    : outcome
+      ? { task: outcome, contended: false }
+      : { task: null, contended: false, nextDueAt: look.nextDueAt }
 }
 
 /** claimNext for callers that only want the task (tests, tools). */

@@ -24,7 +24,14 @@ export type CompletionExtras = { buttons?: ResultButton[]; params?: Record<strin
 export type Shortfall = { userId: string; ordered: number; delivered: number; points: number }
 
 /** SUCCESS, if this worker still holds the task (else the results are dropped). */
-export async function completeTask(taskId: string, workerId: string, results: StoredImage[], log: unknown, extras: CompletionExtras = {}, shortfall?: Shortfall): Promise<boolean> {
+export async function completeTask(
+  taskId: string,
+  workerId: string,
+  results: StoredImage[],
+  log: unknown,
+  extras: CompletionExtras = {},
+  shortfall?: Shortfall,
+): Promise<boolean> {
   const completed = await db().$transaction(async (tx) => {
     const { count } = await tx.task.updateMany({
       where: { id: taskId, status: 'PENDING', leaseOwner: workerId },
@@ -35,7 +42,9 @@ export async function completeTask(taskId: string, workerId: string, results: St
         stage: 'DONE',
         progress: 100,
         results: results as unknown as Prisma.InputJsonValue,
-        backendLog: (shortfall ? [log ?? null, { shortfall: { ordered: shortfall.ordered, delivered: shortfall.delivered, refundedPoints: shortfall.points } }] : [log ?? null]) as Prisma.InputJsonValue,
+        backendLog: (shortfall
+          ? [log ?? null, { shortfall: { ordered: shortfall.ordered, delivered: shortfall.delivered, refundedPoints: shortfall.points } }]
+          : [log ?? null]) as Prisma.InputJsonValue,
         finishedAt: new Date(),
         leaseOwner: null,
         leaseExpiresAt: null,
@@ -62,7 +71,11 @@ export async function completeTask(taskId: string, workerId: string, results: St
 type Ending = { status: 'FAIL' | 'CANCELED'; errorCode: string | null; errorMessage: string | null; log?: unknown }
 
 async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending): Promise<{ id: string; stage: string; upstreamId: string | null } | null> {
-  const [task] = await tx.task.findMany({ where: { ...where, status: 'PENDING' }, select: { id: true, userId: true, chargedPoints: true, stage: true, upstreamId: true }, take: 1 })
+  const [task] = await tx.task.findMany({
+    where: { ...where, status: 'PENDING' },
+    select: { id: true, userId: true, chargedPoints: true, stage: true, upstreamId: true },
+    take: 1,
+  })
   if (!task) return null
   const { count } = await tx.task.updateMany({
     where: { id: task.id, status: 'PENDING' },
@@ -81,7 +94,14 @@ async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending
   })
   if (count === 0) return null
   if (task.chargedPoints > 0) {
-    await postMovement(tx, { userId: task.userId, account: 'POINTS', kind: 'TASK_REFUND', amount: task.chargedPoints, reference: `task:${task.id}:refund`, note: ending.status === 'CANCELED' ? '取消任务退还' : '任务失败退还' })
+    await postMovement(tx, {
+      userId: task.userId,
+      account: 'POINTS',
+      kind: 'TASK_REFUND',
+      amount: task.chargedPoints,
+      reference: `task:${task.id}:refund`,
+      note: ending.status === 'CANCELED' ? '取消任务退还' : '任务失败退还',
+    })
   }
   await announceSlotFreed(tx)
   return { id: task.id, stage: task.stage, upstreamId: task.upstreamId }
@@ -95,12 +115,20 @@ async function endedAndAnnounced<T>(ending: Promise<T | null>): Promise<T | null
 
 /** FAIL with a refund. `workerId` limits it to the worker holding the lease. */
 export function failTask(taskId: string, ending: Omit<Ending, 'status'>, workerId?: string) {
-  return endedAndAnnounced(db().$transaction((tx) => endAndRefund(tx, { id: taskId, ...(workerId ? { leaseOwner: workerId } : {}) }, { ...ending, status: 'FAIL' })))
+  return endedAndAnnounced(
+    db().$transaction((tx) => endAndRefund(tx, { id: taskId, ...(workerId ? { leaseOwner: workerId } : {}) }, { ...ending, status: 'FAIL' })),
+  )
 }
 
 /** CANCELED with a refund; `userId` limits it to the owner's tasks. Returns the stage it was cancelled in. */
 export function cancelPendingTask(taskId: string, by: { userId?: string; reason: string | null; code?: string }) {
   return endedAndAnnounced(
-    db().$transaction((tx) => endAndRefund(tx, { id: taskId, ...(by.userId ? { userId: by.userId } : {}) }, { status: 'CANCELED', errorCode: by.code ?? null, errorMessage: by.reason })),
+    db().$transaction((tx) =>
+      endAndRefund(
+        tx,
+        { id: taskId, ...(by.userId ? { userId: by.userId } : {}) },
+        { status: 'CANCELED', errorCode: by.code ?? null, errorMessage: by.reason },
+      ),
+    ),
   )
 }

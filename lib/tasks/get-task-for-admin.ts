@@ -8,7 +8,17 @@ import { toTaskView } from './task-views'
 export async function getTaskForAdmin(id: string) {
   const task = await db().task.findUnique({
     where: { id },
-    select: { ...ADMIN_TASK_SELECT, upstreamId: true, attempts: true, maxAttempts: true, errorCode: true, backendLog: true, priceSnapshot: true, deadlineAt: true, leaseOwner: true },
+    select: {
+      ...ADMIN_TASK_SELECT,
+      upstreamId: true,
+      attempts: true,
+      maxAttempts: true,
+      errorCode: true,
+      backendLog: true,
+      priceSnapshot: true,
+      deadlineAt: true,
+      leaseOwner: true,
+    },
   })
   if (!task) throw notFound('任务不存在')
   const ledger = await db().ledgerEntry.findMany({
@@ -16,5 +26,17 @@ export async function getTaskForAdmin(id: string) {
     select: { id: true, kind: true, amount: true, balanceAfter: true, reference: true, createdAt: true },
     orderBy: { id: 'asc' },
   })
-  return { ...toTaskView(task), user: task.user, upstreamId: task.upstreamId, attempts: task.attempts, maxAttempts: task.maxAttempts, errorCode: task.errorCode, backendLog: task.backendLog, priceSnapshot: task.priceSnapshot, deadlineAt: task.deadlineAt, leaseOwner: task.leaseOwner, ledger }
+  return {
+    ...toTaskView(task),
+    user: task.user,
+    upstreamId: task.upstreamId,
+    attempts: task.attempts,
+    maxAttempts: task.maxAttempts,
+    errorCode: task.errorCode,
+    backendLog: task.backendLog,
+    priceSnapshot: task.priceSnapshot,
+    deadlineAt: task.deadlineAt,
+    leaseOwner: task.leaseOwner,
+    ledger,
+  }
 }

@@ -22,7 +22,9 @@ export async function listMjTaskTrees(userId: string, query: TPageQuery): Promis
       SELECT c."id" FROM "Task" c JOIN tree ON c."parentId" = tree."id" WHERE c."userId" = ${userId}
     )
     SELECT "id" FROM tree`
-  const rows = descendants.length ? await db().task.findMany({ where: { id: { in: descendants.map((d) => d.id) } }, select: TASK_VIEW_SELECT, orderBy: { createdAt: 'asc' } }) : []
+  const rows = descendants.length
+    ? await db().task.findMany({ where: { id: { in: descendants.map((d) => d.id) } }, select: TASK_VIEW_SELECT, orderBy: { createdAt: 'asc' } })
+    : []
   const nodes = new Map<string, MjTaskNode>()
   for (const row of [...roots, ...rows]) nodes.set(row.id, { ...toTaskView(row), children: [] })
   for (const row of rows) nodes.get(row.parentId!)?.children.push(nodes.get(row.id)!)

@@ -12,7 +12,17 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
   const where: Prisma.TaskWhereInput = {
     ...(query.type ? { type: query.type } : {}),
     ...(query.status ? { status: query.status } : {}),
-    ...(user ? { user: { OR: [{ username: { contains: escapeLike(user), mode: 'insensitive' } }, { name: { contains: escapeLike(user), mode: 'insensitive' } }, { id: user }] } } : {}),
+    ...(user
+      ? {
+          user: {
+            OR: [
+              { username: { contains: escapeLike(user), mode: 'insensitive' } },
+              { name: { contains: escapeLike(user), mode: 'insensitive' } },
+              { id: user },
+            ],
+          },
+        }
+      : {}),
     ...(query.from || query.to ? { createdAt: { ...(query.from ? { gte: query.from } : {}), ...(query.to ? { lt: query.to } : {}) } } : {}),
   }
   const [rows, total] = await Promise.all([

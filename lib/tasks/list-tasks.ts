@@ -39,7 +39,14 @@ export async function getMyTask(userId: string, taskId: string): Promise<MyTaskV
 }
 
 /** Why a queued task is not running yet, in words for its owner (null: it simply waits its turn). */
-async function waitingNoteOf(task: { modelName: string; inRouting: boolean; runAfter: Date; attempts: number; maxAttempts: number; backendLog: unknown }): Promise<string | null> {
+async function waitingNoteOf(task: {
+  modelName: string
+  inRouting: boolean
+  runAfter: Date
+  attempts: number
+  maxAttempts: number
+  backendLog: unknown
+}): Promise<string | null> {
   if (!task.inRouting) {
     const minutes = Math.max(1, Math.round((await getConfigValue<number>('BACKEND_OUTAGE_REFUND_SECONDS')) / 60))
     return `模型「${task.modelName}」暂时不可用，恢复后自动开始；约 ${minutes} 分钟内仍未恢复将取消任务并退还积分`

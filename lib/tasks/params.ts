@@ -1,7 +1,12 @@
 import { z } from '@/lib/zod'
 
 /** Sizes in multiples of 8 (what SD expects), 64-2048 px. */
-const side = z.number().int('尺寸必须是整数').min(64, '尺寸至少 64').max(2048, '尺寸最多 2048').refine((v) => v % 8 === 0, '尺寸必须是 8 的倍数')
+const side = z
+  .number()
+  .int('尺寸必须是整数')
+  .min(64, '尺寸至少 64')
+  .max(2048, '尺寸最多 2048')
+  .refine((v) => v % 8 === 0, '尺寸必须是 8 的倍数')
 
 export const ZBaseSdParamsSchema = z.object({
   prompt: z.string().trim().min(1, '请输入提示词').max(2000, '提示词最多 2000 个字符'),
@@ -10,12 +15,21 @@ export const ZBaseSdParamsSchema = z.object({
   height: side.default(512),
   steps: z.number().int().min(1).max(150).default(20),
   cfgScale: z.number().min(1).max(30).default(7),
-  seed: z.number().int().min(-1).max(2 ** 32 - 1).default(-1),
+  seed: z
+    .number()
+    .int()
+    .min(-1)
+    .max(2 ** 32 - 1)
+    .default(-1),
   sampler: z.string().trim().max(64).nullable().default(null),
   count: z.number().int().min(1, '数量至少为 1').max(4, '一次最多生成 4 张').default(1),
 })
 
-const imageId = (what: string) => z.string({ error: `请上传${what}` }).min(1, `请上传${what}`).max(64)
+const imageId = (what: string) =>
+  z
+    .string({ error: `请上传${what}` })
+    .min(1, `请上传${what}`)
+    .max(64)
 const denoise = z.number().min(0).max(1)
 
 /** Task types (docs/PRODUCT.md §3.2) and what each takes; the MJ types are validated in lib/mj/params.ts. */

@@ -14,9 +14,22 @@ import type { ResolvedRequest } from './resolved-request'
  * into the prompt, Chinese translated when the site says so. All before anything is
  * charged, so a refusal or a failed translation costs nothing.
  */
-export async function resolveMjRequest(userId: string, type: 'MJ_TEXT2IMG' | 'MJ_IMG2IMG', rawParams: unknown, modelId: string | null): Promise<ResolvedRequest> {
+export async function resolveMjRequest(
+  userId: string,
+  type: 'MJ_TEXT2IMG' | 'MJ_IMG2IMG',
+  rawParams: unknown,
+  modelId: string | null,
+): Promise<ResolvedRequest> {
   const input = type === 'MJ_TEXT2IMG' ? ZMjText2ImgSchema.parse(rawParams) : ZMjImg2ImgSchema.parse(rawParams)
-  const common = { type, baseType: type, modelId, customModel: null, parentId: null, priceKey: submissionPriceKey(input.mjAction), action: input.mjAction.toLowerCase() }
+  const common = {
+    type,
+    baseType: type,
+    modelId,
+    customModel: null,
+    parentId: null,
+    priceKey: submissionPriceKey(input.mjAction),
+    action: input.mjAction.toLowerCase(),
+  }
   const references = 'referenceImageIds' in input ? { referenceImageUrls: await uploadUrls(userId, input.referenceImageIds) } : {}
   if (input.mjAction !== 'IMAGINE') return { ...common, params: { ...input, ...references, prompt: '', count: 1 } }
 

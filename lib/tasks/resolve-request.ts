@@ -27,7 +27,14 @@ export async function resolveRequest(userId: string, type: TaskType, rawParams: 
       prompt: [preset.triggerWords.trim(), prompt?.trim() ?? ''].filter(Boolean).join(', ') || preset.name,
     })
     // userPrompt keeps what the user typed, so a retry does not add the trigger words twice.
-    return { type, baseType: 'SD_TEXT2IMG', params: { ...merged, customModelId, userPrompt: prompt ?? '' }, modelId: preset.modelId, customModel: { id: preset.id, price: preset.price }, parentId: null }
+    return {
+      type,
+      baseType: 'SD_TEXT2IMG',
+      params: { ...merged, customModelId, userPrompt: prompt ?? '' },
+      modelId: preset.modelId,
+      customModel: { id: preset.id, price: preset.price },
+      parentId: null,
+    }
   }
   if (type === 'MAKE_SAME') {
     const input = parseTaskParams('MAKE_SAME', rawParams)

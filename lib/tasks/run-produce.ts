@@ -9,13 +9,20 @@ import type { ClaimedTask } from './claim-task'
  * so an accepted job is never submitted twice. `onAccepted` runs once the backend gave
  * its id (see markAccepted).
  */
-export async function produce(adapter: BackendAdapter, job: GenerationJob, claimed: ClaimedTask, ctx: RunContext, onAccepted: (id: string) => Promise<void>): Promise<WaitOutcome> {
+export async function produce(
+  adapter: BackendAdapter,
+  job: GenerationJob,
+  claimed: ClaimedTask,
+  ctx: RunContext,
+  onAccepted: (id: string) => Promise<void>,
+): Promise<WaitOutcome> {
   let upstreamId = claimed.upstreamId
   if (!upstreamId && claimed.probeBeforeSubmit && adapter.probe) {
     // The previous attempt ended without an answer (its worker died or drained mid-submit,
     // or the backend did not answer in time): the backend may have the job.
     const known = await adapter.probe(job)
-    if (known.known && !known.upstreamId) throw new BackendError('UPSTREAM_FAILED', 'the backend ran an earlier attempt whose result cannot be fetched', false, { code: 'BACKEND_LOST' })
+    if (known.known && !known.upstreamId)
+      throw new BackendError('UPSTREAM_FAILED', 'the backend ran an earlier attempt whose result cannot be fetched', false, { code: 'BACKEND_LOST' })
     if (known.known) upstreamId = known.upstreamId
   }
   if (!upstreamId) {

@@ -87,11 +87,19 @@ export async function settleFailure(error: unknown, run: FailedRun): Promise<voi
   if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId, run.accepted)
   if (error instanceof BackendError && error.code === 'BUSY' && !run.accepted) return askAgainWhenBusy(error, run)
   if (run.stopReason === 'deadline') {
-    if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId)) await recordAttempt(modelId, taskId, false, 'TIMEOUT: deadline passed')
+    if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId))
+      await recordAttempt(modelId, taskId, false, 'TIMEOUT: deadline passed')
     return
   }
 
-  const code = error instanceof BackendError ? ((error.detail as { code?: string } | undefined)?.code ?? error.code) : error instanceof MissingInputError ? 'INPUT_MISSING' : error instanceof StorageError ? 'STORAGE_FAILED' : 'UPSTREAM_FAILED'
+  const code =
+    error instanceof BackendError
+      ? ((error.detail as { code?: string } | undefined)?.code ?? error.code)
+      : error instanceof MissingInputError
+        ? 'INPUT_MISSING'
+        : error instanceof StorageError
+          ? 'STORAGE_FAILED'
+          : 'UPSTREAM_FAILED'
   const retryable = error instanceof BackendError && error.retryable && error.code !== 'ABORTED' && !run.accepted ? error : null
   const blame = retryable ? await blameFor(retryable, run.model) : 'none'
   if (blame === 'backend') await recordBackendFailure(modelId, taskId, `${retryable!.code}: ${retryable!.message}`)
@@ -100,13 +108,23 @@ export async function settleFailure(error: unknown, run: FailedRun): Promise<voi
     // The backend failed: a pool's task moves to another instance at once, a lone
     // backend's waits (the health check brings the backend back, or the sweeper refunds).
     // The task failed: it is tried again within seconds.
-    const delay = blame === 'backend' ? (run.poolKey ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))) : (TASK_RETRY_DELAYS_MS[run.attempts - 1] ?? TASK_RETRY_DELAYS_MS.at(-1)!)
+    const delay =
+      blame === 'backend'
+        ? run.poolKey
+          ? 0
+          : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))
+        : (TASK_RETRY_DELAYS_MS[run.attempts - 1] ?? TASK_RETRY_DELAYS_MS.at(-1)!)
     // An answer (5xx, garbage) means the backend dealt with the submit: the retry submits
     // again. No answer in time leaves it unknown, so the retry asks the backend first.
-    await requeue(taskId, workerId, { runAfter: new Date(Date.now() + delay), probeBeforeSubmit: retryable.code === 'TIMEOUT', backendLog: [describe(error)] as Prisma.InputJsonValue })
+    await requeue(taskId, workerId, {
+      runAfter: new Date(Date.now() + delay),
+      probeBeforeSubmit: retryable.code === 'TIMEOUT',
+      backendLog: [describe(error)] as Prisma.InputJsonValue,
+    })
     return
   }
-  if (!(error instanceof BackendError || error instanceof MissingInputError || error instanceof StorageError)) console.error(`[worker] task ${taskId} failed unexpectedly`, error)
+  if (!(error instanceof BackendError || error instanceof MissingInputError || error instanceof StorageError))
+    console.error(`[worker] task ${taskId} failed unexpectedly`, error)
   await failTask(taskId, { errorCode: code, errorMessage: userMessageOf(error, code), log: describe(error) }, workerId)
 }
 
@@ -178,6 +196,7 @@ async function releaseForLater(taskId: string, workerId: string, accepted: boole
 }
 
 function describe(error: unknown) {
-  if (error instanceof BackendError) return { error: error.code, message: error.message, retryable: error.retryable, detail: error.detail ?? null, at: new Date().toISOString() }
+  if (error instanceof BackendError)
+    return { error: error.code, message: error.message, retryable: error.retryable, detail: error.detail ?? null, at: new Date().toISOString() }
   return { error: 'INTERNAL', message: error instanceof Error ? error.message : String(error), at: new Date().toISOString() }
 }

@@ -1,6 +1,15 @@
 import { z } from '@/lib/zod'
 
-export const TASK_TYPE_VALUES = ['SD_TEXT2IMG', 'SD_IMG2IMG', 'SD_IMGINPAINT', 'SD_IMGCONTROLNET', 'MJ_TEXT2IMG', 'MJ_IMG2IMG', 'MAKE_SAME', 'SD_XIAOLIMAO'] as const
+export const TASK_TYPE_VALUES = [
+  'SD_TEXT2IMG',
+  'SD_IMG2IMG',
+  'SD_IMGINPAINT',
+  'SD_IMGCONTROLNET',
+  'MJ_TEXT2IMG',
+  'MJ_IMG2IMG',
+  'MAKE_SAME',
+  'SD_XIAOLIMAO',
+] as const
 export const ZTaskTypeSchema = z.enum(TASK_TYPE_VALUES)
 export const ZStatusSchema = z.enum(['SUCCESS', 'FAIL', 'PENDING', 'CANCELED'])
 
@@ -9,4 +18,7 @@ export const ZSubmitTaskSchema = z
   .strict()
 
 /** Stripe-style: up to 255 visible characters, chosen by the client per form submission. */
-export const ZIdempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key 需为 1-255 个可见字符').optional()
+export const ZIdempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key 需为 1-255 个可见字符')
+  .optional()

@@ -29,7 +29,10 @@ export function submitMjAction(userId: string, parentId: string, input: TMjActio
 
 async function resolveMjAction(userId: string, parentId: string, input: TMjActionInput): Promise<ResolvedRequest> {
   // Another user's task is "not found", never "forbidden".
-  const parent = await db().task.findFirst({ where: { id: parentId, userId }, select: { id: true, type: true, status: true, buttons: true, upstreamId: true, modelId: true, params: true } })
+  const parent = await db().task.findFirst({
+    where: { id: parentId, userId },
+    select: { id: true, type: true, status: true, buttons: true, upstreamId: true, modelId: true, params: true },
+  })
   if (!parent) throw notFound('任务不存在')
   if (parent.type !== 'MJ_TEXT2IMG' && parent.type !== 'MJ_IMG2IMG') throw badRequest('只有 Midjourney 任务可以使用这些按钮')
   if (parent.status !== 'SUCCESS' || !parent.upstreamId) throw conflict('任务完成后才能使用这些按钮')

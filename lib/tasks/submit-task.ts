@@ -33,7 +33,9 @@ async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; nam
   })
   const pools = [...new Set(candidates.map((m) => m.pool).filter((p): p is string => p !== null))]
   const poolsInRouting = new Set(
-    pools.length ? (await db().aiModel.findMany({ where: { pool: { in: pools }, enabled: true, healthy: true }, select: { pool: true } })).map((m) => m.pool) : [],
+    pools.length
+      ? (await db().aiModel.findMany({ where: { pool: { in: pools }, enabled: true, healthy: true }, select: { pool: true } })).map((m) => m.pool)
+      : [],
   )
   let outOfRouting: string | null = null
   for (const model of candidates) {
@@ -74,7 +76,9 @@ export function requestHash(inputs: Record<string, unknown>): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
   }
   return JSON.stringify(value) ?? 'null'
@@ -137,7 +141,13 @@ export async function queueTask(
           customModelId: resolved.customModel?.id ?? null,
           parentId: resolved.parentId,
           action: resolved.action ?? null,
-          priceSnapshot: { pricePerImage: model.pricePerImage, count: params.count, backend: model.backend, model: model.name, ...(resolved.priceKey ? { priceKey: resolved.priceKey } : {}) },
+          priceSnapshot: {
+            pricePerImage: model.pricePerImage,
+            count: params.count,
+            backend: model.backend,
+            model: model.name,
+            ...(resolved.priceKey ? { priceKey: resolved.priceKey } : {}),
+          },
           chargedPoints: cost,
           deadlineAt: new Date(Date.now() + TASK_DEADLINE_MS),
           idempotencyKey: idempotencyKey ?? null,
@@ -145,7 +155,8 @@ export async function queueTask(
         },
         select: TASK_VIEW_SELECT,
       })
-      if (cost > 0) await postMovement(tx, { userId, account: 'POINTS', kind: 'TASK_CHARGE', amount: -cost, reference: `task:${created.id}:charge`, note: model.name })
+      if (cost > 0)
+        await postMovement(tx, { userId, account: 'POINTS', kind: 'TASK_CHARGE', amount: -cost, reference: `task:${created.id}:charge`, note: model.name })
       await announceQueueChange(tx)
       return created
     })

@@ -39,7 +39,12 @@ export async function sweepTasks(): Promise<boolean> {
     if (task.upstreamId) {
       requeued += (await db().task.updateMany({ where: stillOrphaned, data: { stage: 'RUNNING', leaseOwner: null, leaseExpiresAt: null } })).count
     } else if (task.attempts < task.maxAttempts) {
-      requeued += (await db().task.updateMany({ where: stillOrphaned, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, runAfter: now, probeBeforeSubmit: true } })).count
+      requeued += (
+        await db().task.updateMany({
+          where: stillOrphaned,
+          data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, runAfter: now, probeBeforeSubmit: true },
+        })
+      ).count
     } else if (task.leaseOwner) {
       await failTask(task.id, { errorCode: 'BACKEND_LOST', errorMessage: TASK_ERROR_MESSAGES.BACKEND_LOST }, task.leaseOwner)
     }

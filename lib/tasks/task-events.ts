@@ -74,19 +74,21 @@ export function openTaskEventStream(userId: string, signal: AbortSignal): Readab
       }
       /** Sends the tasks named, every running one, and those that were running at the last look. */
       const look = (ids: string[] = []) => {
-        looking = looking.then(async () => {
-          if (closed) return
-          const running = await db().task.findMany({ where: { userId, status: 'PENDING' }, select: { id: true } })
-          const wasRunning = [...sent].filter(([, last]) => last.running).map(([id]) => id)
-          for (const id of new Set([...ids, ...running.map((t) => t.id), ...wasRunning])) {
-            const task = await getMyTask(userId, id).catch(() => null)
-            if (!task || closed) continue
-            const state = shownState(task)
-            if (sent.get(id)?.state === state) continue
-            sent.set(id, { state, running: task.status === 'PENDING' })
-            write(`event: task\ndata: ${JSON.stringify(task)}\n\n`)
-          }
-        }).catch((error: unknown) => console.error('[task-events] look failed', error))
+        looking = looking
+          .then(async () => {
+            if (closed) return
+            const running = await db().task.findMany({ where: { userId, status: 'PENDING' }, select: { id: true } })
+            const wasRunning = [...sent].filter(([, last]) => last.running).map(([id]) => id)
+            for (const id of new Set([...ids, ...running.map((t) => t.id), ...wasRunning])) {
+              const task = await getMyTask(userId, id).catch(() => null)
+              if (!task || closed) continue
+              const state = shownState(task)
+              if (sent.get(id)?.state === state) continue
+              sent.set(id, { state, running: task.status === 'PENDING' })
+              write(`event: task\ndata: ${JSON.stringify(task)}\n\n`)
+            }
+          })
+          .catch((error: unknown) => console.error('[task-events] look failed', error))
       }
 
       write('retry: 3000\n\n')
@@ -94,7 +96,10 @@ export function openTaskEventStream(userId: string, signal: AbortSignal): Readab
       if (!embedded) cleanups.push(watchUserTasks(userId, (taskId) => look([taskId])))
       const timer = setInterval(() => look(), embedded ? EMBEDDED_LOOK_MS : SAFETY_LOOK_MS)
       const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS)
-      cleanups.push(() => clearInterval(timer), () => clearInterval(keepalive))
+      cleanups.push(
+        () => clearInterval(timer),
+        () => clearInterval(keepalive),
+      )
       signal.addEventListener('abort', close, { once: true })
       look()
     },

@@ -53,7 +53,12 @@ export const TASK_VIEW_SELECT = {
 type TaskRecord = Omit<TaskView, 'params' | 'results' | 'buttons'> & { params: unknown; results: unknown; buttons: unknown }
 
 export function toTaskView(row: TaskRecord): TaskView {
-  return { ...row, params: (row.params ?? {}) as Record<string, unknown>, results: (row.results ?? []) as StoredImage[], buttons: (row.buttons ?? []) as ResultButton[] }
+  return {
+    ...row,
+    params: (row.params ?? {}) as Record<string, unknown>,
+    results: (row.results ?? []) as StoredImage[],
+    buttons: (row.buttons ?? []) as ResultButton[],
+  }
 }
 
 /** What a user-facing failure says (the console keeps the backend's own words). */

@@ -18,6 +18,9 @@ export async function createUpload(userId: string, bytes: Buffer): Promise<Uploa
   const { width = 0, height = 0 } = await sharp(png).metadata()
   const storageKey = newKey('uploads', 'png')
   const url = await putFile(storageKey, png)
-  const row = await db().uploadedImage.create({ data: { userId, url, storageKey, width, height, bytes: png.length }, select: { id: true, url: true, width: true, height: true } })
+  const row = await db().uploadedImage.create({
+    data: { userId, url, storageKey, width, height, bytes: png.length },
+    select: { id: true, url: true, width: true, height: true },
+  })
   return row
 }

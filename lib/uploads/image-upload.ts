@@ -33,7 +33,9 @@ export async function readUploadedFile(req: Request, field = 'file'): Promise<Bu
   const body = await readBodyWithin(req, UPLOAD_BODY_LIMIT)
   let form: FormData
   try {
-    form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': req.headers.get('content-type') ?? '' } }).formData()
+    form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), {
+      headers: { 'content-type': req.headers.get('content-type') ?? '' },
+    }).formData()
   } catch {
     throw badRequest('请以 multipart/form-data 上传文件')
   }
@@ -47,7 +49,11 @@ export async function readUploadedFile(req: Request, field = 'file'): Promise<Bu
  * Decodes an uploaded image safely and re-encodes it (which also drops EXIF, GPS and
  * anything smuggled after the image data).
  */
-export async function reencodeImage(bytes: Buffer, resize: { width: number; height: number; fit: 'cover' | 'inside' }, format: 'webp' | 'png' = 'webp'): Promise<Buffer> {
+export async function reencodeImage(
+  bytes: Buffer,
+  resize: { width: number; height: number; fit: 'cover' | 'inside' },
+  format: 'webp' | 'png' = 'webp',
+): Promise<Buffer> {
   if (!sniffImageType(bytes)) throw badRequest('只支持 JPG、PNG、WebP 或 GIF 图片')
   try {
     const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false })

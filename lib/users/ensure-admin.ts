@@ -4,9 +4,7 @@ import type { PrismaClient } from '@/lib/generated/prisma/client'
 import { hashPassword } from '@/lib/auth/password'
 import type { Tx } from '@/lib/db'
 
-export type EnsureAdminResult =
-  | { created: false }
-  | { created: true; username: string; generatedPassword: string | null }
+export type EnsureAdminResult = { created: false } | { created: true; username: string; generatedPassword: string | null }
 
 /**
  * First-start work runs in every web process that starts, possibly several at once on

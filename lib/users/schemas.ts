@@ -19,15 +19,11 @@ export const ZAgreeTermsSchema = z.boolean({ error: '用户协议同意项只能
 export const ZCredentialsSchema = z.object({ username: ZUsernameSchema, password: ZPasswordSchema, agreeTerms: ZAgreeTermsSchema }).strict()
 export type TCredentials = z.infer<typeof ZCredentialsSchema>
 
-export const ZLoginSchema = z
-  .object({ username: ZUsernameSchema, password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(128) })
-  .strict()
+export const ZLoginSchema = z.object({ username: ZUsernameSchema, password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(128) }).strict()
 
 export const ZProfileUpdateSchema = z.object({ name: ZDisplayNameSchema }).strict()
 
-export const ZPasswordChangeSchema = z
-  .object({ currentPassword: z.string().max(128), newPassword: ZPasswordSchema })
-  .strict()
+export const ZPasswordChangeSchema = z.object({ currentPassword: z.string().max(128), newPassword: ZPasswordSchema }).strict()
 
 const ZRoleSchema = z.enum(['ADMIN', 'MANAGER', 'USER'])
 
@@ -46,7 +42,9 @@ export const ZAdminUserUpdateSchema = z
   .object({
     name: ZDisplayNameSchema.optional(),
     role: ZRoleSchema.optional(),
-    mobile: ZMobileSchema.nullable().or(z.literal('').transform(() => null)).optional(),
+    mobile: ZMobileSchema.nullable()
+      .or(z.literal('').transform(() => null))
+      .optional(),
     banned: z.boolean().optional(),
     password: ZPasswordSchema.optional(),
   })

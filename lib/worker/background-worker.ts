@@ -23,7 +23,7 @@ export function startBackgroundWorker(jobs: BackgroundJob[], log: (message: stri
       try {
         again = (await job.run()) === true
       } catch (error) {
-        log(`[worker] ${job.name} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
+        log(`[worker] ${job.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
       }
       if (stopped) break
       if (!again) {

@@ -46,12 +46,19 @@ test('the admin sets up a demo model, a user generates with it, and the admin fo
   // A user with points submits a task on that model.
   const user = await registerViaApi(request)
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
-  expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers: auth, data: { points: 20, reason: 'e2e 生成测试', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
+  expect(
+    (
+      await request.post(`/api/admin/user/${me.id}/adjust`, { headers: auth, data: { points: 20, reason: 'e2e 生成测试', requestId: crypto.randomUUID() } })
+    ).ok(),
+  ).toBeTruthy()
 
   // With the worker paused the task stays 进行中; the page then follows it to 成功 by itself.
   await pauseWorker()
   try {
-    const submitted = await request.post('/api/tasks', { headers: { authorization: `Bearer ${user.token}` }, data: { type: 'SD_TEXT2IMG', modelId: model?.id, params: { prompt: 'a lighthouse at dusk', count: 1 } } })
+    const submitted = await request.post('/api/tasks', {
+      headers: { authorization: `Bearer ${user.token}` },
+      data: { type: 'SD_TEXT2IMG', modelId: model?.id, params: { prompt: 'a lighthouse at dusk', count: 1 } },
+    })
     expect(submitted.ok(), await submitted.text()).toBeTruthy()
 
     await page.goto('/admin/task_mana')

@@ -154,7 +154,9 @@ test('a card handed to a user shows as 未使用 and can be used with one click'
 test('a MANAGER sees the card list and may disable cards, but gets no import, assign or export', async ({ page, request }) => {
   const admin = await adminToken(request)
   const auth = { authorization: `Bearer ${admin}` }
-  const { batchId } = (await (await request.post('/api/admin/cards/batch_import', { headers: auth, data: { cards: [`M${Date.now().toString(36).toUpperCase()}KEY03`] } })).json()).data
+  const { batchId } = (
+    await (await request.post('/api/admin/cards/batch_import', { headers: auth, data: { cards: [`M${Date.now().toString(36).toUpperCase()}KEY03`] } })).json()
+  ).data
   await waitReady(request, admin, batchId)
 
   const person = await registerViaApi(request)

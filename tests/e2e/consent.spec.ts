@@ -14,21 +14,41 @@ async function configure(request: APIRequestContext, settings: Record<string, st
 }
 
 /** The console's row of a user (it shows when the user agreed to the terms). */
-async function consoleRow(request: APIRequestContext, keyword: string): Promise<{ username: string; mobile: string | null; agreedTermsAt: string | null } | undefined> {
+async function consoleRow(
+  request: APIRequestContext,
+  keyword: string,
+): Promise<{ username: string; mobile: string | null; agreedTermsAt: string | null } | undefined> {
   const res = await request.get('/api/users', { params: { keyword }, headers: { authorization: `Bearer ${await adminToken(request)}` } })
   return (await res.json()).data.list[0]
 }
 
 // Saved in this order: the provider's keys, the provider, then SMS sign-in (the site refuses a switch SMS could not serve).
-const aliyunOn = { ALIYUN_ACCESS_KEY_ID: E2E_ALIYUN.accessKeyId, ALIYUN_ACCESS_KEY_SECRET: E2E_ALIYUN.accessKeySecret, ALIYUN_SMS_SIGN_NAME: E2E_ALIYUN.signName, ALIYUN_SMS_TEMPLATE_CODE: E2E_ALIYUN.templateCode, SMS_PROVIDER: 'aliyun', SMS_LOGIN_ENABLED: true }
-const smsOff = { SMS_LOGIN_ENABLED: false, MOBILE_ENABLED: false, SMS_PROVIDER: 'log', ALIYUN_ACCESS_KEY_ID: '', ALIYUN_ACCESS_KEY_SECRET: '', ALIYUN_SMS_SIGN_NAME: '', ALIYUN_SMS_TEMPLATE_CODE: '' }
+const aliyunOn = {
+  ALIYUN_ACCESS_KEY_ID: E2E_ALIYUN.accessKeyId,
+  ALIYUN_ACCESS_KEY_SECRET: E2E_ALIYUN.accessKeySecret,
+  ALIYUN_SMS_SIGN_NAME: E2E_ALIYUN.signName,
+  ALIYUN_SMS_TEMPLATE_CODE: E2E_ALIYUN.templateCode,
+  SMS_PROVIDER: 'aliyun',
+  SMS_LOGIN_ENABLED: true,
+}
+const smsOff = {
+  SMS_LOGIN_ENABLED: false,
+  MOBILE_ENABLED: false,
+  SMS_PROVIDER: 'log',
+  ALIYUN_ACCESS_KEY_ID: '',
+  ALIYUN_ACCESS_KEY_SECRET: '',
+  ALIYUN_SMS_SIGN_NAME: '',
+  ALIYUN_SMS_TEMPLATE_CODE: '',
+}
 
 /**
  * This site is a production deployment, where the `log` provider is refused: the send-code
  * answer of a trial site (provider: 'log', see auth-sms.test.ts) is played to the page instead.
  */
 async function answerAsTrialSite(page: Page) {
-  await page.route('**/api/auth/sms/send', (route) => route.fulfill({ json: { success: true, data: { resendAfterSeconds: 60, expiresInSeconds: 300, provider: 'log' } } }))
+  await page.route('**/api/auth/sms/send', (route) =>
+    route.fulfill({ json: { success: true, data: { resendAfterSeconds: 60, expiresInSeconds: 300, provider: 'log' } } }),
+  )
 }
 
 let seq = 0

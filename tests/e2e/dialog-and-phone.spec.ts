@@ -20,7 +20,10 @@ async function expectNoSidewaysScroll(page: Page) {
 
 test('the model form keeps the focus and the typed text while /admin/model_mana refreshes behind it', async ({ page, request }) => {
   const admin = await adminToken(request)
-  const created = await request.post('/api/admin/models', { headers: bearer(admin), data: { name: uniqueName('焦点'), backend: 'demo', prices: { SD_TEXT2IMG: 1 }, sort: 95 } })
+  const created = await request.post('/api/admin/models', {
+    headers: bearer(admin),
+    data: { name: uniqueName('焦点'), backend: 'demo', prices: { SD_TEXT2IMG: 1 }, sort: 95 },
+  })
   expect(created.ok(), await created.text()).toBeTruthy()
   const modelId = (await created.json()).data.id
   // A busy backend, as the page sees it: each answer of the list has another queue length,
@@ -64,7 +67,9 @@ test('the model form keeps the focus and the typed text while /admin/model_mana 
 test('a confirmation dialog keeps the focus inside while open, names itself and describes what it asks', async ({ page, request }) => {
   const admin = await adminToken(request)
   const name = uniqueName('删除确认')
-  expect((await request.post('/api/admin/prompts', { headers: bearer(admin), data: { category: 'e2e', title: name, prompt: 'a quiet lake' } })).ok()).toBeTruthy()
+  expect(
+    (await request.post('/api/admin/prompts', { headers: bearer(admin), data: { category: 'e2e', title: name, prompt: 'a quiet lake' } })).ok(),
+  ).toBeTruthy()
   await signInWithToken(page, admin)
   await page.goto('/admin/prompt_mana')
   const opener = page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: '删除' })
@@ -97,7 +102,10 @@ test.describe('on a phone (390 px)', () => {
     const user = await registerViaApi(request)
     const userId = await profileId(request, user.token)
     expect((await request.post(`/api/admin/cards/${cardId}/assign`, { headers: bearer(admin), data: { userId } })).ok()).toBeTruthy()
-    const adjusted = await request.post(`/api/admin/user/${userId}/adjust`, { headers: { ...bearer(admin), 'Idempotency-Key': crypto.randomUUID() }, data: { points: 1234, balance: 98765, reason: 'e2e 手机补发' } })
+    const adjusted = await request.post(`/api/admin/user/${userId}/adjust`, {
+      headers: { ...bearer(admin), 'Idempotency-Key': crypto.randomUUID() },
+      data: { points: 1234, balance: 98765, reason: 'e2e 手机补发' },
+    })
     expect(adjusted.ok(), await adjusted.text()).toBeTruthy()
 
     await signInWithToken(page, user.token)

@@ -21,7 +21,12 @@ function startSite(dataDir: string, port = PORT): Started {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LISTEN_HOST: '127.0.0.1', WORKER_DRAIN_SECONDS: '2' }
   for (const name of ['DATABASE_URL', 'AUTH_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'RUN_WORKER_IN_WEB', 'EMBEDDED_DATABASE']) delete env[name]
   // Its own process group, so "Ctrl-C" reaches the launcher and the web server as in a terminal.
-  const child = spawn(process.execPath, [tsx, '--conditions=react-server', path.join(root, 'scripts/start.ts')], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [tsx, '--conditions=react-server', path.join(root, 'scripts/start.ts')], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let text = ''
   child.stdout!.on('data', (chunk) => (text += chunk))
   child.stderr!.on('data', (chunk) => (text += chunk))
@@ -77,7 +82,10 @@ test('npm start on the embedded default: printed admin password, data kept acros
   // A trial site sends no SMS: the launcher says where the codes go, and so does the page.
   expect(first.output()).toMatch(/SMS provider is "log": verification codes are written to this log/)
   const adminToken = (await (await page.request.post(`${BASE}/api/auth/login`, { data: { username: 'admin', password } })).json()).data.token
-  const switched = await page.request.patch(`${BASE}/api/site-config/SMS_LOGIN_ENABLED`, { data: { value: true }, headers: { authorization: `Bearer ${adminToken}` } })
+  const switched = await page.request.patch(`${BASE}/api/site-config/SMS_LOGIN_ENABLED`, {
+    data: { value: true },
+    headers: { authorization: `Bearer ${adminToken}` },
+  })
   expect(switched.ok(), await switched.text()).toBe(true)
   await page.evaluate(() => localStorage.clear())
   await page.goto(`${BASE}/login/fastlogin`)

@@ -11,7 +11,14 @@ async function asAdmin(request: APIRequestContext) {
 async function userWithPoints(page: Page, request: APIRequestContext, points = 20) {
   const user = await registerViaApi(request)
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
-  expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers: await asAdmin(request), data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
+  expect(
+    (
+      await request.post(`/api/admin/user/${me.id}/adjust`, {
+        headers: await asAdmin(request),
+        data: { points, reason: 'e2e', requestId: crypto.randomUUID() },
+      })
+    ).ok(),
+  ).toBeTruthy()
   await signInWithToken(page, user.token)
   return { ...user, id: me.id as string }
 }
@@ -37,7 +44,16 @@ test('without a Midjourney model, /mj says so and MJ 绘画 is not offered; with
   const headers = await asAdmin(request)
   const created = await request.post('/api/admin/models', {
     headers,
-    data: { name: uniqueName('MJ导航'), type: 'MID_JOURNEY', backend: 'mj-proxy', endpoint: 'http://127.0.0.1:9', secret: 'x', prices: { MJ_IMAGINE: 5 }, concurrency: 1, sort: 90 },
+    data: {
+      name: uniqueName('MJ导航'),
+      type: 'MID_JOURNEY',
+      backend: 'mj-proxy',
+      endpoint: 'http://127.0.0.1:9',
+      secret: 'x',
+      prices: { MJ_IMAGINE: 5 },
+      concurrency: 1,
+      sort: 90,
+    },
   })
   expect(created.ok(), await created.text()).toBeTruthy()
   const id = (await created.json()).data.id
@@ -58,13 +74,27 @@ test('图生图 on /text2img_v2: the demo renderer recolours the uploaded pictur
   await page.getByRole('tab', { name: '图生图' }).click()
   await expect(page).toHaveURL(/mode=img2img$/)
   const picture = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#f8fafc' } })
-    .composite([{ input: await sharp({ create: { width: 160, height: 120, channels: 3, background: '#111827' } }).png().toBuffer(), left: 0, top: 0 }])
+    .composite([
+      {
+        input: await sharp({ create: { width: 160, height: 120, channels: 3, background: '#111827' } })
+          .png()
+          .toBuffer(),
+        left: 0,
+        top: 0,
+      },
+    ])
     .png()
     .toBuffer()
   await page.getByLabel('参考图').setInputFiles({ name: 'start.png', mimeType: 'image/png', buffer: picture })
   await expect(page.getByRole('img', { name: '参考图' })).toBeVisible()
   const models = page.getByLabel('模型')
-  if (await models.count()) await models.selectOption((await models.locator('option', { hasText: /^演示渲染器（/ }).first().getAttribute('value'))!)
+  if (await models.count())
+    await models.selectOption(
+      (await models
+        .locator('option', { hasText: /^演示渲染器（/ })
+        .first()
+        .getAttribute('value'))!,
+    )
   await page.getByLabel('提示词', { exact: true }).fill('秋天的枫叶')
   await page.getByRole('button', { name: '立即生成' }).click()
   const result = page.getByRole('img', { name: '生成结果 1' })
@@ -87,7 +117,10 @@ test('the console shows a cancelled task’s error by its meaning, not its code'
   await pauseWorker()
   let taskId = ''
   try {
-    const submitted = await request.post('/api/tasks', { headers: { authorization: `Bearer ${user.token}` }, data: { type: 'SD_TEXT2IMG', params: { prompt: 'a quiet harbour', count: 1 } } })
+    const submitted = await request.post('/api/tasks', {
+      headers: { authorization: `Bearer ${user.token}` },
+      data: { type: 'SD_TEXT2IMG', params: { prompt: 'a quiet harbour', count: 1 } },
+    })
     expect(submitted.ok(), await submitted.text()).toBeTruthy()
     taskId = (await submitted.json()).data.id
     expect((await request.post(`/api/admin/tasks/${taskId}/cancel`, { headers })).ok()).toBeTruthy()

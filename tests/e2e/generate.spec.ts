@@ -15,7 +15,9 @@ async function userWithPoints(page: Page, request: APIRequestContext, points = 1
   const user = await registerViaApi(request)
   const headers = await asAdmin(request)
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
-  expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers, data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
+  expect(
+    (await request.post(`/api/admin/user/${me.id}/adjust`, { headers, data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok(),
+  ).toBeTruthy()
   await signInWithToken(page, user.token)
   return user
 }
@@ -25,7 +27,15 @@ test.beforeAll(async ({ request }) => {
   const headers = await asAdmin(request)
   const created = await request.post('/api/admin/models', {
     headers,
-    data: { name: uniqueName('SD测试'), backend: 'sd-webui', endpoint: fakeSd.url, checkpoint: 'sd15.safetensors', prices: { SD_TEXT2IMG: 3, SD_IMGINPAINT: 4 }, concurrency: 1, sort: 50 },
+    data: {
+      name: uniqueName('SD测试'),
+      backend: 'sd-webui',
+      endpoint: fakeSd.url,
+      checkpoint: 'sd15.safetensors',
+      prices: { SD_TEXT2IMG: 3, SD_IMGINPAINT: 4 },
+      concurrency: 1,
+      sort: 50,
+    },
   })
   expect(created.ok(), await created.text()).toBeTruthy()
   sdModelId = (await created.json()).data.id
@@ -77,7 +87,9 @@ test('a user generates on /text2img with SD WebUI and sees its image', async ({ 
 test('a user paints a mask on /img_inpaint and the backend receives exactly that mask', async ({ page, request }) => {
   await userWithPoints(page, request)
   await page.goto('/img_inpaint')
-  const picture = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#3b82f6' } }).png().toBuffer()
+  const picture = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#3b82f6' } })
+    .png()
+    .toBuffer()
   await page.getByLabel('原图').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: picture })
   const canvas = page.getByLabel('蒙版画布')
   await expect(canvas).toBeVisible()

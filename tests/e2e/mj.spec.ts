@@ -16,7 +16,14 @@ async function asAdmin(request: APIRequestContext) {
 async function userWithPoints(page: Page, request: APIRequestContext, points: number) {
   const user = await registerViaApi(request)
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
-  expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers: await asAdmin(request), data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
+  expect(
+    (
+      await request.post(`/api/admin/user/${me.id}/adjust`, {
+        headers: await asAdmin(request),
+        data: { points, reason: 'e2e', requestId: crypto.randomUUID() },
+      })
+    ).ok(),
+  ).toBeTruthy()
   await signInWithToken(page, user.token)
   return user
 }
@@ -35,7 +42,17 @@ test.beforeAll(async ({ request }) => {
   fake = await startFakeMjProxy({ secret: 'e2e-mj-secret', stepMs: 450 })
   const created = await request.post('/api/admin/models', {
     headers: await asAdmin(request),
-    data: { name: uniqueName('MJ测试'), type: 'MID_JOURNEY', backend: 'mj-proxy', endpoint: fake.url, secret: 'e2e-mj-secret', prices: PRICES, options: { pollIntervalMs: 400, notifyBaseUrl: E2E_BASE_URL, speeds: ['fast', 'relax'] }, concurrency: 3, sort: 60 },
+    data: {
+      name: uniqueName('MJ测试'),
+      type: 'MID_JOURNEY',
+      backend: 'mj-proxy',
+      endpoint: fake.url,
+      secret: 'e2e-mj-secret',
+      prices: PRICES,
+      options: { pollIntervalMs: 400, notifyBaseUrl: E2E_BASE_URL, speeds: ['fast', 'relax'] },
+      concurrency: 3,
+      sort: 60,
+    },
   })
   expect(created.ok(), await created.text()).toBeTruthy()
   modelId = (await created.json()).data.id
@@ -54,7 +71,10 @@ test('a user runs imagine on /mj, watches the progress, presses U1 and V2 and ge
   await page.getByLabel('提示词', { exact: true }).fill('a cozy cabin under a snowy mountain, warm light')
   await page.getByRole('group', { name: '画面比例' }).getByRole('button', { name: '16:9' }).click()
   await page.getByLabel('模型版本').selectOption({ label: 'Midjourney V6.1' })
-  await page.getByRole('group', { name: '速度模式' }).getByRole('button', { name: /--relax/ }).click()
+  await page
+    .getByRole('group', { name: '速度模式' })
+    .getByRole('button', { name: /--relax/ })
+    .click()
   await expect(page.getByTestId('mj-command')).toContainText('a cozy cabin under a snowy mountain, warm light --ar 16:9 --v 6.1 --relax')
   await expect(page.getByTestId('task-cost')).toHaveText('5')
   await page.getByRole('button', { name: '开始生成' }).click()

@@ -27,7 +27,9 @@ test('on /text2img the demo renderer’s task goes through its stages with a mov
   const user = await registerViaApi(request)
   const auth = { authorization: `Bearer ${await adminToken(request)}` }
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
-  expect((await request.post(`/api/admin/user/${me.id}/adjust`, { headers: auth, data: { points: 10, reason: 'e2e 进度', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
+  expect(
+    (await request.post(`/api/admin/user/${me.id}/adjust`, { headers: auth, data: { points: 10, reason: 'e2e 进度', requestId: crypto.randomUUID() } })).ok(),
+  ).toBeTruthy()
   await signInWithToken(page, user.token)
 
   // The stream of task changes is open while the task runs: the stages arrive as pushes.
@@ -37,7 +39,10 @@ test('on /text2img the demo renderer’s task goes through its stages with a mov
   // The picker shows only once the models have loaded (and only when there is a choice).
   await expect(page.getByTestId('task-cost')).toBeVisible()
   if (await models.count()) {
-    const demo = await models.locator('option', { hasText: /^演示渲染器（/ }).first().getAttribute('value')
+    const demo = await models
+      .locator('option', { hasText: /^演示渲染器（/ })
+      .first()
+      .getAttribute('value')
     await models.selectOption(demo!)
   }
   await page.getByLabel('提示词', { exact: true }).fill('清晨的竹林，薄雾')

@@ -16,7 +16,10 @@ async function pageRoutes(): Promise<string[]> {
   const files = (await readdir(APP_DIR, { recursive: true })).filter((f) => path.basename(f) === 'page.tsx')
   return files
     .map((file) => {
-      const segments = path.dirname(file).split(path.sep).filter((s) => s !== '.' && !/^\(.*\)$/.test(s))
+      const segments = path
+        .dirname(file)
+        .split(path.sep)
+        .filter((s) => s !== '.' && !/^\(.*\)$/.test(s))
       const dynamic = segments.find((s) => s.startsWith('['))
       if (dynamic) throw new Error(`${file}: give the dynamic segment ${dynamic} an id in this spec`)
       return `/${segments.join('/')}`
@@ -38,14 +41,20 @@ const CHECKS: Record<string, Check> = {
   '/img_controlnet': { as: 'admin', shows: heading('线稿上色') },
   '/img_inpaint': { as: 'admin', shows: heading('局部重绘') },
   '/mj': { as: 'admin', shows: heading('Midjourney') },
-  '/admin': { as: 'admin', shows: async (page) => {
-    await expect(page).toHaveURL(/\/admin\/user_mana$/)
-    await heading('用户管理')(page)
-  } },
-  '/admin/user_mana': { as: 'admin', shows: async (page) => {
-    await heading('用户管理')(page)
-    await expect(page.getByRole('row').nth(1)).toBeVisible() // the list came from the API
-  } },
+  '/admin': {
+    as: 'admin',
+    shows: async (page) => {
+      await expect(page).toHaveURL(/\/admin\/user_mana$/)
+      await heading('用户管理')(page)
+    },
+  },
+  '/admin/user_mana': {
+    as: 'admin',
+    shows: async (page) => {
+      await heading('用户管理')(page)
+      await expect(page.getByRole('row').nth(1)).toBeVisible() // the list came from the API
+    },
+  },
   '/admin/cards_mana': { as: 'admin', shows: heading('卡密列表') },
   '/admin/custom_model_mana': { as: 'admin', shows: heading('风格模型') },
   '/admin/model_mana': { as: 'admin', shows: heading('模型管理') },
@@ -79,7 +88,9 @@ async function watchViolations(page: Page): Promise<string[]> {
   await page.exposeFunction('__reportCspViolation', (text: string) => violations.push(text))
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      ;(window as unknown as { __reportCspViolation: (t: string) => void }).__reportCspViolation(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`)
+      ;(window as unknown as { __reportCspViolation: (t: string) => void }).__reportCspViolation(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`,
+      )
     })
   })
   return violations
@@ -132,7 +143,10 @@ test('every page sends the CSP with a fresh nonce and the other headers, and run
       // Every script tag of the served HTML carries this response's nonce.
       const scripts = (await res!.text()).match(/<script\b[^>]*>/g) ?? []
       expect(scripts.length).toBeGreaterThan(0)
-      expect(scripts.filter((tag) => !tag.includes(`nonce="${nonce}"`)), route).toEqual([])
+      expect(
+        scripts.filter((tag) => !tag.includes(`nonce="${nonce}"`)),
+        route,
+      ).toEqual([])
 
       await check.shows(page)
       // Next's runtime booted: its nonced scripts ran.
@@ -152,13 +166,17 @@ test('under the CSP, a user uploads a picture and generates: previews, progress 
   const created = await request.post('/api/admin/user', { headers: admin, data: { username, name: username, password: 'csp-password-1' } })
   expect(created.ok(), await created.text()).toBeTruthy()
   const { id } = (await created.json()).data
-  expect((await request.post(`/api/admin/user/${id}/adjust`, { headers: admin, data: { points: 20, reason: 'e2e', requestId: crypto.randomUUID() } })).ok()).toBeTruthy()
+  expect(
+    (await request.post(`/api/admin/user/${id}/adjust`, { headers: admin, data: { points: 20, reason: 'e2e', requestId: crypto.randomUUID() } })).ok(),
+  ).toBeTruthy()
   await signInWithToken(page, await loginViaApi(request, username, 'csp-password-1'))
   const loaded = (name: RegExp) => page.getByRole('img', { name }).evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth > 0))
 
   // An upload (stored under /files, shown back) and the mask canvas over it.
   await page.goto('/img_inpaint')
-  const picture = await sharp({ create: { width: 128, height: 128, channels: 3, background: '#3b82f6' } }).png().toBuffer()
+  const picture = await sharp({ create: { width: 128, height: 128, channels: 3, background: '#3b82f6' } })
+    .png()
+    .toBuffer()
   await page.getByLabel('原图').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: picture })
   await expect(page.getByLabel('蒙版画布')).toBeVisible()
   await expect.poll(() => loaded(/原图/)).toEqual(expect.arrayContaining([true]))

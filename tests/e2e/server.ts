@@ -38,7 +38,10 @@ let worker: ChildProcess | undefined
 
 // The worker starts once the launcher has migrated the database.
 const startWorker = setInterval(async () => {
-  const ready = await fetch(`http://127.0.0.1:${E2E_PORT}/api/site-config/site-info`).then((r) => r.ok, () => false)
+  const ready = await fetch(`http://127.0.0.1:${E2E_PORT}/api/site-config/site-info`).then(
+    (r) => r.ok,
+    () => false,
+  )
   if (!ready || worker) return
   clearInterval(startWorker)
   // `node --import tsx`, not the tsx CLI, which would run the script in a child process

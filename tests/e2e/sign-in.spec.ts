@@ -37,11 +37,26 @@ async function configure(request: APIRequestContext, settings: Partial<Record<ke
 const wechatOn = { WX_ENABLED: true, WX_APP_ID: E2E_WECHAT.appId, WX_APP_SECRET: E2E_WECHAT.secret }
 // Settings are saved in this order: a provider's keys, then the provider, then what depends on it
 // (the site refuses to turn SMS on, or to switch providers, while SMS could not be sent).
-const aliyunOn = { ALIYUN_ACCESS_KEY_ID: E2E_ALIYUN.accessKeyId, ALIYUN_ACCESS_KEY_SECRET: E2E_ALIYUN.accessKeySecret, ALIYUN_SMS_SIGN_NAME: E2E_ALIYUN.signName, ALIYUN_SMS_TEMPLATE_CODE: E2E_ALIYUN.templateCode, SMS_PROVIDER: 'aliyun', SMS_LOGIN_ENABLED: true }
-const tencentOn = { TENCENT_SECRET_ID: E2E_TENCENT.secretId, TENCENT_SECRET_KEY: E2E_TENCENT.secretKey, TENCENT_SMS_SDK_APP_ID: E2E_TENCENT.sdkAppId, TENCENT_SMS_SIGN_NAME: E2E_TENCENT.signName, TENCENT_SMS_TEMPLATE_ID: E2E_TENCENT.templateId, SMS_PROVIDER: 'tencent' }
+const aliyunOn = {
+  ALIYUN_ACCESS_KEY_ID: E2E_ALIYUN.accessKeyId,
+  ALIYUN_ACCESS_KEY_SECRET: E2E_ALIYUN.accessKeySecret,
+  ALIYUN_SMS_SIGN_NAME: E2E_ALIYUN.signName,
+  ALIYUN_SMS_TEMPLATE_CODE: E2E_ALIYUN.templateCode,
+  SMS_PROVIDER: 'aliyun',
+  SMS_LOGIN_ENABLED: true,
+}
+const tencentOn = {
+  TENCENT_SECRET_ID: E2E_TENCENT.secretId,
+  TENCENT_SECRET_KEY: E2E_TENCENT.secretKey,
+  TENCENT_SMS_SDK_APP_ID: E2E_TENCENT.sdkAppId,
+  TENCENT_SMS_SIGN_NAME: E2E_TENCENT.signName,
+  TENCENT_SMS_TEMPLATE_ID: E2E_TENCENT.templateId,
+  SMS_PROVIDER: 'tencent',
+}
 
 /** A phone inside WeChat: its user agent and a phone-sized screen. */
-const wechatPhone = (browser: Browser): Promise<BrowserContext> => browser.newContext({ userAgent: WECHAT_UA, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+const wechatPhone = (browser: Browser): Promise<BrowserContext> =>
+  browser.newContext({ userAgent: WECHAT_UA, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
 
 let seq = 0
 const freshMobile = () => `137${String(Date.now() % 1e6).padStart(6, '0')}${String(++seq).padStart(2, '0')}`
@@ -188,7 +203,10 @@ test('with mobile binding required, a user without a phone is sent to /bind_mobi
     const taken = freshMobile()
     const other = await registerViaApi(request)
     await request.post('/api/auth/sms/send', { data: { mobile: taken, purpose: 'bind' }, headers: { authorization: `Bearer ${other.token}` } })
-    const bound = await request.post('/api/users/bind_mobile', { data: { mobile: taken, code: await lastSmsCode('tencent', taken) }, headers: { authorization: `Bearer ${other.token}` } })
+    const bound = await request.post('/api/users/bind_mobile', {
+      data: { mobile: taken, code: await lastSmsCode('tencent', taken) },
+      headers: { authorization: `Bearer ${other.token}` },
+    })
     expect(bound.ok(), await bound.text()).toBeTruthy()
 
     const user = await registerViaApi(request)

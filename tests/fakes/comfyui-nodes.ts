@@ -13,17 +13,42 @@ const NODES: Record<string, Record<string, InputKind>> = {
   LoraLoader: { model: 'LINK', clip: 'LINK', lora_name: 'loras', strength_model: 'FLOAT', strength_clip: 'FLOAT' },
   CLIPTextEncode: { text: 'STRING', clip: 'LINK' },
   EmptyLatentImage: { width: 'INT', height: 'INT', batch_size: 'INT' },
-  KSampler: { seed: 'INT', steps: 'INT', cfg: 'FLOAT', sampler_name: SAMPLERS, scheduler: SCHEDULERS, denoise: 'FLOAT', model: 'LINK', positive: 'LINK', negative: 'LINK', latent_image: 'LINK' },
+  KSampler: {
+    seed: 'INT',
+    steps: 'INT',
+    cfg: 'FLOAT',
+    sampler_name: SAMPLERS,
+    scheduler: SCHEDULERS,
+    denoise: 'FLOAT',
+    model: 'LINK',
+    positive: 'LINK',
+    negative: 'LINK',
+    latent_image: 'LINK',
+  },
   VAEDecode: { samples: 'LINK', vae: 'LINK' },
   VAEEncode: { pixels: 'LINK', vae: 'LINK' },
   VAEEncodeForInpaint: { pixels: 'LINK', vae: 'LINK', mask: 'LINK', grow_mask_by: 'INT' },
   RepeatLatentBatch: { samples: 'LINK', amount: 'INT' },
-  ImageScale: { image: 'LINK', upscale_method: ['nearest-exact', 'bilinear', 'area', 'bicubic', 'lanczos'], width: 'INT', height: 'INT', crop: ['disabled', 'center'] },
+  ImageScale: {
+    image: 'LINK',
+    upscale_method: ['nearest-exact', 'bilinear', 'area', 'bicubic', 'lanczos'],
+    width: 'INT',
+    height: 'INT',
+    crop: ['disabled', 'center'],
+  },
   LoadImage: { image: 'images' },
   LoadImageMask: { image: 'images', channel: ['alpha', 'red', 'green', 'blue'] },
   ImageInvert: { image: 'LINK' },
   ControlNetLoader: { control_net_name: 'controlnets' },
-  ControlNetApplyAdvanced: { positive: 'LINK', negative: 'LINK', control_net: 'LINK', image: 'LINK', strength: 'FLOAT', start_percent: 'FLOAT', end_percent: 'FLOAT' },
+  ControlNetApplyAdvanced: {
+    positive: 'LINK',
+    negative: 'LINK',
+    control_net: 'LINK',
+    image: 'LINK',
+    strength: 'FLOAT',
+    start_percent: 'FLOAT',
+    end_percent: 'FLOAT',
+  },
   SaveImage: { images: 'LINK', filename_prefix: 'STRING' },
   PreviewImage: { images: 'LINK' },
 }
@@ -41,7 +66,9 @@ export function nodeOf<Node>(graph: Record<string, Node>, id: string): Node {
 }
 
 export function batchSize(graph: Graph): number {
-  const sizes = Object.values(graph).map((n) => Number(n.class_type === 'RepeatLatentBatch' ? n.inputs.amount : n.class_type === 'EmptyLatentImage' ? n.inputs.batch_size : 1))
+  const sizes = Object.values(graph).map((n) =>
+    Number(n.class_type === 'RepeatLatentBatch' ? n.inputs.amount : n.class_type === 'EmptyLatentImage' ? n.inputs.batch_size : 1),
+  )
   return Math.max(1, ...sizes)
 }
 
@@ -60,7 +87,16 @@ export function executionOrder(graph: Graph): string[] {
 /** ComfyUI's validate_prompt: unknown classes, then per-node input errors (400 with node_errors). */
 export function validate(graph: Graph, known: KnownNames): unknown {
   for (const [id, node] of Object.entries(graph)) {
-    if (!NODES[node?.class_type]) return { error: { type: 'invalid_prompt', message: `Cannot execute because node ${String(node?.class_type)} does not exist.`, details: `Node ID '#${id}'`, extra_info: {} }, node_errors: {} }
+    if (!NODES[node?.class_type])
+      return {
+        error: {
+          type: 'invalid_prompt',
+          message: `Cannot execute because node ${String(node?.class_type)} does not exist.`,
+          details: `Node ID '#${id}'`,
+          extra_info: {},
+        },
+        node_errors: {},
+      }
   }
   const outputs = outputNodes(graph)
   if (outputs.length === 0) return { error: { type: 'prompt_no_outputs', message: 'Prompt has no outputs', details: '', extra_info: {} }, node_errors: [] }
@@ -74,14 +110,20 @@ export function validate(graph: Graph, known: KnownNames): unknown {
       const list = Array.isArray(kind) ? kind : kind === 'checkpoints' || kind === 'controlnets' || kind === 'images' || kind === 'loras' ? known[kind] : null
       if (value === undefined) fail('required_input_missing', 'Required input is missing', name)
       else if (kind === 'LINK') {
-        if (!Array.isArray(value) || value.length !== 2 || !graph[String(value[0])]) fail('bad_linked_input', 'Bad linked input, must be a length-2 list of [node_id, slot_index]', `${name}, ${JSON.stringify(value)}`)
+        if (!Array.isArray(value) || value.length !== 2 || !graph[String(value[0])])
+          fail('bad_linked_input', 'Bad linked input, must be a length-2 list of [node_id, slot_index]', `${name}, ${JSON.stringify(value)}`)
       } else if ((kind === 'INT' || kind === 'FLOAT') && (typeof value === 'object' || !Number.isFinite(Number(value)))) {
         fail('invalid_input_type', `Failed to convert an input value to a ${kind} value`, `${name}, ${String(value)}`)
-      } else if (kind === 'STRING' && typeof value !== 'string') fail('invalid_input_type', 'Failed to convert an input value to a STRING value', `${name}, ${String(value)}`)
-      else if (list && !list.includes(String(value))) fail('value_not_in_list', 'Value not in list', `${name}: '${String(value)}' not in ${JSON.stringify(list)}`)
+      } else if (kind === 'STRING' && typeof value !== 'string')
+        fail('invalid_input_type', 'Failed to convert an input value to a STRING value', `${name}, ${String(value)}`)
+      else if (list && !list.includes(String(value)))
+        fail('value_not_in_list', 'Value not in list', `${name}: '${String(value)}' not in ${JSON.stringify(list)}`)
     }
     if (errors.length > 0) nodeErrors[id] = { errors, dependent_outputs: outputs, class_type: node.class_type }
   }
   if (Object.keys(nodeErrors).length === 0) return null
-  return { error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details: '', extra_info: {} }, node_errors: nodeErrors }
+  return {
+    error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details: '', extra_info: {} },
+    node_errors: nodeErrors,
+  }
 }

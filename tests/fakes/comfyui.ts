@@ -112,7 +112,13 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
           }
           if (options.behaviour === 'execution-error' && value > steps / 2) {
             outcome = 'execution_error'
-            const error = { exception_message: 'CUDA out of memory. Tried to allocate 1.50 GiB', exception_type: 'torch.OutOfMemoryError', traceback: [], current_inputs: {}, current_outputs: {} }
+            const error = {
+              exception_message: 'CUDA out of memory. Tried to allocate 1.50 GiB',
+              exception_type: 'torch.OutOfMemoryError',
+              traceback: [],
+              current_inputs: {},
+              current_outputs: {},
+            }
             send(outcome, { ...failure, ...error }, true)
             break run
           }
@@ -141,8 +147,14 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
 
   function submit(body: unknown, res: http.ServerResponse) {
     const graph = (body as { prompt?: unknown } | null)?.prompt
-    if (typeof graph !== 'object' || graph === null) return sendJson(res, 400, { error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} }, node_errors: [] })
-    const refusal = validate(graph as Graph, { checkpoints: options.behaviour === 'reject' ? [] : options.checkpoints!, controlnets: options.controlnets!, images: [...inputs.keys()], loras: options.loras! })
+    if (typeof graph !== 'object' || graph === null)
+      return sendJson(res, 400, { error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} }, node_errors: [] })
+    const refusal = validate(graph as Graph, {
+      checkpoints: options.behaviour === 'reject' ? [] : options.checkpoints!,
+      controlnets: options.controlnets!,
+      images: [...inputs.keys()],
+      loras: options.loras!,
+    })
     if (refusal) return sendJson(res, 400, refusal)
     const { prompt_id, client_id } = body as { prompt_id?: unknown; client_id?: unknown }
     const id = typeof prompt_id === 'string' && !options.ignorePromptId ? prompt_id : randomUUID()
@@ -159,7 +171,8 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
     const subfolder = form.fields.subfolder ?? ''
     const overwrite = ['true', '1'].includes(form.fields.overwrite ?? '')
     let name = file.filename
-    for (let n = 1; !overwrite && inputs.has(key(subfolder, name)) && !inputs.get(key(subfolder, name))!.equals(file.bytes); n++) name = file.filename.replace(/(\.\w+)?$/, ` (${n})$1`)
+    for (let n = 1; !overwrite && inputs.has(key(subfolder, name)) && !inputs.get(key(subfolder, name))!.equals(file.bytes); n++)
+      name = file.filename.replace(/(\.\w+)?$/, ` (${n})$1`)
     inputs.set(key(subfolder, name), file.bytes)
     sendJson(res, 200, { name, subfolder, type: 'input' })
   }
@@ -206,12 +219,44 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
       return res.end(bytes)
     }
     if (route === 'GET /system_stats') {
-      const system = { os: 'posix', ram_total: 34359738368, ram_free: 17179869184, comfyui_version: '0.3.40', python_version: '3.12.3', pytorch_version: '2.7.0+cu128', embedded_python: false, argv: ['main.py'] }
-      return sendJson(res, 200, { system, devices: [{ name: 'cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync', type: 'cuda', index: 0, vram_total: 25757220864, vram_free: 24000000000, torch_vram_total: 0, torch_vram_free: 0 }] })
+      const system = {
+        os: 'posix',
+        ram_total: 34359738368,
+        ram_free: 17179869184,
+        comfyui_version: '0.3.40',
+        python_version: '3.12.3',
+        pytorch_version: '2.7.0+cu128',
+        embedded_python: false,
+        argv: ['main.py'],
+      }
+      return sendJson(res, 200, {
+        system,
+        devices: [
+          {
+            name: 'cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync',
+            type: 'cuda',
+            index: 0,
+            vram_total: 25757220864,
+            vram_free: 24000000000,
+            torch_vram_total: 0,
+            torch_vram_free: 0,
+          },
+        ],
+      })
     }
     if (route === 'GET /object_info/CheckpointLoaderSimple') {
       const required = { ckpt_name: [options.checkpoints, { tooltip: 'The name of the checkpoint (model) to load.' }] }
-      return sendJson(res, 200, { CheckpointLoaderSimple: { input: { required }, input_order: { required: ['ckpt_name'] }, output: ['MODEL', 'CLIP', 'VAE'], output_name: ['MODEL', 'CLIP', 'VAE'], name: 'CheckpointLoaderSimple', category: 'loaders', output_node: false } })
+      return sendJson(res, 200, {
+        CheckpointLoaderSimple: {
+          input: { required },
+          input_order: { required: ['ckpt_name'] },
+          output: ['MODEL', 'CLIP', 'VAE'],
+          output_name: ['MODEL', 'CLIP', 'VAE'],
+          name: 'CheckpointLoaderSimple',
+          category: 'loaders',
+          output_node: false,
+        },
+      })
     }
     if (route === 'GET /object_info/LoraLoader') {
       const required = {
@@ -221,7 +266,17 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
         strength_model: ['FLOAT', { default: 1, min: -100, max: 100, step: 0.01 }],
         strength_clip: ['FLOAT', { default: 1, min: -100, max: 100, step: 0.01 }],
       }
-      return sendJson(res, 200, { LoraLoader: { input: { required }, input_order: { required: Object.keys(required) }, output: ['MODEL', 'CLIP'], output_name: ['MODEL', 'CLIP'], name: 'LoraLoader', category: 'loaders', output_node: false } })
+      return sendJson(res, 200, {
+        LoraLoader: {
+          input: { required },
+          input_order: { required: Object.keys(required) },
+          output: ['MODEL', 'CLIP'],
+          output_name: ['MODEL', 'CLIP'],
+          name: 'LoraLoader',
+          category: 'loaders',
+          output_node: false,
+        },
+      })
     }
     sendText(res, 404, '404: Not Found', 'text/plain')
   })
@@ -259,7 +314,8 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
       options = { ...options, ...(typeof patch === 'string' ? { behaviour: patch } : patch) }
     },
     /** The workflows POSTed to /prompt, oldest first. */
-    prompts: () => calls.filter((c) => c.path === '/prompt' && c.method === 'POST').map((c) => c.body as { prompt: Graph; client_id?: string; prompt_id?: string }),
+    prompts: () =>
+      calls.filter((c) => c.path === '/prompt' && c.method === 'POST').map((c) => c.body as { prompt: Graph; client_id?: string; prompt_id?: string }),
   }
 }
 

@@ -74,7 +74,11 @@ export function jsonBody(raw: Buffer): unknown {
 }
 
 export async function parseMultipart(req: http.IncomingMessage, raw: Buffer): Promise<Multipart> {
-  const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: new Uint8Array(raw) }).formData()
+  const form = await new Request('http://fake/', {
+    method: 'POST',
+    headers: { 'content-type': req.headers['content-type'] ?? '' },
+    body: new Uint8Array(raw),
+  }).formData()
   const parsed: Multipart = { fields: {}, files: {} }
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') parsed.fields[name] = value
@@ -84,13 +88,22 @@ export async function parseMultipart(req: http.IncomingMessage, raw: Buffer): Pr
 }
 
 export function record(calls: RecordedRequest[], req: http.IncomingMessage, url: URL, body: unknown): void {
-  calls.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, at: performance.timeOrigin + performance.now() })
+  calls.push({
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.searchParams,
+    headers: req.headers,
+    body,
+    at: performance.timeOrigin + performance.now(),
+  })
 }
 
 /** An 8×8 PNG whose colour depends on the seed, so different seeds give different bytes. */
 export function fakePng(seed: number, size = 8): Promise<Buffer> {
   const n = Math.abs(Math.trunc(seed)) >>> 0
-  return sharp({ create: { width: size, height: size, channels: 3, background: { r: n & 255, g: (n >>> 8) & 255, b: (n >>> 16) & 255 } } }).png().toBuffer()
+  return sharp({ create: { width: size, height: size, channels: 3, background: { r: n & 255, g: (n >>> 8) & 255, b: (n >>> 16) & 255 } } })
+    .png()
+    .toBuffer()
 }
 
 export async function isImage(bytes: Buffer): Promise<boolean> {

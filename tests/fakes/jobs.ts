@@ -37,19 +37,31 @@ export function recordingContext(signal: AbortSignal = new AbortController().sig
 }
 
 export function solidPng(width: number, height: number, colour = '#3366cc'): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer()
+  return sharp({ create: { width, height, channels: 3, background: colour } })
+    .png()
+    .toBuffer()
 }
 
 /** White (repaint) on the left half, black (keep) on the right. */
 export async function leftHalfMask(width: number, height: number): Promise<Buffer> {
-  const white = await sharp({ create: { width: Math.floor(width / 2), height, channels: 3, background: '#ffffff' } }).png().toBuffer()
-  return sharp({ create: { width, height, channels: 3, background: '#000000' } }).composite([{ input: white, left: 0, top: 0 }]).png().toBuffer()
+  const white = await sharp({ create: { width: Math.floor(width / 2), height, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer()
+  return sharp({ create: { width, height, channels: 3, background: '#000000' } })
+    .composite([{ input: white, left: 0, top: 0 }])
+    .png()
+    .toBuffer()
 }
 
 /** Black lines on white, like a user's line drawing. */
 export async function lineArt(width: number, height: number): Promise<Buffer> {
-  const line = await sharp({ create: { width, height: 4, channels: 3, background: '#000000' } }).png().toBuffer()
-  return sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).composite([{ input: line, left: 0, top: Math.floor(height / 2) }]).png().toBuffer()
+  const line = await sharp({ create: { width, height: 4, channels: 3, background: '#000000' } })
+    .png()
+    .toBuffer()
+  return sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .composite([{ input: line, left: 0, top: Math.floor(height / 2) }])
+    .png()
+    .toBuffer()
 }
 
 export async function expectImages(images: { bytes: Buffer }[], count: number): Promise<void> {

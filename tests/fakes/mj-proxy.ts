@@ -51,16 +51,54 @@ type FakeTask = {
   buttons: Button[]
   properties: Record<string, unknown>
   /** Not part of the wire object. */
-  own: { hook: string | null; kind: Kind; colours: number[]; customId: string | null; parentId: string | null; modal: 'inpaint' | 'zoom' | null; mask: Buffer | null; pressed: Map<string, string>; isStarted: boolean; source: Buffer | null }
+  own: {
+    hook: string | null
+    kind: Kind
+    colours: number[]
+    customId: string | null
+    parentId: string | null
+    modal: 'inpaint' | 'zoom' | null
+    mask: Buffer | null
+    pressed: Map<string, string>
+    isStarted: boolean
+    source: Buffer | null
+  }
 }
 
 const PROGRESS = ['0%', '15%', '31%', '46%', '62%', '78%', '93%']
-const PUBLIC_FIELDS = ['id', 'action', 'status', 'progress', 'prompt', 'promptEn', 'description', 'state', 'submitTime', 'startTime', 'finishTime', 'imageUrl', 'failReason', 'buttons', 'properties'] as const
+const PUBLIC_FIELDS = [
+  'id',
+  'action',
+  'status',
+  'progress',
+  'prompt',
+  'promptEn',
+  'description',
+  'state',
+  'submitTime',
+  'startTime',
+  'finishTime',
+  'imageUrl',
+  'failReason',
+  'buttons',
+  'properties',
+] as const
 
 export type FakeMj = Awaited<ReturnType<typeof startFakeMjProxy>>
 
 export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
-  let options: FakeMjOptions = { secret: null, stepMs: 20, coreSize: 3, queueSize: 10, bannedWords: ['badword'], notify: 'normal', lateMs: 300, listByCondition: true, legacy: false, ...initial }
+  let options: FakeMjOptions = {
+    secret: null,
+    stepMs: 20,
+    coreSize: 3,
+    queueSize: 10,
+    bannedWords: ['badword'],
+    notify: 'normal',
+    lateMs: 300,
+    listByCondition: true,
+    legacy: false,
+    ...initial,
+  }
   const calls: RecordedRequest[] = []
   const tasks = new Map<string, FakeTask>()
   const images = new Map<string, Promise<Buffer>>()
@@ -112,7 +150,12 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
 
   function gridButtons(h: string): Button[] {
     const b = (customId: string, label: string, emoji = '') => ({ customId, emoji, label, type: 2 as const, style: 2 })
-    return [1, 2, 3, 4].map((i) => b(`MJ::JOB::upsample::${i}::${h}`, `U${i}`)).concat(b(`MJ::JOB::reroll::0::${h}::SOLO`, '', '🔄'), [1, 2, 3, 4].map((i) => b(`MJ::JOB::variation::${i}::${h}`, `V${i}`)))
+    return [1, 2, 3, 4]
+      .map((i) => b(`MJ::JOB::upsample::${i}::${h}`, `U${i}`))
+      .concat(
+        b(`MJ::JOB::reroll::0::${h}::SOLO`, '', '🔄'),
+        [1, 2, 3, 4].map((i) => b(`MJ::JOB::variation::${i}::${h}`, `V${i}`)),
+      )
   }
   function upscaleButtons(h: string): Button[] {
     const b = (customId: string, label: string, emoji = '') => ({ customId, emoji, label, type: 2 as const, style: 2 })
@@ -130,7 +173,10 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       b(`MJ::BOOKMARK::${h}`, '', '❤️'),
     ]
   }
-  const describeButtons = (): Button[] => ['1️⃣', '2️⃣', '3️⃣', '4️⃣'].map((emoji, i) => ({ customId: `MJ::Job::PicReader::${i + 1}`, emoji, label: '', type: 2 as const, style: 2 })).concat({ customId: 'MJ::Picread::Retry', emoji: '🔄', label: '', type: 2, style: 2 })
+  const describeButtons = (): Button[] =>
+    ['1️⃣', '2️⃣', '3️⃣', '4️⃣']
+      .map((emoji, i) => ({ customId: `MJ::Job::PicReader::${i + 1}`, emoji, label: '', type: 2 as const, style: 2 }))
+      .concat({ customId: 'MJ::Picread::Retry', emoji: '🔄', label: '', type: 2, style: 2 })
 
   function nextColours(): number[] {
     return [0, 1, 2, 3].map(() => (colourSeed = (colourSeed * 1103515245 + 12345) & 0xffffff))
@@ -153,7 +199,19 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       failReason: null,
       buttons: [],
       properties: { notifyHook: body.notifyHook ?? null, discordInstanceId: '1118138338562560102' },
-      own: { hook: typeof body.notifyHook === 'string' ? body.notifyHook : null, kind: 'grid', colours: nextColours(), customId: null, parentId: null, modal: null, mask: null, pressed: new Map(), isStarted: false, source: null, ...own },
+      own: {
+        hook: typeof body.notifyHook === 'string' ? body.notifyHook : null,
+        kind: 'grid',
+        colours: nextColours(),
+        customId: null,
+        parentId: null,
+        modal: null,
+        mask: null,
+        pressed: new Map(),
+        isStarted: false,
+        source: null,
+        ...own,
+      },
     }
     tasks.set(task.id, task)
     return task
@@ -169,7 +227,12 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       return sendJson(res, 200, { code: 23, description: '队列已满，请稍后尝试', result: task.id, properties: { discordInstanceId: '1118138338562560102' } })
     }
     if (running() >= options.coreSize) {
-      return sendJson(res, 200, { code: 22, description: `排队中，前面还有${ahead}个任务`, result: task.id, properties: { numberOfQueues: ahead, discordInstanceId: '1118138338562560102' } })
+      return sendJson(res, 200, {
+        code: 22,
+        description: `排队中，前面还有${ahead}个任务`,
+        result: task.id,
+        properties: { numberOfQueues: ahead, discordInstanceId: '1118138338562560102' },
+      })
     }
     start(task)
     sendJson(res, 200, { code: 1, description: '提交成功', result: task.id, properties: { discordInstanceId: '1118138338562560102' } })
@@ -189,7 +252,11 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     const steps = task.own.kind === 'grid' ? PROGRESS : ['0%', '50%']
     if (step < steps.length) {
       const preview = step > 0 ? `${url}/cdn/${task.id}-preview-${step}.png` : null
-      if (preview) images.set(`${task.id}-preview-${step}.png`, blurred(task.own.kind === 'grid' ? grid(task.own.colours) : solid(at(task.own.colours, 0), 256), 12 - step))
+      if (preview)
+        images.set(
+          `${task.id}-preview-${step}.png`,
+          blurred(task.own.kind === 'grid' ? grid(task.own.colours) : solid(at(task.own.colours, 0), 256), 12 - step),
+        )
       change(task, { status: 'IN_PROGRESS', progress: at(steps, step), imageUrl: preview })
       if (task.prompt.includes('__STUCK__') && step === 3) return
       if (task.prompt.includes('__FAIL__') && step === 2) return later(options.stepMs, () => finish(task, 'Request cancelled due to image filters'))
@@ -205,10 +272,24 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       const h = hash()
       const file = `${task.id}.png`
       // A describe's imageUrl is the picture it was given.
-      images.set(file, task.own.kind === 'upscale' ? solid(at(task.own.colours, 0), 256) : task.own.kind === 'describe' ? Promise.resolve(task.own.source ?? Buffer.alloc(0)) : grid(task.own.colours))
+      images.set(
+        file,
+        task.own.kind === 'upscale'
+          ? solid(at(task.own.colours, 0), 256)
+          : task.own.kind === 'describe'
+            ? Promise.resolve(task.own.source ?? Buffer.alloc(0))
+            : grid(task.own.colours),
+      )
       const buttons = task.own.kind === 'grid' ? gridButtons(h) : task.own.kind === 'upscale' ? upscaleButtons(h) : describeButtons()
       const finalPrompt = task.own.kind === 'describe' ? describedText() : `${task.prompt} --v 6.1`
-      change(task, { status: 'SUCCESS', progress: '100%', imageUrl: `${url}/cdn/${file}`, buttons, finishTime: Date.now(), properties: { ...task.properties, finalPrompt, messageHash: h } })
+      change(task, {
+        status: 'SUCCESS',
+        progress: '100%',
+        imageUrl: `${url}/cdn/${file}`,
+        buttons,
+        finishTime: Date.now(),
+        properties: { ...task.properties, finalPrompt, messageHash: h },
+      })
     }
     const next = waiting()[0]
     if (next) start(next)
@@ -235,7 +316,11 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     // customId is one of the parent's buttons, so a U/V or PicReader index is 1–4.
     const index = Number(customId.split('::')[3] ?? 1)
     const isUpscale = customId.startsWith('MJ::JOB::upsample::')
-    const colours = isUpscale ? [at(parent.own.colours, index - 1)] : customId.startsWith('MJ::JOB::variation::') ? nextColours().map((c, i) => (i === 0 ? at(parent.own.colours, index - 1) : c)) : nextColours()
+    const colours = isUpscale
+      ? [at(parent.own.colours, index - 1)]
+      : customId.startsWith('MJ::JOB::variation::')
+        ? nextColours().map((c, i) => (i === 0 ? at(parent.own.colours, index - 1) : c))
+        : nextColours()
     const modal = customId.startsWith('MJ::Inpaint::') ? 'inpaint' : customId.startsWith('MJ::CustomZoom::') ? 'zoom' : null
     const kind: Kind = isUpscale ? 'upscale' : customId.startsWith('MJ::Picread::') ? 'describe' : 'grid'
     const prompt = customId.startsWith('MJ::Job::PicReader::') ? at(describedText().split('\n\n'), index - 1).slice(4) : parent.prompt
@@ -258,7 +343,8 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
       task.own.mask = mask
     }
     const prompt = typeof body.prompt === 'string' && body.prompt ? body.prompt : task.prompt
-    if (task.own.modal === 'zoom' && !/--zoom\s+[\d.]+/.test(prompt)) return sendJson(res, 200, { code: 4, description: '自定义变焦需要 --zoom 参数', result: null, properties: {} })
+    if (task.own.modal === 'zoom' && !/--zoom\s+[\d.]+/.test(prompt))
+      return sendJson(res, 200, { code: 4, description: '自定义变焦需要 --zoom 参数', result: null, properties: {} })
     Object.assign(task, { prompt, promptEn: prompt, status: 'NOT_START' })
     admit(task, res)
   }
@@ -266,7 +352,9 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
   async function images64(list: unknown, min: number, max: number, res: http.ServerResponse): Promise<Buffer[] | null> {
     const items = Array.isArray(list) ? list : []
     const decoded = items.map(decodeBase64Image)
-    const valid = items.every((v) => typeof v === 'string' && v.startsWith('data:image/')) && (await Promise.all(decoded.map((b) => (b ? isImage(b) : false)))).every(Boolean)
+    const valid =
+      items.every((v) => typeof v === 'string' && v.startsWith('data:image/')) &&
+      (await Promise.all(decoded.map((b) => (b ? isImage(b) : false)))).every(Boolean)
     if (!valid || items.length < min || items.length > max) {
       sendJson(res, 200, { code: 4, description: 'base64格式错误或数量不对', result: null, properties: {} })
       return null
@@ -292,7 +380,12 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     const route = `${req.method} ${path}`
     if (req.method === 'POST' && path.startsWith('/mj/submit/') && path !== '/mj/submit/modal' && forced.length > 0) {
       const code = forced.shift()!
-      return sendJson(res, 200, { code, description: code === 23 ? '队列已满，请稍后尝试' : '系统异常', result: code === 23 ? newId() : null, properties: { discordInstanceId: '1118138338562560102' } })
+      return sendJson(res, 200, {
+        code,
+        description: code === 23 ? '队列已满，请稍后尝试' : '系统异常',
+        result: code === 23 ? newId() : null,
+        properties: { discordInstanceId: '1118138338562560102' },
+      })
     }
     if (route === 'POST /mj/submit/imagine') {
       if (!(await images64(input.base64Array ?? [], 0, 5, res))) return
@@ -310,8 +403,10 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     if (route === 'POST /mj/submit/action' && !options.legacy) return action(input, res)
     if (route === 'POST /mj/submit/change') {
       const parent = tasks.get(String(input.taskId ?? ''))
-      if (parent && !['IMAGINE', 'VARIATION', 'REROLL', 'BLEND'].includes(parent.action)) return sendJson(res, 200, { code: 4, description: '关联任务不允许执行变化', result: null, properties: {} })
-      const pattern = input.action === 'REROLL' ? 'MJ::JOB::reroll::0::' : `MJ::JOB::${input.action === 'UPSCALE' ? 'upsample' : 'variation'}::${Number(input.index)}::`
+      if (parent && !['IMAGINE', 'VARIATION', 'REROLL', 'BLEND'].includes(parent.action))
+        return sendJson(res, 200, { code: 4, description: '关联任务不允许执行变化', result: null, properties: {} })
+      const pattern =
+        input.action === 'REROLL' ? 'MJ::JOB::reroll::0::' : `MJ::JOB::${input.action === 'UPSCALE' ? 'upsample' : 'variation'}::${Number(input.index)}::`
       const button = parent?.buttons.find((b) => b.customId.startsWith(pattern))
       return action({ ...input, customId: button?.customId ?? pattern }, res)
     }
@@ -319,7 +414,11 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     if (route === 'POST /mj/task/list-by-condition') {
       if (!options.listByCondition) return sendJson(res, 404, { timestamp: Date.now(), status: 404, error: 'Not Found', path })
       const ids = Array.isArray(input.ids) ? input.ids.map(String) : []
-      return sendJson(res, 200, ids.flatMap((id) => (tasks.has(id) ? [wire(tasks.get(id)!)] : [])))
+      return sendJson(
+        res,
+        200,
+        ids.flatMap((id) => (tasks.has(id) ? [wire(tasks.get(id)!)] : [])),
+      )
     }
     const fetchId = /^\/mj\/task\/([^/]+)\/fetch$/.exec(path)?.[1]
     if (req.method === 'GET' && fetchId !== undefined) {
@@ -387,12 +486,18 @@ function describedText(): string {
 const rgb = (n: number) => ({ r: (n >>> 16) & 255, g: (n >>> 8) & 255, b: n & 255 })
 
 function solid(colour: number, size: number): Promise<Buffer> {
-  return sharp({ create: { width: size, height: size, channels: 3, background: rgb(colour) } }).png().toBuffer()
+  return sharp({ create: { width: size, height: size, channels: 3, background: rgb(colour) } })
+    .png()
+    .toBuffer()
 }
 
 /** A small, blurry version, like Midjourney's previews while it draws. */
 async function blurred(image: Promise<Buffer>, sigma: number): Promise<Buffer> {
-  return sharp(await image).resize(128).blur(Math.max(1, sigma)).png().toBuffer()
+  return sharp(await image)
+    .resize(128)
+    .blur(Math.max(1, sigma))
+    .png()
+    .toBuffer()
 }
 
 /** A 256×256 2×2 grid: quadrant i (U/V i+1) is colours[i], as Midjourney numbers them. */
@@ -403,4 +508,3 @@ async function grid(colours: number[]): Promise<Buffer> {
     .png()
     .toBuffer()
 }
-

@@ -12,12 +12,20 @@ export async function startFakeChat(phrases: Record<string, string>, key = 'sk-t
   const fake = await startServer((req, res, url, raw) => {
     const body = jsonBody(raw) as { model?: string; messages?: Array<{ role: string; content: string }> } | null
     record(calls, req, url, body)
-    if (req.headers.authorization !== `Bearer ${key}`) return sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } })
+    if (req.headers.authorization !== `Bearer ${key}`)
+      return sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } })
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') return sendJson(res, 404, { error: { message: 'Not found' } })
     if (behaviour === 'failing') return sendJson(res, 500, { error: { message: 'The server had an error while processing your request.' } })
     const text = body?.messages?.findLast((m) => m.role === 'user')?.content ?? ''
     const content = behaviour === 'empty' ? '' : (phrases[text] ?? `"${text}"`)
-    sendJson(res, 200, { id: 'chatcmpl-1', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body?.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 } })
+    sendJson(res, 200, {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body?.model,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 },
+    })
   })
   return {
     url: fake.url,

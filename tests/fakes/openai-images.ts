@@ -50,10 +50,17 @@ export async function startFakeOpenaiImages(initial: Partial<FakeOpenaiOptions> 
 
   async function answer(res: http.ServerResponse, params: Record<string, unknown>) {
     if (options.behaviour === 'reject') {
-      return error(res, 400, 'Your request was rejected as a result of our safety system. Your request may contain content that is not allowed by our safety system.', 'image_generation_user_error', options.rejectCode)
+      return error(
+        res,
+        400,
+        'Your request was rejected as a result of our safety system. Your request may contain content that is not allowed by our safety system.',
+        'image_generation_user_error',
+        options.rejectCode,
+      )
     }
     const n = Number(params.n ?? 1)
-    if (options.behaviour === 'malformed') return sendJson(res, 200, { created: 1, data: Array.from({ length: n }, () => ({ revised_prompt: String(params.prompt) })) })
+    if (options.behaviour === 'malformed')
+      return sendJson(res, 200, { created: 1, data: Array.from({ length: n }, () => ({ revised_prompt: String(params.prompt) })) })
     const data = []
     for (let i = 0; i < n; i++) {
       const bytes = await fakePng(++imageNumber)
@@ -64,7 +71,15 @@ export async function startFakeOpenaiImages(initial: Partial<FakeOpenaiOptions> 
       }
     }
     const usage = { total_tokens: 4200, input_tokens: 50, output_tokens: 4150, input_tokens_details: { text_tokens: 50, image_tokens: 0 } }
-    sendJson(res, 200, { created: Math.floor(Date.now() / 1000), data, background: 'opaque', output_format: params.output_format ?? 'png', quality: 'medium', size: params.size ?? '1024x1024', usage })
+    sendJson(res, 200, {
+      created: Math.floor(Date.now() / 1000),
+      data,
+      background: 'opaque',
+      output_format: params.output_format ?? 'png',
+      quality: 'medium',
+      size: params.size ?? '1024x1024',
+      usage,
+    })
   }
 
   const fake = await startServer(async (req, res, url, raw) => {
@@ -79,10 +94,20 @@ export async function startFakeOpenaiImages(initial: Partial<FakeOpenaiOptions> 
       return res.end(bytes)
     }
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
-    if (!key) return error(res, 401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth.", 'invalid_request_error', null)
-    if (key !== options.apiKey) return error(res, 401, `Incorrect API key provided: ${key.slice(0, 3)}***${key.slice(-2)}.`, 'invalid_request_error', 'invalid_api_key')
-    if (route === 'GET /v1/models') return sendJson(res, 200, { object: 'list', data: options.models.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'system' })) })
-    if (route !== 'POST /v1/images/generations' && route !== 'POST /v1/images/edits') return error(res, 404, `Invalid URL (${route})`, 'invalid_request_error', null)
+    if (!key)
+      return error(
+        res,
+        401,
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth.",
+        'invalid_request_error',
+        null,
+      )
+    if (key !== options.apiKey)
+      return error(res, 401, `Incorrect API key provided: ${key.slice(0, 3)}***${key.slice(-2)}.`, 'invalid_request_error', 'invalid_api_key')
+    if (route === 'GET /v1/models')
+      return sendJson(res, 200, { object: 'list', data: options.models.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'system' })) })
+    if (route !== 'POST /v1/images/generations' && route !== 'POST /v1/images/edits')
+      return error(res, 404, `Invalid URL (${route})`, 'invalid_request_error', null)
 
     switch (options.behaviour) {
       case 'hanging':
@@ -98,7 +123,13 @@ export async function startFakeOpenaiImages(initial: Partial<FakeOpenaiOptions> 
     }
     const json = route === 'POST /v1/images/generations'
     if (json ? typeof body !== 'object' || body === null || multipart : !multipart) {
-      return error(res, 400, json ? 'We could not parse the JSON body of your request.' : 'Invalid Content-Type header, expected multipart/form-data.', 'invalid_request_error', null)
+      return error(
+        res,
+        400,
+        json ? 'We could not parse the JSON body of your request.' : 'Invalid Content-Type header, expected multipart/form-data.',
+        'invalid_request_error',
+        null,
+      )
     }
     const params = json ? (body as Record<string, unknown>) : (body as Multipart).fields
     const problem = paramProblem(params, options.models) ?? (json ? null : await editProblem(body as Multipart))
@@ -123,12 +154,16 @@ type Problem = { param: string; message: string; code: string }
 /** The parameter checks both image routes share. */
 function paramProblem(params: Record<string, unknown>, models: string[]): Problem | null {
   const invalid = (param: string, message: string) => ({ param, message, code: 'invalid_value' })
-  if (typeof params.prompt !== 'string' || params.prompt === '') return { param: 'prompt', message: "Missing required parameter: 'prompt'.", code: 'missing_required_parameter' }
-  if (params.model !== undefined && !models.includes(String(params.model))) return invalid('model', `Invalid value: '${String(params.model)}'. Value must be one of the image models.`)
+  if (typeof params.prompt !== 'string' || params.prompt === '')
+    return { param: 'prompt', message: "Missing required parameter: 'prompt'.", code: 'missing_required_parameter' }
+  if (params.model !== undefined && !models.includes(String(params.model)))
+    return invalid('model', `Invalid value: '${String(params.model)}'. Value must be one of the image models.`)
   const n = Number(params.n ?? 1)
   if (!Number.isInteger(n) || n < 1 || n > 10) return invalid('n', `Invalid 'n': must be an integer between 1 and 10, got ${String(params.n)}.`)
-  if (params.size !== undefined && !SIZES.includes(String(params.size))) return invalid('size', `Invalid value: '${String(params.size)}'. Supported values are: ${SIZES.map((s) => `'${s}'`).join(', ')}.`)
-  if (params.output_format !== undefined && !FORMATS.includes(String(params.output_format))) return invalid('output_format', `Invalid value: '${String(params.output_format)}'.`)
+  if (params.size !== undefined && !SIZES.includes(String(params.size)))
+    return invalid('size', `Invalid value: '${String(params.size)}'. Supported values are: ${SIZES.map((s) => `'${s}'`).join(', ')}.`)
+  if (params.output_format !== undefined && !FORMATS.includes(String(params.output_format)))
+    return invalid('output_format', `Invalid value: '${String(params.output_format)}'.`)
   return null
 }
 
@@ -136,11 +171,19 @@ function paramProblem(params: Record<string, unknown>, models: string[]): Proble
 async function editProblem(form: Multipart): Promise<Problem | null> {
   const image = form.files.image ?? form.files['image[]']
   if (!image) return { param: 'image', message: "Missing required parameter: 'image'.", code: 'missing_required_parameter' }
-  if (!(await isImage(image.bytes))) return { param: 'image', message: 'Invalid image file or mode for image 1, please check your image file.', code: 'invalid_image_file' }
+  if (!(await isImage(image.bytes)))
+    return { param: 'image', message: 'Invalid image file or mode for image 1, please check your image file.', code: 'invalid_image_file' }
   const mask = form.files.mask
   if (!mask) return null
-  const [imageMeta, maskMeta] = await Promise.all([sharp(image.bytes).metadata(), sharp(mask.bytes).metadata().catch(() => null)])
-  if (!maskMeta || maskMeta.format !== 'png' || !maskMeta.hasAlpha) return { param: 'mask', message: 'Invalid mask image format - mask must be a PNG with an alpha channel.', code: 'invalid_image_format' }
-  if (maskMeta.width !== imageMeta.width || maskMeta.height !== imageMeta.height) return { param: 'mask', message: 'Invalid mask image format - mask size does not match image size.', code: 'invalid_image_format' }
+  const [imageMeta, maskMeta] = await Promise.all([
+    sharp(image.bytes).metadata(),
+    sharp(mask.bytes)
+      .metadata()
+      .catch(() => null),
+  ])
+  if (!maskMeta || maskMeta.format !== 'png' || !maskMeta.hasAlpha)
+    return { param: 'mask', message: 'Invalid mask image format - mask must be a PNG with an alpha channel.', code: 'invalid_image_format' }
+  if (maskMeta.width !== imageMeta.width || maskMeta.height !== imageMeta.height)
+    return { param: 'mask', message: 'Invalid mask image format - mask size does not match image size.', code: 'invalid_image_format' }
   return null
 }

@@ -13,7 +13,8 @@ function s3Error(res: http.ServerResponse, status: number, code: string, message
   res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`)
 }
 
-const dateOf = (stamp: string) => new Date(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`)
+const dateOf = (stamp: string) =>
+  new Date(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`)
 
 type Verdict = { ok: true } | { ok: false; status: number; code: string; message: string }
 const refuse = (status: number, code: string, message: string): Verdict => ({ ok: false, status, code, message })
@@ -32,12 +33,20 @@ export async function startFakeS3(options: { bucket: string; accessKeyId: string
     const stamp = headerOf(req, 'x-amz-date')
     if (!stamp || /Credential=([^/]+)\//.exec(auth)?.[1] !== options.accessKeyId) return unknownKey
     const payloadHash = headerOf(req, 'x-amz-content-sha256')
-    if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256(raw)) return refuse(400, 'XAmzContentSHA256Mismatch', 'The provided x-amz-content-sha256 header does not match what was computed.')
+    if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256(raw))
+      return refuse(400, 'XAmzContentSHA256Mismatch', 'The provided x-amz-content-sha256 header does not match what was computed.')
     const names = /SignedHeaders=([^,]+)/.exec(auth)?.[1]?.split(';') ?? []
     if (!names.includes('host') || !names.includes('x-amz-date')) return BAD_SIGNATURE
     const headers = Object.fromEntries(names.map((h) => [h, headerOf(req, h)]))
-    const expected = signature({ method: req.method!, path: decodeURIComponent(url.pathname), query: url.searchParams, headers, payloadHash: payloadHash || sha256(raw) }, credentials, stamp)
-    return auth === `AWS4-HMAC-SHA256 Credential=${options.accessKeyId}/${expected.scope}, SignedHeaders=${expected.signedHeaders}, Signature=${expected.signature}` ? { ok: true } : BAD_SIGNATURE
+    const expected = signature(
+      { method: req.method!, path: decodeURIComponent(url.pathname), query: url.searchParams, headers, payloadHash: payloadHash || sha256(raw) },
+      credentials,
+      stamp,
+    )
+    return auth ===
+      `AWS4-HMAC-SHA256 Credential=${options.accessKeyId}/${expected.scope}, SignedHeaders=${expected.signedHeaders}, Signature=${expected.signature}`
+      ? { ok: true }
+      : BAD_SIGNATURE
   }
 
   /** ?X-Amz-Algorithm=...&X-Amz-Credential=...&X-Amz-Date=...&X-Amz-Expires=...&X-Amz-SignedHeaders=...&X-Amz-Signature=... */
@@ -49,7 +58,11 @@ export async function startFakeS3(options: { bucket: string; accessKeyId: string
     const query = new URLSearchParams([...q].filter(([name]) => name !== 'X-Amz-Signature'))
     const names = (q.get('X-Amz-SignedHeaders') ?? '').split(';')
     const headers = Object.fromEntries(names.map((h) => [h, headerOf(req, h)]))
-    const expected = signature({ method: req.method!, path: decodeURIComponent(url.pathname), query, headers, payloadHash: 'UNSIGNED-PAYLOAD' }, credentials, stamp)
+    const expected = signature(
+      { method: req.method!, path: decodeURIComponent(url.pathname), query, headers, payloadHash: 'UNSIGNED-PAYLOAD' },
+      credentials,
+      stamp,
+    )
     return q.get('X-Amz-Signature') === expected.signature ? { ok: true } : BAD_SIGNATURE
   }
 
@@ -63,7 +76,11 @@ export async function startFakeS3(options: { bucket: string; accessKeyId: string
     if (bucket !== options.bucket) return s3Error(res, 404, 'NoSuchBucket', 'The specified bucket does not exist')
     const key = rest.join('/')
     if (req.method === 'PUT' && !presigned) {
-      objects.set(key, { bytes: raw, contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'), cacheControl: (req.headers['cache-control'] as string) ?? null })
+      objects.set(key, {
+        bytes: raw,
+        contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'),
+        cacheControl: (req.headers['cache-control'] as string) ?? null,
+      })
       res.writeHead(200, { etag: '"fake"' })
       return res.end()
     }
@@ -71,7 +88,11 @@ export async function startFakeS3(options: { bucket: string; accessKeyId: string
       const object = objects.get(key)
       if (!object) return s3Error(res, 404, 'NoSuchKey', 'The specified key does not exist.')
       const disposition = url.searchParams.get('response-content-disposition')
-      res.writeHead(200, { 'content-type': object.contentType, 'content-length': object.bytes.length, ...(disposition ? { 'content-disposition': disposition } : {}) })
+      res.writeHead(200, {
+        'content-type': object.contentType,
+        'content-length': object.bytes.length,
+        ...(disposition ? { 'content-disposition': disposition } : {}),
+      })
       return res.end(object.bytes)
     }
     return s3Error(res, 405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.')

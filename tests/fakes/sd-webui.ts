@@ -143,10 +143,19 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
       }
       if (options.busyAnswers) {
         options.busyAnswers--
-        return sendText(res, 503, '<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>')
+        return sendText(
+          res,
+          503,
+          '<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>',
+        )
       }
       // Like the real server, a job that ran (and failed) stays known under its force_task_id.
-      const ranAndFailed = () => finished.push(typeof (body as Record<string, unknown>).force_task_id === 'string' ? String((body as Record<string, unknown>).force_task_id) : `task(${randomUUID()})`)
+      const ranAndFailed = () =>
+        finished.push(
+          typeof (body as Record<string, unknown>).force_task_id === 'string'
+            ? String((body as Record<string, unknown>).force_task_id)
+            : `task(${randomUUID()})`,
+        )
       const prompt = String((body as Record<string, unknown>).prompt ?? '')
       const behaviour = options.oomPrompts?.some((p) => prompt.includes(p)) ? 'failing' : options.behaviour
       switch (behaviour) {
@@ -169,18 +178,41 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
       return sendJson(res, 200, taskProgress((body as { id_task?: unknown } | null)?.id_task))
     }
     if (route === 'GET /sdapi/v1/progress') {
-      const state = { skipped: false, interrupted: current?.interrupted ?? false, job: current?.taskId ?? '', job_count: current ? 1 : 0, job_no: 0, sampling_step: current?.step ?? 0, sampling_steps: current?.steps ?? 0 }
+      const state = {
+        skipped: false,
+        interrupted: current?.interrupted ?? false,
+        job: current?.taskId ?? '',
+        job_count: current ? 1 : 0,
+        job_no: 0,
+        sampling_step: current?.step ?? 0,
+        sampling_steps: current?.steps ?? 0,
+      }
       return sendJson(res, 200, { progress: current ? current.step / current.steps : 0, eta_relative: 0, state, current_image: null, textinfo: null })
     }
     if (route === 'POST /sdapi/v1/interrupt') {
       if (current) current.interrupted = true
       return sendJson(res, 200, {})
     }
-    if (options.brokenLists && (route === 'GET /sdapi/v1/sd-models' || route === 'GET /sdapi/v1/samplers')) return sendJson(res, 500, { error: 'RuntimeError', detail: 'CUDA error: an illegal memory access was encountered' })
+    if (options.brokenLists && (route === 'GET /sdapi/v1/sd-models' || route === 'GET /sdapi/v1/samplers'))
+      return sendJson(res, 500, { error: 'RuntimeError', detail: 'CUDA error: an illegal memory access was encountered' })
     if (route === 'GET /sdapi/v1/sd-models') {
-      return sendJson(res, 200, options.models!.map((title) => ({ title, model_name: title.split('.')[0], hash: title.match(/\[(\w+)\]/)?.[1] ?? null, filename: `/models/${title.split(' ')[0]}` })))
+      return sendJson(
+        res,
+        200,
+        options.models!.map((title) => ({
+          title,
+          model_name: title.split('.')[0],
+          hash: title.match(/\[(\w+)\]/)?.[1] ?? null,
+          filename: `/models/${title.split(' ')[0]}`,
+        })),
+      )
     }
-    if (route === 'GET /sdapi/v1/samplers') return sendJson(res, 200, SD_SAMPLERS.map((name) => ({ name, aliases: [], options: {} })))
+    if (route === 'GET /sdapi/v1/samplers')
+      return sendJson(
+        res,
+        200,
+        SD_SAMPLERS.map((name) => ({ name, aliases: [], options: {} })),
+      )
     sendJson(res, 404, { detail: 'Not Found' })
   })
 
@@ -210,9 +242,12 @@ function controlnetUnits(body: Record<string, unknown>): Record<string, unknown>
 /** The refusals of the real API: pydantic 422s, unknown sampler, missing or broken images, unknown ControlNet model. */
 async function validate(route: 'txt2img' | 'img2img', body: Record<string, unknown>, options: FakeSdOptions): Promise<Refusal | null> {
   const invalid = (field: string, msg: string, type: string) => ({ status: 422, body: { detail: [{ loc: ['body', field], msg, type }] } })
-  for (const field of INTEGER_FIELDS) if (field in body && !Number.isInteger(body[field])) return invalid(field, 'value is not a valid integer', 'type_error.integer')
-  for (const field of NUMBER_FIELDS) if (field in body && typeof body[field] !== 'number') return invalid(field, 'value is not a valid float', 'type_error.float')
-  for (const field of ['prompt', 'negative_prompt', 'sampler_name', 'force_task_id']) if (field in body && typeof body[field] !== 'string') return invalid(field, 'str type expected', 'type_error.str')
+  for (const field of INTEGER_FIELDS)
+    if (field in body && !Number.isInteger(body[field])) return invalid(field, 'value is not a valid integer', 'type_error.integer')
+  for (const field of NUMBER_FIELDS)
+    if (field in body && typeof body[field] !== 'number') return invalid(field, 'value is not a valid float', 'type_error.float')
+  for (const field of ['prompt', 'negative_prompt', 'sampler_name', 'force_task_id'])
+    if (field in body && typeof body[field] !== 'string') return invalid(field, 'str type expected', 'type_error.str')
   const httpError = (status: number, detail: string) => ({ status, body: { error: 'HTTPException', detail, body: '', errors: `${status}: ${detail}` } })
   if ('sampler_name' in body && !SD_SAMPLERS.includes(body.sampler_name as string)) return httpError(404, 'Sampler not found')
   if (route === 'img2img') {
@@ -226,7 +261,8 @@ async function validate(route: 'txt2img' | 'img2img', body: Record<string, unkno
     if (!CONTROLNET_MODULES.includes(String(unit.module ?? 'none'))) return httpError(422, `module '${String(unit.module)}' not found`)
     // Like the extension, a model may be named without its hash.
     const model = String(unit.model)
-    if (!options.controlnetModels!.some((m) => m === model || m.replace(/ \[\w+\]$/, '') === model)) return httpError(422, `ControlNet model '${model}' not found`)
+    if (!options.controlnetModels!.some((m) => m === model || m.replace(/ \[\w+\]$/, '') === model))
+      return httpError(422, `ControlNet model '${model}' not found`)
     const bytes = decodeBase64Image(unit.image ?? unit.input_image)
     if (!bytes || !(await isImage(bytes))) return httpError(422, 'ControlNet is enabled but no valid input image is given')
   }

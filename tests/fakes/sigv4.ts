@@ -64,7 +64,10 @@ export function signRequest(
   const payloadHash = request.headers['x-amz-content-sha256'] ?? sha256Hex(request.body ?? Buffer.alloc(0))
   const headers: Record<string, string> = { ...lowerKeys(request.headers), 'x-amz-date': stamp, 'x-amz-content-sha256': payloadHash }
   const signed = signature({ ...request, headers, payloadHash }, credentials, stamp)
-  return { ...headers, authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${signed.scope}, SignedHeaders=${signed.signedHeaders}, Signature=${signed.signature}` }
+  return {
+    ...headers,
+    authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${signed.scope}, SignedHeaders=${signed.signedHeaders}, Signature=${signed.signature}`,
+  }
 }
 
 export const sha256 = sha256Hex

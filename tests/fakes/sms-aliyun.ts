@@ -11,7 +11,20 @@ export type SentSms = { mobile: string; code: string; at: number }
 /** ok, or the provider refuses every message (flow control), or is down (HTTP 500). */
 export type AliyunBehaviour = 'ok' | 'limited' | 'down'
 
-const REQUIRED = ['AccessKeyId', 'Action', 'Format', 'PhoneNumbers', 'SignName', 'SignatureMethod', 'SignatureNonce', 'SignatureVersion', 'TemplateCode', 'Timestamp', 'Version', 'Signature']
+const REQUIRED = [
+  'AccessKeyId',
+  'Action',
+  'Format',
+  'PhoneNumbers',
+  'SignName',
+  'SignatureMethod',
+  'SignatureNonce',
+  'SignatureVersion',
+  'TemplateCode',
+  'Timestamp',
+  'Version',
+  'Signature',
+]
 
 /** RFC 3986 percent-encoding as Aliyun's documentation specifies it. */
 function encode(value: string): string {
@@ -24,7 +37,9 @@ function expectedSignature(method: string, params: Map<string, string>, secret: 
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .map((k) => `${encode(k)}=${encode(params.get(k)!)}`)
     .join('&')
-  return createHmac('sha1', `${secret}&`).update(`${method}&${encode('/')}&${encode(query)}`).digest('base64')
+  return createHmac('sha1', `${secret}&`)
+    .update(`${method}&${encode('/')}&${encode(query)}`)
+    .digest('base64')
 }
 
 export async function startFakeAliyunSms(options: FakeAliyunSmsOptions) {
@@ -33,7 +48,8 @@ export async function startFakeAliyunSms(options: FakeAliyunSmsOptions) {
   const nonces = new Set<string>()
   let behaviour: AliyunBehaviour = 'ok'
   const requestId = () => crypto.randomUUID().toUpperCase()
-  const fail = (res: http.ServerResponse, status: number, Code: string, Message: string) => sendJson(res, status, { RequestId: requestId(), Message, Code, HostId: 'dysmsapi.aliyuncs.com' })
+  const fail = (res: http.ServerResponse, status: number, Code: string, Message: string) =>
+    sendJson(res, status, { RequestId: requestId(), Message, Code, HostId: 'dysmsapi.aliyuncs.com' })
 
   const fake = await startServer((req, res, url, raw) => {
     const isForm = req.method === 'POST' && (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
@@ -42,27 +58,41 @@ export async function startFakeAliyunSms(options: FakeAliyunSmsOptions) {
     for (const [k, v] of source) params.set(k, v)
     record(calls, req, url, Object.fromEntries(params))
 
-    if (req.method === 'GET' && url.pathname === '/__fake/messages') return sendJson(res, 200, sent.filter((m) => !url.searchParams.get('mobile') || m.mobile === url.searchParams.get('mobile')))
+    if (req.method === 'GET' && url.pathname === '/__fake/messages')
+      return sendJson(
+        res,
+        200,
+        sent.filter((m) => !url.searchParams.get('mobile') || m.mobile === url.searchParams.get('mobile')),
+      )
     if (req.method === 'POST' && url.pathname === '/__fake/behaviour') {
       behaviour = JSON.parse(raw.toString('utf8')).behaviour
       return sendJson(res, 200, { ok: true })
     }
-    if (behaviour === 'down') return sendJson(res, 500, { RequestId: requestId(), Code: 'ServiceUnavailable', Message: 'The request has failed due to a temporary failure of the server.' })
+    if (behaviour === 'down')
+      return sendJson(res, 500, {
+        RequestId: requestId(),
+        Code: 'ServiceUnavailable',
+        Message: 'The request has failed due to a temporary failure of the server.',
+      })
 
     const missing = REQUIRED.find((k) => !params.get(k))
     if (missing) return fail(res, 400, 'MissingParameter', `The input parameter "${missing}" that is mandatory for processing this request is not supplied.`)
     if (params.get('AccessKeyId') !== options.accessKeyId) return fail(res, 404, 'InvalidAccessKeyId.NotFound', 'Specified access key is not found.')
-    if (params.get('SignatureMethod') !== 'HMAC-SHA1' || params.get('SignatureVersion') !== '1.0') return fail(res, 400, 'InvalidParameter', 'The specified signature method or version is not supported.')
+    if (params.get('SignatureMethod') !== 'HMAC-SHA1' || params.get('SignatureVersion') !== '1.0')
+      return fail(res, 400, 'InvalidParameter', 'The specified signature method or version is not supported.')
     const timestamp = params.get('Timestamp')!
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(timestamp)) return fail(res, 400, 'InvalidTimeStamp.Format', 'Specified time stamp or date value is not well formatted.')
-    if (Math.abs(Date.parse(timestamp) - Date.now()) > 15 * 60 * 1000) return fail(res, 400, 'InvalidTimeStamp.Expired', 'Specified time stamp or date value is expired.')
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(timestamp))
+      return fail(res, 400, 'InvalidTimeStamp.Format', 'Specified time stamp or date value is not well formatted.')
+    if (Math.abs(Date.parse(timestamp) - Date.now()) > 15 * 60 * 1000)
+      return fail(res, 400, 'InvalidTimeStamp.Expired', 'Specified time stamp or date value is expired.')
     const signature = expectedSignature(req.method ?? 'GET', params, options.accessKeySecret)
     if (params.get('Signature') !== signature) {
       return fail(res, 400, 'SignatureDoesNotMatch', 'Specified signature is not matched with our calculation.')
     }
     if (nonces.has(params.get('SignatureNonce')!)) return fail(res, 400, 'SignatureNonceUsed', 'Specified signature nonce was used already.')
     nonces.add(params.get('SignatureNonce')!)
-    if (params.get('Action') !== 'SendSms' || params.get('Version') !== '2017-05-25') return fail(res, 400, 'InvalidAction.NotFound', 'Specified api is not found, please check your url and method.')
+    if (params.get('Action') !== 'SendSms' || params.get('Version') !== '2017-05-25')
+      return fail(res, 400, 'InvalidAction.NotFound', 'Specified api is not found, please check your url and method.')
 
     const ok = (extra: object) => sendJson(res, 200, { RequestId: requestId(), ...extra })
     const mobile = params.get('PhoneNumbers')!

@@ -32,7 +32,14 @@ export async function startFakeTencentSms(options: FakeTencentSmsOptions) {
     if (service !== 'sms' || date !== new Date(timestamp * 1000).toISOString().slice(0, 10)) return 'AuthFailure.SignatureFailure'
     const names = signedHeaders.split(';')
     if (!names.includes('content-type') || !names.includes('host')) return 'AuthFailure.SignatureFailure'
-    const canonicalHeaders = names.map((name) => `${name}:${String(req.headers[name] ?? '').trim().toLowerCase()}\n`).join('')
+    const canonicalHeaders = names
+      .map(
+        (name) =>
+          `${name}:${String(req.headers[name] ?? '')
+            .trim()
+            .toLowerCase()}\n`,
+      )
+      .join('')
     const canonicalRequest = [req.method, '/', '', canonicalHeaders, signedHeaders, sha256(raw)].join('\n')
     const stringToSign = ['TC3-HMAC-SHA256', String(timestamp), `${date}/${service}/tc3_request`, sha256(canonicalRequest)].join('\n')
     const key = hmac(hmac(hmac(`TC3${options.secretKey}`, date), service), 'tc3_request')
@@ -42,17 +49,24 @@ export async function startFakeTencentSms(options: FakeTencentSmsOptions) {
   const fake = await startServer((req, res, url, raw) => {
     const body = jsonBody(raw) as Record<string, unknown> | null | undefined
     record(calls, req, url, body)
-    if (req.method === 'GET' && url.pathname === '/__fake/messages') return sendJson(res, 200, sent.filter((m) => !url.searchParams.get('mobile') || m.mobile === url.searchParams.get('mobile')))
+    if (req.method === 'GET' && url.pathname === '/__fake/messages')
+      return sendJson(
+        res,
+        200,
+        sent.filter((m) => !url.searchParams.get('mobile') || m.mobile === url.searchParams.get('mobile')),
+      )
     if (req.method === 'POST' && url.pathname === '/__fake/behaviour') {
       behaviour = (body as { behaviour: TencentBehaviour }).behaviour
       return sendJson(res, 200, { ok: true })
     }
     if (behaviour === 'down') return sendJson(res, 500, { message: 'internal error' })
 
-    if (req.method !== 'POST' || !(req.headers['content-type'] ?? '').startsWith('application/json')) return error(res, 'UnsupportedProtocol', 'POST with Content-Type: application/json is required.')
+    if (req.method !== 'POST' || !(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return error(res, 'UnsupportedProtocol', 'POST with Content-Type: application/json is required.')
     const failure = checkSignature(req, raw)
     if (failure) return error(res, failure, 'The provided credentials could not be validated.')
-    if (req.headers['x-tc-action'] !== 'SendSms' || req.headers['x-tc-version'] !== '2021-01-11') return error(res, 'InvalidAction', 'The action or version is not supported.')
+    if (req.headers['x-tc-action'] !== 'SendSms' || req.headers['x-tc-version'] !== '2021-01-11')
+      return error(res, 'InvalidAction', 'The action or version is not supported.')
     if (!req.headers['x-tc-region']) return error(res, 'MissingParameter', 'The request is missing a required parameter `Region`.')
     if (!body) return error(res, 'InvalidParameter', 'The request body is not JSON.')
     if (body.SmsSdkAppId !== options.sdkAppId) return error(res, 'FailedOperation.SmsSdkAppIdVerifyFail', 'SdkAppId verification failed.')
@@ -60,12 +74,20 @@ export async function startFakeTencentSms(options: FakeTencentSmsOptions) {
     if (body.TemplateId !== options.templateId) return error(res, 'FailedOperation.TemplateIncorrectOrUnapproved', 'The template is incorrect or unapproved.')
     const phones = body.PhoneNumberSet
     const params = body.TemplateParamSet
-    if (!Array.isArray(phones) || phones.length !== 1 || !Array.isArray(params) || typeof params[0] !== 'string') return error(res, 'InvalidParameterValue.TemplateParameterFormatError', 'The template parameters are malformed.')
+    if (!Array.isArray(phones) || phones.length !== 1 || !Array.isArray(params) || typeof params[0] !== 'string')
+      return error(res, 'InvalidParameterValue.TemplateParameterFormatError', 'The template parameters are malformed.')
     const phone = String(phones[0])
     const mobile = /^\+861[3-9]\d{9}$/.test(phone) ? phone.slice(3) : null
-    const status = (Code: string, Message: string) => respond(res, { SendStatusSet: [{ SerialNo: crypto.randomUUID(), PhoneNumber: phone, Fee: Code === 'Ok' ? 1 : 0, SessionContext: '', Code, Message, IsoCode: 'CN' }] })
+    const status = (Code: string, Message: string) =>
+      respond(res, {
+        SendStatusSet: [{ SerialNo: crypto.randomUUID(), PhoneNumber: phone, Fee: Code === 'Ok' ? 1 : 0, SessionContext: '', Code, Message, IsoCode: 'CN' }],
+      })
     if (!mobile) return status('InvalidParameterValue.IncorrectPhoneNumber', 'incorrect phone number')
-    if (behaviour === 'limited') return status('LimitExceeded.PhoneNumberThirtySecondLimit', 'the number of sms messages sent from a single mobile number within 30 seconds exceeds the upper limit')
+    if (behaviour === 'limited')
+      return status(
+        'LimitExceeded.PhoneNumberThirtySecondLimit',
+        'the number of sms messages sent from a single mobile number within 30 seconds exceeds the upper limit',
+      )
     sent.push({ mobile, code: params[0], at: Date.now() })
     status('Ok', 'send success')
   })

@@ -51,13 +51,15 @@ export async function startFakeWechat(initial: FakeWechatOptions) {
   // WeChat answers the sns API as text/plain JSON, errors included, with HTTP 200.
   const answer = (res: http.ServerResponse, body: object) => sendText(res, 200, JSON.stringify(body), 'text/plain')
   const wxError = (res: http.ServerResponse, errcode: number, errmsg: string) => answer(res, { errcode, errmsg: `${errmsg}, rid: ${rid()}` })
-  const errorPage = (res: http.ServerResponse, text: string) => sendText(res, 200, `<!DOCTYPE html><html><body><h2>Oops! Something went wrong:(</h2><p>${text}</p></body></html>`)
+  const errorPage = (res: http.ServerResponse, text: string) =>
+    sendText(res, 200, `<!DOCTYPE html><html><body><h2>Oops! Something went wrong:(</h2><p>${text}</p></body></html>`)
   const openidFor = (person: WechatPerson, appId: string) =>
     person.snapshot ? `o_snapshot_${appId.slice(-4)}` : (person.openidByApp?.[appId] ?? person.openid)
 
   function authorizePage(req: http.IncomingMessage, res: http.ServerResponse, url: URL, scopes: string[], insideWechatOnly: boolean) {
     const params = url.searchParams
-    if (insideWechatOnly && !/MicroMessenger/i.test(req.headers['user-agent'] ?? '')) return sendText(res, 200, '<html><body><p>请在微信客户端打开链接</p></body></html>')
+    if (insideWechatOnly && !/MicroMessenger/i.test(req.headers['user-agent'] ?? ''))
+      return sendText(res, 200, '<html><body><p>请在微信客户端打开链接</p></body></html>')
     if (JSON.stringify([...params.keys()]) !== JSON.stringify(AUTHORIZE_ORDER)) return errorPage(res, '参数错误')
     const appId = params.get('appid')!
     if (!(appId in options.apps)) return errorPage(res, '10016 appid参数错误')

@@ -53,8 +53,22 @@ export async function createUser(options: { role?: Role; username?: string; pass
   // Opening value goes through the ledger, so the ledger invariant holds in every test.
   if (options.points || options.balance) {
     await db().$transaction(async (tx) => {
-      if (options.points) await postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: options.points, reference: `test-opening:${user.id}:points` })
-      if (options.balance) await postMovement(tx, { userId: user.id, account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: options.balance, reference: `test-opening:${user.id}:balance` })
+      if (options.points)
+        await postMovement(tx, {
+          userId: user.id,
+          account: 'POINTS',
+          kind: 'ADMIN_ADJUST',
+          amount: options.points,
+          reference: `test-opening:${user.id}:points`,
+        })
+      if (options.balance)
+        await postMovement(tx, {
+          userId: user.id,
+          account: 'BALANCE',
+          kind: 'ADMIN_ADJUST',
+          amount: options.balance,
+          reference: `test-opening:${user.id}:balance`,
+        })
     })
   }
   const fresh = await db().user.findUniqueOrThrow({ where: { id: user.id } })

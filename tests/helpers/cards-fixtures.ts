@@ -12,7 +12,11 @@ import { at } from './present'
 type Actor = { token: string }
 
 /** POST /api/admin/cards/batch_import as `admin`; expects success and returns {batchId, count}. */
-export async function importKeys(admin: Actor, cards: string[], extra: { points?: number; note?: string; expiresAt?: string } = {}): Promise<{ batchId: number; count: number }> {
+export async function importKeys(
+  admin: Actor,
+  cards: string[],
+  extra: { points?: number; note?: string; expiresAt?: string } = {},
+): Promise<{ batchId: number; count: number }> {
   return expectOk(await callRoute(importRoute.POST, { token: admin.token, body: { cards, ...extra }, ip: '10.1.1.1' }))
 }
 
@@ -55,7 +59,10 @@ export function freshKeys(n: number, prefix = 'K'): string[] {
  * that died after its import committed would have left them: no request, no audit, no
  * NOTIFY. Returns the cards (oldest first) with their keys.
  */
-export async function insertCards<const K extends readonly string[]>(keys: K, options: { status: 'PENDING' | 'SUCCESS'; points?: number }): Promise<CardsFor<K>> {
+export async function insertCards<const K extends readonly string[]>(
+  keys: K,
+  options: { status: 'PENDING' | 'SUCCESS'; points?: number },
+): Promise<CardsFor<K>> {
   const points = options.points ?? 10
   const batch = await db().cardBatch.create({ data: { points, count: keys.length } })
   await db().card.createMany({

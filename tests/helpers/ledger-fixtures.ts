@@ -16,8 +16,22 @@ export async function quickUser(options: { role?: Role; points?: number; balance
   const user = await db().user.create({ data: { username, name: options.name ?? username, role: options.role ?? 'USER' } })
   if (options.points || options.balance) {
     await db().$transaction(async (tx) => {
-      if (options.points) await postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: options.points, reference: `quick-opening:${user.id}:points` })
-      if (options.balance) await postMovement(tx, { userId: user.id, account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: options.balance, reference: `quick-opening:${user.id}:balance` })
+      if (options.points)
+        await postMovement(tx, {
+          userId: user.id,
+          account: 'POINTS',
+          kind: 'ADMIN_ADJUST',
+          amount: options.points,
+          reference: `quick-opening:${user.id}:points`,
+        })
+      if (options.balance)
+        await postMovement(tx, {
+          userId: user.id,
+          account: 'BALANCE',
+          kind: 'ADMIN_ADJUST',
+          amount: options.balance,
+          reference: `quick-opening:${user.id}:balance`,
+        })
     })
   }
   const fresh = await db().user.findUniqueOrThrow({ where: { id: user.id } })
@@ -26,8 +40,7 @@ export async function quickUser(options: { role?: Role; points?: number; balance
 
 export type QuickUser = Awaited<ReturnType<typeof quickUser>>
 
-export const quickUsers = (n: number, options: Parameters<typeof quickUser>[0] = {}) =>
-  Promise.all(Array.from({ length: n }, () => quickUser(options)))
+export const quickUsers = (n: number, options: Parameters<typeof quickUser>[0] = {}) => Promise.all(Array.from({ length: n }, () => quickUser(options)))
 
 type Mismatch = { userId: string; account: string; column: number; ledger: number }
 

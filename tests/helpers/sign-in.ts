@@ -15,7 +15,18 @@ export async function configure(adminToken: string, settings: Record<string, str
 }
 
 /** Calls a handler and hands back the raw Response (redirects, cookies). */
-export async function rawCall(handler: Handler, options: { method?: string; query?: Record<string, string>; body?: unknown; token?: string; ip?: string; params?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function rawCall(
+  handler: Handler,
+  options: {
+    method?: string
+    query?: Record<string, string>
+    body?: unknown
+    token?: string
+    ip?: string
+    params?: Record<string, string>
+    headers?: Record<string, string>
+  } = {},
+): Promise<Response> {
   const url = new URL('http://localhost/api/test')
   for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v)
   const headers = new Headers({ 'content-type': 'application/json', 'x-client-ip': options.ip ?? '10.0.0.1', ...options.headers })
@@ -24,7 +35,8 @@ export async function rawCall(handler: Handler, options: { method?: string; quer
   return handler(req, { params: Promise.resolve(options.params ?? {}) })
 }
 
-export const WECHAT_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN'
+export const WECHAT_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN'
 
 export type Started = { wechatUrl: string; state: string; cookie: string }
 

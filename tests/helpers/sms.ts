@@ -3,8 +3,19 @@ import * as send from '@/app/api/auth/sms/send/route'
 import * as smsLogin from '@/app/api/auth/sms/login/route'
 import { callRoute } from './call-route'
 
-export const ALIYUN = { accessKeyId: 'LTAI5tFakeAccessKey01', accessKeySecret: 'fakeAliyunSecret0123456789abcd', signName: 'AI画室', templateCode: 'SMS_276510001' }
-export const TENCENT = { secretId: 'AKIDfakeSecretId0123456789abcdefgh', secretKey: 'fakeTencentSecretKey0123456789ab', sdkAppId: '1400787878', signName: 'AI画室', templateId: '1856001' }
+export const ALIYUN = {
+  accessKeyId: 'LTAI5tFakeAccessKey01',
+  accessKeySecret: 'fakeAliyunSecret0123456789abcd',
+  signName: 'AI画室',
+  templateCode: 'SMS_276510001',
+}
+export const TENCENT = {
+  secretId: 'AKIDfakeSecretId0123456789abcdefgh',
+  secretKey: 'fakeTencentSecretKey0123456789ab',
+  sdkAppId: '1400787878',
+  signName: 'AI画室',
+  templateId: '1856001',
+}
 
 // The provider is chosen after its settings are filled in: while SMS sign-in or mobile
 // binding is on, the site refuses to switch to a provider that cannot send yet.

@@ -161,7 +161,7 @@ describe('what a MANAGER may do', () => {
     expect((await rowOf(target.id)).bannedAt).not.toBeNull()
   })
 
-  it('cannot change anyone\'s role', async () => {
+  it("cannot change anyone's role", async () => {
     const target = await createUser({ username: 'guard_promote_me' })
     for (const role of ['MANAGER', 'ADMIN']) {
       expectFail(await patchAs(manager.token, target.id, { role }), 403, '没有权限设置该角色')
@@ -198,16 +198,40 @@ describe('what a MANAGER may do', () => {
 
     // Each call is well formed and would succeed for an ADMIN: only the role can refuse it.
     const refused: Array<[string, () => ReturnType<typeof callRoute>]> = [
-      ['POST /api/admin/cards/batch_import (with the largest points override)', () => callRoute(cardImport.POST, { token: manager.token, body: { cards: ['GUARD-MGR-NEW-KEY'], points: 1_000_000 } })],
-      ['POST /api/admin/cards/[id]/assign', () => callRoute(cardAssign.POST, { token: manager.token, params: { id: String(card.id) }, body: { userId: target.id } })],
+      [
+        'POST /api/admin/cards/batch_import (with the largest points override)',
+        () => callRoute(cardImport.POST, { token: manager.token, body: { cards: ['GUARD-MGR-NEW-KEY'], points: 1_000_000 } }),
+      ],
+      [
+        'POST /api/admin/cards/[id]/assign',
+        () => callRoute(cardAssign.POST, { token: manager.token, params: { id: String(card.id) }, body: { userId: target.id } }),
+      ],
       ['GET /api/admin/cards/export', () => callRoute(cardExport.GET, { token: manager.token })],
-      ['POST /api/admin/user/[id]/adjust', () => callRoute(userAdjust.POST, { token: manager.token, params: { id: target.id }, body: { points: 5, reason: '经理', requestId: '0b6c1a52-3f0e-4c1e-9a51-6f1f3a0c2d7e' } })],
+      [
+        'POST /api/admin/user/[id]/adjust',
+        () =>
+          callRoute(userAdjust.POST, {
+            token: manager.token,
+            params: { id: target.id },
+            body: { points: 5, reason: '经理', requestId: '0b6c1a52-3f0e-4c1e-9a51-6f1f3a0c2d7e' },
+          }),
+      ],
     ]
 
     it.each(refused)('%s: 403 for a MANAGER, and nothing is written', async (_label, call) => {
-      const before = { cards: await db().card.count(), batches: await db().cardBatch.count(), audits: await db().adminAuditLog.count(), ledger: await db().ledgerEntry.count() }
+      const before = {
+        cards: await db().card.count(),
+        batches: await db().cardBatch.count(),
+        audits: await db().adminAuditLog.count(),
+        ledger: await db().ledgerEntry.count(),
+      }
       expectFail(await call(), 403, '没有权限')
-      expect({ cards: await db().card.count(), batches: await db().cardBatch.count(), audits: await db().adminAuditLog.count(), ledger: await db().ledgerEntry.count() }).toEqual(before)
+      expect({
+        cards: await db().card.count(),
+        batches: await db().cardBatch.count(),
+        audits: await db().adminAuditLog.count(),
+        ledger: await db().ledgerEntry.count(),
+      }).toEqual(before)
       expect(await db().card.findUniqueOrThrow({ where: { id: card.id } })).toMatchObject({ holderId: null, usedAt: null })
       expect(await db().user.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({ points: 0, balance: 0 })
     })
@@ -224,7 +248,10 @@ describe('what a MANAGER may do', () => {
       expect(expectOk(await disable(true)).disabledAt).not.toBeNull()
       expect(expectOk(await disable(false)).disabledAt).toBeNull()
       const audits = await db().adminAuditLog.findMany({ where: { targetType: 'Card', targetId: String(spare.id) }, orderBy: { id: 'asc' } })
-      expect(audits.map((a) => [a.action, a.actorRole])).toEqual([['card.disable', 'MANAGER'], ['card.enable', 'MANAGER']])
+      expect(audits.map((a) => [a.action, a.actorRole])).toEqual([
+        ['card.disable', 'MANAGER'],
+        ['card.enable', 'MANAGER'],
+      ])
     })
   })
 })

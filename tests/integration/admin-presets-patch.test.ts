@@ -18,18 +18,47 @@ describe('PATCH keeps what it does not name', () => {
     const model = await createModel({ name: 'sd', backend: 'sd-webui', endpoint: 'http://127.0.0.1:9', concurrency: 1 })
     const created = await callRoute(customModelsRoute.POST, {
       token: adminToken,
-      body: { name: '小狸猫', modelId: model.id, lora: 'xiaolimao_v2', triggerWords: 'xlm style', defaultParams: { steps: 30 }, price: 5, enabled: false, sort: 7 },
+      body: {
+        name: '小狸猫',
+        modelId: model.id,
+        lora: 'xiaolimao_v2',
+        triggerWords: 'xlm style',
+        defaultParams: { steps: 30 },
+        price: 5,
+        enabled: false,
+        sort: 7,
+      },
     })
     expect(created.status).toBe(200)
-    const patched = await callRoute(customModelRoute.PATCH, { method: 'PATCH', token: adminToken, params: { id: String(created.body.data.id) }, body: { price: 8 } })
+    const patched = await callRoute(customModelRoute.PATCH, {
+      method: 'PATCH',
+      token: adminToken,
+      params: { id: String(created.body.data.id) },
+      body: { price: 8 },
+    })
     expect(patched.status).toBe(200)
-    expect(patched.body.data).toMatchObject({ price: 8, lora: 'xiaolimao_v2', triggerWords: 'xlm style', defaultParams: { steps: 30 }, enabled: false, sort: 7 })
+    expect(patched.body.data).toMatchObject({
+      price: 8,
+      lora: 'xiaolimao_v2',
+      triggerWords: 'xlm style',
+      defaultParams: { steps: 30 },
+      enabled: false,
+      sort: 7,
+    })
   })
 
   it('a prompt template', async () => {
-    const created = await callRoute(promptsRoute.POST, { token: adminToken, body: { category: '人像', title: '猫', prompt: 'a cat', negativePrompt: 'blurry', sort: 3, enabled: false } })
+    const created = await callRoute(promptsRoute.POST, {
+      token: adminToken,
+      body: { category: '人像', title: '猫', prompt: 'a cat', negativePrompt: 'blurry', sort: 3, enabled: false },
+    })
     expect(created.status).toBe(200)
-    const patched = await callRoute(promptRoute.PATCH, { method: 'PATCH', token: adminToken, params: { id: String(created.body.data.id) }, body: { title: '小猫' } })
+    const patched = await callRoute(promptRoute.PATCH, {
+      method: 'PATCH',
+      token: adminToken,
+      params: { id: String(created.body.data.id) },
+      body: { title: '小猫' },
+    })
     expect(patched.status).toBe(200)
     expect(patched.body.data).toMatchObject({ title: '小猫', negativePrompt: 'blurry', sort: 3, enabled: false })
   })

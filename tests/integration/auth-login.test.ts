@@ -84,9 +84,7 @@ describe('POST /api/auth/login', () => {
     // all slip under the limit.
     it('allows at most 5 guesses per account when the attempts arrive at the same time', async () => {
       await createUser({ username: 'login_fay', password: PASSWORD })
-      const attempts = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => loginAs('login_fay', `wrong-guess-${i}`, freshIp())),
-      )
+      const attempts = await Promise.all(Array.from({ length: 12 }, (_, i) => loginAs('login_fay', `wrong-guess-${i}`, freshIp())))
       const statuses = attempts.map((r) => r.status)
       expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(5)
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(7)
@@ -111,8 +109,7 @@ describe('POST /api/auth/login', () => {
       const user = await createUser({ username: 'login_hal', password: PASSWORD })
       expectOk(await callRoute(profile.GET, { token: user.token }))
 
-      const setBanned = (banned: boolean) =>
-        callRoute(adminUser.PATCH, { method: 'PATCH', token: admin.token, params: { id: user.id }, body: { banned } })
+      const setBanned = (banned: boolean) => callRoute(adminUser.PATCH, { method: 'PATCH', token: admin.token, params: { id: user.id }, body: { banned } })
       const banned = expectOk(await setBanned(true))
       expect(banned.bannedAt).toEqual(expect.any(String))
 

@@ -13,7 +13,15 @@ describe('register and login', () => {
     const res = await callRoute(login.POST, { body: { username: 'alice_1', password: 'correct-horse' } })
     expect(res.status).toBe(200)
     const me = await callRoute(profile.GET, { token: res.body.data.token })
-    expect(me.body.data).toMatchObject({ username: 'alice_1', name: 'alice_1', avatar: '/imgs/default_avatar.png', role: 'USER', points: 0, balance: 0, oauth: { hasOpenId: false } })
+    expect(me.body.data).toMatchObject({
+      username: 'alice_1',
+      name: 'alice_1',
+      avatar: '/imgs/default_avatar.png',
+      role: 'USER',
+      points: 0,
+      balance: 0,
+      oauth: { hasOpenId: false },
+    })
     expect(me.body.data).not.toHaveProperty('passwordHash')
   })
 })

@@ -14,7 +14,12 @@ it('deletes states and tickets an hour after expiry and SMS codes a day after, n
       { state: 'live', purpose: 'login', expiresAt: ago(-HOUR) },
     ],
   })
-  await db().loginTicket.createMany({ data: [{ id: 'old-ticket', expiresAt: ago(2 * HOUR) }, { id: 'live-ticket', expiresAt: ago(-60_000) }] })
+  await db().loginTicket.createMany({
+    data: [
+      { id: 'old-ticket', expiresAt: ago(2 * HOUR) },
+      { id: 'live-ticket', expiresAt: ago(-60_000) },
+    ],
+  })
   await db().smsCode.createMany({
     data: [
       { mobile: '13800000000', purpose: 'login', codeHash: 'x', expiresAt: ago(25 * HOUR) },

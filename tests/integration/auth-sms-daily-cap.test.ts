@@ -18,7 +18,11 @@ beforeAll(async () => {
 it('is a console setting of the SMS group, 1000 a day unless changed, validated', async () => {
   expect(findDefinition('SMS_DAILY_LIMIT')).toMatchObject({ group: '短信', type: 'integer', visibility: 'admin', defaultValue: 1000 })
   for (const bad of [0, -1, 1.5, '10']) {
-    expectFail(await callRoute(siteConfigItem.PATCH, { method: 'PATCH', token: admin.token, params: { name: 'SMS_DAILY_LIMIT' }, body: { value: bad } }), 400, /^全站每日短信发送上限：/)
+    expectFail(
+      await callRoute(siteConfigItem.PATCH, { method: 'PATCH', token: admin.token, params: { name: 'SMS_DAILY_LIMIT' }, body: { value: bad } }),
+      400,
+      /^全站每日短信发送上限：/,
+    )
   }
 })
 

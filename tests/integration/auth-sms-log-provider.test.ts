@@ -13,7 +13,12 @@ vi.stubEnv('NODE_ENV', 'production')
 vi.stubEnv('EMBEDDED_DATABASE', 'false')
 
 beforeAll(async () => {
-  await db().siteConfig.createMany({ data: [{ name: 'SMS_LOGIN_ENABLED', value: 'true' }, { name: 'SMS_PROVIDER', value: '"log"' }] })
+  await db().siteConfig.createMany({
+    data: [
+      { name: 'SMS_LOGIN_ENABLED', value: 'true' },
+      { name: 'SMS_PROVIDER', value: '"log"' },
+    ],
+  })
   invalidateConfigCache()
 })
 afterAll(() => {

@@ -265,7 +265,21 @@ describe('codes and limits', () => {
   })
 
   it('the fake refuses a request whose signature does not match, like Aliyun', async () => {
-    const body = new URLSearchParams({ AccessKeyId: ALIYUN.accessKeyId, Action: 'SendSms', Format: 'JSON', PhoneNumbers: '13800138000', SignName: ALIYUN.signName, SignatureMethod: 'HMAC-SHA1', SignatureNonce: 'n1', SignatureVersion: '1.0', TemplateCode: ALIYUN.templateCode, TemplateParam: '{"code":"123456"}', Timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), Version: '2017-05-25', Signature: 'AAAA' })
+    const body = new URLSearchParams({
+      AccessKeyId: ALIYUN.accessKeyId,
+      Action: 'SendSms',
+      Format: 'JSON',
+      PhoneNumbers: '13800138000',
+      SignName: ALIYUN.signName,
+      SignatureMethod: 'HMAC-SHA1',
+      SignatureNonce: 'n1',
+      SignatureVersion: '1.0',
+      TemplateCode: ALIYUN.templateCode,
+      TemplateParam: '{"code":"123456"}',
+      Timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      Version: '2017-05-25',
+      Signature: 'AAAA',
+    })
     const res = await fetch(aliyun.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
     expect(res.status).toBe(400)
     expect((await res.json()).Code).toBe('SignatureDoesNotMatch')

@@ -14,7 +14,8 @@ import { configure } from '../helpers/sign-in'
 import { freshMobile, loginWithCode, sendCode } from '../helpers/sms'
 
 const PASSWORD = 'quiet-river-42'
-const agreedAt = async (where: { username?: string; mobile?: string }) => (await db().user.findFirstOrThrow({ where, select: { agreedTermsAt: true } })).agreedTermsAt
+const agreedAt = async (where: { username?: string; mobile?: string }) =>
+  (await db().user.findFirstOrThrow({ where, select: { agreedTermsAt: true } })).agreedTermsAt
 
 let admin: Awaited<ReturnType<typeof createUser>>
 beforeAll(async () => {
@@ -42,7 +43,11 @@ describe('POST /api/auth/register', () => {
   })
 
   it('refuses an agreement that is not a boolean', async () => {
-    expectFail(await callRoute(register.POST, { body: { username: 'terms_bad', password: PASSWORD, agreeTerms: 'yes' } }), 400, '用户协议同意项只能是 true 或 false')
+    expectFail(
+      await callRoute(register.POST, { body: { username: 'terms_bad', password: PASSWORD, agreeTerms: 'yes' } }),
+      400,
+      '用户协议同意项只能是 true 或 false',
+    )
     expect(await db().user.count({ where: { username: 'terms_bad' } })).toBe(0)
   })
 })
@@ -54,7 +59,10 @@ describe('POST /api/auth/sms/login', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {})
     try {
       expectOk(await sendCode(mobile))
-      return log.mock.calls.map((c) => String(c[0])).find((l) => l.startsWith(`SMS to ${mobile}: `))!.slice(-6)
+      return log.mock.calls
+        .map((c) => String(c[0]))
+        .find((l) => l.startsWith(`SMS to ${mobile}: `))!
+        .slice(-6)
     } finally {
       log.mockRestore()
     }

@@ -17,8 +17,7 @@ async function loginAs(username: string): Promise<string> {
 }
 
 const profileWith = (token: string | undefined, headers?: Record<string, string>) => callRoute(profile.GET, { token, headers })
-const expectUnauthorized = async (token: string | undefined, headers?: Record<string, string>) =>
-  expectFail(await profileWith(token, headers), 401, '请先登录')
+const expectUnauthorized = async (token: string | undefined, headers?: Record<string, string>) => expectFail(await profileWith(token, headers), 401, '请先登录')
 
 describe('POST /api/auth/logout', () => {
   it('revokes every token issued before it, on every device', async () => {

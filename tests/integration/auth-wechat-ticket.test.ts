@@ -31,7 +31,8 @@ const SITE = { origin: 'http://localhost' }
 
 type Ticket = { id: string; scanUrl: string; expiresAt: string; expiresInSeconds: number; qrSvg: string }
 let ipCounter = 0
-const newTicket = async (): Promise<Ticket> => expectOk(await callRoute(ticket.POST, { body: {}, ip: `198.51.100.${++ipCounter}`, headers: { 'user-agent': DESKTOP_UA } }))
+const newTicket = async (): Promise<Ticket> =>
+  expectOk(await callRoute(ticket.POST, { body: {}, ip: `198.51.100.${++ipCounter}`, headers: { 'user-agent': DESKTOP_UA } }))
 const poll = (id: string) => callRoute(ticketPoll.GET, { params: { id } })
 const scan = (id: string) => callRoute(ticketScan.POST, { params: { id }, body: {} })
 /** The QR link's query: the ticket and its sealed desktop details. */
@@ -88,7 +89,12 @@ describe('desktop QR login ticket', () => {
 
     const { res, cookie } = await identifyOnPhone(created)
     const identified = expectOk(res)
-    expect(identified).toMatchObject({ kind: 'ticket-identified', ticketId: id, name: who.nickname, desktop: { ip: `198.51.100.${ipCounter}`, browser: 'Chrome 124 · Windows' } })
+    expect(identified).toMatchObject({
+      kind: 'ticket-identified',
+      ticketId: id,
+      name: who.nickname,
+      desktop: { ip: `198.51.100.${ipCounter}`, browser: 'Chrome 124 · Windows' },
+    })
     expect(identified.confirmKey).toMatch(/^[0-9a-f]{64}$/)
     expect(new Date(identified.desktop.createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000)
     expect(await db().loginTicket.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'IDENTIFIED' })
@@ -204,7 +210,10 @@ describe('confirming a QR ticket takes the phone user’s explicit request (no a
     const t = await newTicket()
     const started = await startByLink(linkOf(t))
     const back = await passThroughWechat(started.wechatUrl)
-    const stateOnly = started.cookie.split('; ').filter((c) => c.startsWith('wx_oauth_state=')).join('; ')
+    const stateOnly = started.cookie
+      .split('; ')
+      .filter((c) => c.startsWith('wx_oauth_state='))
+      .join('; ')
     expectFail(await finish(back.code!, back.state!, stateOnly), 400, '二维码链接不完整，请用微信扫一扫重新扫描电脑上的二维码')
     expect((await db().loginTicket.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('PENDING')
   })

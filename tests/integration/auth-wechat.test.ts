@@ -21,7 +21,13 @@ let personCounter = 0
 
 function person(over: Partial<WechatPerson> = {}): WechatPerson {
   const n = ++personCounter
-  return { openid: `oMp_${n}_${Date.now().toString(36)}`, unionid: `uId_${n}_${Date.now().toString(36)}`, nickname: `小画家${n}`, headimgurl: fake.avatarUrl(`p${n}`), ...over }
+  return {
+    openid: `oMp_${n}_${Date.now().toString(36)}`,
+    unionid: `uId_${n}_${Date.now().toString(36)}`,
+    nickname: `小画家${n}`,
+    headimgurl: fake.avatarUrl(`p${n}`),
+    ...over,
+  }
 }
 
 const login = (query: Record<string, string> = {}) => wechatRoundTrip(startByLink({ purpose: 'login', ...query }))
@@ -93,7 +99,11 @@ describe('with WeChat configured', () => {
   it('the callback answer clears the state cookie (and a QR ticket’s details cookie)', async () => {
     const started = await startByLink({ purpose: 'login' })
     const back = await passThroughWechat(started.wechatUrl)
-    const res = await rawCall(callback.POST, { method: 'POST', body: { code: back.code, state: back.state }, headers: { cookie: `other=1; ${started.cookie}` } })
+    const res = await rawCall(callback.POST, {
+      method: 'POST',
+      body: { code: back.code, state: back.state },
+      headers: { cookie: `other=1; ${started.cookie}` },
+    })
     expect(res.status).toBe(200)
     expect(res.headers.getSetCookie()).toEqual([
       'wx_oauth_state=; Path=/api/auth/wechat; Max-Age=0; HttpOnly; SameSite=Lax',
@@ -227,7 +237,12 @@ describe('with WeChat configured', () => {
       expectOk(await finish(used.code!, used.state!, first.cookie))
       const second = await startByLink({ purpose: 'login' })
       expectFail(await finish(used.code!, second.state, second.cookie), 400, CODE_INVALID)
-      expect(fake.calls.filter((c) => c.path === '/sns/oauth2/access_token').at(-1)?.query.get('code')).toBe(used.code)
+      expect(
+        fake.calls
+          .filter((c) => c.path === '/sns/oauth2/access_token')
+          .at(-1)
+          ?.query.get('code'),
+      ).toBe(used.code)
     })
 
     it('a code older than 5 minutes is refused', async () => {

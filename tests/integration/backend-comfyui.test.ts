@@ -58,7 +58,25 @@ describe('fillWorkflow', () => {
   it('the default workflows use only placeholders the adapter fills', () => {
     const text = JSON.stringify(DEFAULT_WORKFLOWS)
     const used = new Set([...text.matchAll(/"\{\{(\w+)\}\}"/g)].map((m) => at(m, 1)))
-    const known = ['task_id', 'prompt', 'negative_prompt', 'seed', 'width', 'height', 'steps', 'cfg', 'sampler', 'batch_size', 'denoise', 'checkpoint', 'init_image', 'mask_image', 'control_image', 'controlnet_model', 'controlnet_strength']
+    const known = [
+      'task_id',
+      'prompt',
+      'negative_prompt',
+      'seed',
+      'width',
+      'height',
+      'steps',
+      'cfg',
+      'sampler',
+      'batch_size',
+      'denoise',
+      'checkpoint',
+      'init_image',
+      'mask_image',
+      'control_image',
+      'controlnet_model',
+      'controlnet_strength',
+    ]
     expect([...used].filter((p) => !known.includes(p))).toEqual([])
   })
 })
@@ -101,7 +119,7 @@ describe('modes', () => {
     expect(at(outcome.images, 0).seed).toBe(seed)
   })
 
-  it('img2img: uploads the input (named after the task, overwrite) and encodes it at the job\'s denoise', async () => {
+  it("img2img: uploads the input (named after the task, overwrite) and encodes it at the job's denoise", async () => {
     const initImage = await solidPng(64, 96)
     const job = testJob({ mode: 'img2img', initImage, denoisingStrength: 0.6, count: 2 })
     const { outcome } = await generate(job)
@@ -119,14 +137,18 @@ describe('modes', () => {
   it('inpaint: uploads image and mask, loads the mask from its red channel (white = repaint)', async () => {
     const job = testJob({ mode: 'inpaint', initImage: await solidPng(64, 64), maskImage: await leftHalfMask(64, 64) })
     const { outcome } = await generate(job)
-    expect(uploads().slice(-2).map((u) => u.files.image?.filename)).toEqual([`${job.taskId}-init.png`, `${job.taskId}-mask.png`])
+    expect(
+      uploads()
+        .slice(-2)
+        .map((u) => u.files.image?.filename),
+    ).toEqual([`${job.taskId}-init.png`, `${job.taskId}-mask.png`])
     const graph = lastGraph()
     expect(graph['11']).toEqual({ class_type: 'LoadImageMask', inputs: { image: `${job.taskId}-mask.png`, channel: 'red' } })
     expect(nodeOf(graph, '6').class_type).toBe('VAEEncodeForInpaint')
     await expectImages(outcome.images, 1)
   })
 
-  it('line art: uploads the drawing, inverts it and applies the job\'s ControlNet model and strength', async () => {
+  it("line art: uploads the drawing, inverts it and applies the job's ControlNet model and strength", async () => {
     const controlnet = { module: 'lineart_standard', model: 'control_v11p_sd15s2_lineart_anime.pth', weight: 0.9 }
     const job = testJob({ mode: 'lineart', controlImage: await lineArt(64, 64), controlnet })
     const { outcome } = await generate(job)
@@ -151,7 +173,12 @@ describe('modes', () => {
   it('refuses a template that needs a value the job lacks, without queueing anything', async () => {
     const before = fake.prompts().length
     const workflow = { ...DEFAULT_WORKFLOWS.txt2img, '4': { class_type: 'LoadImage', inputs: { image: '{{init_image}}' } } }
-    await expectFailure(adapterFor({ options: { workflows: { txt2img: workflow } } }).submit(testJob(), recordingContext().ctx), 'REJECTED', false, /\{\{init_image\}\}/)
+    await expectFailure(
+      adapterFor({ options: { workflows: { txt2img: workflow } } }).submit(testJob(), recordingContext().ctx),
+      'REJECTED',
+      false,
+      /\{\{init_image\}\}/,
+    )
     await expectFailure(adapterFor({ checkpoint: null }).submit(testJob(), recordingContext().ctx), 'REJECTED', false, /\{\{checkpoint\}\}/)
     expect(fake.prompts()).toHaveLength(before)
   })
@@ -164,7 +191,13 @@ describe('LoRA (custom models)', () => {
     await expectImages(outcome.images, 1)
     const graph = lastGraph()
     const loraId = Object.keys(graph).find((id) => nodeOf(graph, id).class_type === 'LoraLoader')!
-    expect(nodeOf(graph, loraId).inputs).toEqual({ model: ['1', 0], clip: ['1', 1], lora_name: 'xiaolimao_v2.safetensors', strength_model: 0.8, strength_clip: 0.8 })
+    expect(nodeOf(graph, loraId).inputs).toEqual({
+      model: ['1', 0],
+      clip: ['1', 1],
+      lora_name: 'xiaolimao_v2.safetensors',
+      strength_model: 0.8,
+      strength_clip: 0.8,
+    })
     expect(nodeOf(graph, '7').inputs.model).toEqual([loraId, 0])
     expect(nodeOf(graph, '2').inputs).toEqual({ text: job.prompt, clip: [loraId, 1] })
     expect(nodeOf(graph, '3').inputs.clip).toEqual([loraId, 1])
@@ -173,7 +206,12 @@ describe('LoRA (custom models)', () => {
   })
 
   it('finds a LoRA in a subfolder by its name, and also in the line-art workflow', async () => {
-    const job = testJob({ mode: 'lineart', controlImage: await lineArt(64, 64), controlnet: { module: 'lineart_standard', model: 'control_v11p_sd15_lineart.pth', weight: 1 }, lora: { name: 'pixel-art', weight: 0.6 } })
+    const job = testJob({
+      mode: 'lineart',
+      controlImage: await lineArt(64, 64),
+      controlnet: { module: 'lineart_standard', model: 'control_v11p_sd15_lineart.pth', weight: 1 },
+      lora: { name: 'pixel-art', weight: 0.6 },
+    })
     await generate(job)
     const graph = lastGraph()
     const loraId = Object.keys(graph).find((id) => nodeOf(graph, id).class_type === 'LoraLoader')!
@@ -183,7 +221,10 @@ describe('LoRA (custom models)', () => {
 
   it('an operator template with {{lora_name}} places the LoRA itself', async () => {
     const workflow: Record<string, { class_type: string; inputs: Record<string, unknown> }> = structuredClone(DEFAULT_WORKFLOWS.txt2img)
-    workflow['20'] = { class_type: 'LoraLoader', inputs: { model: ['1', 0], clip: ['1', 1], lora_name: '{{lora_name}}', strength_model: '{{lora_strength}}', strength_clip: 1 } }
+    workflow['20'] = {
+      class_type: 'LoraLoader',
+      inputs: { model: ['1', 0], clip: ['1', 1], lora_name: '{{lora_name}}', strength_model: '{{lora_strength}}', strength_clip: 1 },
+    }
     nodeOf(workflow, '7').inputs.model = ['20', 0]
     await generate(testJob({ lora: { name: 'xiaolimao_v2', weight: 0.5 } }), { options: { pollIntervalMs: 20, workflows: { txt2img: workflow } } })
     const graph = lastGraph()
@@ -194,9 +235,19 @@ describe('LoRA (custom models)', () => {
 
   it('refuses, without queueing, a LoRA ComfyUI does not have and a template with no single checkpoint loader', async () => {
     const before = fake.prompts().length
-    await expectFailure(adapterFor().submit(testJob({ lora: { name: 'missing-style', weight: 0.8 } }), recordingContext().ctx), 'REJECTED', false, /没有名为 missing-style 的 LoRA（已有：xiaolimao_v2\.safetensors、styles\/pixel-art\.safetensors）/)
+    await expectFailure(
+      adapterFor().submit(testJob({ lora: { name: 'missing-style', weight: 0.8 } }), recordingContext().ctx),
+      'REJECTED',
+      false,
+      /没有名为 missing-style 的 LoRA（已有：xiaolimao_v2\.safetensors、styles\/pixel-art\.safetensors）/,
+    )
     const noLoader = { ...DEFAULT_WORKFLOWS.txt2img, '1': { class_type: 'UNETLoader', inputs: {} } }
-    await expectFailure(adapterFor({ options: { workflows: { txt2img: noLoader } } }).submit(testJob({ lora: { name: 'xiaolimao_v2', weight: 0.8 } }), recordingContext().ctx), 'REJECTED', false, /无法加入 LoRA/)
+    await expectFailure(
+      adapterFor({ options: { workflows: { txt2img: noLoader } } }).submit(testJob({ lora: { name: 'xiaolimao_v2', weight: 0.8 } }), recordingContext().ctx),
+      'REJECTED',
+      false,
+      /无法加入 LoRA/,
+    )
     expect(fake.prompts()).toHaveLength(before)
   })
 })
@@ -320,7 +371,7 @@ describe('probe, interrupt, wait after a restart', () => {
     expect(await adapterFor().probe!(second)).toEqual({ known: true, upstreamId: second.taskId })
   })
 
-  it("probe finds a queued prompt by our client_id on builds that ignore the chosen prompt_id", async () => {
+  it('probe finds a queued prompt by our client_id on builds that ignore the chosen prompt_id', async () => {
     fake.set({ ignorePromptId: true, stepMs: 10 })
     const job = testJob({ steps: 10 })
     const submitted = await adapterFor().submit(job, recordingContext().ctx)

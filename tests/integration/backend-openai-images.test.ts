@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(() => fake.close())
 beforeEach(() => fake.set({ behaviour: 'normal', responseFormat: 'b64_json', urlBase: undefined, rejectCode: 'content_policy_violation' }))
 
-const adapterFor = (config: Partial<BackendConfig> = {}) => createOpenaiImagesAdapter({ endpoint: fake.url, secret: 'sk-test', checkpoint: null, options: {}, ...config })
+const adapterFor = (config: Partial<BackendConfig> = {}) =>
+  createOpenaiImagesAdapter({ endpoint: fake.url, secret: 'sk-test', checkpoint: null, options: {}, ...config })
 const run = (job: GenerationJob, config?: Partial<BackendConfig>) => adapterFor(config).submit(job, recordingContext().ctx)
 const lastJson = () => fake.requests('/v1/images/generations').at(-1)!.body as Record<string, unknown>
 const lastForm = () => fake.requests('/v1/images/edits').at(-1)!.body as Multipart
@@ -26,7 +27,13 @@ describe('generations (txt2img)', () => {
   it('posts model, prompt, n, the nearest size and png; returns n images', async () => {
     const { ctx, progress } = recordingContext()
     const outcome = await adapterFor().submit(testJob({ count: 2, width: 512, height: 768 }), ctx)
-    expect(lastJson()).toEqual({ model: 'gpt-image-1', prompt: '1girl, blue hair, red dress\nAvoid: lowres, blurry', n: 2, size: '1024x1536', output_format: 'png' })
+    expect(lastJson()).toEqual({
+      model: 'gpt-image-1',
+      prompt: '1girl, blue hair, red dress\nAvoid: lowres, blurry',
+      n: 2,
+      size: '1024x1536',
+      output_format: 'png',
+    })
     expect(fake.requests('/v1/images/generations').at(-1)!.headers.authorization).toBe('Bearer sk-test')
     if (outcome.kind !== 'completed') throw new Error('expected images')
     await expectImages(outcome.images, 2)
@@ -126,10 +133,7 @@ describe('LoRA', () => {
 })
 
 describe('errors', () => {
-  it.each([
-    ['content_policy_violation'],
-    ['moderation_blocked'],
-  ] as const)('a safety refusal (%s) is REJECTED, not retryable', async (rejectCode) => {
+  it.each([['content_policy_violation'], ['moderation_blocked']] as const)('a safety refusal (%s) is REJECTED, not retryable', async (rejectCode) => {
     fake.set({ behaviour: 'reject', rejectCode })
     await expectFailure(run(testJob()), 'REJECTED', false, /安全审核.*safety system/)
   })

@@ -4,7 +4,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSdWebuiAdapter } from '@/lib/generation/backends/sd-webui'
 import type { BackendConfig, GenerationJob } from '@/lib/generation/backends/types'
 import { fakePng } from '../fakes/common'
-import { backendError, deadEndpoint, expectFailure, expectImages, expectRising, leftHalfMask, lineArt, recordingContext, solidPng, testJob } from '../fakes/jobs'
+import {
+  backendError,
+  deadEndpoint,
+  expectFailure,
+  expectImages,
+  expectRising,
+  leftHalfMask,
+  lineArt,
+  recordingContext,
+  solidPng,
+  testJob,
+} from '../fakes/jobs'
 import { DETECTED_MAP_SEED, startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
 import { at, pair } from '../helpers/present'
 
@@ -113,7 +124,13 @@ describe('img2img and inpaint', () => {
     await run(testJob({ mode: 'inpaint', initImage, maskImage }))
     const body = lastBody('img2img')
     expect(fromBase64(body.mask).equals(maskImage)).toBe(true)
-    expect(body).toMatchObject({ inpainting_fill: 1, inpaint_full_res: true, inpaint_full_res_padding: 32, inpainting_mask_invert: 0, denoising_strength: 0.75 })
+    expect(body).toMatchObject({
+      inpainting_fill: 1,
+      inpaint_full_res: true,
+      inpaint_full_res_padding: 32,
+      inpainting_mask_invert: 0,
+      denoising_strength: 0.75,
+    })
   })
 
   it('refuses a job without its input image before calling the server', async () => {
@@ -194,7 +211,9 @@ describe('errors', () => {
     await expectFailure(run(testJob(), { secret: 'alice:wrong' }), 'UNAUTHORIZED', false)
     const outcome = await run(testJob(), { secret: 'alice:s3cret' })
     expect(outcome.kind).toBe('completed')
-    expect(fake.calls.filter((c) => c.path === '/sdapi/v1/txt2img').at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`)
+    expect(fake.calls.filter((c) => c.path === '/sdapi/v1/txt2img').at(-1)!.headers.authorization).toBe(
+      `Basic ${Buffer.from('alice:s3cret').toString('base64')}`,
+    )
   })
 
   it('an abort of the task stops waiting on a hanging server at once (ABORTED)', async () => {

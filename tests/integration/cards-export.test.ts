@@ -76,7 +76,12 @@ beforeAll(async () => {
   const later = new Date(Date.now() + 7 * 24 * 3600_000)
   const expiring = await readyCards(admin, freshKeys(1, 'LATER'), { points: 3, expiresAt: later.toISOString() })
   for (const c of [...plain, ...tricky, ...expiring]) {
-    expected.set(c.cardNo, { key: c.key, points: c.points, expiry: c.expiresAt ? formatDateTime(c.expiresAt) : '', note: (await db().cardBatch.findUniqueOrThrow({ where: { id: c.batchId } })).note ?? '' })
+    expected.set(c.cardNo, {
+      key: c.key,
+      points: c.points,
+      expiry: c.expiresAt ? formatDateTime(c.expiresAt) : '',
+      note: (await db().cardBatch.findUniqueOrThrow({ where: { id: c.batchId } })).note ?? '',
+    })
   }
 
   // Not exported: used, held, disabled, expired, failed, pending.
@@ -150,7 +155,14 @@ describe('GET /api/admin/cards/export', () => {
     const before = await db().adminAuditLog.count({ where: { action: 'cards.export' } })
     await exportCsv(admin.token)
     const audit = await db().adminAuditLog.findFirstOrThrow({ where: { action: 'cards.export' }, orderBy: { id: 'desc' } })
-    expect(audit).toMatchObject({ actorId: admin.id, actorRole: 'ADMIN', targetType: 'CardBatch', targetId: null, ip: ADMIN_IP, after: { count: expected.size, withheld: LEGACY_FORMULA_KEYS.length } })
+    expect(audit).toMatchObject({
+      actorId: admin.id,
+      actorRole: 'ADMIN',
+      targetType: 'CardBatch',
+      targetId: null,
+      ip: ADMIN_IP,
+      after: { count: expected.size, withheld: LEGACY_FORMULA_KEYS.length },
+    })
     expect(JSON.stringify(audit)).not.toContain(first([...expected.values()]).key)
 
     const [one] = await readyCards(admin, freshKeys(1, 'SOLO'))
@@ -170,7 +182,11 @@ describe('GET /api/admin/cards/export', () => {
 
   it('is for ADMIN only: MANAGER and USER get 403, no token 401, and nothing is audited', async () => {
     const before = await db().adminAuditLog.count()
-    for (const [token, status] of [[manager.token, 403], [user.token, 403], [undefined, 401]] as const) {
+    for (const [token, status] of [
+      [manager.token, 403],
+      [user.token, 403],
+      [undefined, 401],
+    ] as const) {
       const { res, text } = await exportCsv(token)
       expect(res.headers.get('content-type')).toMatch(/^application\/json/)
       expectFail({ status: res.status, body: JSON.parse(text) }, status)

@@ -54,9 +54,20 @@ describe('importing', () => {
     }
     expect(at(cards, 0).keyHash).toBe(at(cards, 2).keyHash)
 
-    expect(await db().cardBatch.findUniqueOrThrow({ where: { id: batchId } })).toMatchObject({ note: '第一批', points: 12, count: 4, createdById: admin.id, expiresAt: null })
+    expect(await db().cardBatch.findUniqueOrThrow({ where: { id: batchId } })).toMatchObject({
+      note: '第一批',
+      points: 12,
+      count: 4,
+      createdById: admin.id,
+      expiresAt: null,
+    })
     const audit = await db().adminAuditLog.findFirstOrThrow({ where: { action: 'cards.import', targetId: String(batchId) } })
-    expect(audit).toMatchObject({ actorId: admin.id, targetType: 'CardBatch', ip: '10.3.3.3', after: { count: 4, points: 12, note: '第一批', expiresAt: null } })
+    expect(audit).toMatchObject({
+      actorId: admin.id,
+      targetType: 'CardBatch',
+      ip: '10.3.3.3',
+      after: { count: 4, points: 12, note: '第一批', expiresAt: null },
+    })
     expect(JSON.stringify(audit)).not.toContain('IMPORT-ONE')
   })
 
@@ -238,7 +249,11 @@ describe('the background check survives crashes and concurrency', () => {
     const m = freshKeys(800, 'RACM')
     // Repeats within and across batches, spread over different 1,000-card chunks and in
     // different orders, so concurrent checkers meet the same keys.
-    const shuffled = <T>(xs: T[]) => xs.map((x) => [Math.random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x)
+    const shuffled = <T>(xs: T[]) =>
+      xs
+        .map((x) => [Math.random(), x] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, x]) => x)
     await importKeys(admin, [...k, ...k.slice(0, 500).reverse()])
     await importKeys(admin, shuffled([...k.slice(1_000), ...n]))
     await importKeys(admin, shuffled([...k.slice(0, 100), ...n.slice(0, 100), ...m]))
@@ -256,7 +271,10 @@ describe('the background check survives crashes and concurrency', () => {
     expect(await db().card.count({ where: { status: 'PENDING' } })).toBe(0)
 
     const all = [...k, ...n, ...m]
-    const rows = await db().card.findMany({ where: { keyMask: { startsWith: 'RAC' } }, select: { keyHash: true, status: true, cardNo: true, failReason: true } })
+    const rows = await db().card.findMany({
+      where: { keyMask: { startsWith: 'RAC' } },
+      select: { keyHash: true, status: true, cardNo: true, failReason: true },
+    })
     expect(rows).toHaveLength(total)
     const byHash = new Map<string, typeof rows>()
     for (const row of rows) byHash.set(row.keyHash, [...(byHash.get(row.keyHash) ?? []), row])
@@ -294,7 +312,10 @@ describe('the background check survives crashes and concurrency', () => {
       { timeout: 20_000 },
     )
     await holds
-    const run = checkPendingCards().then((value) => ({ value }), (error) => ({ error: error.code ?? error.message }))
+    const run = checkPendingCards().then(
+      (value) => ({ value }),
+      (error) => ({ error: error.code ?? error.message }),
+    )
     await waitForLockWaiters(1) // ours waits on the unique index for the same key
     commit()
     await other
@@ -341,10 +362,16 @@ describe('the background check survives crashes and concurrency', () => {
         },
         { timeout: 20_000 },
       )
-      .then(() => 'committed', () => 'aborted')
+      .then(
+        () => 'committed',
+        () => 'aborted',
+      )
     await holds
 
-    const run = checkPendingCards().then((value) => ({ value }), (error) => ({ error: error.code ?? error.message }))
+    const run = checkPendingCards().then(
+      (value) => ({ value }),
+      (error) => ({ error: error.code ?? error.message }),
+    )
     await waitForLockWaiters(1) // ours is waiting for b
     proceed()
     const otherOutcome = await other
@@ -354,7 +381,10 @@ describe('the background check survives crashes and concurrency', () => {
     await settleCards()
     const [ourA, ourB] = pair(await cardsOf(ours.batchId))
     expect([ourA.status, ourA.failReason, ourB.status, ourB.failReason]).toEqual([
-      'FAIL', `与已有卡密重复（卡号 ${theirA.cardNo}）`, 'FAIL', `与已有卡密重复（卡号 ${theirB.cardNo}）`,
+      'FAIL',
+      `与已有卡密重复（卡号 ${theirA.cardNo}）`,
+      'FAIL',
+      `与已有卡密重复（卡号 ${theirB.cardNo}）`,
     ])
   }, 30_000)
 })
@@ -362,8 +392,10 @@ describe('the background check survives crashes and concurrency', () => {
 /** Waits until `n` sessions of this database wait for a lock (a row or another transaction). */
 async function waitForLockWaiters(n: number) {
   for (let i = 0; i < 200; i++) {
-    const { waiting } = only(await db().$queryRaw<{ waiting: number }[]>`
-      SELECT COUNT(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)
+    const { waiting } = only(
+      await db().$queryRaw<{ waiting: number }[]>`
+      SELECT COUNT(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    )
     if (waiting >= n) return
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
@@ -382,7 +414,11 @@ describe('GET /api/admin/cards', () => {
 
   it('pages newest first with data.list and data.total', async () => {
     const pages = await Promise.all([1, 2, 3].map(async (page) => expectOk(await list(admin, { batchId, page, pageSize: 20 }))))
-    expect(pages.map((p) => [p.list.length, p.total])).toEqual([[20, 45], [20, 45], [5, 45]])
+    expect(pages.map((p) => [p.list.length, p.total])).toEqual([
+      [20, 45],
+      [20, 45],
+      [5, 45],
+    ])
     const ids = pages.flatMap((p) => p.list.map((c: { id: number }) => c.id))
     expect(ids).toEqual((await cardsOf(batchId)).map((c) => c.id).reverse())
     expect(expectOk(await list(admin, { batchId, page: 4, pageSize: 20 }))).toEqual({ list: [], total: 45 })
@@ -393,20 +429,47 @@ describe('GET /api/admin/cards', () => {
   it('shows every key masked (first 3, six stars, last 3) and never a full key anywhere', async () => {
     const page = expectOk(await list(admin, { batchId, page: 3, pageSize: 20 }))
     // The oldest five: the first five long keys.
-    expect(page.list.map((c: { cardKey: string }) => c.cardKey)).toEqual(keys.slice(0, 5).reverse().map((k) => `${k.slice(0, 3)}******${k.slice(-3)}`))
+    expect(page.list.map((c: { cardKey: string }) => c.cardKey)).toEqual(
+      keys
+        .slice(0, 5)
+        .reverse()
+        .map((k) => `${k.slice(0, 3)}******${k.slice(-3)}`),
+    )
     const everything = await list(admin, { batchId, page: 1, pageSize: 100 })
     const json = JSON.stringify(everything.body)
     for (const key of keys) expect(json).not.toContain(key)
     expect(json).not.toMatch(/keyHash|cardKeyEnc/)
     // Keys of six characters or fewer show only their first and last character.
-    const short = Object.fromEntries(everything.body.data.list.filter((c: { cardKey: string }) => !c.cardKey.startsWith('LIS')).map((c: { cardKey: string }) => [c.cardKey, true]))
+    const short = Object.fromEntries(
+      everything.body.data.list.filter((c: { cardKey: string }) => !c.cardKey.startsWith('LIS')).map((c: { cardKey: string }) => [c.cardKey, true]),
+    )
     expect(Object.keys(short).sort()).toEqual(['P******m', 'Q******z', 'R******c', 'T******2', 'W******5'])
   })
 
   it('a row carries what the screen shows: number, masked key, claimant, used time, status, batch', async () => {
     const [row] = expectOk(await list(admin, { batchId, page: 1, pageSize: 1 })).list
-    expect(Object.keys(row).sort()).toEqual(['batch', 'cardKey', 'cardNo', 'claimant', 'createdAt', 'disabledAt', 'expiresAt', 'failReason', 'holder', 'id', 'points', 'status', 'usedAt'])
-    expect(row).toMatchObject({ cardNo: expect.stringMatching(/^C\d{8}$/), claimant: null, holder: null, usedAt: null, batch: { id: batchId, note: '列表批次' } })
+    expect(Object.keys(row).sort()).toEqual([
+      'batch',
+      'cardKey',
+      'cardNo',
+      'claimant',
+      'createdAt',
+      'disabledAt',
+      'expiresAt',
+      'failReason',
+      'holder',
+      'id',
+      'points',
+      'status',
+      'usedAt',
+    ])
+    expect(row).toMatchObject({
+      cardNo: expect.stringMatching(/^C\d{8}$/),
+      claimant: null,
+      holder: null,
+      usedAt: null,
+      batch: { id: batchId, note: '列表批次' },
+    })
   })
 
   it('filters by status, PENDING before the check and SUCCESS/FAIL after it', async () => {

@@ -22,8 +22,10 @@ const nextIp = () => `172.16.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}
 
 const redeemKey = (user: QuickUser, cardKey: string, ip = nextIp()) => callRoute(redeemRoute.POST, { token: user.token, body: { cardKey }, ip })
 const redeemId = (user: QuickUser, cardId: number, ip = nextIp()) => callRoute(redeemRoute.POST, { token: user.token, body: { cardId }, ip })
-const assign = (actor: QuickUser, cardId: number, userId: string) => callRoute(assignRoute.POST, { token: actor.token, params: { id: String(cardId) }, body: { userId }, ip: '10.5.5.5' })
-const setDisabled = (actor: QuickUser, cardId: number, disabled: unknown) => callRoute(disableRoute.POST, { token: actor.token, params: { id: String(cardId) }, body: { disabled }, ip: '10.5.5.5' })
+const assign = (actor: QuickUser, cardId: number, userId: string) =>
+  callRoute(assignRoute.POST, { token: actor.token, params: { id: String(cardId) }, body: { userId }, ip: '10.5.5.5' })
+const setDisabled = (actor: QuickUser, cardId: number, disabled: unknown) =>
+  callRoute(disableRoute.POST, { token: actor.token, params: { id: String(cardId) }, body: { disabled }, ip: '10.5.5.5' })
 const myCards = async (user: QuickUser) => expectOk(await callRoute(myCardsRoute.GET, { token: user.token }))
 const pointsOf = async (user: { id: string }) => (await db().user.findUniqueOrThrow({ where: { id: user.id } })).points
 const cardRow = (id: number) => db().card.findUniqueOrThrow({ where: { id } })
@@ -99,7 +101,12 @@ describe('1,000 concurrent redemptions of 100 keys by 50 users', () => {
     for (const row of rows) {
       const id = Number(/^card:(\d+):redeem$/.exec(row.reference)![1])
       const card = cardsById.get(id)!
-      expect({ userId: row.userId, account: row.account, amount: row.amount, note: row.note }).toEqual({ userId: card.usedById, account: 'POINTS', amount: card.points, note: '卡密兑换' })
+      expect({ userId: row.userId, account: row.account, amount: row.amount, note: row.note }).toEqual({
+        userId: card.usedById,
+        account: 'POINTS',
+        amount: card.points,
+        note: '卡密兑换',
+      })
     }
   })
 
@@ -116,7 +123,10 @@ describe('1,000 concurrent redemptions of 100 keys by 50 users', () => {
     const spare = await readyCards(admin, freshKeys(50, 'AFTER'), { points: 1 })
     const statuses = []
     for (const [i, u] of users.entries()) statuses.push((await redeemKey(u, at(spare, i).key, `192.168.${i}.1`)).status)
-    expect(statuses.filter((s) => s !== 200), `statuses after the storm: ${JSON.stringify(statuses)}`).toEqual([])
+    expect(
+      statuses.filter((s) => s !== 200),
+      `statuses after the storm: ${JSON.stringify(statuses)}`,
+    ).toEqual([])
   })
 })
 
@@ -145,7 +155,11 @@ describe('refusals', () => {
   async function expectUnchanged(cardId: number | null, before: Awaited<ReturnType<typeof stateOf>>) {
     expect(await stateOf(cardId)).toEqual(before)
   }
-  const stateOf = async (cardId: number | null) => ({ points: await pointsOf(user), card: cardId ? await cardRow(cardId) : null, ledger: await db().ledgerEntry.count() })
+  const stateOf = async (cardId: number | null) => ({
+    points: await pointsOf(user),
+    card: cardId ? await cardRow(cardId) : null,
+    ledger: await db().ledgerEntry.count(),
+  })
 
   it('an unknown key is a 404 and credits nothing', async () => {
     const before = await stateOf(null)
@@ -220,7 +234,15 @@ describe('refusals', () => {
   })
 
   it('refuses bodies that are neither {cardKey} nor {cardId} with a 400', async () => {
-    for (const body of [{}, { cardKey: '' }, { cardKey: '   ' }, { cardId: 'abc' }, { cardId: 0 }, { cardKey: 'ABCD-1234', cardId: 1 }, { cardKey: 'ABCD-1234', userId: other.id }]) {
+    for (const body of [
+      {},
+      { cardKey: '' },
+      { cardKey: '   ' },
+      { cardId: 'abc' },
+      { cardId: 0 },
+      { cardKey: 'ABCD-1234', cardId: 1 },
+      { cardKey: 'ABCD-1234', userId: other.id },
+    ]) {
       expectFail(await callRoute(redeemRoute.POST, { token: user.token, body, ip: nextIp() }), 400)
     }
     expectFail(await callRoute(redeemRoute.POST, { body: { cardKey: 'ABCD-1234' } }), 401)
@@ -302,11 +324,19 @@ describe('cards handed to a user', () => {
   it('an assigned card shows on the holder’s /my_cards as unused, and only there', async () => {
     const [card] = await readyCards(admin, freshKeys(1, 'HELD'), { points: 15 })
     const row = expectOk(await assign(admin, card.id, holder.id))
-    expect(row).toMatchObject({ id: card.id, holder: { id: holder.id, name: '持卡人' }, claimant: null, usedAt: null, cardKey: `${card.key.slice(0, 3)}******${card.key.slice(-3)}` })
+    expect(row).toMatchObject({
+      id: card.id,
+      holder: { id: holder.id, name: '持卡人' },
+      claimant: null,
+      usedAt: null,
+      cardKey: `${card.key.slice(0, 3)}******${card.key.slice(-3)}`,
+    })
     expect(await db().adminAuditLog.count({ where: { action: 'card.assign', targetId: String(card.id) } })).toBe(1)
 
     const mine = await myCards(holder)
-    expect(mine).toEqual([{ id: card.id, cardNo: card.cardNo, cardKey: row.cardKey, points: 15, createdAt: expect.any(String), usedAt: null, expiresAt: null, isDisabled: false }])
+    expect(mine).toEqual([
+      { id: card.id, cardNo: card.cardNo, cardKey: row.cardKey, points: 15, createdAt: expect.any(String), usedAt: null, expiresAt: null, isDisabled: false },
+    ])
     expect(JSON.stringify(mine)).not.toContain(card.key)
     expect(await myCards(stranger)).toEqual([])
   })
@@ -352,7 +382,10 @@ describe('cards handed to a user', () => {
     expectOk(await assign(admin, held.id, user.id))
     expectOk(await assign(admin, elsewhere.id, stranger.id))
     const mine = await myCards(user)
-    expect(mine.map((c: { id: number; usedAt: string | null }) => [c.id, c.usedAt === null])).toEqual([[held.id, true], [used.id, false]])
+    expect(mine.map((c: { id: number; usedAt: string | null }) => [c.id, c.usedAt === null])).toEqual([
+      [held.id, true],
+      [used.id, false],
+    ])
   })
 })
 
@@ -376,7 +409,10 @@ describe('admin assign refusals', () => {
     const target = await quickUser()
 
     const cardIds = [used.id, held.id, disabled.id, failedCard.id, pendingCard.id, ready.id]
-    const before = { cards: await db().card.findMany({ where: { id: { in: cardIds } }, orderBy: { id: 'asc' } }), audits: await db().adminAuditLog.count({ where: { action: 'card.assign' } }) }
+    const before = {
+      cards: await db().card.findMany({ where: { id: { in: cardIds } }, orderBy: { id: 'asc' } }),
+      audits: await db().adminAuditLog.count({ where: { action: 'card.assign' } }),
+    }
 
     expectFail(await assign(admin, used.id, target.id), 409, '该卡密已被使用')
     expectFail(await assign(admin, held.id, target.id), 409, '该卡密已分配给其他用户')
@@ -387,7 +423,10 @@ describe('admin assign refusals', () => {
     expectFail(await assign(admin, 999_999, target.id), 404, '卡密不存在')
     expectFail(await callRoute(assignRoute.POST, { token: admin.token, params: { id: String(ready.id) }, body: {} }), 400, '请填写用户 ID')
 
-    expect({ cards: await db().card.findMany({ where: { id: { in: cardIds } }, orderBy: { id: 'asc' } }), audits: await db().adminAuditLog.count({ where: { action: 'card.assign' } }) }).toEqual(before)
+    expect({
+      cards: await db().card.findMany({ where: { id: { in: cardIds } }, orderBy: { id: 'asc' } }),
+      audits: await db().adminAuditLog.count({ where: { action: 'card.assign' } }),
+    }).toEqual(before)
   })
 
   it('of two admins assigning one card at once to different users, exactly one wins', async () => {
@@ -409,7 +448,10 @@ describe('POST /api/admin/cards/{id}/disable', () => {
     const on = expectOk(await setDisabled(admin, card.id, false))
     expect(on.disabledAt).toBeNull()
     const actions = await db().adminAuditLog.findMany({ where: { targetType: 'Card', targetId: String(card.id) }, orderBy: { id: 'asc' } })
-    expect(actions.map((a) => [a.action, a.actorId, a.ip])).toEqual([['card.disable', admin.id, '10.5.5.5'], ['card.enable', admin.id, '10.5.5.5']])
+    expect(actions.map((a) => [a.action, a.actorId, a.ip])).toEqual([
+      ['card.disable', admin.id, '10.5.5.5'],
+      ['card.enable', admin.id, '10.5.5.5'],
+    ])
   })
 
   it('a used card can be neither disabled nor enabled (409); an unknown card is a 404; a bad body a 400', async () => {
@@ -439,7 +481,10 @@ describe('POST /api/admin/cards/{id}/disable', () => {
       }),
     )
     for (const o of outcomes) {
-      expect([o.redeemed, o.admin].filter((s) => s === 200), JSON.stringify(o)).toHaveLength(1)
+      expect(
+        [o.redeemed, o.admin].filter((s) => s === 200),
+        JSON.stringify(o),
+      ).toHaveLength(1)
       const row = await cardRow(o.card.id)
       if (o.redeemed === 200) expect(row).toMatchObject({ usedById: redeemer.id, disabledAt: null, holderId: null })
       else expect(row.usedAt).toBeNull()

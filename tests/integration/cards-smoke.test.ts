@@ -11,7 +11,10 @@ describe('card keys, the short way through', () => {
   it('imports, checks, lists masked, redeems once and credits the ledger', async () => {
     const admin = await createUser({ role: 'ADMIN' })
     const user = await createUser()
-    const imported = await callRoute(importRoute.POST, { token: admin.token, body: { cards: ['ABCDEFGH1234', 'abc', 'ABCDEFGH1234', 'ZZZZ-9999-XY'], points: 50 } })
+    const imported = await callRoute(importRoute.POST, {
+      token: admin.token,
+      body: { cards: ['ABCDEFGH1234', 'abc', 'ABCDEFGH1234', 'ZZZZ-9999-XY'], points: 50 },
+    })
     expect(imported.status).toBe(200)
     expect(imported.body.data.count).toBe(4)
 

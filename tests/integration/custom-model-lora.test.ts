@@ -29,11 +29,17 @@ afterAll(async () => {
 })
 
 const preset = (modelId: string, extra: Record<string, unknown> = {}) =>
-  callRoute(customModelsRoute.POST, { token: adminToken, body: { name: '小狸猫', modelId, lora: 'xiaolimao_v2', triggerWords: 'xlm style', price: 5, ...extra } })
+  callRoute(customModelsRoute.POST, {
+    token: adminToken,
+    body: { name: '小狸猫', modelId, lora: 'xiaolimao_v2', triggerWords: 'xlm style', price: 5, ...extra },
+  })
 
 async function runPreset(customModelId: number) {
   const user = await createUser({ points: 50 })
-  const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_XIAOLIMAO', params: { customModelId, prompt: '一只小狸猫', width: 256, height: 256, steps: 4 } } })
+  const res = await callRoute(tasksRoute.POST, {
+    token: user.token,
+    body: { type: 'SD_XIAOLIMAO', params: { customModelId, prompt: '一只小狸猫', width: 256, height: 256, steps: 4 } },
+  })
   expect(res.status).toBe(200)
   await drainQueue()
   return { user, task: await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } }) }
@@ -50,7 +56,14 @@ describe('小狸猫 LoRA per backend', () => {
   })
 
   it('ComfyUI: a LoraLoader node carries the LoRA and the prompt text stays clean', async () => {
-    const model = await createModel({ name: 'comfy', backend: 'comfyui', endpoint: comfy.url, checkpoint: 'sd15.safetensors', options: { pollIntervalMs: 20 }, concurrency: 1 })
+    const model = await createModel({
+      name: 'comfy',
+      backend: 'comfyui',
+      endpoint: comfy.url,
+      checkpoint: 'sd15.safetensors',
+      options: { pollIntervalMs: 20 },
+      concurrency: 1,
+    })
     const created = await preset(model.id)
     const { task } = await runPreset(created.body.data.id)
     expect(task.status).toBe('SUCCESS')
@@ -75,12 +88,22 @@ describe('小狸猫 LoRA per backend', () => {
 
     const plain = await preset(openai.id, { lora: null })
     expect(plain.status).toBe(200)
-    const addLora = await callRoute(customModelRoute.PATCH, { token: adminToken, method: 'PATCH', params: { id: String(plain.body.data.id) }, body: { lora: 'xiaolimao_v2' } })
+    const addLora = await callRoute(customModelRoute.PATCH, {
+      token: adminToken,
+      method: 'PATCH',
+      params: { id: String(plain.body.data.id) },
+      body: { lora: 'xiaolimao_v2' },
+    })
     expect(addLora.status).toBe(400)
     expect(await db().customModel.findUniqueOrThrow({ where: { id: plain.body.data.id } })).toMatchObject({ lora: null })
     const sdModel = await createModel({ name: 'sd-2', backend: 'sd-webui', endpoint: sd.url })
     const withLora = await preset(sdModel.id)
-    const moveToOpenai = await callRoute(customModelRoute.PATCH, { token: adminToken, method: 'PATCH', params: { id: String(withLora.body.data.id) }, body: { name: '小狸猫', modelId: openai.id, lora: 'xiaolimao_v2', triggerWords: 'xlm style', price: 5 } })
+    const moveToOpenai = await callRoute(customModelRoute.PATCH, {
+      token: adminToken,
+      method: 'PATCH',
+      params: { id: String(withLora.body.data.id) },
+      body: { name: '小狸猫', modelId: openai.id, lora: 'xiaolimao_v2', triggerWords: 'xlm style', price: 5 },
+    })
     expect(moveToOpenai.status).toBe(400)
     expect(await db().customModel.findUniqueOrThrow({ where: { id: withLora.body.data.id } })).toMatchObject({ modelId: sdModel.id, lora: 'xiaolimao_v2' })
   })

@@ -99,7 +99,14 @@ describe('the app role (compose web and worker)', () => {
 
     const admin = await createUser({ role: 'ADMIN', points: 10 })
     const member = await createUser({ points: 5 })
-    expectOk(await callRoute(adjustRoute.POST, { token: admin.token, params: { id: member.id }, body: { points: 20, reason: '角色测试', requestId: newRequestId() }, ip: '10.7.0.2' }))
+    expectOk(
+      await callRoute(adjustRoute.POST, {
+        token: admin.token,
+        params: { id: member.id },
+        body: { points: 20, reason: '角色测试', requestId: newRequestId() },
+        ip: '10.7.0.2',
+      }),
+    )
     const [card] = await readyCards(admin, freshKeys(1, 'R'), { points: 30 })
     expect(card.cardNo).toMatch(/^C\d{8}$/)
     expectOk(await callRoute(redeemRoute.POST, { token: member.token, body: { cardKey: card.key }, ip: '10.7.0.3' }))

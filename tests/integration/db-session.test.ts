@@ -16,7 +16,7 @@ describe('database sessions', () => {
     expect(rows[0].TimeZone).toBe('Asia/Shanghai')
   })
 
-  it('now() in the app\'s sessions is UTC wall time, so TIMESTAMP columns agree with Prisma', async () => {
+  it("now() in the app's sessions is UTC wall time, so TIMESTAMP columns agree with Prisma", async () => {
     const { t } = only(await db().$queryRaw<{ t: Date }[]>`SELECT now()::timestamp AS t`)
     expect(Math.abs(t.getTime() - Date.now())).toBeLessThan(SKEW_MS)
     const own = createDb(inject('databaseUrl'), 1)

@@ -35,13 +35,19 @@ describe('the embedded database', () => {
     // Some carry large parameters, which arrive in several TCP chunks.
     const reads = Array.from({ length: 200 }, (_, i) =>
       i % 10 === 0
-        ? client.siteConfig.upsert({ where: { name: `big${i}` }, create: { name: `big${i}`, value: 'x'.repeat(200_000) }, update: {} }).then((r) => r.value.length === 200_000)
+        ? client.siteConfig
+            .upsert({ where: { name: `big${i}` }, create: { name: `big${i}`, value: 'x'.repeat(200_000) }, update: {} })
+            .then((r) => r.value.length === 200_000)
         : i % 2
-        ? client.user.findUnique({ where: { id: at(users, i % 5).id }, select: { username: true } }).then((u) => u?.username === at(users, i % 5).username)
-        : client.user.count({ where: { username: { in: [at(users, i % 5).username, `nobody${i}`, `x${i}`] }, role: 'USER' } }).then((n) => n === 1),
+          ? client.user.findUnique({ where: { id: at(users, i % 5).id }, select: { username: true } }).then((u) => u?.username === at(users, i % 5).username)
+          : client.user.count({ where: { username: { in: [at(users, i % 5).username, `nobody${i}`, `x${i}`] }, role: 'USER' } }).then((n) => n === 1),
     )
     const [outcomes, readOk] = await Promise.all([
-      Promise.allSettled(moves.map((m) => client.$transaction((tx) => postMovement(tx, { userId: m.userId, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: m.amount, reference: m.ref })))),
+      Promise.allSettled(
+        moves.map((m) =>
+          client.$transaction((tx) => postMovement(tx, { userId: m.userId, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: m.amount, reference: m.ref })),
+        ),
+      ),
       Promise.all(reads),
     ])
     expect(readOk.every(Boolean)).toBe(true)

@@ -24,7 +24,11 @@ const auditsOf = (id: string) => db().adminAuditLog.findMany({ where: { targetTy
 
 /** Everything an adjustment could have written, to compare before and after a refused call. */
 async function snapshot(id: string) {
-  return { columns: await db().user.findUnique({ where: { id }, select: { points: true, balance: true } }), ledger: await db().ledgerEntry.count(), audit: await db().adminAuditLog.count() }
+  return {
+    columns: await db().user.findUnique({ where: { id }, select: { points: true, balance: true } }),
+    ledger: await db().ledgerEntry.count(),
+    audit: await db().adminAuditLog.count(),
+  }
 }
 
 let admin: QuickUser
@@ -43,12 +47,25 @@ describe('POST /api/admin/user/{id}/adjust', () => {
 
     const rows = await rowsOf(user.id)
     expect(rows).toHaveLength(3) // two opening rows and this one
-    expect(rows[2]).toMatchObject({ account: 'POINTS', kind: 'ADMIN_ADJUST', amount: 50, balanceAfter: 70, note: '活动奖励', actorId: admin.id, reference: expect.stringMatching(/^admin-adjust:[0-9a-f-]{36}:points$/) })
+    expect(rows[2]).toMatchObject({
+      account: 'POINTS',
+      kind: 'ADMIN_ADJUST',
+      amount: 50,
+      balanceAfter: 70,
+      note: '活动奖励',
+      actorId: admin.id,
+      reference: expect.stringMatching(/^admin-adjust:[0-9a-f-]{36}:points$/),
+    })
 
     const audits = await auditsOf(user.id)
     expect(audits).toHaveLength(1)
     expect(audits[0]).toMatchObject({
-      actorId: admin.id, actorName: admin.username, actorRole: 'ADMIN', action: 'user.adjust', reason: '活动奖励', ip: ADMIN_IP,
+      actorId: admin.id,
+      actorName: admin.username,
+      actorRole: 'ADMIN',
+      action: 'user.adjust',
+      reason: '活动奖励',
+      ip: ADMIN_IP,
       before: { points: 20, balance: 100 },
       after: { points: 70, balance: 100, points_delta: 50, balance_delta: 0 },
     })
@@ -139,7 +156,10 @@ describe('POST /api/admin/user/{id}/adjust', () => {
     expect(expectOk(await adjust(admin, user.id, { ...body, reason: '原因改了也算同一笔' }, null))).toEqual(first)
     expect(await columns(user.id)).toEqual({ points: 75, balance: 60 })
     const booked = await db().ledgerEntry.findMany({ where: { reference: { startsWith: `admin-adjust:${requestId}:` } }, orderBy: { id: 'asc' } })
-    expect(booked.map((r) => [r.reference, r.amount])).toEqual([[`admin-adjust:${requestId}:points`, 50], [`admin-adjust:${requestId}:balance`, -40]])
+    expect(booked.map((r) => [r.reference, r.amount])).toEqual([
+      [`admin-adjust:${requestId}:points`, 50],
+      [`admin-adjust:${requestId}:balance`, -40],
+    ])
     expect(await auditsOf(user.id)).toHaveLength(2)
     await expectLedgerInvariants()
   })
@@ -151,9 +171,17 @@ describe('POST /api/admin/user/{id}/adjust', () => {
     expectOk(await adjust(admin, user.id, { points: 5, reason: '第一次', requestId }, null))
     const before = { user: await snapshot(user.id), other: await snapshot(other.id) }
     for (const body of [{ points: 6 }, { points: 5, balance: 1 }, { balance: 5 }, { points: -5 }]) {
-      expectFail(await adjust(admin, user.id, { ...body, reason: '改了金额', requestId }, null), 409, '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整')
+      expectFail(
+        await adjust(admin, user.id, { ...body, reason: '改了金额', requestId }, null),
+        409,
+        '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整',
+      )
     }
-    expectFail(await adjust(admin, other.id, { points: 5, reason: '换了用户', requestId }, null), 409, '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整')
+    expectFail(
+      await adjust(admin, other.id, { points: 5, reason: '换了用户', requestId }, null),
+      409,
+      '该调整请求已按不同的金额或用户处理过，请关闭对话框后重新调整',
+    )
     expect({ user: await snapshot(user.id), other: await snapshot(other.id) }).toEqual(before)
   })
 

@@ -35,7 +35,14 @@ type Move = { userId: string; account: LedgerAccount; amount: number; reference:
  * `mustSucceed`: nothing in its wave could make it fail. `rollback`: the caller throws
  * after booking, so nothing may remain.
  */
-type Attempt = { n: number; moves: [Move, ...Move[]]; kind: 'single' | 'pair' | 'overdraw' | 'rollback' | 'repeat-old' | 'repeat-twin'; mustFail?: 'insufficient' | 'duplicate'; mustSucceed?: boolean; rollback?: boolean }
+type Attempt = {
+  n: number
+  moves: [Move, ...Move[]]
+  kind: 'single' | 'pair' | 'overdraw' | 'rollback' | 'repeat-old' | 'repeat-twin'
+  mustFail?: 'insufficient' | 'duplicate'
+  mustSucceed?: boolean
+  rollback?: boolean
+}
 type Outcome = 'booked' | 'insufficient' | 'duplicate' | 'rolled-back' | { unexpected: string }
 
 class Boom extends Error {}
@@ -86,11 +93,16 @@ describe('postMovement under random concurrent load', () => {
         else if (roll < 0.74) {
           // A purchase-like transaction: take points, give balance; both rows or neither.
           const userId = r.pick(users).id
-          attempts.push({ n, kind: 'pair', moves: [
-            { userId, account: 'POINTS', amount: -r.int(1, 120), reference: `prop:${SEED}:${n}:a` },
-            { userId, account: 'BALANCE', amount: r.int(1, 3_000), reference: `prop:${SEED}:${n}:b` },
-          ] })
-        } else if (roll < 0.84) attempts.push({ n, kind: 'overdraw', moves: [randomMove()], mustFail: 'insufficient' }) // amount set below
+          attempts.push({
+            n,
+            kind: 'pair',
+            moves: [
+              { userId, account: 'POINTS', amount: -r.int(1, 120), reference: `prop:${SEED}:${n}:a` },
+              { userId, account: 'BALANCE', amount: r.int(1, 3_000), reference: `prop:${SEED}:${n}:b` },
+            ],
+          })
+        } else if (roll < 0.84)
+          attempts.push({ n, kind: 'overdraw', moves: [randomMove()], mustFail: 'insufficient' }) // amount set below
         else if (roll < 0.89) attempts.push({ n, kind: 'rollback', moves: [{ ...randomMove(), amount: r.int(1, 500) }], rollback: true })
         else if (roll < 0.95 && bookedSingles.length) {
           // The reference of an event booked in an earlier wave, now as a credit (never short of funds).
@@ -142,7 +154,8 @@ describe('postMovement under random concurrent load', () => {
     expect(results.length).toBeGreaterThanOrEqual(WAVES * WAVE_SIZE)
     const unexpected = results.filter((x) => typeof x.outcome === 'object').map((x) => ({ n: x.attempt.n, kind: x.attempt.kind, ...(x.outcome as object) }))
     expect(unexpected, why('unexpected errors')).toEqual([])
-    for (const kind of ['single', 'pair', 'overdraw', 'rollback', 'repeat-old', 'repeat-twin'] as const) expect(outcomesOf(kind).length, why(kind)).toBeGreaterThan(20)
+    for (const kind of ['single', 'pair', 'overdraw', 'rollback', 'repeat-old', 'repeat-twin'] as const)
+      expect(outcomesOf(kind).length, why(kind)).toBeGreaterThan(20)
     // The load really was mixed: plenty booked, plenty refused for funds.
     expect(results.filter((x) => x.outcome === 'booked').length, why('booked')).toBeGreaterThan(1000)
     expect(outcomesOf('single').filter((x) => x.outcome === 'insufficient').length, why('refused singles')).toBeGreaterThan(0)
@@ -164,7 +177,10 @@ describe('postMovement under random concurrent load', () => {
 
   it('every overdraw was refused with the right error and left no row', async () => {
     const overdraws = outcomesOf('overdraw')
-    expect(overdraws.map((x) => x.outcome), why('overdraw outcomes')).toEqual(overdraws.map(() => 'insufficient'))
+    expect(
+      overdraws.map((x) => x.outcome),
+      why('overdraw outcomes'),
+    ).toEqual(overdraws.map(() => 'insufficient'))
     const refs = results.filter((x) => x.outcome === 'insufficient').flatMap((x) => x.attempt.moves.map((m) => m.reference))
     expect(await db().ledgerEntry.count({ where: { reference: { in: refs } } })).toBe(0)
   })
@@ -173,13 +189,19 @@ describe('postMovement under random concurrent load', () => {
     const refusedCredits = results.filter((x) => x.outcome === 'insufficient' && x.attempt.moves.every((m) => m.amount > 0))
     expect(refusedCredits, why('refused credits')).toEqual([])
     const wronglyRefused = results.filter((x) => x.attempt.mustSucceed && x.outcome !== (x.attempt.rollback ? 'rolled-back' : 'booked'))
-    expect(wronglyRefused.map((x) => ({ n: x.attempt.n, moves: x.attempt.moves, outcome: x.outcome })), why('refused although it fitted')).toEqual([])
+    expect(
+      wronglyRefused.map((x) => ({ n: x.attempt.n, moves: x.attempt.moves, outcome: x.outcome })),
+      why('refused although it fitted'),
+    ).toEqual([])
     expect(results.filter((x) => x.attempt.mustSucceed).length).toBeGreaterThan(500)
   })
 
   it('a transaction of two movements left both rows or neither', async () => {
     const pairs = outcomesOf('pair')
-    const rows = await db().ledgerEntry.findMany({ where: { reference: { in: pairs.flatMap((x) => x.attempt.moves.map((m) => m.reference)) } }, select: { reference: true } })
+    const rows = await db().ledgerEntry.findMany({
+      where: { reference: { in: pairs.flatMap((x) => x.attempt.moves.map((m) => m.reference)) } },
+      select: { reference: true },
+    })
     const present = new Set(rows.map((row) => row.reference))
     for (const { attempt, outcome } of pairs) {
       const [a, b] = attempt.moves.map((m) => present.has(m.reference))
@@ -190,27 +212,41 @@ describe('postMovement under random concurrent load', () => {
 
   it('a transaction that failed after booking left nothing behind', async () => {
     const rolled = outcomesOf('rollback')
-    expect(rolled.map((x) => x.outcome), why('rollback outcomes')).toEqual(rolled.map(() => 'rolled-back'))
+    expect(
+      rolled.map((x) => x.outcome),
+      why('rollback outcomes'),
+    ).toEqual(rolled.map(() => 'rolled-back'))
     expect(await db().ledgerEntry.count({ where: { reference: { in: rolled.map((x) => x.attempt.moves[0].reference) } } })).toBe(0)
   })
 
   it('a reference booked before is refused with AlreadyBookedError and changes nothing', async () => {
     const repeats = outcomesOf('repeat-old')
-    expect(repeats.map((x) => x.outcome), why('repeat outcomes')).toEqual(repeats.map(() => 'duplicate'))
+    expect(
+      repeats.map((x) => x.outcome),
+      why('repeat outcomes'),
+    ).toEqual(repeats.map(() => 'duplicate'))
     // The stored row is still the original event's, not the repeat's.
-    const originals = new Map(results.filter((x) => x.attempt.kind === 'single' && x.outcome === 'booked').map((x) => [x.attempt.moves[0].reference, x.attempt.moves[0]]))
+    const originals = new Map(
+      results.filter((x) => x.attempt.kind === 'single' && x.outcome === 'booked').map((x) => [x.attempt.moves[0].reference, x.attempt.moves[0]]),
+    )
     const rows = await db().ledgerEntry.findMany({ where: { reference: { in: repeats.map((x) => x.attempt.moves[0].reference) } } })
     for (const row of rows) {
       const original = originals.get(row.reference)!
-      expect({ userId: row.userId, account: row.account, amount: row.amount }).toEqual({ userId: original.userId, account: original.account, amount: original.amount })
+      expect({ userId: row.userId, account: row.account, amount: row.amount }).toEqual({
+        userId: original.userId,
+        account: original.account,
+        amount: original.amount,
+      })
     }
     expect(new Set(rows.map((row) => row.reference)).size).toBe(new Set(repeats.map((x) => x.attempt.moves[0].reference)).size)
   })
 
   it('of two concurrent movements naming one new event, exactly one was booked', async () => {
     const byRef = new Map<string, Outcome[]>()
-    for (const { attempt, outcome } of outcomesOf('repeat-twin')) byRef.set(attempt.moves[0].reference, [...(byRef.get(attempt.moves[0].reference) ?? []), outcome])
-    for (const [reference, outcomes] of byRef) expect({ reference, outcomes: [...outcomes].sort() }, why('twins')).toEqual({ reference, outcomes: ['booked', 'duplicate'] })
+    for (const { attempt, outcome } of outcomesOf('repeat-twin'))
+      byRef.set(attempt.moves[0].reference, [...(byRef.get(attempt.moves[0].reference) ?? []), outcome])
+    for (const [reference, outcomes] of byRef)
+      expect({ reference, outcomes: [...outcomes].sort() }, why('twins')).toEqual({ reference, outcomes: ['booked', 'duplicate'] })
     expect(await db().ledgerEntry.count({ where: { reference: { in: [...byRef.keys()] } } })).toBe(byRef.size)
   })
 })
@@ -220,9 +256,13 @@ describe('postMovement refuses what is not a movement', () => {
     const user = await quickUser({ points: 10 })
     const before = await db().ledgerEntry.count()
     for (const amount of [0, 1.5, Number.NaN, 2 ** 53]) {
-      await expect(db().$transaction((tx) => postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount, reference: `bad-amount:${amount}` }))).rejects.toThrow(/non-zero integer/)
+      await expect(
+        db().$transaction((tx) => postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount, reference: `bad-amount:${amount}` })),
+      ).rejects.toThrow(/non-zero integer/)
     }
-    const missing = await db().$transaction((tx) => postMovement(tx, { userId: 'no-such-user', account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: 5, reference: 'ghost' })).catch((e) => e)
+    const missing = await db()
+      .$transaction((tx) => postMovement(tx, { userId: 'no-such-user', account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: 5, reference: 'ghost' }))
+      .catch((e) => e)
     expect(missing).toBeInstanceOf(AppError)
     expect({ code: missing.code, message: missing.message }).toEqual({ code: 'NOT_FOUND', message: '用户不存在' })
     expect(await db().ledgerEntry.count()).toBe(before)
@@ -231,13 +271,17 @@ describe('postMovement refuses what is not a movement', () => {
 
   it('returns the new value of the account and the entry it wrote', async () => {
     const user = await quickUser({ points: 10, balance: 500 })
-    const posted = await db().$transaction((tx) => postMovement(tx, { userId: user.id, account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: -499, reference: `exact:${user.id}` }))
+    const posted = await db().$transaction((tx) =>
+      postMovement(tx, { userId: user.id, account: 'BALANCE', kind: 'ADMIN_ADJUST', amount: -499, reference: `exact:${user.id}` }),
+    )
     expect(posted.balanceAfter).toBe(1)
     const row = await db().ledgerEntry.findUniqueOrThrow({ where: { id: posted.entryId } })
     expect(row).toMatchObject({ userId: user.id, account: 'BALANCE', amount: -499, balanceAfter: 1, reference: `exact:${user.id}` })
     // Down to exactly zero is allowed; one more is not.
     await db().$transaction((tx) => postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: -10, reference: `zero:${user.id}` }))
-    const refused = await db().$transaction((tx) => postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: -1, reference: `below:${user.id}` })).catch((e) => e)
+    const refused = await db()
+      .$transaction((tx) => postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: -1, reference: `below:${user.id}` }))
+      .catch((e) => e)
     expect({ code: refused.code, message: refused.message }).toEqual({ code: 'INSUFFICIENT_POINTS', message: '积分不足' })
     expect(await db().user.findUniqueOrThrow({ where: { id: user.id }, select: { points: true, balance: true } })).toEqual({ points: 0, balance: 1 })
   })
@@ -267,7 +311,10 @@ describe('the database guards the ledger by itself', () => {
   })
 
   it('refuses ledger rows of amount 0, a negative balanceAfter, or a repeated reference', async () => {
-    const row = (over: Record<string, unknown>) => db().ledgerEntry.create({ data: { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: 1, balanceAfter: 1, reference: `raw:${Math.random()}`, ...over } })
+    const row = (over: Record<string, unknown>) =>
+      db().ledgerEntry.create({
+        data: { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: 1, balanceAfter: 1, reference: `raw:${Math.random()}`, ...over },
+      })
     await expect(row({ amount: 0 })).rejects.toThrow(/LedgerEntry_amount_nonzero|check constraint/)
     await expect(row({ balanceAfter: -1 })).rejects.toThrow(/LedgerEntry_balanceAfter_nonnegative|check constraint/)
     await expect(row({ reference: `quick-opening:${user.id}:points` })).rejects.toMatchObject({ code: 'P2002' })

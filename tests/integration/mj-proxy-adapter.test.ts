@@ -19,10 +19,24 @@ afterAll(() => fake.close())
 beforeEach(() => fake.set({ secret: 'mj-s3cret', stepMs: 10, coreSize: 3, queueSize: 10, notify: 'normal', listByCondition: true, legacy: false }))
 
 let pollIntervalMs = 20
-const adapterFor = (config: Partial<BackendConfig> = {}) => createMjProxyAdapter({ endpoint: fake.url, secret: 'mj-s3cret', checkpoint: null, options: { pollIntervalMs }, ...config })
+const adapterFor = (config: Partial<BackendConfig> = {}) =>
+  createMjProxyAdapter({ endpoint: fake.url, secret: 'mj-s3cret', checkpoint: null, options: { pollIntervalMs }, ...config })
 
 function mjJob(mj: Partial<MjJob>, overrides: Partial<GenerationJob> = {}): GenerationJob {
-  return testJob({ mj: { action: 'IMAGINE', prompt: 'an orange cat --ar 3:2', images: [], dimensions: null, parentUpstreamId: null, customId: null, mask: null, notifyHook: null, ...mj }, ...overrides })
+  return testJob({
+    mj: {
+      action: 'IMAGINE',
+      prompt: 'an orange cat --ar 3:2',
+      images: [],
+      dimensions: null,
+      parentUpstreamId: null,
+      customId: null,
+      mask: null,
+      notifyHook: null,
+      ...mj,
+    },
+    ...overrides,
+  })
 }
 
 async function run(job: GenerationJob, ctx: RunContext = recordingContext().ctx, config?: Partial<BackendConfig>) {
@@ -55,7 +69,13 @@ describe('mj-proxy adapter', () => {
     const { submitted, outcome } = await run(job, ctx)
     const id = (submitted as { upstreamId: string }).upstreamId
     expect(id).toMatch(/^\d{16}$/)
-    expect(fake.bodies('/mj/submit/imagine').at(-1)).toMatchObject({ prompt: 'an orange cat --ar 3:2', base64Array: [], botType: 'MID_JOURNEY', state: job.taskId, notifyHook: 'http://127.0.0.1:9/hook' })
+    expect(fake.bodies('/mj/submit/imagine').at(-1)).toMatchObject({
+      prompt: 'an orange cat --ar 3:2',
+      base64Array: [],
+      botType: 'MID_JOURNEY',
+      state: job.taskId,
+      notifyHook: 'http://127.0.0.1:9/hook',
+    })
     expect(fake.calls.filter((c) => c.path.startsWith('/mj/')).every((c) => c.headers['mj-api-secret'] === 'mj-s3cret')).toBe(true)
     expectRising(progress)
     expect(progress.filter((p) => p > 0 && p < 100).every((p) => [15, 31, 46, 62, 78, 93].includes(p))).toBe(true)
@@ -105,7 +125,11 @@ describe('mj-proxy adapter', () => {
     const mask = await leftHalfMask(256, 256)
     const { submitted, outcome } = await run(mjJob({ action: 'ACTION', prompt: 'a red scarf', parentUpstreamId: upscaledId, customId: region.customId, mask }))
     const id = (submitted as { upstreamId: string }).upstreamId
-    expect(fake.bodies('/mj/submit/modal').at(-1)).toMatchObject({ taskId: id, prompt: 'a red scarf', maskBase64: expect.stringMatching(/^data:image\/png;base64,/) })
+    expect(fake.bodies('/mj/submit/modal').at(-1)).toMatchObject({
+      taskId: id,
+      prompt: 'a red scarf',
+      maskBase64: expect.stringMatching(/^data:image\/png;base64,/),
+    })
     expect(fake.maskOf(id)!.equals(mask)).toBe(true)
     expect(fake.task(id)).toMatchObject({ status: 'SUCCESS', prompt: 'a red scarf', action: 'VARIATION' })
     expect(outcome.buttons).toHaveLength(9)
@@ -118,14 +142,22 @@ describe('mj-proxy adapter', () => {
     const upscaledId = (upscaled.submitted as { upstreamId: string }).upstreamId
     await run(mjJob({ action: 'ACTION', prompt: 'wide street --zoom 1.5', parentUpstreamId: upscaledId, customId: zoom.customId }))
     expect(fake.bodies('/mj/submit/modal').at(-1)).toMatchObject({ prompt: 'wide street --zoom 1.5' })
-    await expectFailure(adapterFor().submit(mjJob({ action: 'ACTION', prompt: 'no zoom here', parentUpstreamId: upscaledId, customId: zoom.customId }), recordingContext().ctx), 'REJECTED', false, /--zoom/)
+    await expectFailure(
+      adapterFor().submit(mjJob({ action: 'ACTION', prompt: 'no zoom here', parentUpstreamId: upscaledId, customId: zoom.customId }), recordingContext().ctx),
+      'REJECTED',
+      false,
+      /--zoom/,
+    )
   })
 
   it('blend sends 2-5 images with dimensions; describe sends one and returns the four suggested prompts', async () => {
     const a = await solidPng(64, 64, '#ff0000')
     const b = await solidPng(64, 64, '#00ff00')
     const blend = await run(mjJob({ action: 'BLEND', prompt: '', images: [a, b], dimensions: 'LANDSCAPE' }))
-    expect(fake.bodies('/mj/submit/blend').at(-1)).toMatchObject({ dimensions: 'LANDSCAPE', base64Array: [expect.stringMatching(/^data:image\/png/), expect.any(String)] })
+    expect(fake.bodies('/mj/submit/blend').at(-1)).toMatchObject({
+      dimensions: 'LANDSCAPE',
+      base64Array: [expect.stringMatching(/^data:image\/png/), expect.any(String)],
+    })
     expect(blend.outcome.buttons).toHaveLength(9)
     const described = await run(mjJob({ action: 'DESCRIBE', prompt: '', images: [a] }))
     expect(fake.bodies('/mj/submit/describe').at(-1)!.base64).toMatch(/^data:image\/png;base64,/)
@@ -158,14 +190,23 @@ describe('mj-proxy adapter', () => {
     const failed = await expectFailure(adapterFor().submit(mjJob({}), recordingContext().ctx), 'UPSTREAM_FAILED', false, /系统错误/)
     expect(failed.userMessage).toBe('Midjourney 服务出错：系统异常，积分已退还')
     await expectFailure(adapterFor().submit(mjJob({ prompt: '   ' }), recordingContext().ctx), 'REJECTED', false, /prompt不能为空/)
-    const gone = await expectFailure(adapterFor().submit(mjJob({ action: 'ACTION', parentUpstreamId: '1700000000000999', customId: 'MJ::JOB::upsample::1::abc' }), recordingContext().ctx), 'REJECTED', false)
+    const gone = await expectFailure(
+      adapterFor().submit(mjJob({ action: 'ACTION', parentUpstreamId: '1700000000000999', customId: 'MJ::JOB::upsample::1::abc' }), recordingContext().ctx),
+      'REJECTED',
+      false,
+    )
     expect(gone.userMessage).toMatch(/关联的任务不存在或已过期/)
   })
 
   it('a 404 without a submit result on a submit endpoint is a backend fault (retryable, fails over), not a refusal of the job', async () => {
     const wrongPath = adapterFor({ endpoint: `${fake.url}/not-the-proxy` })
     await expectFailure(wrongPath.submit(mjJob({}), recordingContext().ctx), 'BAD_RESPONSE', true, /没有 \/mj\/submit\/imagine 接口（HTTP 404）/)
-    await expectFailure(wrongPath.submit(mjJob({ action: 'BLEND', images: [await solidPng(8, 8), await solidPng(8, 8)] }), recordingContext().ctx), 'BAD_RESPONSE', true, /blend/)
+    await expectFailure(
+      wrongPath.submit(mjJob({ action: 'BLEND', images: [await solidPng(8, 8), await solidPng(8, 8)] }), recordingContext().ctx),
+      'BAD_RESPONSE',
+      true,
+      /blend/,
+    )
   })
 
   it('the niji option (--niji in the prompt) goes to the Niji bot; everything else to Midjourney', async () => {
@@ -259,7 +300,12 @@ describe('mj-proxy adapter', () => {
       await run(mjJob({ action: 'ACTION', prompt: '', parentUpstreamId: parent.id, customId: at(parent.buttons, 4).customId }))
       expect(fake.bodies('/mj/submit/change').at(-1)).toEqual(expect.objectContaining({ action: 'REROLL' }))
       expect(fake.bodies('/mj/submit/change').at(-1)).not.toHaveProperty('index')
-      await expectFailure(adapterFor().submit(mjJob({ action: 'ACTION', parentUpstreamId: parent.id, customId: `MJ::Outpaint::50::1::abc::SOLO` }), recordingContext().ctx), 'REJECTED', false, /submit\/action/)
+      await expectFailure(
+        adapterFor().submit(mjJob({ action: 'ACTION', parentUpstreamId: parent.id, customId: `MJ::Outpaint::50::1::abc::SOLO` }), recordingContext().ctx),
+        'REJECTED',
+        false,
+        /submit\/action/,
+      )
     } finally {
       fake.set({ legacy: false })
     }
@@ -292,8 +338,14 @@ describe('mj-proxy adapter', () => {
     fake.set({ listByCondition: false })
     expect(await adapterFor().test()).toEqual({ ok: true, message: '连接正常：Midjourney Proxy，1 个账号（没有 list-by-condition，逐个查询任务）', detail: {} })
     expect(fake.calls.at(-2)).toMatchObject({ method: 'GET', path: '/mj/task/1000000000000000/fetch' })
-    expect(await adapterFor({ endpoint: `${fake.url}/not-the-proxy` }).test()).toMatchObject({ ok: false, message: expect.stringMatching(/list-by-condition 和 task\/fetch 都不存在/) })
-    const html = await startServer((req, res) => void (req.url?.includes('list-by-condition') ? res.writeHead(404).end() : res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>')))
+    expect(await adapterFor({ endpoint: `${fake.url}/not-the-proxy` }).test()).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/list-by-condition 和 task\/fetch 都不存在/),
+    })
+    const html = await startServer(
+      (req, res) =>
+        void (req.url?.includes('list-by-condition') ? res.writeHead(404).end() : res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>')),
+    )
     try {
       expect(await adapterFor({ endpoint: html.url }).test()).toMatchObject({ ok: false, detail: { code: 'BAD_RESPONSE' } })
     } finally {

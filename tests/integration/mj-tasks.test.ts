@@ -40,7 +40,10 @@ beforeAll(async () => {
   chat = await startFakeChat({ 一只橘猫坐在窗台上: 'an orange cat sitting on a windowsill', 狗: 'dogs', 红色围巾: 'a red scarf' })
   // Where the fake proxy POSTs its notifyHook: handed to the route handler as Next.js would.
   hooks = await startServer(async (req, res, url, raw) => {
-    const response = await notifyRoute.POST(new Request(`http://localhost${url.pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array(raw) }), { params: Promise.resolve({ secret: url.pathname.split('/').at(-1)! }) })
+    const response = await notifyRoute.POST(
+      new Request(`http://localhost${url.pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array(raw) }),
+      { params: Promise.resolve({ secret: url.pathname.split('/').at(-1)! }) },
+    )
     const body = await response.json()
     hookAnswers.push({ status: response.status, body })
     res.writeHead(response.status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
@@ -55,7 +58,17 @@ beforeEach(() => {
 })
 
 async function mjModel(options: Record<string, unknown> = {}, data: Record<string, unknown> = {}) {
-  return createModel({ name: 'MJ', type: 'MID_JOURNEY', backend: 'mj-proxy', endpoint: fake.url, secretEnc: sealModelSecret('mj-s3cret'), prices: PRICES, options: { pollIntervalMs: 30, notifyBaseUrl: hooks.url, ...options }, concurrency: 3, ...data })
+  return createModel({
+    name: 'MJ',
+    type: 'MID_JOURNEY',
+    backend: 'mj-proxy',
+    endpoint: fake.url,
+    secretEnc: sealModelSecret('mj-s3cret'),
+    prices: PRICES,
+    options: { pollIntervalMs: 30, notifyBaseUrl: hooks.url, ...options },
+    concurrency: 3,
+    ...data,
+  })
 }
 
 async function imagine(modelId: string, params: Record<string, unknown> = {}, points = 100) {
@@ -65,13 +78,17 @@ async function imagine(modelId: string, params: Record<string, unknown> = {}, po
   return { user, task: res.body.data as { id: string; chargedPoints: number; params: Record<string, unknown> } }
 }
 
-const press = (token: string, id: string, body: Record<string, unknown>, headers?: Record<string, string>) => callRoute(actionRoute.POST, { token, params: { id }, body, headers })
+const press = (token: string, id: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+  callRoute(actionRoute.POST, { token, params: { id }, body, headers })
 const task = (id: string) => db().task.findUniqueOrThrow({ where: { id } })
 const points = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).points
 const refunds = (id: string) => db().ledgerEntry.count({ where: { reference: `task:${id}:refund` } })
 const buttonsOf = async (id: string) => (await task(id)).buttons as Array<{ customId: string; label: string; emoji: string }>
 const storedPixel = async (url: string, x: number, y: number) => {
-  const { data, info } = await sharp((await readStoredFile(url.replace('/files/', '')))!).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  const { data, info } = await sharp((await readStoredFile(url.replace('/files/', '')))!)
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
   const i = (y * info.width + x) * 3
   return (data.readUInt8(i) << 16) | (data.readUInt8(i + 1) << 8) | data.readUInt8(i + 2)
 }
@@ -98,19 +115,35 @@ describe('Midjourney tasks', () => {
     await running
     const done = await task(t.id)
     expect(done).toMatchObject({ status: 'SUCCESS', progress: 100, upstreamId: expect.stringMatching(/^\d{16}$/) })
-    expect(fake.bodies('/mj/submit/imagine').at(-1)).toMatchObject({ prompt: 'an orange cat --ar 3:2 --v 6.1 --s 250', state: t.id, notifyHook: `${hooks.url}/api/mj/notify/${mjNotifySecret(model.id)}` })
+    expect(fake.bodies('/mj/submit/imagine').at(-1)).toMatchObject({
+      prompt: 'an orange cat --ar 3:2 --v 6.1 --s 250',
+      state: t.id,
+      notifyHook: `${hooks.url}/api/mj/notify/${mjNotifySecret(model.id)}`,
+    })
     const grid = at(done.results as Array<{ url: string; width: number }>, 0)
     expect(grid.width).toBe(256)
     expect(await storedPixel(grid.url, 200, 60)).toBe(fake.coloursOf(done.upstreamId!)[1])
     const buttons = await buttonsOf(t.id)
     expect(buttons.map((b) => b.label || b.emoji)).toEqual(['U1', 'U2', 'U3', 'U4', '🔄', 'V1', 'V2', 'V3', 'V4'])
     const view = await callRoute(taskRoute.GET, { token: user.token, params: { id: t.id } })
-    expect(view.body.data).toMatchObject({ action: 'imagine', buttons: expect.arrayContaining([expect.objectContaining({ label: 'U2' })]), previewUrl: expect.any(String) })
+    expect(view.body.data).toMatchObject({
+      action: 'imagine',
+      buttons: expect.arrayContaining([expect.objectContaining({ label: 'U2' })]),
+      previewUrl: expect.any(String),
+    })
 
     const pressed = await press(user.token, t.id, { customId: at(buttons, 1).customId })
     expect(pressed.status, pressed.body.errMessage).toBe(200)
     const child = pressed.body.data as { id: string }
-    expect(await task(child.id)).toMatchObject({ type: 'MJ_IMG2IMG', parentId: t.id, action: at(buttons, 1).customId, chargedPoints: 2, poolKey: null, modelId: model.id, priceSnapshot: { priceKey: 'MJ_UPSCALE' } })
+    expect(await task(child.id)).toMatchObject({
+      type: 'MJ_IMG2IMG',
+      parentId: t.id,
+      action: at(buttons, 1).customId,
+      chargedPoints: 2,
+      poolKey: null,
+      modelId: model.id,
+      priceSnapshot: { priceKey: 'MJ_UPSCALE' },
+    })
     await drainQueue()
     const upscaled = await task(child.id)
     expect(upscaled.status).toBe('SUCCESS')
@@ -147,7 +180,12 @@ describe('Midjourney tasks', () => {
     const model = await mjModel()
     const { user, task: t } = await imagine(model.id, { prompt: 'a badword cat' })
     await drainQueue()
-    expect(await task(t.id)).toMatchObject({ status: 'FAIL', attempts: 1, errorCode: 'REJECTED', errorMessage: '提示词包含 Midjourney 禁止的词「badword」，积分已退还，请修改后重试' })
+    expect(await task(t.id)).toMatchObject({
+      status: 'FAIL',
+      attempts: 1,
+      errorCode: 'REJECTED',
+      errorMessage: '提示词包含 Midjourney 禁止的词「badword」，积分已退还，请修改后重试',
+    })
     expect(await refunds(t.id)).toBe(1)
     expect(await points(user.id)).toBe(100)
   })
@@ -157,7 +195,12 @@ describe('Midjourney tasks', () => {
     const { user, task: t } = await imagine(model.id)
     fake.answerNext(9)
     await drainQueue()
-    expect(await task(t.id)).toMatchObject({ status: 'FAIL', attempts: 1, errorCode: 'UPSTREAM_FAILED', errorMessage: 'Midjourney 服务出错：系统异常，积分已退还' })
+    expect(await task(t.id)).toMatchObject({
+      status: 'FAIL',
+      attempts: 1,
+      errorCode: 'UPSTREAM_FAILED',
+      errorMessage: 'Midjourney 服务出错：系统异常，积分已退还',
+    })
     expect(await refunds(t.id)).toBe(1)
     expect(await points(user.id)).toBe(100)
     expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({ healthy: true })
@@ -169,7 +212,10 @@ describe('Midjourney tasks', () => {
     const users = [await createUser({ points: 100 }), await createUser({ points: 100 })]
     const ids: string[] = []
     for (let i = 0; i < 7; i++) {
-      const res = await callRoute(tasksRoute.POST, { token: at(users, i % 2).token, body: { type: 'MJ_TEXT2IMG', modelId: model.id, params: { prompt: `crowded ${i}` } } })
+      const res = await callRoute(tasksRoute.POST, {
+        token: at(users, i % 2).token,
+        body: { type: 'MJ_TEXT2IMG', modelId: model.id, params: { prompt: `crowded ${i}` } },
+      })
       expect(res.status, res.body.errMessage).toBe(200)
       ids.push(res.body.data.id)
     }
@@ -206,7 +252,11 @@ describe('Midjourney tasks', () => {
     const model = await mjModel()
     const { user, task: t } = await imagine(model.id, { prompt: 'a cat __FAIL__' })
     await drainQueue()
-    expect(await task(t.id)).toMatchObject({ status: 'FAIL', errorCode: 'UPSTREAM_FAILED', errorMessage: '生成失败：Request cancelled due to image filters，积分已退还' })
+    expect(await task(t.id)).toMatchObject({
+      status: 'FAIL',
+      errorCode: 'UPSTREAM_FAILED',
+      errorMessage: '生成失败：Request cancelled due to image filters，积分已退还',
+    })
     expect(await points(user.id)).toBe(100)
   })
 
@@ -284,7 +334,7 @@ describe('Midjourney tasks', () => {
     expect(await points(user.id)).toBe(100)
   })
 
-  it('buttons are refused unless offered, on the owner\'s own finished MJ task, with the input they need; nothing is charged', async () => {
+  it("buttons are refused unless offered, on the owner's own finished MJ task, with the input they need; nothing is charged", async () => {
     fake.set({ stepMs: 10 })
     const model = await mjModel()
     const { user, task: t } = await imagine(model.id, {}, 100)
@@ -328,7 +378,10 @@ describe('Midjourney tasks', () => {
     expect(await points(user.id)).toBe(100 - 8 - 2)
 
     const sd = await createModel({ name: 'sd' })
-    const sdTask = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId: sd.id, params: { prompt: 'x', width: 64, height: 64 } } })
+    const sdTask = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId: sd.id, params: { prompt: 'x', width: 64, height: 64 } },
+    })
     await drainQueue()
     const notMj = await press(user.token, sdTask.body.data.id, { customId: await u1() })
     expect([notMj.status, notMj.body.errMessage]).toEqual([400, '只有 Midjourney 任务可以使用这些按钮'])
@@ -344,7 +397,11 @@ describe('Midjourney tasks', () => {
     const upscaled = (u3.body.data as { id: string }).id
     const buttons = await buttonsOf(upscaled)
     const mask = await createUpload(user.id, await leftHalfMask(256, 256))
-    const region = await press(user.token, upscaled, { customId: buttons.find((b) => b.customId.startsWith('MJ::Inpaint::'))!.customId, prompt: 'a red scarf', maskImageId: mask.id })
+    const region = await press(user.token, upscaled, {
+      customId: buttons.find((b) => b.customId.startsWith('MJ::Inpaint::'))!.customId,
+      prompt: 'a red scarf',
+      maskImageId: mask.id,
+    })
     expect(region.status, region.body.errMessage).toBe(200)
     const zoomId = buttons.find((b) => b.customId.startsWith('MJ::CustomZoom::'))!.customId
     const key = { 'Idempotency-Key': 'zoom-once' }
@@ -354,7 +411,8 @@ describe('Midjourney tasks', () => {
     expect(otherPrompt.status).toBe(409)
     expect((await press(user.token, upscaled, { customId: zoomId, prompt: 'a wide street --zoom 1.5' }, key)).body.data.id).toBe(zoom.body.data.id)
     await drainQueue()
-    for (const id of [region.body.data.id, zoom.body.data.id]) expect(await task(id)).toMatchObject({ status: 'SUCCESS', chargedPoints: 9, priceSnapshot: { priceKey: 'MJ_MODAL' } })
+    for (const id of [region.body.data.id, zoom.body.data.id])
+      expect(await task(id)).toMatchObject({ status: 'SUCCESS', chargedPoints: 9, priceSnapshot: { priceKey: 'MJ_MODAL' } })
     const regionTask = await task(region.body.data.id)
     expect(fake.maskOf(regionTask.upstreamId!)).not.toBeNull()
     const sentMask = await sharp(fake.maskOf(regionTask.upstreamId!)!).greyscale().raw().toBuffer({ resolveWithObject: true })
@@ -389,8 +447,14 @@ describe('Midjourney tasks', () => {
     const model = await mjModel()
     const user = await createUser({ points: 100 })
     const [a, b] = await Promise.all([createUpload(user.id, await solidPng(64, 64, '#ff0000')), createUpload(user.id, await solidPng(64, 64, '#0000ff'))])
-    const describe = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'MJ_IMG2IMG', modelId: model.id, params: { mjAction: 'DESCRIBE', referenceImageIds: [a.id] } } })
-    const blend = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'MJ_IMG2IMG', modelId: model.id, params: { mjAction: 'BLEND', referenceImageIds: [a.id, b.id], dimensions: 'PORTRAIT' } } })
+    const describe = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'MJ_IMG2IMG', modelId: model.id, params: { mjAction: 'DESCRIBE', referenceImageIds: [a.id] } },
+    })
+    const blend = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'MJ_IMG2IMG', modelId: model.id, params: { mjAction: 'BLEND', referenceImageIds: [a.id, b.id], dimensions: 'PORTRAIT' } },
+    })
     expect([describe.body.data.chargedPoints, blend.body.data.chargedPoints]).toEqual([3, 10])
     await drainQueue()
     const described = await task(describe.body.data.id)
@@ -413,7 +477,11 @@ describe('Midjourney tasks', () => {
       fake.set({ stepMs: 10 })
       const model = await mjModel()
       const { user, task: t } = await imagine(model.id, { prompt: '一只橘猫坐在窗台上 --no 狗', aspectRatio: '16:9' })
-      expect(t.params).toMatchObject({ prompt: '一只橘猫坐在窗台上 --no 狗', promptEn: 'an orange cat sitting on a windowsill', finalPrompt: 'an orange cat sitting on a windowsill --ar 16:9 --no dogs' })
+      expect(t.params).toMatchObject({
+        prompt: '一只橘猫坐在窗台上 --no 狗',
+        promptEn: 'an orange cat sitting on a windowsill',
+        finalPrompt: 'an orange cat sitting on a windowsill --ar 16:9 --no dogs',
+      })
       expect(chat.calls.at(-1)).toMatchObject({ path: '/v1/chat/completions', headers: { authorization: 'Bearer sk-test' }, body: { model: 'gpt-4o-mini' } })
       await drainQueue()
       expect(fake.bodies('/mj/submit/imagine').at(-1)!.prompt).toBe('an orange cat sitting on a windowsill --ar 16:9 --no dogs')
@@ -437,7 +505,8 @@ describe('Midjourney tasks', () => {
   it('bad MJ input is a clear 400 and writes nothing; speed modes only where the model offers them', async () => {
     const model = await mjModel({ speeds: ['fast', 'relax'] })
     const user = await createUser({ points: 100 })
-    const submit = (type: string, params: Record<string, unknown>) => callRoute(tasksRoute.POST, { token: user.token, body: { type, modelId: model.id, params } })
+    const submit = (type: string, params: Record<string, unknown>) =>
+      callRoute(tasksRoute.POST, { token: user.token, body: { type, modelId: model.id, params } })
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['MJ_TEXT2IMG', { prompt: '' }, '请输入提示词'],
       ['MJ_TEXT2IMG', { prompt: 'a cat', rawParams: 'no dashes' }, '额外参数需以 -- 开头，例如 --no text'],

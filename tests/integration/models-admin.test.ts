@@ -28,7 +28,14 @@ afterAll(async () => {
   await Promise.all([proxy.close(), elsewhere.close()])
 })
 
-const body = (extra: Record<string, unknown> = {}) => ({ name: 'MJ', type: 'MID_JOURNEY', backend: 'mj-proxy', endpoint: proxy.url, prices: { MJ_IMAGINE: 5 }, ...extra })
+const body = (extra: Record<string, unknown> = {}) => ({
+  name: 'MJ',
+  type: 'MID_JOURNEY',
+  backend: 'mj-proxy',
+  endpoint: proxy.url,
+  prices: { MJ_IMAGINE: 5 },
+  ...extra,
+})
 const patch = (token: string, id: string, data: Record<string, unknown>) => callRoute(modelRoute.PATCH, { method: 'PATCH', token, params: { id }, body: data })
 const stored = async (id: string) => {
   const row = await db().aiModel.findUniqueOrThrow({ where: { id } })

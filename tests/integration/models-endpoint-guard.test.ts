@@ -13,7 +13,9 @@ import { callRoute, createUser } from '../helpers/call-route'
 vi.mock('node:dns/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:dns/promises')>()
   const lookup = ((hostname: string, options: unknown) =>
-    hostname === 'metadata.guard.test' ? Promise.resolve([{ address: '169.254.169.254', family: 4 }]) : real.lookup(hostname, options as never)) as typeof real.lookup
+    hostname === 'metadata.guard.test'
+      ? Promise.resolve([{ address: '169.254.169.254', family: 4 }])
+      : real.lookup(hostname, options as never)) as typeof real.lookup
   return { ...real, lookup, default: { ...real, lookup } }
 })
 
@@ -71,7 +73,13 @@ describe('only an ADMIN sets or changes a model endpoint', () => {
 
     const edited = await patch(manager.token, id, { name: '主力 SD', prices: { SD_TEXT2IMG: 3 }, enabled: false, concurrency: 2, endpoint: backend.url })
     expect(edited.status, edited.body.errMessage).toBe(200)
-    expect(await db().aiModel.findUniqueOrThrow({ where: { id } })).toMatchObject({ name: '主力 SD', prices: { SD_TEXT2IMG: 3 }, enabled: false, concurrency: 2, endpoint: backend.url })
+    expect(await db().aiModel.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      name: '主力 SD',
+      prices: { SD_TEXT2IMG: 3 },
+      enabled: false,
+      concurrency: 2,
+      endpoint: backend.url,
+    })
 
     // An ADMIN can, to loopback and LAN addresses too (SD WebUI on the LAN is the common case).
     for (const endpoint of ['http://127.0.0.1:7860', 'http://localhost:7860', 'http://192.168.1.20:7860', 'http://[::1]:8188', elsewhere]) {
@@ -83,7 +91,13 @@ describe('only an ADMIN sets or changes a model endpoint', () => {
 })
 
 describe('link-local and cloud metadata endpoints', () => {
-  const refused = ['http://169.254.169.254/latest/meta-data', 'http://100.100.100.200/latest/meta-data', 'http://[fd00:ec2::254]/', 'http://[::ffff:169.254.169.254]:80/', 'http://metadata.guard.test:8080']
+  const refused = [
+    'http://169.254.169.254/latest/meta-data',
+    'http://100.100.100.200/latest/meta-data',
+    'http://[fd00:ec2::254]/',
+    'http://[::ffff:169.254.169.254]:80/',
+    'http://metadata.guard.test:8080',
+  ]
 
   it.each(refused)('are refused when an ADMIN saves %s (400, nothing written)', async (endpoint) => {
     const before = await db().aiModel.count()
@@ -145,10 +159,17 @@ describe('测试连接 never returns the body it got', () => {
 
   it('a good answer gives parsed facts only: { ok, message, detail: { version, models } }, not the objects they came in', async () => {
     const id = await adminModel({ backend: 'comfyui' })
-    const stats = { system: { comfyui_version: '0.3.40', argv: ['main.py', '--api-key', 'never-shown-1234'], os: 'posix' }, devices: [{ name: 'cuda:0 RTX 4090', vram_total: 1 }] }
+    const stats = {
+      system: { comfyui_version: '0.3.40', argv: ['main.py', '--api-key', 'never-shown-1234'], os: 'posix' },
+      devices: [{ name: 'cuda:0 RTX 4090', vram_total: 1 }],
+    }
     const checkpoints = { CheckpointLoaderSimple: { input: { required: { ckpt_name: [['sd15.safetensors']] } }, description: 'never-shown-5678' } }
     answer = (path) => ({ status: 200, type: 'application/json', body: JSON.stringify(path === '/system_stats' ? stats : checkpoints) })
     const res = await testConnection(manager.token, id)
-    expect(res.body.data).toEqual({ ok: true, message: '连接正常：ComfyUI 0.3.40，cuda:0 RTX 4090，1 个模型', detail: { version: '0.3.40', models: ['sd15.safetensors'] } })
+    expect(res.body.data).toEqual({
+      ok: true,
+      message: '连接正常：ComfyUI 0.3.40，cuda:0 RTX 4090，1 个模型',
+      detail: { version: '0.3.40', models: ['sd15.safetensors'] },
+    })
   })
 })

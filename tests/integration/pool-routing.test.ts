@@ -50,11 +50,18 @@ async function claimInTurn(n: number, prefix: string) {
 
 async function submitMany(modelId: string, n: number) {
   const user = await createUser({ points: 1000 })
-  await db().siteConfig.upsert({ where: { name: 'TASK_MAX_PENDING_PER_USER' }, create: { name: 'TASK_MAX_PENDING_PER_USER', value: '50' }, update: { value: '50' } })
+  await db().siteConfig.upsert({
+    where: { name: 'TASK_MAX_PENDING_PER_USER' },
+    create: { name: 'TASK_MAX_PENDING_PER_USER', value: '50' },
+    update: { value: '50' },
+  })
   ;(await import('@/lib/site-config/store')).invalidateConfigCache()
   const ids: string[] = []
   for (let i = 0; i < n; i++) {
-    const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: `pool ${i}`, width: 64, height: 64 } } })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: `pool ${i}`, width: 64, height: 64 } },
+    })
     expect(res.status).toBe(200)
     ids.push(res.body.data.id)
   }
@@ -66,7 +73,10 @@ describe('a pool of three SD WebUI instances', () => {
     const models = await pool('spread', 3)
     const { ids } = await submitMany(models[0].id, 5)
     // Instance 0 already runs two of them (another worker holds them); it still has a free slot.
-    await db().task.updateMany({ where: { id: { in: ids.slice(0, 2) } }, data: { modelId: models[0].id, stage: 'RUNNING', leaseOwner: 'elsewhere', leaseExpiresAt: new Date(Date.now() + 60_000) } })
+    await db().task.updateMany({
+      where: { id: { in: ids.slice(0, 2) } },
+      data: { modelId: models[0].id, stage: 'RUNNING', leaseOwner: 'elsewhere', leaseExpiresAt: new Date(Date.now() + 60_000) },
+    })
     const first = await claimTask('w1')
     const second = await claimTask('w2')
     expect(new Set([await modelOf(first), await modelOf(second)])).toEqual(new Set([models[1].id, models[2].id]))
@@ -150,7 +160,9 @@ describe('a pool of three SD WebUI instances', () => {
   it('attempts older than a week are pruned by a worker job', async () => {
     const [model] = await pool('prune')
     const day = 24 * 3600_000
-    await db().backendAttempt.createMany({ data: [8, 7.01, 6.9].map((days, i) => ({ modelId: model.id, taskId: `prune-${i}`, ok: false, createdAt: new Date(Date.now() - days * day) })) })
+    await db().backendAttempt.createMany({
+      data: [8, 7.01, 6.9].map((days, i) => ({ modelId: model.id, taskId: `prune-${i}`, ok: false, createdAt: new Date(Date.now() - days * day) })),
+    })
     expect(await pruneBackendAttempts()).toBe(2)
     expect(await db().backendAttempt.findMany({ where: { modelId: model.id }, select: { taskId: true } })).toEqual([{ taskId: 'prune-2' }])
     expect(backgroundJobs().find((j) => j.name === PRUNE_BACKEND_ATTEMPTS_JOB)).toBeDefined()

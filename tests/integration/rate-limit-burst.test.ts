@@ -22,7 +22,10 @@ async function failedLoginBurst(round: number) {
   const addresses = [1, 2, 3, 4, 5].map((x) => `198.51.${100 + round}.${x}`)
   // Every account is tried from every address and every address tries every account
   // (two of the accounts do not exist: they are counted the same way).
-  const tries = Array.from({ length: 500 }, (_, i) => ({ username: accounts[i % accounts.length], ip: addresses[Math.floor(i / accounts.length) % addresses.length] }))
+  const tries = Array.from({ length: 500 }, (_, i) => ({
+    username: accounts[i % accounts.length],
+    ip: addresses[Math.floor(i / accounts.length) % addresses.length],
+  }))
 
   const results = await Promise.all(tries.map((t, i) => callRoute(login.POST, { body: { username: t.username, password: `wrong-${i}` }, ip: t.ip })))
 
@@ -34,8 +37,11 @@ async function failedLoginBurst(round: number) {
   for (const username of accounts) expect(checked.filter((t) => t.username === username).length).toBeLessThanOrEqual(LOGIN_LIMITS.perAccount.max)
   for (const ip of addresses) expect(checked.filter((t) => t.ip === ip).length).toBeLessThanOrEqual(LOGIN_LIMITS.perIp.max)
   // Refused attempts were given back: each counter holds exactly the attempts that were checked.
-  const counters = await db().rateLimitCounter.findMany({ where: { key: { in: [...accounts.map((a) => `login:user:${a}`), ...addresses.map((a) => `login:ip:${a}`)] } } })
-  for (const username of accounts) expect(counters.find((c) => c.key === `login:user:${username}`)?.count).toBe(checked.filter((t) => t.username === username).length)
+  const counters = await db().rateLimitCounter.findMany({
+    where: { key: { in: [...accounts.map((a) => `login:user:${a}`), ...addresses.map((a) => `login:ip:${a}`)] } },
+  })
+  for (const username of accounts)
+    expect(counters.find((c) => c.key === `login:user:${username}`)?.count).toBe(checked.filter((t) => t.username === username).length)
   for (const ip of addresses) expect(counters.find((c) => c.key === `login:ip:${ip}`)?.count).toBe(checked.filter((t) => t.ip === ip).length)
 }
 
@@ -49,7 +55,9 @@ describe('rate limiter under concurrent bursts', () => {
   it.each([1, 2, 3])('200 sign-ups at once from two addresses answer only 200, 409 or 429: round %i', async (round) => {
     const addresses = [`198.51.110.${round}`, `198.51.120.${round}`]
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => callRoute(register.POST, { body: { username: `burst_reg${round}_${i % 50}`, password: 'quiet-river-42' }, ip: addresses[i % 2] })),
+      Array.from({ length: 200 }, (_, i) =>
+        callRoute(register.POST, { body: { username: `burst_reg${round}_${i % 50}`, password: 'quiet-river-42' }, ip: addresses[i % 2] }),
+      ),
     )
     const statuses = results.map((r) => r.status)
     expect(statusCounts(statuses)).not.toHaveProperty('500')

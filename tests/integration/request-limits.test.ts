@@ -42,24 +42,32 @@ function lazyBody(total: number, head = '') {
   const probe = { pulled: 0, peakGrowth: 0 }
   const base = process.memoryUsage().arrayBuffers
   let sentHead = false
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (!sentHead && head) {
-        sentHead = true
-        return controller.enqueue(new TextEncoder().encode(head))
-      }
-      if (probe.pulled >= total) return controller.close()
-      const chunk = new Uint8Array(CHUNK).fill(0x20) // spaces: valid JSON whitespace, harmless file bytes
-      probe.pulled += chunk.byteLength
-      probe.peakGrowth = Math.max(probe.peakGrowth, process.memoryUsage().arrayBuffers - base)
-      controller.enqueue(chunk)
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!sentHead && head) {
+          sentHead = true
+          return controller.enqueue(new TextEncoder().encode(head))
+        }
+        if (probe.pulled >= total) return controller.close()
+        const chunk = new Uint8Array(CHUNK).fill(0x20) // spaces: valid JSON whitespace, harmless file bytes
+        probe.pulled += chunk.byteLength
+        probe.peakGrowth = Math.max(probe.peakGrowth, process.memoryUsage().arrayBuffers - base)
+        controller.enqueue(chunk)
+      },
     },
-  }, { highWaterMark: 0 }) // pulled only when read
+    { highWaterMark: 0 },
+  ) // pulled only when read
   return { stream, probe }
 }
 
 async function send(handler: Handler, body: BodyInit, headers: Record<string, string>, params: Record<string, string> = {}) {
-  const req = new Request('http://localhost/api/test', { method: 'POST', headers: { 'x-client-ip': '10.0.0.9', ...headers }, body, duplex: 'half' } as RequestInit)
+  const req = new Request('http://localhost/api/test', {
+    method: 'POST',
+    headers: { 'x-client-ip': '10.0.0.9', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit)
   const res = await handler(req, { params: Promise.resolve(params) })
   return { status: res.status, body: await res.json() }
 }

@@ -28,8 +28,19 @@ const patch = (name: string, value: unknown) => callRoute(siteConfigItem.PATCH, 
 const stored = async (name: string) => (await db().siteConfig.findUnique({ where: { name } }))?.value ?? null
 const publicConfig = async () => expectOk(await callRoute(siteInfo.GET)).config
 
-const aliyunKeys = { ALIYUN_ACCESS_KEY_ID: ALIYUN.accessKeyId, ALIYUN_ACCESS_KEY_SECRET: ALIYUN.accessKeySecret, ALIYUN_SMS_SIGN_NAME: ALIYUN.signName, ALIYUN_SMS_TEMPLATE_CODE: ALIYUN.templateCode }
-const tencentKeys = { TENCENT_SECRET_ID: TENCENT.secretId, TENCENT_SECRET_KEY: TENCENT.secretKey, TENCENT_SMS_SDK_APP_ID: TENCENT.sdkAppId, TENCENT_SMS_SIGN_NAME: TENCENT.signName, TENCENT_SMS_TEMPLATE_ID: TENCENT.templateId }
+const aliyunKeys = {
+  ALIYUN_ACCESS_KEY_ID: ALIYUN.accessKeyId,
+  ALIYUN_ACCESS_KEY_SECRET: ALIYUN.accessKeySecret,
+  ALIYUN_SMS_SIGN_NAME: ALIYUN.signName,
+  ALIYUN_SMS_TEMPLATE_CODE: ALIYUN.templateCode,
+}
+const tencentKeys = {
+  TENCENT_SECRET_ID: TENCENT.secretId,
+  TENCENT_SECRET_KEY: TENCENT.secretKey,
+  TENCENT_SMS_SDK_APP_ID: TENCENT.sdkAppId,
+  TENCENT_SMS_SIGN_NAME: TENCENT.signName,
+  TENCENT_SMS_TEMPLATE_ID: TENCENT.templateId,
+}
 
 describe('turning on what depends on SMS', () => {
   it('is refused while the provider is log in production, saying why, and nothing is stored', async () => {

@@ -13,7 +13,10 @@ import { only } from '../helpers/present'
 type TestUser = Awaited<ReturnType<typeof createUser>>
 type ConsoleItem = { name: string; value: unknown; isSet: boolean; visibility: string; type: string; group: string; label: string }
 
-const namesWith = (visibility: string) => CONFIG_REGISTRY.filter((d) => d.visibility === visibility).map((d) => d.name).sort()
+const namesWith = (visibility: string) =>
+  CONFIG_REGISTRY.filter((d) => d.visibility === visibility)
+    .map((d) => d.name)
+    .sort()
 /** What site-info must answer: exactly the registry's public settings, those docs/PRODUCT.md §3.1 names among them. */
 const PUBLIC_NAMES = namesWith('public')
 const PRODUCT_PUBLIC_NAMES = ['name', 'logo', 'WX_APP_ID', 'WX_ENABLED', 'MOBILE_ENABLED', 'REGISTER_ENABLED']
@@ -32,8 +35,7 @@ const consoleItem = async (name: string, token = admin.token): Promise<ConsoleIt
 const patch = (name: string, value: unknown, token = admin.token) =>
   callRoute(siteConfigItem.PATCH, { method: 'PATCH', token, params: { name }, body: { value }, ip: '10.1.2.3' })
 const storedRow = (name: string) => db().siteConfig.findUnique({ where: { name } })
-const auditsFor = (name: string) =>
-  db().adminAuditLog.findMany({ where: { targetType: 'SiteConfig', targetId: name }, orderBy: { id: 'asc' } })
+const auditsFor = (name: string) => db().adminAuditLog.findMany({ where: { targetType: 'SiteConfig', targetId: name }, orderBy: { id: 'asc' } })
 
 /** PATCHes a value that must be refused with 400, and checks nothing was stored or audited. */
 async function expectInvalid(name: string, value: unknown, message: string | RegExp) {
@@ -92,7 +94,12 @@ describe('PATCH /api/site-config/{name}', () => {
     expectOk(await patch('MOBILE_ENABLED', true))
     expectOk(await patch('WX_APP_ID', 'wx0123456789abcdef'))
     expectOk(await patch('logo', 'https://cdn.example.com/logo.png'))
-    expect(await publicConfig()).toMatchObject({ WX_ENABLED: true, MOBILE_ENABLED: true, WX_APP_ID: 'wx0123456789abcdef', logo: 'https://cdn.example.com/logo.png' })
+    expect(await publicConfig()).toMatchObject({
+      WX_ENABLED: true,
+      MOBILE_ENABLED: true,
+      WX_APP_ID: 'wx0123456789abcdef',
+      logo: 'https://cdn.example.com/logo.png',
+    })
     expectOk(await patch('WX_ENABLED', false))
     expect((await publicConfig()).WX_ENABLED).toBe(false)
     expect((await consoleItem('WX_ENABLED')).value).toBe(false)
@@ -208,7 +215,9 @@ describe('GET /api/site-config (console)', () => {
     try {
       const manager = await createUser({ role: 'MANAGER' })
       const res = await callRoute(siteConfig.GET, { token: manager.token })
-      const names = expectOk(res).items.map((i: ConsoleItem) => i.name).sort()
+      const names = expectOk(res)
+        .items.map((i: ConsoleItem) => i.name)
+        .sort()
       expect(names).toEqual([...namesWith('public'), ...namesWith('admin')].sort())
       expect(namesWith('secret').length).toBeGreaterThan(0)
       for (const secret of namesWith('secret')) expect(names).not.toContain(secret)

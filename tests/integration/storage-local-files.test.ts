@@ -8,7 +8,15 @@ import { describe, expect, it } from 'vitest'
 import { GET } from '@/app/files/[...key]/route'
 import { downloadLink, newKey, putFile } from '@/lib/storage/storage'
 
-const get = (url: string) => GET(new Request(`http://localhost${url}`), { params: Promise.resolve({ key: url.replace(/^\/files\//, '').replace(/\?.*$/, '').split('/') }) })
+const get = (url: string) =>
+  GET(new Request(`http://localhost${url}`), {
+    params: Promise.resolve({
+      key: url
+        .replace(/^\/files\//, '')
+        .replace(/\?.*$/, '')
+        .split('/'),
+    }),
+  })
 
 describe('GET /files/...', () => {
   it.each([
@@ -40,7 +48,9 @@ describe('GET /files/...', () => {
   })
 
   it('the download link saves the file under the name given, as an attachment; a name unfit for the header falls back to the key’s', async () => {
-    const bytes = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#0c3' } }).png().toBuffer()
+    const bytes = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#0c3' } })
+      .png()
+      .toBuffer()
     const key = newKey('results', 'png')
     const url = await putFile(key, bytes)
     expect((await get(url)).headers.get('content-disposition')).toBe('inline')

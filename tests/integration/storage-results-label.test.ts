@@ -49,13 +49,17 @@ async function labelsOf(bytes: Buffer) {
 describe('the implicit AIGC label', () => {
   it('keeps a Chinese site name readable in the PNG and its WebP thumbnail, in EXIF and XMP', async () => {
     const siteName = '小狸猫 AI 画室 <&> “测试”'
-    const bytes = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#336699' } }).png().toBuffer()
+    const bytes = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer()
     const image = first(await storeResults('task-label-1', [{ bytes, seed: 3 }], { siteName, visibleMark: false }))
     for (const url of [image.url, image.thumbUrl]) {
       const labels = await labelsOf(await stored(url))
       expect(labels.format).toBe(url.endsWith('.webp') ? 'webp' : 'png')
       for (const label of [labels.exif, labels.xmp]) {
-        expect(label).toEqual({ AIGC: { Label: '1', ContentProducer: siteName, ProduceID: 'task-label-1', ContentPropagator: siteName, PropagateID: 'task-label-1' } })
+        expect(label).toEqual({
+          AIGC: { Label: '1', ContentProducer: siteName, ProduceID: 'task-label-1', ContentPropagator: siteName, PropagateID: 'task-label-1' },
+        })
       }
     }
   })
@@ -63,7 +67,10 @@ describe('the implicit AIGC label', () => {
   it('a finished task names the default site "AI 画室" in both files', async () => {
     await createModel()
     const user = await createUser({ points: 100 })
-    const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', params: { prompt: '一只猫', width: 256, height: 256, count: 1 } } })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', params: { prompt: '一只猫', width: 256, height: 256, count: 1 } },
+    })
     await drainQueue()
     const task = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
     expect(task.status).toBe('SUCCESS')
@@ -84,12 +91,18 @@ describe('the visible "AI生成" mark', () => {
   }
 
   async function generate(token: string): Promise<{ data: Buffer; width: number; height: number }> {
-    const res = await callRoute(tasksRoute.POST, { token, body: { type: 'SD_TEXT2IMG', params: { prompt: 'same picture', width: 256, height: 256, seed: 7, count: 1 } } })
+    const res = await callRoute(tasksRoute.POST, {
+      token,
+      body: { type: 'SD_TEXT2IMG', params: { prompt: 'same picture', width: 256, height: 256, seed: 7, count: 1 } },
+    })
     expect(res.status).toBe(200)
     await drainQueue()
     const task = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
     expect(task.status).toBe('SUCCESS')
-    const { data, info } = await sharp(await stored(first(task.results as { url: string }[]).url)).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+    const { data, info } = await sharp(await stored(first(task.results as { url: string }[]).url))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
     return { data, width: info.width, height: info.height }
   }
 

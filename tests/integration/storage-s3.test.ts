@@ -31,12 +31,20 @@ describe('S3-compatible storage', () => {
   it('keeps uploads and generated images in the bucket, with signed requests and long cache headers', async () => {
     await createModel()
     const user = await createUser({ points: 100 })
-    const upload = await createUpload(user.id, await sharp({ create: { width: 40, height: 30, channels: 3, background: '#123456' } }).png().toBuffer())
+    const upload = await createUpload(
+      user.id,
+      await sharp({ create: { width: 40, height: 30, channels: 3, background: '#123456' } })
+        .png()
+        .toBuffer(),
+    )
     expect(upload.url).toMatch(/^https:\/\/cdn\.example\.com\/aiimg\/uploads\/.+\.png$/)
     const stored = await db().uploadedImage.findUniqueOrThrow({ where: { id: upload.id } })
     expect((await sharp((await readStoredFile(stored.storageKey))!).metadata()).width).toBe(40)
 
-    const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', params: { prompt: '云上的城堡', width: 128, height: 128 } } })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', params: { prompt: '云上的城堡', width: 128, height: 128 } },
+    })
     await drainQueue()
     const task = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
     expect(task.status).toBe('SUCCESS')
@@ -74,7 +82,9 @@ describe('S3-compatible storage', () => {
 
   it('a download name that could break the header falls back to the key’s own file name', async () => {
     await putFile('results/202611/plain-name.png', Buffer.from('png'))
-    const res = await filesRoute.GET(new Request('http://site.test/files/results/202611/plain-name.png?download=a"%0d%0aSet-Cookie:x.png'), { params: Promise.resolve({ key: ['results', '202611', 'plain-name.png'] }) })
+    const res = await filesRoute.GET(new Request('http://site.test/files/results/202611/plain-name.png?download=a"%0d%0aSet-Cookie:x.png'), {
+      params: Promise.resolve({ key: ['results', '202611', 'plain-name.png'] }),
+    })
     expect(res.status).toBe(302)
     expect(new URL(res.headers.get('location')!).searchParams.get('response-content-disposition')).toBe('attachment; filename="plain-name.png"')
   })

@@ -10,7 +10,8 @@ import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
 import { createModel, drainQueue } from '../helpers/tasks'
 
 const points = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).points
-const ledger = async (taskId: string) => (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [r.kind, r.amount])
+const ledger = async (taskId: string) =>
+  (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [r.kind, r.amount])
 
 async function submit(token: string, type = 'SD_TEXT2IMG', prompt = '枫叶') {
   const res = await callRoute(tasksRoute.POST, { token, body: { type, params: { prompt, width: 256, height: 256, count: 1 } } })
@@ -27,7 +28,9 @@ describe('admin cancel', () => {
     const task = await submit(user.token)
     expect(await points(user.id)).toBe(20)
 
-    const results = await Promise.all([admin, manager, admin, manager].map((who) => callRoute(adminCancelRoute.POST, { token: who.token, params: { id: task.id } })))
+    const results = await Promise.all(
+      [admin, manager, admin, manager].map((who) => callRoute(adminCancelRoute.POST, { token: who.token, params: { id: task.id } })),
+    )
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409])
     const winner = results.find((r) => r.status === 200)!
     expect(winner.body.data).toMatchObject({ id: task.id, status: 'CANCELED', errorMessage: '任务已被管理员取消，积分已退还' })
@@ -79,7 +82,8 @@ describe('GET /api/admin/tasks', () => {
     const bob = await createUser({ username: `bob${Date.now().toString(36)}`, name: '鲍勃', points: 100 })
     const a1 = await submit(alice.token)
     const a2 = await submit(alice.token, 'SD_TEXT2IMG', '第二张')
-    const b1 = (await callRoute(tasksRoute.POST, { token: bob.token, body: { type: 'SD_XIAOLIMAO', params: { customModelId: preset.id, prompt: '猫' } } })).body.data as { id: string }
+    const b1 = (await callRoute(tasksRoute.POST, { token: bob.token, body: { type: 'SD_XIAOLIMAO', params: { customModelId: preset.id, prompt: '猫' } } })).body
+      .data as { id: string }
     await drainQueue()
     const a3 = await submit(alice.token, 'SD_TEXT2IMG', '排队中')
     // Dates: a1 was made last week.

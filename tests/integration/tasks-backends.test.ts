@@ -27,7 +27,10 @@ afterAll(async () => {
 
 async function submitOn(modelId: string, points = 50) {
   const user = await createUser({ points })
-  const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: 'a fox', width: 256, height: 256, count: 2 } } })
+  const res = await callRoute(tasksRoute.POST, {
+    token: user.token,
+    body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: 'a fox', width: 256, height: 256, count: 2 } },
+  })
   expect(res.status).toBe(200)
   return { user, task: res.body.data as { id: string } }
 }

@@ -24,7 +24,10 @@ async function submitOn(modelId: string, n: number, points = 1000) {
   const user = await createUser({ points })
   const ids: string[] = []
   for (let i = 0; i < n; i++) {
-    const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: `claim ${i}`, width: 64, height: 64 } } })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: `claim ${i}`, width: 64, height: 64 } },
+    })
     expect(res.status).toBe(200)
     ids.push(res.body.data.id)
   }
@@ -59,7 +62,10 @@ describe('backend slots under concurrent claims', () => {
       // The rival locks the backend's row and claims the first task, not yet committed.
       await rival.query('BEGIN')
       await rival.query('SELECT 1 FROM "AiModel" WHERE "id" = $1 FOR UPDATE', [model.id])
-      await rival.query(`UPDATE "Task" SET "stage" = 'SUBMITTING', "leaseOwner" = 'rival', "leaseExpiresAt" = now() + interval '1 minute', "attempts" = 1 WHERE "id" = $1`, [ids[0]])
+      await rival.query(
+        `UPDATE "Task" SET "stage" = 'SUBMITTING', "leaseOwner" = 'rival', "leaseExpiresAt" = now() + interval '1 minute', "attempts" = 1 WHERE "id" = $1`,
+        [ids[0]],
+      )
       // The late claimer saw the backend free (the rival's claim is invisible to it) and now waits for the row.
       const late = claimNext('late')
       await new Promise((r) => setTimeout(r, 300))
@@ -97,7 +103,11 @@ describe('backend slots under concurrent claims', () => {
   it('many workers against one concurrency-1 SD WebUI: it never gets two jobs at once, and every task succeeds', async () => {
     sd.set({ behaviour: 'normal', stepMs: 1 })
     const model = await createModel({ name: 'contended', backend: 'sd-webui', endpoint: sd.url, concurrency: 1, options: { progressIntervalMs: 60_000 } })
-    await db().siteConfig.upsert({ where: { name: 'TASK_MAX_PENDING_PER_USER' }, create: { name: 'TASK_MAX_PENDING_PER_USER', value: '50' }, update: { value: '50' } })
+    await db().siteConfig.upsert({
+      where: { name: 'TASK_MAX_PENDING_PER_USER' },
+      create: { name: 'TASK_MAX_PENDING_PER_USER', value: '50' },
+      update: { value: '50' },
+    })
     ;(await import('@/lib/site-config/store')).invalidateConfigCache()
     const { ids } = await submitOn(model.id, 24)
     const peakBefore = sd.peakGenerations()
@@ -194,7 +204,10 @@ describe('waking instead of polling', () => {
     const model = await createModel({ name: 'comes-back', concurrency: 1 })
     const { ids } = await submitOn(model.id, 1)
     // Out after a failed task, cooling down: the worker's own first health check leaves it out.
-    await db().aiModel.update({ where: { id: model.id }, data: { healthy: false, healthFailures: 1, healthMessage: '任务失败：UPSTREAM_FAILED: HTTP 500', healthCheckedAt: new Date() } })
+    await db().aiModel.update({
+      where: { id: model.id },
+      data: { healthy: false, healthFailures: 1, healthMessage: '任务失败：UPSTREAM_FAILED: HTTP 500', healthCheckedAt: new Date() },
+    })
     const { startWorker } = await import('@/lib/worker/start-worker')
     const worker = startWorker()
     try {

@@ -23,9 +23,19 @@ describe('fewer images than paid for', () => {
     // An operator's workflow with a fixed batch size of 1 (it ignores {{batch_size}}).
     const txt2img = structuredClone(DEFAULT_WORKFLOWS.txt2img)
     nodeOf(txt2img, '4').inputs.batch_size = 1
-    const model = await createModel({ name: 'one-image', backend: 'comfyui', endpoint: comfy.url, checkpoint: 'sd15.safetensors', options: { pollIntervalMs: 20, workflows: { txt2img } } as never, concurrency: 1 })
+    const model = await createModel({
+      name: 'one-image',
+      backend: 'comfyui',
+      endpoint: comfy.url,
+      checkpoint: 'sd15.safetensors',
+      options: { pollIntervalMs: 20, workflows: { txt2img } } as never,
+      concurrency: 1,
+    })
     const user = await createUser({ points: 100 })
-    const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: '三只鹤', width: 256, height: 256, count: 3 } } })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: '三只鹤', width: 256, height: 256, count: 3 } },
+    })
     expect(res.status).toBe(200)
     expect(res.body.data.chargedPoints).toBe(30)
     await drainQueue()
@@ -56,9 +66,19 @@ describe('fewer images than paid for', () => {
   })
 
   it('all images delivered: no shortfall row', async () => {
-    const model = await createModel({ name: 'all-images', backend: 'comfyui', endpoint: comfy.url, checkpoint: 'sd15.safetensors', options: { pollIntervalMs: 20 }, concurrency: 1 })
+    const model = await createModel({
+      name: 'all-images',
+      backend: 'comfyui',
+      endpoint: comfy.url,
+      checkpoint: 'sd15.safetensors',
+      options: { pollIntervalMs: 20 },
+      concurrency: 1,
+    })
     const user = await createUser({ points: 100 })
-    const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: '两只鹤', width: 256, height: 256, count: 2 } } })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: '两只鹤', width: 256, height: 256, count: 2 } },
+    })
     await drainQueue()
     const done = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
     expect(done.status).toBe('SUCCESS')

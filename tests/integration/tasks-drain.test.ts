@@ -25,19 +25,30 @@ afterAll(async () => {
 
 async function submitOn(modelId: string) {
   const user = await createUser({ points: 50 })
-  const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: '夜航船', width: 256, height: 256, count: 1 } } })
+  const res = await callRoute(tasksRoute.POST, {
+    token: user.token,
+    body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: '夜航船', width: 256, height: 256, count: 1 } },
+  })
   expect(res.status).toBe(200)
   return { user, taskId: res.body.data.id as string }
 }
 
 const task = (id: string) => db().task.findUniqueOrThrow({ where: { id } })
-const ledger = async (taskId: string) => (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [r.kind, r.amount])
+const ledger = async (taskId: string) =>
+  (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [r.kind, r.amount])
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('a draining worker', () => {
   it('ComfyUI job still rendering when the drain runs out: released, and a second worker finishes it at once; one submit, one charge, no refund', async () => {
     comfy.set({ behaviour: 'slow', stepMs: 100 })
-    const model = await createModel({ name: 'drain-comfy', backend: 'comfyui', endpoint: comfy.url, checkpoint: 'sd15.safetensors', options: { pollIntervalMs: 20 }, concurrency: 1 })
+    const model = await createModel({
+      name: 'drain-comfy',
+      backend: 'comfyui',
+      endpoint: comfy.url,
+      checkpoint: 'sd15.safetensors',
+      options: { pollIntervalMs: 20 },
+      concurrency: 1,
+    })
     const { user, taskId } = await submitOn(model.id)
     const logs: string[] = []
     const first = startTaskRunner(1, (m) => logs.push(m))

@@ -10,9 +10,12 @@ type Pushed = { id: string; status: string; stage: string; progress: number; res
 /** Opens GET /api/tasks/events as a browser's streaming fetch would and collects its task events. */
 async function openStream(token: string) {
   const stop = new AbortController()
-  const res = await eventsRoute.GET(new Request('http://localhost/api/tasks/events', { headers: { authorization: `Bearer ${token}`, 'x-client-ip': '10.0.0.1' }, signal: stop.signal }), {
-    params: Promise.resolve({}),
-  })
+  const res = await eventsRoute.GET(
+    new Request('http://localhost/api/tasks/events', { headers: { authorization: `Bearer ${token}`, 'x-client-ip': '10.0.0.1' }, signal: stop.signal }),
+    {
+      params: Promise.resolve({}),
+    },
+  )
   const events: Pushed[] = []
   const parser = createParser({ onEvent: (e) => e.event === 'task' && events.push(JSON.parse(e.data) as Pushed) })
   const reading = (async () => {
@@ -33,7 +36,10 @@ describe('GET /api/tasks/events', () => {
     const stream = await openStream(user.token)
     expect(stream.res.status).toBe(200)
     expect(stream.res.headers.get('content-type')).toContain('text/event-stream')
-    const submitted = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'a lantern', width: 64, height: 64 } } })
+    const submitted = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'a lantern', width: 64, height: 64 } },
+    })
     expect(submitted.status).toBe(200)
     await expect.poll(() => stream.events.some((e) => e.stage === 'QUEUED'), { timeout: 5_000 }).toBe(true)
     await drainQueue()
@@ -53,7 +59,10 @@ describe('GET /api/tasks/events', () => {
     const model = await createModel({ name: 'demo-events-2' })
     const [alice, bob] = await Promise.all([createUser({ points: 50 }), createUser({ points: 50 })])
     const stream = await openStream(alice.token)
-    await callRoute(tasksRoute.POST, { token: bob.token, body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'not yours', width: 64, height: 64 } } })
+    await callRoute(tasksRoute.POST, {
+      token: bob.token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'not yours', width: 64, height: 64 } },
+    })
     await drainQueue()
     await new Promise((resolve) => setTimeout(resolve, 500))
     await stream.close()

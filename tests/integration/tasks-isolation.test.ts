@@ -40,7 +40,11 @@ async function submit(token: string, modelId: string, prompt: string) {
 
 async function setOutageLimit(seconds: number) {
   const value = String(seconds)
-  await db().siteConfig.upsert({ where: { name: 'BACKEND_OUTAGE_REFUND_SECONDS' }, create: { name: 'BACKEND_OUTAGE_REFUND_SECONDS', value }, update: { value } })
+  await db().siteConfig.upsert({
+    where: { name: 'BACKEND_OUTAGE_REFUND_SECONDS' },
+    create: { name: 'BACKEND_OUTAGE_REFUND_SECONDS', value },
+    update: { value },
+  })
   invalidateConfigCache()
 }
 

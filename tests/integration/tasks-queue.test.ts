@@ -11,7 +11,10 @@ import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
 import { createModel, drainQueue } from '../helpers/tasks'
 
 type Body = { type: string; modelId?: string; params: Record<string, unknown> }
-const text2img = (extra: Record<string, unknown> = {}): Body => ({ type: 'SD_TEXT2IMG', params: { prompt: '山间小屋', width: 256, height: 256, count: 1, ...extra } })
+const text2img = (extra: Record<string, unknown> = {}): Body => ({
+  type: 'SD_TEXT2IMG',
+  params: { prompt: '山间小屋', width: 256, height: 256, count: 1, ...extra },
+})
 const submit = (token: string, body: Body = text2img(), headers?: Record<string, string>) => callRoute(tasksRoute.POST, { token, body, headers })
 const points = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).points
 const ledgerRows = (taskId: string) => db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })
@@ -19,7 +22,11 @@ const ledgerRows = (taskId: string) => db().ledgerEntry.findMany({ where: { refe
 describe('submitting', () => {
   it('50 concurrent submits against 100 points at 10 each: exactly 10 accepted, points end at 0', async () => {
     await createModel({ name: 'q-50', prices: { SD_TEXT2IMG: 10 }, sort: -1 })
-    await db().siteConfig.upsert({ where: { name: 'TASK_MAX_PENDING_PER_USER' }, create: { name: 'TASK_MAX_PENDING_PER_USER', value: '100' }, update: { value: '100' } })
+    await db().siteConfig.upsert({
+      where: { name: 'TASK_MAX_PENDING_PER_USER' },
+      create: { name: 'TASK_MAX_PENDING_PER_USER', value: '100' },
+      update: { value: '100' },
+    })
     const { invalidateConfigCache } = await import('@/lib/site-config/store')
     invalidateConfigCache()
     const user = await createUser({ points: 100 })
@@ -92,7 +99,10 @@ describe('cancelling', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
     expect(results.filter((r) => r.status === 409)).toHaveLength(4)
     expect(await points(user.id)).toBe(30)
-    expect((await ledgerRows(task.id)).map((r) => [r.kind, r.amount])).toEqual([['TASK_CHARGE', -10], ['TASK_REFUND', 10]])
+    expect((await ledgerRows(task.id)).map((r) => [r.kind, r.amount])).toEqual([
+      ['TASK_CHARGE', -10],
+      ['TASK_REFUND', 10],
+    ])
     expect(await drainQueue()).toBe(0)
   })
 
@@ -127,8 +137,14 @@ describe('workers', () => {
     const user = await createUser({ points: 100 })
     const { createUpload } = await import('@/lib/uploads/create-upload')
     const sharp = (await import('sharp')).default
-    const upload = await createUpload(user.id, await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).png().toBuffer())
-    for (let i = 0; i < 3; i++) await submit(user.token, { type: 'SD_IMG2IMG', modelId: model.id, params: { prompt: 'x', initImageId: upload.id, width: 64, height: 64 } })
+    const upload = await createUpload(
+      user.id,
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } })
+        .png()
+        .toBuffer(),
+    )
+    for (let i = 0; i < 3; i++)
+      await submit(user.token, { type: 'SD_IMG2IMG', modelId: model.id, params: { prompt: 'x', initImageId: upload.id, width: 64, height: 64 } })
     const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => claimTask(`slot-${i}`)))
     const onModel = await db().task.count({ where: { modelId: model.id, stage: 'SUBMITTING' } })
     expect(claims.filter(Boolean)).toHaveLength(1)
@@ -173,7 +189,11 @@ describe('workers', () => {
     await db().task.update({ where: { id: task.id }, data: { deadlineAt: new Date(Date.now() - 1) } })
     expect(await db().task.count({ where: { status: 'PENDING', id: { not: task.id } } })).toBe(0)
     await sweepTasks()
-    expect(await db().task.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({ status: 'FAIL', errorCode: 'TIMEOUT', errorMessage: '生成超时，积分已退还' })
+    expect(await db().task.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({
+      status: 'FAIL',
+      errorCode: 'TIMEOUT',
+      errorMessage: '生成超时，积分已退还',
+    })
     expect(await points(user.id)).toBe(30)
     await expectLedgerInvariants()
   })

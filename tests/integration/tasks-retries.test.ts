@@ -22,14 +22,21 @@ beforeEach(() => {
 
 async function submitOn(modelId: string, points = 50) {
   const user = await createUser({ points })
-  const res = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: 'a heron', width: 64, height: 64, count: 1 } } })
+  const res = await callRoute(tasksRoute.POST, {
+    token: user.token,
+    body: { type: 'SD_TEXT2IMG', modelId, params: { prompt: 'a heron', width: 64, height: 64, count: 1 } },
+  })
   expect(res.status).toBe(200)
   return { user, taskId: res.body.data.id as string }
 }
 
 const task = (id: string) => db().task.findUniqueOrThrow({ where: { id } })
 const points = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).points
-const ledger = async (taskId: string) => (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [r.reference.split(':')[2], r.amount])
+const ledger = async (taskId: string) =>
+  (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [
+    r.reference.split(':')[2],
+    r.amount,
+  ])
 const submits = () => sd.bodies('/sdapi/v1/txt2img').length
 /** Skips the backoff, as if its time had passed. */
 const dueNow = (id: string) => db().task.update({ where: { id }, data: { runAfter: new Date() } })

@@ -11,7 +11,10 @@ describe('a task, the short way through', () => {
   it('charges, queues, runs on the demo renderer and stores images with thumbnails', async () => {
     await createModel()
     const user = await createUser({ points: 100 })
-    const submitted = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'SD_TEXT2IMG', params: { prompt: '一只猫', width: 256, height: 256, count: 2 } } })
+    const submitted = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', params: { prompt: '一只猫', width: 256, height: 256, count: 2 } },
+    })
     expect(submitted.status).toBe(200)
     expect(submitted.body.data).toMatchObject({ status: 'PENDING', stage: 'QUEUED', chargedPoints: 20 })
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(80)

@@ -18,7 +18,8 @@ afterAll(async () => {
 type Body = { type: string; modelId?: string; params: Record<string, unknown> }
 const submit = (token: string, body: Body, headers?: Record<string, string>) => callRoute(tasksRoute.POST, { token, body, headers })
 const points = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).points
-const ledger = async (taskId: string) => (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [r.kind, r.amount])
+const ledger = async (taskId: string) =>
+  (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [r.kind, r.amount])
 const task = (id: string) => db().task.findUniqueOrThrow({ where: { id } })
 
 describe('Idempotency-Key', () => {
@@ -59,7 +60,17 @@ describe('做同款 and 小狸猫', () => {
   it('做同款 (MAKE_SAME): a recommended work’s prompt and parameters become a new task on its model, charged at that model’s price', async () => {
     const model = await createModel({ name: 'same-sd', backend: 'sd-webui', endpoint: sd.url, prices: { SD_TEXT2IMG: 6 }, concurrency: 1 })
     const author = await createUser({ points: 100 })
-    const sourceParams = { prompt: '水墨山水，远山', negativePrompt: 'lowres', width: 512, height: 768, steps: 12, cfgScale: 5.5, seed: 42, sampler: 'DPM++ 2M', count: 2 }
+    const sourceParams = {
+      prompt: '水墨山水，远山',
+      negativePrompt: 'lowres',
+      width: 512,
+      height: 768,
+      steps: 12,
+      cfgScale: 5.5,
+      seed: 42,
+      sampler: 'DPM++ 2M',
+      count: 2,
+    }
     const source = (await submit(author.token, { type: 'SD_TEXT2IMG', modelId: model.id, params: sourceParams })).body.data
     await drainQueue()
     expect((await task(source.id)).status).toBe('SUCCESS')
@@ -96,9 +107,23 @@ describe('做同款 and 小狸猫', () => {
   })
 
   it('小狸猫 (SD_XIAOLIMAO): the preset’s defaults, trigger words and checkpoint apply, at the preset’s own price', async () => {
-    const model = await createModel({ name: 'xlm-sd', backend: 'sd-webui', endpoint: sd.url, checkpoint: 'sd15.safetensors', prices: { SD_TEXT2IMG: 50 }, concurrency: 1 })
+    const model = await createModel({
+      name: 'xlm-sd',
+      backend: 'sd-webui',
+      endpoint: sd.url,
+      checkpoint: 'sd15.safetensors',
+      prices: { SD_TEXT2IMG: 50 },
+      concurrency: 1,
+    })
     const preset = await db().customModel.create({
-      data: { name: '小狸猫·水彩', modelId: model.id, checkpoint: 'anything-v5.safetensors', triggerWords: 'xlm watercolor', defaultParams: { steps: 28, cfgScale: 6, width: 512, height: 768, negativePrompt: 'blurry' }, price: 7 },
+      data: {
+        name: '小狸猫·水彩',
+        modelId: model.id,
+        checkpoint: 'anything-v5.safetensors',
+        triggerWords: 'xlm watercolor',
+        defaultParams: { steps: 28, cfgScale: 6, width: 512, height: 768, negativePrompt: 'blurry' },
+        price: 7,
+      },
     })
     const user = await createUser({ points: 30 })
     const res = await submit(user.token, { type: 'SD_XIAOLIMAO', params: { customModelId: preset.id, prompt: '一只猫', count: 2, steps: 20 } })

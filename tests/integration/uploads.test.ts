@@ -32,7 +32,10 @@ async function post(body: BodyInit | Buffer, headers: Record<string, string> = {
     duplex: 'half',
   } as RequestInit)
   const res = await uploadsRoute.POST(req, { params: Promise.resolve({}) })
-  return { status: res.status, body: (await res.json()) as { success: boolean; data: { id: string; url: string; width: number; height: number }; errMessage?: string } }
+  return {
+    status: res.status,
+    body: (await res.json()) as { success: boolean; data: { id: string; url: string; width: number; height: number }; errMessage?: string },
+  }
 }
 
 /** Files in local storage's uploads folder (DATA_DIR/files/uploads). */
@@ -64,12 +67,19 @@ function pixelBomb(width: number, height: number): Buffer {
   header.writeUInt32BE(height, 4)
   header.set([1, 0, 0, 0, 0], 8) // bit depth 1, greyscale, deflate, no filter, no interlace
   const rows = deflateSync(Buffer.alloc((1 + Math.ceil(width / 8)) * height), { level: 9 })
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', rows),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
 }
 
 describe('POST /api/uploads', () => {
   it('stores a good PNG re-encoded under a server-made name and answers its id, url and size', async () => {
-    const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#2288aa' } }).png().toBuffer()
+    const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#2288aa' } })
+      .png()
+      .toBuffer()
     const files = await storedUploads()
     const res = await post(multipart('../../etc/passwd.png', 'image/png', png))
     expect(res.status).toBe(200)
@@ -91,7 +101,10 @@ describe('POST /api/uploads', () => {
     let pulled = 0
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (pulled === 0) controller.enqueue(new TextEncoder().encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`))
+        if (pulled === 0)
+          controller.enqueue(
+            new TextEncoder().encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`),
+          )
         if (pulled >= 64) return controller.close()
         pulled++
         controller.enqueue(new Uint8Array(chunk))

@@ -21,7 +21,10 @@ async function upload(bytes: Uint8Array, token?: string) {
   return { status: res.status, body: await res.json() }
 }
 
-const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toBuffer()
+const png = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .png()
+    .toBuffer()
 /** Files stored under avatars/ (the local store of the tests: DATA_DIR/files). */
 const storedAvatars = async () => (await readdir(path.join(process.env.DATA_DIR!, 'files', 'avatars')).catch(() => [])).length
 const avatarOf = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).avatar

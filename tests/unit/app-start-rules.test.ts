@@ -14,8 +14,7 @@ const WECHAT_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN'
 const ANDROID_WECHAT_UA =
   'Mozilla/5.0 (Linux; Android 13; V2055A) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/116.0.0.0 Mobile Safari/537.36 XWEB/1160065 MMWEBSDK/20231202 MMWEBID/2247 MicroMessenger/8.0.47.2560(0x28002F30) WeChat/arm64 Weixin NetType/WIFI Language/zh_CN ABI/arm64'
-const CHROME_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
+const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 
 const user = (over: { mobile?: string | null; hasOpenId?: boolean } = {}): StartUser => ({
   mobile: over.mobile === undefined ? '13800000000' : over.mobile,
@@ -121,7 +120,13 @@ describe('exhaustive table', () => {
                 for (const pathname of ['/', '/bind_mobile', '/wx_auth'])
                   for (const wechatDeclined of [true, false]) {
                     const action = decideStartAction(
-                      input({ user: user({ mobile, hasOpenId }), config: { WX_ENABLED, WX_APP_ID, MOBILE_ENABLED }, userAgent: inWechat ? WECHAT_UA : CHROME_UA, pathname, wechatDeclined }),
+                      input({
+                        user: user({ mobile, hasOpenId }),
+                        config: { WX_ENABLED, WX_APP_ID, MOBILE_ENABLED },
+                        userAgent: inWechat ? WECHAT_UA : CHROME_UA,
+                        pathname,
+                        wechatDeclined,
+                      }),
                     )
                     const expected =
                       pathname === '/wx_auth'
@@ -131,7 +136,9 @@ describe('exhaustive table', () => {
                           : MOBILE_ENABLED && !mobile && pathname !== '/bind_mobile'
                             ? 'bind-mobile'
                             : 'none'
-                    expect(action.kind, JSON.stringify({ hasOpenId, inWechat, WX_ENABLED, WX_APP_ID, MOBILE_ENABLED, mobile, pathname, wechatDeclined })).toBe(expected)
+                    expect(action.kind, JSON.stringify({ hasOpenId, inWechat, WX_ENABLED, WX_APP_ID, MOBILE_ENABLED, mobile, pathname, wechatDeclined })).toBe(
+                      expected,
+                    )
                   }
   })
 })

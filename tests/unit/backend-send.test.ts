@@ -29,7 +29,10 @@ function resolver(answers: Record<string, string[]>): Resolver & { calls: string
 }
 
 async function refusal(promise: Promise<unknown>): Promise<BackendError> {
-  const error = await promise.then(() => null, (e: unknown) => e)
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(BackendError)
   return error as BackendError
 }
@@ -51,7 +54,13 @@ describe('send() and metadata addresses', () => {
     expect(seen.length).toBe(before)
   })
 
-  it.each(['http://169.254.169.254/latest/meta-data', 'http://100.100.100.200/', 'http://[fd00:ec2::254]/', 'http://[::ffff:a9fe:a9fe]/', 'http://0xa9fea9fe/'])('refuses the literal %s without a lookup', async (url) => {
+  it.each([
+    'http://169.254.169.254/latest/meta-data',
+    'http://100.100.100.200/',
+    'http://[fd00:ec2::254]/',
+    'http://[::ffff:a9fe:a9fe]/',
+    'http://0xa9fea9fe/',
+  ])('refuses the literal %s without a lookup', async (url) => {
     const resolve = resolver({})
     expect((await refusal(send(url, {}, resolve))).message).toMatch(/元数据地址/)
     expect(resolve.calls).toEqual([])
@@ -88,7 +97,9 @@ describe('errors carry parsed text only', () => {
   })
 
   it('a JSON detail or error.message is kept, cut to 300 characters', () => {
-    expect(statusError(reply(422, JSON.stringify({ detail: 'Invalid sampler name' }), 'application/json')).message).toBe('后端拒绝了任务（HTTP 422）：Invalid sampler name')
+    expect(statusError(reply(422, JSON.stringify({ detail: 'Invalid sampler name' }), 'application/json')).message).toBe(
+      '后端拒绝了任务（HTTP 422）：Invalid sampler name',
+    )
     expect(errorText(reply(400, JSON.stringify({ error: { message: 'x'.repeat(1000) } })))).toHaveLength(301)
   })
 

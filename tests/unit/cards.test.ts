@@ -59,11 +59,15 @@ describe('judgeCards (PENDING → SUCCESS or FAIL)', () => {
   })
 
   it('fails a key that a ready card of another batch already has as 已有', () => {
-    expect(judgeCards([card(5, 'AAAA1', 3)], new Map([['h:AAAA1', { cardNo: 'C00000002', batchId: 2 }]]))).toEqual([{ id: 5, ok: false, reason: '与已有卡密重复（卡号 C00000002）' }])
+    expect(judgeCards([card(5, 'AAAA1', 3)], new Map([['h:AAAA1', { cardNo: 'C00000002', batchId: 2 }]]))).toEqual([
+      { id: 5, ok: false, reason: '与已有卡密重复（卡号 C00000002）' },
+    ])
   })
 
   it('fails a key made ready by an earlier chunk of the same batch as 同批次', () => {
-    expect(judgeCards([card(1500, 'AAAA1', 3)], new Map([['h:AAAA1', { cardNo: 'C00000002', batchId: 3 }]]))).toEqual([{ id: 1500, ok: false, reason: '与同批次卡密重复（卡号 C00000002）' }])
+    expect(judgeCards([card(1500, 'AAAA1', 3)], new Map([['h:AAAA1', { cardNo: 'C00000002', batchId: 3 }]]))).toEqual([
+      { id: 1500, ok: false, reason: '与同批次卡密重复（卡号 C00000002）' },
+    ])
   })
 
   it('fails malformed and unreadable keys, and a malformed first copy does not block a good one', () => {

@@ -13,7 +13,10 @@ const H = 64
 
 type Raw = { data: Buffer; width: number; height: number }
 
-const png = (data: Buffer, channels: 1 | 3 = 3) => sharp(data, { raw: { width: W, height: H, channels } }).png().toBuffer()
+const png = (data: Buffer, channels: 1 | 3 = 3) =>
+  sharp(data, { raw: { width: W, height: H, channels } })
+    .png()
+    .toBuffer()
 
 async function raw(bytes: Buffer): Promise<Raw> {
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true })
@@ -41,7 +44,26 @@ const INSIDE = (x: number, y: number) => x >= 40 && x < 88 && y >= 8 && y < 56
 async function render(job: Partial<GenerationJob>): Promise<Raw> {
   const adapter = createDemoAdapter({ endpoint: '', secret: null, checkpoint: null, options: { stepMs: 0 } })
   const outcome = await adapter.submit(
-    { taskId: 't', mode: 'txt2img', prompt: 'a red fox in snow', negativePrompt: '', width: W, height: H, steps: 20, cfgScale: 7, seed: 42, sampler: null, count: 1, denoisingStrength: null, checkpoint: null, initImage: null, maskImage: null, controlImage: null, controlnet: null, ...job },
+    {
+      taskId: 't',
+      mode: 'txt2img',
+      prompt: 'a red fox in snow',
+      negativePrompt: '',
+      width: W,
+      height: H,
+      steps: 20,
+      cfgScale: 7,
+      seed: 42,
+      sampler: null,
+      count: 1,
+      denoisingStrength: null,
+      checkpoint: null,
+      initImage: null,
+      maskImage: null,
+      controlImage: null,
+      controlnet: null,
+      ...job,
+    },
     { signal: new AbortController().signal, onProgress: () => {} },
   )
   if (outcome.kind !== 'completed') throw new Error('the demo renderer answers at once')

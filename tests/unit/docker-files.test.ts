@@ -98,8 +98,7 @@ const dependsOn = (service: Service): Record<string, string | undefined> =>
     ? Object.fromEntries(service.depends_on.map((name) => [name, undefined]))
     : Object.fromEntries(Object.entries(service.depends_on ?? {}).map(([name, v]) => [name, v?.condition]))
 
-const commandOf = (service: Service): string[] =>
-  Array.isArray(service.command) ? service.command : (service.command ?? '').split(/\s+/).filter(Boolean)
+const commandOf = (service: Service): string[] => (Array.isArray(service.command) ? service.command : (service.command ?? '').split(/\s+/).filter(Boolean))
 
 const SHELL = { AUTH_SECRET: 'compose-test-secret-'.padEnd(48, 'x') }
 const envKeys = Object.keys(ZEnvSchema.shape)
@@ -130,7 +129,10 @@ function dockerInstructions(text: string): Instruction[] {
 const dockerfile = dockerInstructions(read('Dockerfile'))
 const globalArgs = Object.fromEntries(
   dockerfile
-    .slice(0, dockerfile.findIndex((i) => i.keyword === 'FROM'))
+    .slice(
+      0,
+      dockerfile.findIndex((i) => i.keyword === 'FROM'),
+    )
     .filter((i) => i.keyword === 'ARG')
     .map((i) => {
       const [name, value = ''] = i.args.split('=')
@@ -360,7 +362,9 @@ describe('Dockerfile', () => {
   })
 
   it('EXPOSEs the port the compose file maps, and the app listens on it', () => {
-    const exposed = inFinal('EXPOSE').flatMap((i) => i.args.split(/\s+/)).map((p) => Number(p.split('/')[0]))
+    const exposed = inFinal('EXPOSE')
+      .flatMap((i) => i.args.split(/\s+/))
+      .map((p) => Number(p.split('/')[0]))
     for (const port of containerPorts(service('web'))) expect(exposed).toContain(port)
     const port = envOf(finalStage).PORT ?? String(parseEnv({}).PORT)
     expect(exposed).toContain(Number(port))

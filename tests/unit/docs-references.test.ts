@@ -92,7 +92,12 @@ describe('documentation references', () => {
       { file: 'lib/a.ts', lines: ['// see SPEC section 8', '// PROTOCOLS.md A 2b', '// docs/PROTOCOLS.md §1.8', '// ../shared/x'] },
       { file: 'docs/X.md', lines: ['[PRODUCT.md](PRODUCT.md)', 'DESIGN.md'] },
     ]
-    expect(outsideReferences(sample)).toEqual(['lib/a.ts:1: // see SPEC section 8', 'lib/a.ts:2: // PROTOCOLS.md A 2b', 'lib/a.ts:4: // ../shared/x', 'docs/X.md:2: DESIGN.md'])
+    expect(outsideReferences(sample)).toEqual([
+      'lib/a.ts:1: // see SPEC section 8',
+      'lib/a.ts:2: // PROTOCOLS.md A 2b',
+      'lib/a.ts:4: // ../shared/x',
+      'docs/X.md:2: DESIGN.md',
+    ])
     const links: Text[] = [{ file: 'lib/b.ts', lines: ['docs/PRODUCT.md §8', 'docs/PRODUCT.md §99', 'docs/NOPE.md', 'docs/PROTOCOLS.md §1.8'] }]
     expect(brokenDocLinks(links)).toEqual(['lib/b.ts:2: docs/PRODUCT.md §99 (no section 99)', 'lib/b.ts:3: docs/NOPE.md (no such file)'])
   })

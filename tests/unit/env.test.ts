@@ -164,7 +164,13 @@ describe('parseEnv and object storage', () => {
     expect(error.message).not.toContain('S3_ENDPOINT:')
   })
   it('accepts a complete configuration', () => {
-    const env = parseEnv({ S3_BUCKET: 'b', S3_ENDPOINT: 'https://cos.ap-shanghai.myqcloud.com', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret', S3_FORCE_PATH_STYLE: 'true' })
+    const env = parseEnv({
+      S3_BUCKET: 'b',
+      S3_ENDPOINT: 'https://cos.ap-shanghai.myqcloud.com',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    })
     expect(env).toMatchObject({ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: true, S3_REGION: 'us-east-1' })
   })
 })

@@ -1,17 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from '@/lib/zod'
 import { describeZodError, errorToResponse, fail, ok } from '@/lib/http/envelope'
-import {
-  AppError,
-  ERROR_STATUS,
-  badRequest,
-  conflict,
-  forbidden,
-  notFound,
-  tooManyRequests,
-  unauthorized,
-  type ErrorCode,
-} from '@/lib/http/app-error'
+import { AppError, ERROR_STATUS, badRequest, conflict, forbidden, notFound, tooManyRequests, unauthorized, type ErrorCode } from '@/lib/http/app-error'
 
 async function read(res: Response): Promise<{ status: number; body: Record<string, unknown> }> {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/)

@@ -21,11 +21,13 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 function get(host: string): Promise<string> {
   const { httpAgent } = guardedAgents(resolver)
   return new Promise((resolve, reject) => {
-    http.get({ host, port, path: '/', agent: httpAgent }, (res) => {
-      let body = ''
-      res.on('data', (c) => (body += c))
-      res.on('end', () => resolve(body))
-    }).on('error', reject)
+    http
+      .get({ host, port, path: '/', agent: httpAgent }, (res) => {
+        let body = ''
+        res.on('data', (c) => (body += c))
+        res.on('end', () => resolve(body))
+      })
+      .on('error', reject)
   })
 }
 

@@ -44,7 +44,14 @@ function importsOf(file: string): Import[] {
     const target = resolveSpecifier(file, at(m, 4))
     if (!target) continue
     const names = at(m, 3).trim()
-    const everyNameIsType = /^\{[\s\S]*\}$/.test(names) && names.slice(1, -1).split(',').map((n) => n.trim()).filter(Boolean).every((n) => n.startsWith('type '))
+    const everyNameIsType =
+      /^\{[\s\S]*\}$/.test(names) &&
+      names
+        .slice(1, -1)
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)
+        .every((n) => n.startsWith('type '))
     found.push({ target, isTypeOnly: Boolean(m[2]) || everyNameIsType })
   }
   for (const m of source.matchAll(DYNAMIC)) {
@@ -75,7 +82,10 @@ function layerTable(): Row[] {
   const section = doc.slice(doc.indexOf('## Layers'), doc.indexOf('\n## ', doc.indexOf('## Layers') + 1))
   const rows: Row[] = []
   for (const line of section.split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim())
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim())
     const element = cells[1]?.match(/^`([^`]+)`$/)?.[1]
     if (cells.length !== 4 || !element) continue
     const allowed = at(cells, 3)
@@ -109,7 +119,10 @@ describe('layers (docs/ARCHITECTURE.md)', () => {
     const allowed = new Set(leaves)
     for (const token of row.allowed) {
       if (token === 'foundation') ofKind('foundation').forEach((e) => allowed.add(e))
-      else if (token === 'domains') ofKind('domain').filter((e) => e !== 'lib/worker').forEach((e) => allowed.add(e))
+      else if (token === 'domains')
+        ofKind('domain')
+          .filter((e) => e !== 'lib/worker')
+          .forEach((e) => allowed.add(e))
       else if (token !== 'shared modules') allowed.add(token)
     }
     if (row.kind === 'domain') ofKind('foundation').forEach((e) => allowed.add(e))
@@ -125,7 +138,9 @@ describe('layers (docs/ARCHITECTURE.md)', () => {
 
   it('a domain imports only domains above it in the table', () => {
     const domains = ofKind('domain')
-    const wrong = rows.filter((r) => r.kind === 'domain').flatMap((r) => r.allowed.filter((t) => domains.includes(t) && domains.indexOf(t) >= domains.indexOf(r.element)).map((t) => `${r.element} → ${t}`))
+    const wrong = rows
+      .filter((r) => r.kind === 'domain')
+      .flatMap((r) => r.allowed.filter((t) => domains.includes(t) && domains.indexOf(t) >= domains.indexOf(r.element)).map((t) => `${r.element} → ${t}`))
     expect(wrong).toEqual([])
   })
 

@@ -34,13 +34,22 @@ describe('customId → action and price key', () => {
   })
 
   it('buttons we do not offer (video, bookmarks, made-up ids) have no price', () => {
-    for (const id of [`MJ::JOB::animate_high::1::${h}::SOLO`, `MJ::BOOKMARK::${h}`, 'MJ::JOB::upsample::5::x', 'upsample::1', '']) expect(classifyCustomId(id)).toBeNull()
+    for (const id of [`MJ::JOB::animate_high::1::${h}::SOLO`, `MJ::BOOKMARK::${h}`, 'MJ::JOB::upsample::5::x', 'upsample::1', ''])
+      expect(classifyCustomId(id)).toBeNull()
   })
 
   it('every price key used is one the model price table accepts', () => {
     const used = new Set<string>()
     for (const a of ['IMAGINE', 'BLEND', 'DESCRIBE'] as const) used.add(submissionPriceKey(a))
-    for (const id of [`MJ::JOB::upsample::1::${h}`, `MJ::JOB::variation::1::${h}`, `MJ::JOB::reroll::0::${h}::SOLO`, `MJ::Outpaint::50::1::${h}::SOLO`, `MJ::JOB::pan_up::1::${h}::SOLO`, `MJ::Inpaint::1::${h}::SOLO`]) used.add(priceKeyOf(id)!)
+    for (const id of [
+      `MJ::JOB::upsample::1::${h}`,
+      `MJ::JOB::variation::1::${h}`,
+      `MJ::JOB::reroll::0::${h}::SOLO`,
+      `MJ::Outpaint::50::1::${h}::SOLO`,
+      `MJ::JOB::pan_up::1::${h}::SOLO`,
+      `MJ::Inpaint::1::${h}::SOLO`,
+    ])
+      used.add(priceKeyOf(id)!)
     expect([...used].sort()).toEqual([...MJ_PRICE_KEYS].sort())
   })
 
@@ -54,7 +63,13 @@ describe('customId → action and price key', () => {
 
 describe('proxy task objects', () => {
   it('reads ids as strings, "NN%" progress as numbers, and drops buttons without a customId', () => {
-    const task = parseTask({ id: 1732512345678123, status: 'IN_PROGRESS', progress: '46%', imageUrl: '', buttons: [{ customId: 'a', label: 'U1' }, { label: 'x' }, 'junk'] })!
+    const task = parseTask({
+      id: 1732512345678123,
+      status: 'IN_PROGRESS',
+      progress: '46%',
+      imageUrl: '',
+      buttons: [{ customId: 'a', label: 'U1' }, { label: 'x' }, 'junk'],
+    })!
     expect(task).toMatchObject({ id: '1732512345678123', progress: 46, imageUrl: null })
     expect(task.buttons).toEqual([{ customId: 'a', label: 'U1', emoji: '', style: 2 }])
     expect(parseTask(null)).toBeNull()

@@ -4,7 +4,9 @@ import { chatCompletionsUrl } from '@/lib/mj/translate'
 
 describe('Midjourney parameter composer', () => {
   it('composes the options in a fixed order: --ar --v --s --c --q then the speed flag', () => {
-    expect(composeParams({ aspectRatio: '16:9', version: '6.1', stylize: 250, chaos: 10, quality: 1, speed: 'fast' })).toBe('--ar 16:9 --v 6.1 --s 250 --c 10 --q 1 --fast')
+    expect(composeParams({ aspectRatio: '16:9', version: '6.1', stylize: 250, chaos: 10, quality: 1, speed: 'fast' })).toBe(
+      '--ar 16:9 --v 6.1 --s 250 --c 10 --q 1 --fast',
+    )
   })
 
   it('niji replaces --v; unset options and zero-less nulls are left out, 0 is kept', () => {
@@ -14,13 +16,17 @@ describe('Midjourney parameter composer', () => {
   })
 
   it('raw parameters come last and win over an option that sets the same thing (any spelling)', () => {
-    expect(composeParams({ aspectRatio: '1:1', stylize: 100, chaos: 5 }, '--aspect 2:3 --stylize 750 --no text')).toBe('--c 5 --aspect 2:3 --stylize 750 --no text')
+    expect(composeParams({ aspectRatio: '1:1', stylize: 100, chaos: 5 }, '--aspect 2:3 --stylize 750 --no text')).toBe(
+      '--c 5 --aspect 2:3 --stylize 750 --no text',
+    )
     expect(composeParams({ version: '7', speed: 'relax' }, '--niji 6 --turbo')).toBe('--niji 6 --turbo')
     expect(composeParams({ quality: 2 }, '  --q .5  ')).toBe('--q .5')
   })
 
   it('parameters typed into the prompt are kept as raw ones', () => {
-    expect(composeMjPrompt('an orange cat --ar 3:2 --no dogs', { aspectRatio: '16:9', version: '6.1' }, '--tile')).toBe('an orange cat --v 6.1 --ar 3:2 --no dogs --tile')
+    expect(composeMjPrompt('an orange cat --ar 3:2 --no dogs', { aspectRatio: '16:9', version: '6.1' }, '--tile')).toBe(
+      'an orange cat --v 6.1 --ar 3:2 --no dogs --tile',
+    )
     expect(composeMjPrompt('  a lighthouse  ', { aspectRatio: '9:16', niji: '5' })).toBe('a lighthouse --ar 9:16 --niji 5')
   })
 

@@ -29,7 +29,10 @@ afterAll(() => {
   return new Promise<void>((resolve) => server.close(() => resolve()))
 })
 
-const resolver = (answers: Record<string, string[]>): Resolver => async (host) => (answers[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
+const resolver =
+  (answers: Record<string, string[]>): Resolver =>
+  async (host) =>
+    (answers[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
 const resolve = resolver({ 'service.lan': ['127.0.0.1'], 'meta.lan': ['169.254.169.254'], 'aliyun.lan': ['100.100.100.200'], 'aws6.lan': ['fd00:ec2::254'] })
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
@@ -41,7 +44,11 @@ describe('guardedFetch (WeChat, SMS providers, translation)', () => {
   })
 
   it('answers like fetch, connected to the checked address under the configured name', async () => {
-    const res = await guardedFetch(`http://service.lan:${port}/cgi-bin/x?a=1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, resolve)
+    const res = await guardedFetch(
+      `http://service.lan:${port}/cgi-bin/x?a=1`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+      resolve,
+    )
     expect([res.status, res.ok, res.headers.get('x-extra'), await res.json()]).toEqual([200, true, 'yes', { errcode: 0 }])
     expect(hosts.at(-1)).toBe(`service.lan:${port}`)
   })

@@ -5,7 +5,11 @@ import { listParams, withFilters, withPage, type PagedListState } from '@/lib/ap
 // its page and filters move.
 
 type Filters = { status: string; keyword: string; batchId: string }
-const state = (page: number, filters: Partial<Filters> = {}): PagedListState<Filters> => ({ page, pageSize: 20, filters: { status: '', keyword: '', batchId: '', ...filters } })
+const state = (page: number, filters: Partial<Filters> = {}): PagedListState<Filters> => ({
+  page,
+  pageSize: 20,
+  filters: { status: '', keyword: '', batchId: '', ...filters },
+})
 
 describe('listParams', () => {
   it('sends page and pageSize and only the filters that are set, trimmed', () => {

@@ -5,12 +5,35 @@ import { createSafeFetcher, isBlockedAddress, pinnedLookup, safeFetchBytes, Unsa
 
 describe('isBlockedAddress (SSRF)', () => {
   it.each([
-    '127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.100.100.200', '100.64.0.1',
-    '0.0.0.0', '198.18.0.1', '224.0.0.1', '::1', '::', 'fc00::1', 'fd12::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-ip',
-    'fd00:ec2::254', '::ffff:a9fe:a9fe', '::169.254.169.254', '::ffff:0:169.254.169.254', '::ffff:0:6464:64c8',
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.100.100.200',
+    '100.64.0.1',
+    '0.0.0.0',
+    '198.18.0.1',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fc00::1',
+    'fd12::1',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    'not-an-ip',
+    'fd00:ec2::254',
+    '::ffff:a9fe:a9fe',
+    '::169.254.169.254',
+    '::ffff:0:169.254.169.254',
+    '::ffff:0:6464:64c8',
   ])('refuses %s', (address) => expect(isBlockedAddress(address)).toBe(true))
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => expect(isBlockedAddress(address)).toBe(false))
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) =>
+    expect(isBlockedAddress(address)).toBe(false),
+  )
 })
 
 describe('safeFetchBytes', () => {
@@ -114,13 +137,22 @@ describe('safeFetchBytes through the pinned address', () => {
   })
 
   it('the lookup answers both calling conventions of node:net', () => {
-    const lookup = pinnedLookup([{ address: '203.0.113.5', family: 4 }, { address: '2001:db8::5', family: 6 }])
+    const lookup = pinnedLookup([
+      { address: '203.0.113.5', family: 4 },
+      { address: '2001:db8::5', family: 6 },
+    ])
     const answers: unknown[][] = []
     lookup('x', { all: true }, (...args) => answers.push(args))
     lookup('x', { family: 6 }, (...args) => answers.push(args))
     lookup('x', 4, (...args) => answers.push(args))
     expect(answers).toEqual([
-      [null, [{ address: '203.0.113.5', family: 4 }, { address: '2001:db8::5', family: 6 }]],
+      [
+        null,
+        [
+          { address: '203.0.113.5', family: 4 },
+          { address: '2001:db8::5', family: 6 },
+        ],
+      ],
       [null, '2001:db8::5', 6],
       [null, '203.0.113.5', 4],
     ])

@@ -42,7 +42,11 @@ describe('signRequest (AWS SigV4)', () => {
       'X-Amz-Expires': '86400',
       'X-Amz-SignedHeaders': 'host',
     })
-    const signed = signature({ method: 'GET', path: '/test.txt', query, headers: { host: 'examplebucket.s3.amazonaws.com' }, payloadHash: 'UNSIGNED-PAYLOAD' }, credentials, '20130524T000000Z')
+    const signed = signature(
+      { method: 'GET', path: '/test.txt', query, headers: { host: 'examplebucket.s3.amazonaws.com' }, payloadHash: 'UNSIGNED-PAYLOAD' },
+      credentials,
+      '20130524T000000Z',
+    )
     expect(signed.signature).toBe('aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404')
   })
 })

@@ -3,7 +3,12 @@ import { changedItems, saveOrder, shownValue, withoutSaved, type Edits } from '@
 import type { ConfigItemView } from '@/components/admin/site-config/site-config-editor'
 import { at } from '../helpers/present'
 
-const item = (name: string, type: ConfigItemView['type'], value: ConfigItemView['value'], visibility: ConfigItemView['visibility'] = 'admin'): ConfigItemView => ({
+const item = (
+  name: string,
+  type: ConfigItemView['type'],
+  value: ConfigItemView['value'],
+  visibility: ConfigItemView['visibility'] = 'admin',
+): ConfigItemView => ({
   name,
   group: '短信',
   label: name,
@@ -37,8 +42,18 @@ describe('the site config editor’s edits', () => {
   })
 
   it('saves switches turned off first and switches turned on last', () => {
-    const items = [item('SMS_LOGIN_ENABLED', 'boolean', false), item('SMS_PROVIDER', 'string', 'log'), item('MOBILE_ENABLED', 'boolean', true), item('ALIYUN_SMS_SIGN_NAME', 'string', '')]
+    const items = [
+      item('SMS_LOGIN_ENABLED', 'boolean', false),
+      item('SMS_PROVIDER', 'string', 'log'),
+      item('MOBILE_ENABLED', 'boolean', true),
+      item('ALIYUN_SMS_SIGN_NAME', 'string', ''),
+    ]
     const edits: Edits = { SMS_LOGIN_ENABLED: true, SMS_PROVIDER: 'aliyun', MOBILE_ENABLED: false, ALIYUN_SMS_SIGN_NAME: 'AI画室' }
-    expect(saveOrder(changedItems(items, edits), edits).map((i) => i.name)).toEqual(['MOBILE_ENABLED', 'SMS_PROVIDER', 'ALIYUN_SMS_SIGN_NAME', 'SMS_LOGIN_ENABLED'])
+    expect(saveOrder(changedItems(items, edits), edits).map((i) => i.name)).toEqual([
+      'MOBILE_ENABLED',
+      'SMS_PROVIDER',
+      'ALIYUN_SMS_SIGN_NAME',
+      'SMS_LOGIN_ENABLED',
+    ])
   })
 })

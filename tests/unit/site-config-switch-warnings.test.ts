@@ -15,7 +15,14 @@ const item = (name: string, type: ConfigItemView['type'], value: ConfigItemView[
 
 /** The console warns next to a switch that is on while what it needs is missing. */
 describe('switchWarning', () => {
-  const trial = [item('SMS_PROVIDER', 'string', 'log'), item('SMS_LOGIN_ENABLED', 'boolean', false), item('MOBILE_ENABLED', 'boolean', false), item('WX_ENABLED', 'boolean', false), item('WX_APP_ID', 'string', ''), item('WX_APP_SECRET', 'string', '', false)]
+  const trial = [
+    item('SMS_PROVIDER', 'string', 'log'),
+    item('SMS_LOGIN_ENABLED', 'boolean', false),
+    item('MOBILE_ENABLED', 'boolean', false),
+    item('WX_ENABLED', 'boolean', false),
+    item('WX_APP_ID', 'string', ''),
+    item('WX_APP_SECRET', 'string', '', false),
+  ]
   const warn = (name: string, edits: Record<string, string | boolean> = {}, all = trial) => {
     const lookup = settingLookup(all, edits)
     return switchWarning(name, lookup.valueOf, lookup.isSet)
@@ -33,7 +40,9 @@ describe('switchWarning', () => {
   })
 
   it('warns when WeChat login is on without an AppID (or AppSecret), naming what is missing', () => {
-    expect(warn('WX_ENABLED', { WX_ENABLED: true })).toBe('还没有填写公众号 AppID和公众号 AppSecret：开启后微信登录仍不可用，用户会看到“未完成配置”。请先填写下方的公众号 AppID和公众号 AppSecret。')
+    expect(warn('WX_ENABLED', { WX_ENABLED: true })).toBe(
+      '还没有填写公众号 AppID和公众号 AppSecret：开启后微信登录仍不可用，用户会看到“未完成配置”。请先填写下方的公众号 AppID和公众号 AppSecret。',
+    )
     expect(warn('WX_ENABLED', { WX_ENABLED: true, WX_APP_SECRET: 'a'.repeat(32) })).toMatch(/^还没有填写公众号 AppID：/)
     expect(warn('WX_ENABLED', { WX_ENABLED: true, WX_APP_ID: 'wx0123456789abcdef', WX_APP_SECRET: 'a'.repeat(32) })).toBeNull()
   })

@@ -48,8 +48,25 @@ describe('Tencent SendSms: ours equals tencentcloud-sdk-nodejs-common Sign.sign3
     ['a time on the day before in Beijing', 1551113065],
     ['an ordinary time', 1795000000],
   ])('the same Authorization for %s', (_case, timestamp) => {
-    const sdk = Sign.sign3({ method: 'POST', url: 'https://sms.tencentcloudapi.com/', payload, timestamp, service: 'sms', ...keys, multipart: false, boundary: '', headers: { 'Content-Type': contentType } })
-    const ours = tc3Sign({ ...keys, service: 'sms', timestamp, method: 'POST', headers: { 'Content-Type': contentType, Host: 'sms.tencentcloudapi.com' }, payload: JSON.stringify(payload) })
+    const sdk = Sign.sign3({
+      method: 'POST',
+      url: 'https://sms.tencentcloudapi.com/',
+      payload,
+      timestamp,
+      service: 'sms',
+      ...keys,
+      multipart: false,
+      boundary: '',
+      headers: { 'Content-Type': contentType },
+    })
+    const ours = tc3Sign({
+      ...keys,
+      service: 'sms',
+      timestamp,
+      method: 'POST',
+      headers: { 'Content-Type': contentType, Host: 'sms.tencentcloudapi.com' },
+      payload: JSON.stringify(payload),
+    })
     expect(ours.authorization).toBe(sdk)
   })
 })

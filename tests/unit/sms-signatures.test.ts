@@ -31,7 +31,7 @@ describe('Aliyun RPC signature (HMAC-SHA1, SignatureVersion 1.0)', () => {
     expect(aliyunCanonicalQuery({ b: '2', Signature: 'x', a: '1', B: '3' })).toBe('B=3&a=1&b=2')
   })
 
-  it('encodes per RFC 3986: space as %20, * as %2A, ~ kept, !\'() encoded, UTF-8 bytes', () => {
+  it("encodes per RFC 3986: space as %20, * as %2A, ~ kept, !'() encoded, UTF-8 bytes", () => {
     expect(aliyunPercentEncode("a b*c~d!e'f(g)h")).toBe('a%20b%2Ac~d%21e%27f%28g%29h')
     expect(aliyunPercentEncode('阿里云')).toBe('%E9%98%BF%E9%87%8C%E4%BA%91')
     expect(aliyunPercentEncode('{"code":"123456"}')).toBe('%7B%22code%22%3A%22123456%22%7D')
@@ -55,7 +55,9 @@ describe('Tencent Cloud TC3-HMAC-SHA256', () => {
     expect(signed.canonicalRequest).toBe(
       'POST\n/\n\ncontent-type:application/json; charset=utf-8\nhost:cvm.tencentcloudapi.com\n\ncontent-type;host\n35e9c5b0e3ae67532d3c9f17ead6c90222632e5b1ff7f6e89887f1398934f064',
     )
-    expect(signed.stringToSign).toBe('TC3-HMAC-SHA256\n1551113065\n2019-02-25/cvm/tc3_request\n5ffe6a04c0664d6b969fab9a13bdab201d63ee709638e2749d62a09ca18d7031')
+    expect(signed.stringToSign).toBe(
+      'TC3-HMAC-SHA256\n1551113065\n2019-02-25/cvm/tc3_request\n5ffe6a04c0664d6b969fab9a13bdab201d63ee709638e2749d62a09ca18d7031',
+    )
   })
 
   it('reproduces the documented signature and Authorization header', () => {

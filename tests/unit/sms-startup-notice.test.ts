@@ -12,7 +12,9 @@ describe('smsStartupNotice', () => {
   })
 
   it('names what uses SMS when it is switched on', () => {
-    expect(smsStartupNotice(stored({ SMS_PROVIDER: 'log', SMS_LOGIN_ENABLED: true, MOBILE_ENABLED: true }), true)).toContain('In use now by SMS sign-in and required phone binding.')
+    expect(smsStartupNotice(stored({ SMS_PROVIDER: 'log', SMS_LOGIN_ENABLED: true, MOBILE_ENABLED: true }), true)).toContain(
+      'In use now by SMS sign-in and required phone binding.',
+    )
   })
 
   it('says nothing with a real provider, or where log is refused anyway', () => {

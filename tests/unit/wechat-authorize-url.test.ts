@@ -29,7 +29,9 @@ describe('wechatAuthorizeUrl (公众号网页授权)', () => {
 describe('wechatQrConnectUrl (开放平台网站应用扫码登录)', () => {
   it('uses /connect/qrconnect with scope snsapi_login in the documented order', () => {
     const url = wechatQrConnectUrl('https://open.weixin.qq.com', 'wxOPEN', 'https://ai.example.com/wx_auth', 'st')
-    expect(url).toBe('https://open.weixin.qq.com/connect/qrconnect?appid=wxOPEN&redirect_uri=https%3A%2F%2Fai.example.com%2Fwx_auth&response_type=code&scope=snsapi_login&state=st#wechat_redirect')
+    expect(url).toBe(
+      'https://open.weixin.qq.com/connect/qrconnect?appid=wxOPEN&redirect_uri=https%3A%2F%2Fai.example.com%2Fwx_auth&response_type=code&scope=snsapi_login&state=st#wechat_redirect',
+    )
     expect(parse(url).keys).toEqual(['appid', 'redirect_uri', 'response_type', 'scope', 'state'])
   })
 })

@@ -37,7 +37,10 @@ export function AssignCardDialog({ card, onClose, onAssigned }: { card: CardRow;
             <button
               type="button"
               onClick={() => setChosen(u)}
-              className={cn('flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm', chosen?.id === u.id ? 'bg-brand-600/20 text-white ring-1 ring-brand-500' : 'hover:bg-zinc-800')}
+              className={cn(
+                'flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm',
+                chosen?.id === u.id ? 'bg-brand-600/20 text-white ring-1 ring-brand-500' : 'hover:bg-zinc-800',
+              )}
             >
               <span>
                 {u.name} <span className="text-zinc-500">@{u.username}</span>

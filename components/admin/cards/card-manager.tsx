@@ -26,7 +26,8 @@ function downloadBlob(blob: Blob, name: string) {
 /** While any card on the page is PENDING, the list refreshes itself. */
 const cardsQuery = (params: CardListParams) => ({
   ...adminCardQueries.list(params),
-  refetchInterval: (query: { state: { data?: { list: CardRow[] } } }) => (query.state.data?.list.some((c) => c.status === 'PENDING') ? PENDING_REFRESH_MS : false),
+  refetchInterval: (query: { state: { data?: { list: CardRow[] } } }) =>
+    query.state.data?.list.some((c) => c.status === 'PENDING') ? PENDING_REFRESH_MS : false,
 })
 
 /** /admin/cards_mana (docs/PRODUCT.md §2.4): 卡密列表 with batch import, assign, disable, export. */

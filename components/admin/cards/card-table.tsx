@@ -11,7 +11,19 @@ import { CardStatusBadge } from './card-status'
 const isAssignable = (card: CardRow) => card.status === 'SUCCESS' && !card.usedAt && !card.disabledAt && !card.holder
 
 /** The cards of one page: masked keys, who holds or used them, status; 分配 (ADMIN) and 停用/启用. */
-export function CardTable({ rows, isLoading, isError, canIssue, onAssign }: { rows: CardRow[] | undefined; isLoading: boolean; isError: boolean; canIssue: boolean; onAssign: (card: CardRow) => void }) {
+export function CardTable({
+  rows,
+  isLoading,
+  isError,
+  canIssue,
+  onAssign,
+}: {
+  rows: CardRow[] | undefined
+  isLoading: boolean
+  isError: boolean
+  canIssue: boolean
+  onAssign: (card: CardRow) => void
+}) {
   const disable = useDisableCard()
 
   function toggleDisabled(card: CardRow) {
@@ -59,5 +71,15 @@ export function CardTable({ rows, isLoading, isError, canIssue, onAssign }: { ro
       ),
     },
   ]
-  return <DataTable columns={columns} rows={rows} rowKey={(c) => c.id} isLoading={isLoading} isError={isError} empty="暂无卡密" rowClassName="hover:bg-zinc-900/50" />
+  return (
+    <DataTable
+      columns={columns}
+      rows={rows}
+      rowKey={(c) => c.id}
+      isLoading={isLoading}
+      isError={isError}
+      empty="暂无卡密"
+      rowClassName="hover:bg-zinc-900/50"
+    />
+  )
 }

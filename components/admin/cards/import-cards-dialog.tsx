@@ -54,11 +54,30 @@ export function ImportCardsDialog({ open, onClose, onImported }: { open: boolean
     <FormDialog open={open} title="批量导入卡密" onClose={onClose} onConfirm={submit} busy={busy} submitLabel="导入">
       <div className="space-y-4">
         <Field label="卡密" htmlFor="import-cards" help={count ? `共 ${count} 个卡密` : '每行一个，首尾空格和空行会被忽略'}>
-          <Textarea id="import-cards" rows={10} value={text} onChange={(e) => setText(e.target.value)} placeholder="请输入卡密，每行一个" className="font-mono" />
+          <Textarea
+            id="import-cards"
+            rows={10}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="请输入卡密，每行一个"
+            className="font-mono"
+          />
         </Field>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="每张积分（可选）" htmlFor="import-points" help={defaultPoints === undefined ? '留空则使用站点配置的默认积分' : `留空则使用站点默认积分：${defaultPoints}`}>
-            <Input id="import-points" type="number" inputMode="numeric" min={1} value={points} onChange={(e) => setPoints(e.target.value)} placeholder={defaultPoints === undefined ? undefined : String(defaultPoints)} />
+          <Field
+            label="每张积分（可选）"
+            htmlFor="import-points"
+            help={defaultPoints === undefined ? '留空则使用站点配置的默认积分' : `留空则使用站点默认积分：${defaultPoints}`}
+          >
+            <Input
+              id="import-points"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              value={points}
+              onChange={(e) => setPoints(e.target.value)}
+              placeholder={defaultPoints === undefined ? undefined : String(defaultPoints)}
+            />
           </Field>
           <Field label="过期时间（可选）" htmlFor="import-expires">
             <Input id="import-expires" type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} />

@@ -64,7 +64,13 @@ export function CustomModelFormDialog({ preset, onClose, onSaved }: { preset: Cu
   }
 
   return (
-    <FormDialog title={isNew ? '新建风格模型' : `编辑风格模型 ${preset.name}`} onClose={onClose} className="sm:max-w-2xl!" formId="custom-model-form" busy={busy}>
+    <FormDialog
+      title={isNew ? '新建风格模型' : `编辑风格模型 ${preset.name}`}
+      onClose={onClose}
+      className="sm:max-w-2xl!"
+      formId="custom-model-form"
+      busy={busy}
+    >
       <form id="custom-model-form" onSubmit={save} className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="名称" htmlFor="cm-name">

@@ -50,10 +50,26 @@ export function CustomModelManager() {
   return (
     <div>
       <PageTitle actions={<Button onClick={() => setEditing('new')}>新建风格模型</Button>}>风格模型</PageTitle>
-      <DataTable columns={columns} rows={data} rowKey={(p) => p.id} isLoading={isLoading} isError={isError} empty="还没有风格模型" rowClassName="hover:bg-zinc-900/50" />
+      <DataTable
+        columns={columns}
+        rows={data}
+        rowKey={(p) => p.id}
+        isLoading={isLoading}
+        isError={isError}
+        empty="还没有风格模型"
+        rowClassName="hover:bg-zinc-900/50"
+      />
 
       {editing && <CustomModelFormDialog preset={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />}
-      <ConfirmDialog open={Boolean(deleting)} title="删除风格模型" danger confirmText="删除" loading={isDeleting} onConfirm={confirmDelete} onClose={() => setDeleting(null)}>
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title="删除风格模型"
+        danger
+        confirmText="删除"
+        loading={isDeleting}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+      >
         确定删除风格模型 <span className="font-medium text-white">{deleting?.name}</span> 吗？已生成的作品会保留。
       </ConfirmDialog>
     </div>

@@ -9,7 +9,19 @@ import { BACKEND_HINTS, BACKEND_LABELS, MODEL_TYPE_LABELS } from './model-labels
 type Edit = (patch: { type?: ModelType; backend?: BackendKind; endpoint?: string }) => void
 
 /** 类型, 后端 and, for a real backend, its address. A type the backend cannot run says so under 后端. */
-export function BackendFields({ type, backend, endpoint, canEditEndpoint, onChange }: { type: ModelType; backend: BackendKind; endpoint: string; canEditEndpoint: boolean; onChange: Edit }) {
+export function BackendFields({
+  type,
+  backend,
+  endpoint,
+  canEditEndpoint,
+  onChange,
+}: {
+  type: ModelType
+  backend: BackendKind
+  endpoint: string
+  canEditEndpoint: boolean
+  onChange: Edit
+}) {
   return (
     <>
       <Field label="类型" htmlFor="mf-type">
@@ -63,7 +75,13 @@ export function SecretField({
   onChange: (patch: { secret?: string; isClearingSecret?: boolean }) => void
 }) {
   const hasSecret = Boolean(storedMask)
-  const help = !canEdit ? '密钥只有管理员可以设置或修改' : mustRetype ? '接口地址已更换，请重新填写密钥（或清除密钥）' : isNew || !hasSecret ? BACKEND_HINTS[backend].secret : '留空则保持原密钥不变'
+  const help = !canEdit
+    ? '密钥只有管理员可以设置或修改'
+    : mustRetype
+      ? '接口地址已更换，请重新填写密钥（或清除密钥）'
+      : isNew || !hasSecret
+        ? BACKEND_HINTS[backend].secret
+        : '留空则保持原密钥不变'
   return (
     <Field label="密钥" htmlFor="mf-secret" help={help}>
       <Input
@@ -78,7 +96,12 @@ export function SecretField({
       />
       {hasSecret && canEdit && (
         <label className="mt-1.5 flex items-center gap-2 text-xs text-zinc-400">
-          <input type="checkbox" checked={isClearing} onChange={(e) => onChange({ isClearingSecret: e.target.checked, secret: '' })} className="accent-brand-500" />
+          <input
+            type="checkbox"
+            checked={isClearing}
+            onChange={(e) => onChange({ isClearingSecret: e.target.checked, secret: '' })}
+            className="accent-brand-500"
+          />
           清除已保存的密钥
         </label>
       )}

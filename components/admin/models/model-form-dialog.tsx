@@ -25,7 +25,10 @@ export function ModelFormDialog({ model, onClose, onSaved }: { model: ModelRow |
   // Endpoints and backend keys are ADMIN-only; a MANAGER sees them (the key masked) and cannot change them.
   const isAdminUser = profile ? isAdmin(profile.role) : false
   const edit = (patch: Partial<ModelFormValues>) => setValues((v) => ({ ...v, ...patch }))
-  const text = (key: 'name' | 'checkpoint' | 'concurrency' | 'pool' | 'sort') => ({ value: values[key], onChange: (e: { target: { value: string } }) => edit({ [key]: e.target.value }) })
+  const text = (key: 'name' | 'checkpoint' | 'concurrency' | 'pool' | 'sort') => ({
+    value: values[key],
+    onChange: (e: { target: { value: string } }) => edit({ [key]: e.target.value }),
+  })
 
   async function save(e: FormEvent) {
     e.preventDefault()

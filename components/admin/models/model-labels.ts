@@ -21,7 +21,11 @@ export const BACKEND_LABELS: Record<BackendKind, string> = {
 /** What each backend expects in the secret and options fields. */
 export const BACKEND_HINTS: Record<BackendKind, { endpoint: string; secret: string; options: string }> = {
   'sd-webui': { endpoint: 'http://127.0.0.1:7860', secret: '启动参数 --api-auth 的“用户名:密码”，未开启认证可留空', options: '一般无需填写' },
-  comfyui: { endpoint: 'http://127.0.0.1:8188', secret: '可选的 Bearer 令牌（经反向代理鉴权时使用）', options: '例如 {"workflows": {"txt2img": { …API 格式工作流… }}}' },
+  comfyui: {
+    endpoint: 'http://127.0.0.1:8188',
+    secret: '可选的 Bearer 令牌（经反向代理鉴权时使用）',
+    options: '例如 {"workflows": {"txt2img": { …API 格式工作流… }}}',
+  },
   'openai-images': { endpoint: 'https://api.example.com/v1', secret: 'API Key', options: '例如 {"model": "gpt-image-1"}' },
   'mj-proxy': { endpoint: 'http://127.0.0.1:8080', secret: 'mj-api-secret，未设置可留空', options: '一般无需填写' },
   demo: { endpoint: '', secret: '演示渲染器无需密钥', options: '例如 {"stepMs": 120}（每步耗时，毫秒）' },
@@ -50,7 +54,9 @@ export function pricesOf(model: ModelRow): Partial<Record<PricedTaskType, number
 /** "文生图 2 · 图生图 3" (an MJ model: "生成 8 · 放大 2 ..."), or null when the model offers nothing. */
 export function pricesSummary(model: ModelRow): string | null {
   const prices = pricesOf(model)
-  const parts = priceKeysFor(model.type).filter((t) => typeof prices[t] === 'number').map((t) => `${priceLabel(t)} ${prices[t]}`)
+  const parts = priceKeysFor(model.type)
+    .filter((t) => typeof prices[t] === 'number')
+    .map((t) => `${priceLabel(t)} ${prices[t]}`)
   return parts.length ? parts.join(' · ') : null
 }
 

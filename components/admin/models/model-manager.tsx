@@ -19,7 +19,9 @@ export function ModelManager() {
   const [editing, setEditing] = useState<ModelRow | 'new' | null>(null)
   const [testing, setTesting] = useState<ModelRow | null>(null)
   // While tasks wait or run, the queue figures follow them.
-  const { data, isLoading, isError } = useAdminModels((query) => (query.state.data?.some((m) => m.queued + (m.poolQueued ?? 0) + m.running > 0) ? PENDING_REFRESH_MS : false))
+  const { data, isLoading, isError } = useAdminModels((query) =>
+    query.state.data?.some((m) => m.queued + (m.poolQueued ?? 0) + m.running > 0) ? PENDING_REFRESH_MS : false,
+  )
   const deleteModel = useDeleteModel()
   const updateModel = useUpdateModel()
   const { deleting, setDeleting, isDeleting, confirmDelete, toggleEnabled } = useRowActions<ModelRow>({
@@ -52,7 +54,10 @@ export function ModelManager() {
         </>
       ),
     },
-    { header: '价格', cell: (m) => <div className="w-40 whitespace-normal text-xs leading-relaxed">{pricesSummary(m) ?? <span className="text-zinc-500">未定价</span>}</div> },
+    {
+      header: '价格',
+      cell: (m) => <div className="w-40 whitespace-normal text-xs leading-relaxed">{pricesSummary(m) ?? <span className="text-zinc-500">未定价</span>}</div>,
+    },
     { header: '状态 / 负载', cell: (m) => <ModelStatus model={m} /> },
     {
       header: '启用 / 排序',
@@ -84,11 +89,27 @@ export function ModelManager() {
   return (
     <div>
       <PageTitle actions={<Button onClick={() => setEditing('new')}>新建模型</Button>}>模型管理</PageTitle>
-      <DataTable columns={columns} rows={data} rowKey={(m) => m.id} isLoading={isLoading} isError={isError} empty="还没有模型，点击“新建模型”接入生成后端" rowClassName="align-top hover:bg-zinc-900/50" />
+      <DataTable
+        columns={columns}
+        rows={data}
+        rowKey={(m) => m.id}
+        isLoading={isLoading}
+        isError={isError}
+        empty="还没有模型，点击“新建模型”接入生成后端"
+        rowClassName="align-top hover:bg-zinc-900/50"
+      />
 
       {editing && <ModelFormDialog model={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />}
       {testing && <ModelTestDialog model={testing} onClose={() => setTesting(null)} />}
-      <ConfirmDialog open={Boolean(deleting)} title="删除模型" danger confirmText="删除" loading={isDeleting} onConfirm={confirmDelete} onClose={() => setDeleting(null)}>
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title="删除模型"
+        danger
+        confirmText="删除"
+        loading={isDeleting}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+      >
         确定删除模型 <span className="font-medium text-white">{deleting?.name}</span> 吗？已有任务记录的模型不能删除，可以停用。
       </ConfirmDialog>
     </div>

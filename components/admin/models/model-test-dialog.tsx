@@ -33,12 +33,20 @@ export function ModelTestDialog({ model, onClose }: { model: ModelRow; onClose: 
         <p className="text-sm text-red-400">测试请求失败，请稍后重试</p>
       ) : data ? (
         <div className="space-y-3">
-          <p role="status" className={cn('rounded-lg px-3 py-2 text-sm ring-1 ring-inset', data.ok ? 'bg-emerald-500/10 text-emerald-400 ring-emerald-500/30' : 'bg-red-500/10 text-red-400 ring-red-500/30')}>
+          <p
+            role="status"
+            className={cn(
+              'rounded-lg px-3 py-2 text-sm ring-1 ring-inset',
+              data.ok ? 'bg-emerald-500/10 text-emerald-400 ring-emerald-500/30' : 'bg-red-500/10 text-red-400 ring-red-500/30',
+            )}
+          >
             {data.ok ? '连接成功：' : '连接失败：'}
             {data.message}
           </p>
           {data.detail !== undefined && data.detail !== null && (
-            <pre className="max-h-72 overflow-auto rounded-lg bg-zinc-950 p-3 font-mono text-xs text-zinc-300 ring-1 ring-zinc-800">{JSON.stringify(data.detail, null, 2)}</pre>
+            <pre className="max-h-72 overflow-auto rounded-lg bg-zinc-950 p-3 font-mono text-xs text-zinc-300 ring-1 ring-zinc-800">
+              {JSON.stringify(data.detail, null, 2)}
+            </pre>
           )}
           <p className="text-xs text-zinc-500">测试使用已保存的配置；修改后请先保存再测试。</p>
         </div>

@@ -12,7 +12,19 @@ import { parseIntegerInput } from '@/components/admin/shared/json-object'
 export type { PromptRow }
 
 /** Creates a prompt template (template = null) or edits one. */
-export function PromptFormDialog({ template, categories, defaultCategory, onClose, onSaved }: { template: PromptRow | null; categories: string[]; defaultCategory: string; onClose: () => void; onSaved: () => void }) {
+export function PromptFormDialog({
+  template,
+  categories,
+  defaultCategory,
+  onClose,
+  onSaved,
+}: {
+  template: PromptRow | null
+  categories: string[]
+  defaultCategory: string
+  onClose: () => void
+  onSaved: () => void
+}) {
   const isNew = template === null
   const [category, setCategory] = useState(template?.category ?? defaultCategory)
   const [title, setTitle] = useState(template?.title ?? '')
@@ -32,7 +44,15 @@ export function PromptFormDialog({ template, categories, defaultCategory, onClos
     if (!prompt.trim()) return toast.error('请填写提示词')
     const order = parseIntegerInput(sort) ?? 0
     if (!Number.isInteger(order)) return toast.error('排序需为整数')
-    const body = { category: category.trim(), title: title.trim(), prompt: prompt.trim(), negativePrompt: negativePrompt.trim(), cover: cover.trim() || null, sort: order, enabled }
+    const body = {
+      category: category.trim(),
+      title: title.trim(),
+      prompt: prompt.trim(),
+      negativePrompt: negativePrompt.trim(),
+      cover: cover.trim() || null,
+      sort: order,
+      enabled,
+    }
     await run(async () => {
       if (isNew) await createPrompt.mutateAsync(body)
       else await updatePrompt.mutateAsync({ id: template.id, body })

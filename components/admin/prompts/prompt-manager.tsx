@@ -32,7 +32,12 @@ export function PromptManager() {
     { header: '分类', cell: (p) => <Badge>{p.category}</Badge> },
     { header: '标题', cell: (p) => p.title, className: 'font-medium text-white', mobile: 'title' },
     { header: '提示词', cell: (p) => <span title={p.prompt}>{p.prompt}</span>, className: 'max-w-80 truncate text-zinc-300 max-sm:line-clamp-2' },
-    { header: '反向提示词', cell: (p) => <span title={p.negativePrompt || undefined}>{p.negativePrompt || '-'}</span>, className: 'max-w-56 truncate text-zinc-400', mobile: 'hide' },
+    {
+      header: '反向提示词',
+      cell: (p) => <span title={p.negativePrompt || undefined}>{p.negativePrompt || '-'}</span>,
+      className: 'max-w-56 truncate text-zinc-400',
+      mobile: 'hide',
+    },
     { header: '排序', cell: (p) => p.sort, mobile: 'hide' },
     { header: '启用', cell: (p) => <Switch checked={p.enabled} onChange={() => toggleEnabled(p)} label={`启用 ${p.title}`} /> },
     {
@@ -64,13 +69,35 @@ export function PromptManager() {
         </Select>
         <Input aria-label="搜索提示词" value={keyword} onChange={(e) => setKeyword(e.target.value)} placeholder="搜索标题或提示词" className="max-w-64" />
       </div>
-      <DataTable columns={columns} rows={rows} rowKey={(p) => p.id} isLoading={isLoading} isError={isError} empty={data?.length ? '没有符合条件的提示词' : '还没有提示词'} rowClassName="hover:bg-zinc-900/50" />
+      <DataTable
+        columns={columns}
+        rows={rows}
+        rowKey={(p) => p.id}
+        isLoading={isLoading}
+        isError={isError}
+        empty={data?.length ? '没有符合条件的提示词' : '还没有提示词'}
+        rowClassName="hover:bg-zinc-900/50"
+      />
       {rows && rows.length > 0 && <p className="mt-4 text-sm text-zinc-400">总计 {rows.length} 条</p>}
 
       {editing && (
-        <PromptFormDialog template={editing === 'new' ? null : editing} categories={categories} defaultCategory={category} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />
+        <PromptFormDialog
+          template={editing === 'new' ? null : editing}
+          categories={categories}
+          defaultCategory={category}
+          onClose={() => setEditing(null)}
+          onSaved={() => setEditing(null)}
+        />
       )}
-      <ConfirmDialog open={Boolean(deleting)} title="删除提示词" danger confirmText="删除" loading={isDeleting} onConfirm={confirmDelete} onClose={() => setDeleting(null)}>
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title="删除提示词"
+        danger
+        confirmText="删除"
+        loading={isDeleting}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+      >
         确定删除提示词 <span className="font-medium text-white">{deleting?.title}</span> 吗？
       </ConfirmDialog>
     </div>

@@ -9,7 +9,12 @@ export function CoverField({ id, value, onChange }: { id: string; value: string;
   const url = value.trim()
   const isBroken = url !== '' && brokenUrl === url
   return (
-    <Field label="封面图片地址" htmlFor={id} help={isBroken ? undefined : '可留空；填写 https:// 开头的地址或站内 /files/ 路径'} error={isBroken ? '图片无法加载，请检查地址' : null}>
+    <Field
+      label="封面图片地址"
+      htmlFor={id}
+      help={isBroken ? undefined : '可留空；填写 https:// 开头的地址或站内 /files/ 路径'}
+      error={isBroken ? '图片无法加载，请检查地址' : null}
+    >
       <div className="flex items-center gap-3">
         <Input id={id} value={value} onChange={(e) => onChange(e.target.value)} maxLength={500} placeholder="https://" />
         <div className="flex size-14 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-zinc-800 ring-1 ring-zinc-700">

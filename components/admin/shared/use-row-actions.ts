@@ -11,7 +11,13 @@ type Id = string | number
  * once confirmed (`deleting` is the row the confirmation dialog asks about). Both are the
  * resource's mutations, which refresh the list themselves.
  */
-export function useRowActions<Row extends { id: Id }>({ remove, setEnabled }: { remove: (id: Row['id']) => Promise<unknown>; setEnabled?: (id: Row['id'], enabled: boolean) => Promise<unknown> }) {
+export function useRowActions<Row extends { id: Id }>({
+  remove,
+  setEnabled,
+}: {
+  remove: (id: Row['id']) => Promise<unknown>
+  setEnabled?: (id: Row['id'], enabled: boolean) => Promise<unknown>
+}) {
   const [deleting, setDeleting] = useState<Row | null>(null)
   const [isDeleting, runDelete] = useAction()
 

@@ -24,9 +24,19 @@ function ConfigControl({ item, value, onChange, disabled }: { item: ConfigItemVi
   const id = `cfg-${item.name}`
   if (item.type === 'boolean') return <Switch id={id} checked={Boolean(value)} onChange={onChange} label={item.label} disabled={disabled} />
   // Long texts (the user agreement) get room to read.
-  if (item.type === 'text') return <Textarea id={id} rows={String(value).length > 400 ? 14 : 3} value={String(value)} onChange={(e) => onChange(e.target.value)} disabled={disabled} />
+  if (item.type === 'text')
+    return <Textarea id={id} rows={String(value).length > 400 ? 14 : 3} value={String(value)} onChange={(e) => onChange(e.target.value)} disabled={disabled} />
   if (item.type === 'integer')
-    return <Input id={id} type="number" inputMode="numeric" value={String(value)} onChange={(e) => onChange(e.target.value === '' ? '' : Number(e.target.value))} disabled={disabled} />
+    return (
+      <Input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        value={String(value)}
+        onChange={(e) => onChange(e.target.value === '' ? '' : Number(e.target.value))}
+        disabled={disabled}
+      />
+    )
   const isSecret = item.visibility === 'secret'
   return (
     <Input
@@ -48,7 +58,19 @@ function ConfigControl({ item, value, onChange, disabled }: { item: ConfigItemVi
  * shows masked again instead of staying in the page as typed). Saving sends only what
  * changed, one PATCH per setting.
  */
-export function ConfigGroupForm({ title, items, allItems, canEdit, onSaved }: { title: string; items: ConfigItemView[]; allItems: ConfigItemView[]; canEdit: boolean; onSaved: () => Promise<void> }) {
+export function ConfigGroupForm({
+  title,
+  items,
+  allItems,
+  canEdit,
+  onSaved,
+}: {
+  title: string
+  items: ConfigItemView[]
+  allItems: ConfigItemView[]
+  canEdit: boolean
+  onSaved: () => Promise<void>
+}) {
   const [edits, setEdits] = useState<Edits>({})
   const [busy, run] = useAction()
   const updateSetting = useUpdateSetting()
@@ -98,7 +120,12 @@ export function ConfigGroupForm({ title, items, allItems, canEdit, onSaved }: { 
                 <SwitchWarning text={switchWarning(item.name, lookup.valueOf, lookup.isSet)} />
               </div>
             ) : (
-              <Field key={item.name} label={item.label} htmlFor={`cfg-${item.name}`} help={item.help ?? (item.visibility === 'secret' ? '保密项：只显示末四位，不修改则保持原值' : undefined)}>
+              <Field
+                key={item.name}
+                label={item.label}
+                htmlFor={`cfg-${item.name}`}
+                help={item.help ?? (item.visibility === 'secret' ? '保密项：只显示末四位，不修改则保持原值' : undefined)}
+              >
                 <ConfigControl item={item} value={valueOf(item)} onChange={(v) => edit(item.name, v)} disabled={!canEdit} />
               </Field>
             ),

@@ -27,7 +27,14 @@ export function SiteConfigEditor() {
       {!canEdit && <p className="mb-4 rounded-lg bg-amber-500/10 px-4 py-3 text-sm text-amber-300 ring-1 ring-amber-500/30">仅管理员可以修改站点配置。</p>}
       <div className="space-y-5">
         {data.groups.map((group) => (
-          <ConfigGroupForm key={group} title={group} items={data.items.filter((i) => i.group === group)} allItems={data.items} canEdit={canEdit} onSaved={afterSave} />
+          <ConfigGroupForm
+            key={group}
+            title={group}
+            items={data.items.filter((i) => i.group === group)}
+            allItems={data.items}
+            canEdit={canEdit}
+            onSaved={afterSave}
+          />
         ))}
       </div>
     </div>

@@ -22,14 +22,29 @@ export function TaskDetailDialog({ taskId, onClose }: { taskId: string; onClose:
   const { data: task, isLoading } = useAdminTask(taskId, (query) => (query.state.data?.status === 'PENDING' ? PENDING_REFRESH_MS : false))
 
   return (
-    <Dialog open title="任务详情" onClose={onClose} className="sm:max-w-3xl!" footer={<Button variant="secondary" onClick={onClose}>关闭</Button>}>
+    <Dialog
+      open
+      title="任务详情"
+      onClose={onClose}
+      className="sm:max-w-3xl!"
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          关闭
+        </Button>
+      }
+    >
       {isLoading || !task ? (
         <Loading />
       ) : (
         <div className="space-y-5">
           <Facts
             items={[
-              ['任务 ID', <span key="id" className="font-mono text-xs">{task.id}</span>],
+              [
+                '任务 ID',
+                <span key="id" className="font-mono text-xs">
+                  {task.id}
+                </span>,
+              ],
               ['用户', `${task.user.name}（@${task.user.username}）`],
               ['类型', taskTypeLabel(task.type)],
               ['模型', task.model.name],

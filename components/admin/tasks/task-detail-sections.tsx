@@ -114,7 +114,10 @@ export function LedgerRows({ rows }: { rows: TaskDetail['ledger'] }) {
   const columns: Column<TaskDetail['ledger'][number]>[] = [
     { header: '时间', cell: (r) => formatDateTime(r.createdAt), className: 'text-zinc-400' },
     { header: '类型', cell: (r) => LEDGER_KIND_LABELS[r.kind] ?? r.kind },
-    { header: '积分变动', cell: (r) => <span className={cn('font-medium', r.amount < 0 ? 'text-red-400' : 'text-emerald-400')}>{r.amount > 0 ? `+${r.amount}` : r.amount}</span> },
+    {
+      header: '积分变动',
+      cell: (r) => <span className={cn('font-medium', r.amount < 0 ? 'text-red-400' : 'text-emerald-400')}>{r.amount > 0 ? `+${r.amount}` : r.amount}</span>,
+    },
     { header: '变动后积分', cell: (r) => r.balanceAfter },
     { header: '流水标识', cell: (r) => r.reference, className: 'font-mono text-xs text-zinc-500 max-sm:break-all' },
   ]
@@ -125,5 +128,9 @@ export function LedgerRows({ rows }: { rows: TaskDetail['ledger'] }) {
 export function JsonBlock({ value }: { value: unknown }) {
   const isEmpty = value === null || value === undefined || (Array.isArray(value) && value.length === 0)
   if (isEmpty) return <p className="text-sm text-zinc-500">无</p>
-  return <pre className="max-h-72 overflow-auto rounded-xl bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-300 ring-1 ring-zinc-800">{JSON.stringify(value, null, 2)}</pre>
+  return (
+    <pre className="max-h-72 overflow-auto rounded-xl bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-300 ring-1 ring-zinc-800">
+      {JSON.stringify(value, null, 2)}
+    </pre>
+  )
 }

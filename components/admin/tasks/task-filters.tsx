@@ -26,9 +26,23 @@ export function TaskFilters({ value, onChange }: { value: TaskFilterValues; onCh
         <LabelOptions all="全部状态" labels={TASK_STATUS_LABELS} />
       </Select>
       <div className="flex items-center gap-1.5">
-        <Input type="date" aria-label="开始日期" value={value.from} max={value.to || undefined} onChange={(e) => onChange({ ...value, from: e.target.value })} className="w-38" />
+        <Input
+          type="date"
+          aria-label="开始日期"
+          value={value.from}
+          max={value.to || undefined}
+          onChange={(e) => onChange({ ...value, from: e.target.value })}
+          className="w-38"
+        />
         <span className="text-sm text-zinc-500">至</span>
-        <Input type="date" aria-label="结束日期" value={value.to} min={value.from || undefined} onChange={(e) => onChange({ ...value, to: e.target.value })} className="w-38" />
+        <Input
+          type="date"
+          aria-label="结束日期"
+          value={value.to}
+          min={value.from || undefined}
+          onChange={(e) => onChange({ ...value, to: e.target.value })}
+          className="w-38"
+        />
       </div>
       <div className="flex gap-2">
         <Input aria-label="搜索用户" value={userInput} onChange={(e) => setUserInput(e.target.value)} placeholder="用户名、昵称或用户 ID" className="w-52" />

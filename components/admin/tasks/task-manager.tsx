@@ -25,7 +25,8 @@ const dayAfter = (day?: string) => (day ? dayjs(day).startOf('day').add(1, 'day'
 /** The list as the API takes it (days as instants), refreshed while a task on the page runs. */
 const tasksQuery = ({ from, to, ...rest }: AdminTaskListParams) => ({
   ...adminTaskQueries.list({ ...rest, from: dayStart(from), to: dayAfter(to) }),
-  refetchInterval: (query: { state: { data?: { list: TaskRow[] } } }) => (query.state.data?.list.some((t) => t.status === 'PENDING') ? PENDING_REFRESH_MS : false),
+  refetchInterval: (query: { state: { data?: { list: TaskRow[] } } }) =>
+    query.state.data?.list.some((t) => t.status === 'PENDING') ? PENDING_REFRESH_MS : false,
 })
 
 /** /admin/task_mana: every generation task, filtered and paged; details, cancel with refund, recommend. */
@@ -114,7 +115,13 @@ export function TaskManager() {
           <Button size="sm" variant="ghost" className="text-red-400" disabled={t.status !== 'PENDING'} onClick={() => setCanceling(t)}>
             取消
           </Button>
-          <Button size="sm" variant="ghost" disabled={t.status !== 'SUCCESS' && !t.isRecommended} loading={busyId === t.id} onClick={() => toggleRecommended(t)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            disabled={t.status !== 'SUCCESS' && !t.isRecommended}
+            loading={busyId === t.id}
+            onClick={() => toggleRecommended(t)}
+          >
             {t.isRecommended ? '取消推荐' : '推荐'}
           </Button>
         </div>
@@ -125,12 +132,29 @@ export function TaskManager() {
     <div>
       <PageTitle>任务管理</PageTitle>
       <TaskFilters value={list.filters} onChange={list.setFilters} />
-      <DataTable columns={columns} rows={list.rows} rowKey={(t) => t.id} isLoading={list.isLoading} isError={list.isError} empty="没有找到任务" rowClassName="hover:bg-zinc-900/50" />
+      <DataTable
+        columns={columns}
+        rows={list.rows}
+        rowKey={(t) => t.id}
+        isLoading={list.isLoading}
+        isError={list.isError}
+        empty="没有找到任务"
+        rowClassName="hover:bg-zinc-900/50"
+      />
       {list.rows && <Pagination {...list.pager} />}
 
       {viewing && <TaskDetailDialog taskId={viewing} onClose={() => setViewing(null)} />}
-      <ConfirmDialog open={Boolean(canceling)} title="取消任务" danger confirmText="取消任务" loading={isCanceling} onConfirm={confirmCancel} onClose={() => setCanceling(null)}>
-        确定取消 <span className="font-medium text-white">{canceling?.user.name}</span> 的这个{canceling ? (TASK_TYPE_LABELS[canceling.type] ?? '') : ''}任务吗？已扣除的 {canceling?.chargedPoints ?? 0} 积分会全额退还。
+      <ConfirmDialog
+        open={Boolean(canceling)}
+        title="取消任务"
+        danger
+        confirmText="取消任务"
+        loading={isCanceling}
+        onConfirm={confirmCancel}
+        onClose={() => setCanceling(null)}
+      >
+        确定取消 <span className="font-medium text-white">{canceling?.user.name}</span> 的这个{canceling ? (TASK_TYPE_LABELS[canceling.type] ?? '') : ''}
+        任务吗？已扣除的 {canceling?.chargedPoints ?? 0} 积分会全额退还。
       </ConfirmDialog>
     </div>
   )

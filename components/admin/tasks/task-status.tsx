@@ -25,7 +25,14 @@ export function ResultThumbs({ results, size = 'sm' }: { results: TaskRow['resul
   return (
     <div className="flex flex-wrap gap-1.5">
       {results.map((r, i) => (
-        <a key={r.url} href={r.url} target="_blank" rel="noreferrer" title={`查看原图 ${i + 1}（${r.width}×${r.height}）`} className="block overflow-hidden rounded-md ring-1 ring-zinc-700 hover:ring-brand-400">
+        <a
+          key={r.url}
+          href={r.url}
+          target="_blank"
+          rel="noreferrer"
+          title={`查看原图 ${i + 1}（${r.width}×${r.height}）`}
+          className="block overflow-hidden rounded-md ring-1 ring-zinc-700 hover:ring-brand-400"
+        >
           <img src={r.thumbUrl} alt={`结果 ${i + 1}`} loading="lazy" className={size === 'lg' ? 'h-32 w-auto' : 'size-10 object-cover'} />
         </a>
       ))}

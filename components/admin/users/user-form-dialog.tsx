@@ -66,9 +66,7 @@ export function UserFormDialog({ actorRole, user, onClose, onSaved }: { actorRol
         <Field label={isNew ? '初始密码' : '重置密码'} htmlFor="uf-password" help={isNew ? '至少 8 位' : '留空则不修改；修改后该用户需重新登录'}>
           <Input id="uf-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
         </Field>
-        {!isNew && (
-          <SwitchRow id="uf-banned" label="禁用账号" checked={banned} onChange={setBanned} />
-        )}
+        {!isNew && <SwitchRow id="uf-banned" label="禁用账号" checked={banned} onChange={setBanned} />}
       </form>
     </FormDialog>
   )

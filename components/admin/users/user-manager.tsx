@@ -77,12 +77,30 @@ export function UserManager() {
           搜索
         </Button>
       </form>
-      <DataTable columns={columns} rows={list.rows} rowKey={(u) => u.id} isLoading={list.isLoading} isError={list.isError} empty="没有找到用户" rowClassName="hover:bg-zinc-900/50" />
+      <DataTable
+        columns={columns}
+        rows={list.rows}
+        rowKey={(u) => u.id}
+        isLoading={list.isLoading}
+        isError={list.isError}
+        empty="没有找到用户"
+        rowClassName="hover:bg-zinc-900/50"
+      />
       {list.rows && <Pagination {...list.pager} />}
 
-      {editing && me && <UserFormDialog actorRole={me.role} user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />}
+      {editing && me && (
+        <UserFormDialog actorRole={me.role} user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />
+      )}
       {adjusting && <AdjustDialog key={adjusting.id} user={adjusting} onClose={() => setAdjusting(null)} onSaved={() => setAdjusting(null)} />}
-      <ConfirmDialog open={Boolean(deleting)} title="删除用户" danger confirmText="删除" loading={isDeleting} onConfirm={confirmDelete} onClose={() => setDeleting(null)}>
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title="删除用户"
+        danger
+        confirmText="删除"
+        loading={isDeleting}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+      >
         确定删除用户 <span className="font-medium text-white">{deleting?.username}</span> 吗？此操作不可撤销。
       </ConfirmDialog>
     </div>

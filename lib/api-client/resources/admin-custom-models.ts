@@ -24,6 +24,7 @@ const usePresetsWrite = <Input, Output>(send: (input: Input) => Promise<Output>)
 
 export const useCreateCustomModel = () => usePresetsWrite((body: z.input<typeof ZCustomModelInputSchema>) => api.post(adminCustomModelUrls.list, body))
 
-export const useUpdateCustomModel = () => usePresetsWrite(({ id, body }: { id: number; body: z.input<typeof ZCustomModelUpdateSchema> }) => api.patch(adminCustomModelUrls.preset(id), body))
+export const useUpdateCustomModel = () =>
+  usePresetsWrite(({ id, body }: { id: number; body: z.input<typeof ZCustomModelUpdateSchema> }) => api.patch(adminCustomModelUrls.preset(id), body))
 
 export const useDeleteCustomModel = () => usePresetsWrite((id: number) => api.delete(adminCustomModelUrls.preset(id)))

@@ -35,7 +35,12 @@ export function useAdminModels(refetchInterval?: ListInterval) {
 
 /** Asks the saved configuration's backend for its health (each time the query runs). */
 export function useModelTest(id: string) {
-  return useQuery({ queryKey: adminModelKeys.test(id), queryFn: () => api.post<ModelTestAnswer>(adminModelUrls.test(id)), placeholderData: undefined, staleTime: 0 })
+  return useQuery({
+    queryKey: adminModelKeys.test(id),
+    queryFn: () => api.post<ModelTestAnswer>(adminModelUrls.test(id)),
+    placeholderData: undefined,
+    staleTime: 0,
+  })
 }
 
 // A change shows in the console's list and in what the creation pages offer.
@@ -43,6 +48,7 @@ const useModelsWrite = <Input, Output>(send: (input: Input) => Promise<Output>) 
 
 export const useCreateModel = () => useModelsWrite((body: ModelInput) => api.post(adminModelUrls.list, body))
 
-export const useUpdateModel = () => useModelsWrite(({ id, body }: { id: string; body: z.input<typeof ZModelUpdateSchema> }) => api.patch(adminModelUrls.model(id), body))
+export const useUpdateModel = () =>
+  useModelsWrite(({ id, body }: { id: string; body: z.input<typeof ZModelUpdateSchema> }) => api.patch(adminModelUrls.model(id), body))
 
 export const useDeleteModel = () => useModelsWrite((id: string) => api.delete(adminModelUrls.model(id)))

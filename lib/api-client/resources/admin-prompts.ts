@@ -24,6 +24,7 @@ const usePromptsWrite = <Input, Output>(send: (input: Input) => Promise<Output>)
 
 export const useCreatePrompt = () => usePromptsWrite((body: z.input<typeof ZPromptInputSchema>) => api.post(adminPromptUrls.list, body))
 
-export const useUpdatePrompt = () => usePromptsWrite(({ id, body }: { id: number; body: z.input<typeof ZPromptUpdateSchema> }) => api.patch(adminPromptUrls.prompt(id), body))
+export const useUpdatePrompt = () =>
+  usePromptsWrite(({ id, body }: { id: number; body: z.input<typeof ZPromptUpdateSchema> }) => api.patch(adminPromptUrls.prompt(id), body))
 
 export const useDeletePrompt = () => usePromptsWrite((id: number) => api.delete(adminPromptUrls.prompt(id)))

@@ -29,5 +29,6 @@ export function useUpdateSetting() {
 /** The console's settings and the public site info (name, logo, switches) after a save. */
 export function useRefreshSiteConfig() {
   const queryClient = useQueryClient()
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: adminSiteConfigKeys.all }), queryClient.invalidateQueries({ queryKey: siteInfoKeys.all })])
+  return () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: adminSiteConfigKeys.all }), queryClient.invalidateQueries({ queryKey: siteInfoKeys.all })])
 }

@@ -26,12 +26,18 @@ export const adminTaskKeys = {
 }
 
 export const adminTaskQueries = {
-  list: (params: AdminTaskListParams) => queryOptions({ queryKey: adminTaskKeys.list(params), queryFn: () => api.get<Page<AdminTaskJson>>(adminTaskUrls.list, params) }),
+  list: (params: AdminTaskListParams) =>
+    queryOptions({ queryKey: adminTaskKeys.list(params), queryFn: () => api.get<Page<AdminTaskJson>>(adminTaskUrls.list, params) }),
 }
 
 /** One task with everything about it (parameters, attempts, backend answers, ledger rows). */
 export function useAdminTask(id: string, refetchInterval: (query: Query<AdminTaskDetail, Error, AdminTaskDetail, readonly unknown[]>) => number | false) {
-  return useQuery({ queryKey: adminTaskKeys.detail(id), queryFn: () => api.get<AdminTaskDetail>(adminTaskUrls.task(id)), placeholderData: undefined, refetchInterval })
+  return useQuery({
+    queryKey: adminTaskKeys.detail(id),
+    queryFn: () => api.get<AdminTaskDetail>(adminTaskUrls.task(id)),
+    placeholderData: undefined,
+    refetchInterval,
+  })
 }
 
 const useTasksWrite = <Input, Output>(send: (input: Input) => Promise<Output>) => useWrite(send, [adminTaskKeys.all])

@@ -42,7 +42,8 @@ const useUsersWrite = <Input, Output>(send: (input: Input) => Promise<Output>) =
 
 export const useCreateUser = () => useUsersWrite((body: z.input<typeof ZAdminUserCreateSchema>) => api.post(adminUserUrls.create, body))
 
-export const useUpdateUser = () => useUsersWrite(({ id, body }: { id: string; body: z.input<typeof ZAdminUserUpdateSchema> }) => api.patch(adminUserUrls.user(id), body))
+export const useUpdateUser = () =>
+  useUsersWrite(({ id, body }: { id: string; body: z.input<typeof ZAdminUserUpdateSchema> }) => api.patch(adminUserUrls.user(id), body))
 
 export const useDeleteUser = () => useUsersWrite((id: string) => api.delete(adminUserUrls.user(id)))
 

@@ -92,7 +92,8 @@ export function useCancelTask() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (id: string) => api.post<TaskJson>(taskUrls.cancel(id)),
-    onSuccess: (_task, id) => Promise.all([queryClient.invalidateQueries({ queryKey: taskKeys.detail(id) }), queryClient.invalidateQueries({ queryKey: profileKeys.all })]),
+    onSuccess: (_task, id) =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: taskKeys.detail(id) }), queryClient.invalidateQueries({ queryKey: profileKeys.all })]),
   })
 }
 

@@ -65,7 +65,8 @@ export function useLoginTicketPoll(id: string | null, enabled: boolean, interval
     queryFn: () => api.get<TicketPoll>(wechatUrls.ticket(id!), undefined, { silent: true }),
     enabled: Boolean(id) && enabled,
     // A ticket that gave its token, expired or was used up answers the same from now on.
-    refetchInterval: (q) => (q.state.data?.token || q.state.data?.status === 'EXPIRED' || q.state.data?.status === 'CONSUMED' || q.state.error ? false : intervalMs),
+    refetchInterval: (q) =>
+      q.state.data?.token || q.state.data?.status === 'EXPIRED' || q.state.data?.status === 'CONSUMED' || q.state.error ? false : intervalMs,
     placeholderData: undefined,
   })
 }

@@ -94,5 +94,9 @@ export async function sendSmsCode(input: { mobile: string; purpose: SmsPurpose; 
     console.error(`[sms] sending to ${mobile.slice(0, 3)}****${mobile.slice(-4)} failed: ${error.detail}`)
     throw serviceUnavailable('短信发送失败，请稍后再试')
   }
-  return { resendAfterSeconds: SMS_SEND_LIMITS.perPhoneCooldown.windowSeconds, expiresInSeconds: SMS_CODE_TTL_SECONDS, ...(provider.name === 'log' ? { provider: 'log' as const } : {}) }
+  return {
+    resendAfterSeconds: SMS_SEND_LIMITS.perPhoneCooldown.windowSeconds,
+    expiresInSeconds: SMS_CODE_TTL_SECONDS,
+    ...(provider.name === 'log' ? { provider: 'log' as const } : {}),
+  }
 }

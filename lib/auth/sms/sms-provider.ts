@@ -7,7 +7,8 @@ import { logSmsProvider } from './providers/log'
 import { tencentSmsProvider } from './providers/tencent'
 import type { SmsProvider } from './providers/types'
 
-export const LOG_PROVIDER_REFUSED = '本站短信服务尚未配置：log 方式只把验证码写入服务器日志，仅供试用和开发，生产部署中不可用。请管理员在“站点配置 → 短信”中选择阿里云或腾讯云短信'
+export const LOG_PROVIDER_REFUSED =
+  '本站短信服务尚未配置：log 方式只把验证码写入服务器日志，仅供试用和开发，生产部署中不可用。请管理员在“站点配置 → 短信”中选择阿里云或腾讯云短信'
 export const SMS_INCOMPLETE = '短信服务配置不完整，请联系管理员'
 
 /** The provider the site config names, ready to send; 503 with a clear message when it cannot be used. */

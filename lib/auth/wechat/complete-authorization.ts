@@ -10,10 +10,7 @@ import { exchangeCode, fetchUserInfo } from './wechat-api'
 import { wechatMpApp, wechatOpenApp } from './wechat-config'
 import { WECHAT_TAKEN, avatarFromWechat, bindWechatToUser, findOrCreateWechatUser, type WechatIdentity } from './wechat-identity'
 
-export type WechatOutcome =
-  | { kind: 'login'; token: string; returnPath: string }
-  | { kind: 'bound'; returnPath: string }
-  | TicketIdentified
+export type WechatOutcome = { kind: 'login'; token: string; returnPath: string } | { kind: 'bound'; returnPath: string } | TicketIdentified
 
 /** The phone now knows who it is and where the desktop is; it still has to confirm (confirm-ticket.ts). */
 export type TicketIdentified = {
@@ -35,7 +32,12 @@ const NO_UNIONID = '微信开放平台未返回 UnionID（网站应用需要绑�
  * virtual), then signs in, binds to the signed-in user, or identifies the phone's user
  * for a desktop ticket (never confirming it: that takes the phone's explicit request).
  */
-export async function completeWechatAuthorization(input: { code: string; state: string; cookieState: string | null; ticketFrom?: string | null }): Promise<WechatOutcome> {
+export async function completeWechatAuthorization(input: {
+  code: string
+  state: string
+  cookieState: string | null
+  ticketFrom?: string | null
+}): Promise<WechatOutcome> {
   const state = await consumeOAuthState(input.state, input.cookieState)
   const desktop = state.purpose === 'ticket' ? openDesktopDetails(state.ticketId!, input.ticketFrom) : null
   if (state.purpose === 'ticket' && !desktop) throw badRequest(TICKET_INVALID)

@@ -84,7 +84,10 @@ export type IdentifiedTicket = { ticketId: string; createdAt: Date; expiresAt: D
  * The phone's OAuth finished for this user: the ticket is now theirs to confirm, from the
  * browser whose OAuth state did it (the state row keeps the user). Not a confirmation.
  */
-export async function identifyLoginTicket(tx: Tx, input: { ticketId: string; userId: string; state: string; desktop: DesktopDetails }): Promise<IdentifiedTicket> {
+export async function identifyLoginTicket(
+  tx: Tx,
+  input: { ticketId: string; userId: string; state: string; desktop: DesktopDetails },
+): Promise<IdentifiedTicket> {
   const { ticketId: id, userId } = input
   await expireIfDue(tx, id)
   const { count } = await tx.loginTicket.updateMany({

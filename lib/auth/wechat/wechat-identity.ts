@@ -12,7 +12,9 @@ export const WECHAT_TAKEN = '该微信已绑定其他账号，不能重复绑定
 
 /** A display name from a WeChat nickname: trimmed, at most 32 characters. */
 export function nameFromNickname(nickname: string | undefined): string {
-  const name = Array.from((nickname ?? '').trim()).slice(0, 32).join('')
+  const name = Array.from((nickname ?? '').trim())
+    .slice(0, 32)
+    .join('')
   return name || '微信用户'
 }
 
@@ -52,8 +54,12 @@ export async function findOrCreateWechatUser(tx: Tx, identity: WechatIdentity): 
   }
   if (found.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
   const missing = {
-    ...(!found.wxOpenId && identity.openid && !(await tx.user.findUnique({ where: { wxOpenId: identity.openid }, select: { id: true } })) ? { wxOpenId: identity.openid } : {}),
-    ...(!found.wxUnionId && identity.unionid && !(await tx.user.findUnique({ where: { wxUnionId: identity.unionid }, select: { id: true } })) ? { wxUnionId: identity.unionid } : {}),
+    ...(!found.wxOpenId && identity.openid && !(await tx.user.findUnique({ where: { wxOpenId: identity.openid }, select: { id: true } }))
+      ? { wxOpenId: identity.openid }
+      : {}),
+    ...(!found.wxUnionId && identity.unionid && !(await tx.user.findUnique({ where: { wxUnionId: identity.unionid }, select: { id: true } }))
+      ? { wxUnionId: identity.unionid }
+      : {}),
   }
   if (Object.keys(missing).length) await tx.user.update({ where: { id: found.id }, data: missing })
   return found

@@ -3,7 +3,14 @@ import { checkedImage, isRecord, parseJson, send, sendJson, statusError, type Ht
 import { BackendError, type BackendImage, type GenerationJob } from './types'
 
 /** A ComfyUI server as the adapter uses it (secret = a bearer token for a proxy in front of it). */
-export type ComfyConnection = { base: string; headers: Record<string, string>; checkpoint: string | null; workflows: Record<string, unknown>; pollIntervalMs: number; waitFailureLimit: number }
+export type ComfyConnection = {
+  base: string
+  headers: Record<string, string>
+  checkpoint: string | null
+  workflows: Record<string, unknown>
+  pollIntervalMs: number
+  waitFailureLimit: number
+}
 
 export type QueueItem = { promptId: string; clientId: string | null }
 
@@ -30,7 +37,12 @@ export async function loraFile(comfy: ComfyConnection, name: string, signal: Abo
   const info = await sendJson(`${comfy.base}/object_info/LoraLoader`, { headers: comfy.headers, signal, timeoutMs: 15_000 })
   const known = comboOptions(info, 'LoraLoader', 'lora_name')
   if (!known) throw new BackendError('REJECTED', '这个 ComfyUI 没有 LoraLoader 节点，无法使用 LoRA', false)
-  const stem = (file: string) => file.replace(/\\/g, '/').split('/').at(-1)!.replace(/\.[^.]+$/, '')
+  const stem = (file: string) =>
+    file
+      .replace(/\\/g, '/')
+      .split('/')
+      .at(-1)!
+      .replace(/\.[^.]+$/, '')
   const found = known.find((file) => file === name) ?? known.find((file) => stem(file) === name || file.replace(/\.[^.]+$/, '') === name)
   if (!found) throw new BackendError('REJECTED', `ComfyUI 上没有名为 ${name} 的 LoRA（已有：${known.slice(0, 20).join('、') || '无'}）`, false)
   return found
@@ -76,7 +88,9 @@ export function historyFailure(entry: Record<string, unknown>): BackendError | n
   const status = isRecord(entry.status) ? entry.status : {}
   if (status.status_str !== 'error') return null
   const messages = Array.isArray(status.messages) ? status.messages : []
-  const message = messages.find((m): m is [string, Record<string, unknown>] => Array.isArray(m) && (m[0] === 'execution_error' || m[0] === 'execution_interrupted') && isRecord(m[1]))
+  const message = messages.find(
+    (m): m is [string, Record<string, unknown>] => Array.isArray(m) && (m[0] === 'execution_error' || m[0] === 'execution_interrupted') && isRecord(m[1]),
+  )
   return message ? executionFailure(message[0], message[1]) : new BackendError('UPSTREAM_FAILED', 'ComfyUI 执行出错', false)
 }
 

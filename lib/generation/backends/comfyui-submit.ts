@@ -47,7 +47,12 @@ export async function submitComfyJob(comfy: ComfyConnection, job: GenerationJob,
   } catch (err) {
     throw new BackendError('REJECTED', `ComfyUI 工作流模板不适用于这个任务：${(err as Error).message}`, false)
   }
-  const reply = await send(`${comfy.base}/prompt`, { json: { prompt, client_id: clientIdOf(job), prompt_id: job.taskId }, headers: comfy.headers, signal: ctx.signal, timeoutMs: 60_000 })
+  const reply = await send(`${comfy.base}/prompt`, {
+    json: { prompt, client_id: clientIdOf(job), prompt_id: job.taskId },
+    headers: comfy.headers,
+    signal: ctx.signal,
+    timeoutMs: 60_000,
+  })
   if (reply.status === 400) throw rejection(reply)
   const answer = okJson(reply)
   if (!isRecord(answer) || typeof answer.prompt_id !== 'string') throw new BackendError('BAD_RESPONSE', 'ComfyUI 接受任务的应答里没有 prompt_id', true)

@@ -63,7 +63,10 @@ function sampler(latent: Link, denoise: number | string, positive: Link = ['2', 
 
 const emptyLatent: WorkflowNode = { class_type: 'EmptyLatentImage', inputs: { width: '{{width}}', height: '{{height}}', batch_size: '{{batch_size}}' } }
 const loadInit: WorkflowNode = { class_type: 'LoadImage', inputs: { image: '{{init_image}}' } }
-const scaleInit: WorkflowNode = { class_type: 'ImageScale', inputs: { image: ['4', 0], upscale_method: 'lanczos', width: '{{width}}', height: '{{height}}', crop: 'center' } }
+const scaleInit: WorkflowNode = {
+  class_type: 'ImageScale',
+  inputs: { image: ['4', 0], upscale_method: 'lanczos', width: '{{width}}', height: '{{height}}', crop: 'center' },
+}
 const repeat = (samples: Link): WorkflowNode => ({ class_type: 'RepeatLatentBatch', inputs: { samples, amount: '{{batch_size}}' } })
 
 export const DEFAULT_WORKFLOWS: Record<JobMode, Workflow> = {
@@ -95,7 +98,15 @@ export const DEFAULT_WORKFLOWS: Record<JobMode, Workflow> = {
     '10': { class_type: 'ControlNetLoader', inputs: { control_net_name: '{{controlnet_model}}' } },
     '11': {
       class_type: 'ControlNetApplyAdvanced',
-      inputs: { positive: ['2', 0], negative: ['3', 0], control_net: ['10', 0], image: ['6', 0], strength: '{{controlnet_strength}}', start_percent: 0, end_percent: 1 },
+      inputs: {
+        positive: ['2', 0],
+        negative: ['3', 0],
+        control_net: ['10', 0],
+        image: ['6', 0],
+        strength: '{{controlnet_strength}}',
+        start_percent: 0,
+        end_percent: 1,
+      },
     },
     ...sampler(['4', 0], 1, ['11', 0], ['11', 1]),
   },
@@ -107,7 +118,9 @@ export const DEFAULT_WORKFLOWS: Record<JobMode, Workflow> = {
  * Throws when there is not exactly one checkpoint loader to hang the LoRA on.
  */
 export function withLoraLoader(workflow: Workflow, loraName: string, strength: number): Workflow {
-  const loaders = Object.entries(workflow).filter(([, node]) => node.class_type === 'CheckpointLoaderSimple').map(([id]) => id)
+  const loaders = Object.entries(workflow)
+    .filter(([, node]) => node.class_type === 'CheckpointLoaderSimple')
+    .map(([id]) => id)
   if (loaders.length !== 1) throw new Error(`需要正好一个 CheckpointLoaderSimple 节点来接 LoRA，模板里有 ${loaders.length} 个`)
   const [checkpoint] = loaders
   const lora = String(Math.max(0, ...Object.keys(workflow).map(Number).filter(Number.isInteger)) + 1)

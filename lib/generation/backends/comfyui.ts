@@ -56,8 +56,12 @@ function testComfyui(comfy: ComfyConnection): Promise<TestResult> {
     const stats = await sendJson(`${comfy.base}/system_stats`, { headers: comfy.headers, timeoutMs: 10_000 })
     if (!isRecord(stats) || !isRecord(stats.system)) throw new BackendError('BAD_RESPONSE', 'ComfyUI 的 system_stats 格式不对', false)
     const version = typeof stats.system.comfyui_version === 'string' ? stats.system.comfyui_version.slice(0, 40) : null
-    const gpu = Array.isArray(stats.devices) && isRecord(stats.devices[0]) && typeof stats.devices[0].name === 'string' ? stats.devices[0].name.slice(0, 80) : null
-    const checkpoints = await sendJson(`${comfy.base}/object_info/CheckpointLoaderSimple`, { headers: comfy.headers, timeoutMs: 10_000 }).then(checkpointNames, () => null)
+    const gpu =
+      Array.isArray(stats.devices) && isRecord(stats.devices[0]) && typeof stats.devices[0].name === 'string' ? stats.devices[0].name.slice(0, 80) : null
+    const checkpoints = await sendJson(`${comfy.base}/object_info/CheckpointLoaderSimple`, { headers: comfy.headers, timeoutMs: 10_000 }).then(
+      checkpointNames,
+      () => null,
+    )
     const found = [version && ` ${version}`, gpu && `，${gpu}`, checkpoints && `，${checkpoints.length} 个模型`].filter(Boolean).join('')
     return { message: `连接正常：ComfyUI${found}`, version, models: checkpoints }
   })

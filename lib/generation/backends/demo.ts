@@ -47,7 +47,7 @@ function sleep(ms: number, ctx: RunContext): Promise<void> {
 /** Deterministic numbers from the prompt and seed. */
 function randomFrom(prompt: string, seed: number) {
   let state = createHash('sha256').update(`${prompt}#${seed}`).digest().readUInt32BE(0) || 1
-  return () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32)
+  return () => (state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32
 }
 
 type Size = { width: number; height: number }
@@ -61,7 +61,12 @@ async function paint(job: GenerationJob, seed: number): Promise<Buffer> {
   if (job.mode === 'img2img' && job.initImage) return recolour(await pixelsOf(job.initImage, size), hue, job.denoisingStrength ?? 0.6)
   if (job.mode === 'inpaint' && job.initImage && job.maskImage) return repaintMasked(job, size, hue, rand)
   if (job.mode === 'lineart' && job.controlImage) return colourLineArt(job.controlImage, size, hue, rand)
-  return labelled(await sharp(procedural(size, hue, rand)).png().toBuffer(), size)
+  return labelled(
+    await sharp(procedural(size, hue, rand))
+      .png()
+      .toBuffer(),
+    size,
+  )
 }
 
 /** The picture of a prompt: a gradient in its hue with translucent circles. */
@@ -92,16 +97,30 @@ async function labelled(png: Buffer, size: Size, where: 'center' | 'south' = 'ce
 
 /** An image as RGB pixels of this size (stretched if its shape differs: the form asks for the picture's own shape). */
 async function pixelsOf(input: Buffer, size: Size): Promise<Pixels> {
-  const { data, info } = await sharp(input).resize({ ...size, fit: 'fill' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true })
+  const { data, info } = await sharp(input)
+    .resize({ ...size, fit: 'fill' })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true })
   return { width: info.width, height: info.height, data }
 }
 
 /** An image as one grey byte per pixel, this size (transparency counts as `background`). */
 async function greyOf(input: Buffer, size: Size, background: string): Promise<Buffer> {
-  return sharp(input).flatten({ background }).resize({ ...size, fit: 'fill' }).greyscale().extractChannel(0).raw().toBuffer()
+  return sharp(input)
+    .flatten({ background })
+    .resize({ ...size, fit: 'fill' })
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer()
 }
 
-const toPng = ({ data, width, height }: Pixels) => sharp(data, { raw: { width, height, channels: 3 } }).png().toBuffer()
+const toPng = ({ data, width, height }: Pixels) =>
+  sharp(data, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer()
 
 /** hsl(hue, 70%, l) as RGB, l in 0..1. */
 function hueColour(hue: number, l: number): [number, number, number] {
@@ -165,7 +184,13 @@ function maskBox(mask: Buffer, { width, height }: Size): (Size & { left: number;
 /** Line art: the paper takes the prompt's colours (light, like a wash), the dark lines stay dark. */
 async function colourLineArt(control: Buffer, size: Size, hue: number, rand: () => number): Promise<Buffer> {
   const lines = await greyOf(control, size, '#ffffff')
-  const wash = await pixelsOf(await sharp(procedural(size, hue, rand)).modulate({ brightness: 1.45, saturation: 1.1 }).png().toBuffer(), size)
+  const wash = await pixelsOf(
+    await sharp(procedural(size, hue, rand))
+      .modulate({ brightness: 1.45, saturation: 1.1 })
+      .png()
+      .toBuffer(),
+    size,
+  )
   const out = Buffer.alloc(wash.data.length)
   for (let i = 0; i < out.length; i += 3) {
     const paper = lines.readUInt8(i / 3) / 255

@@ -55,7 +55,8 @@ export async function send(url: string, request: HttpRequest = {}, resolve: Reso
     return await roundTrip(target, addresses, request.method ?? (body ? 'POST' : 'GET'), headers, body, signal)
   } catch (err) {
     if (request.signal?.aborted) throw abortError(request.signal)
-    if (err instanceof MetadataAddressError) throw new BackendError('UNREACHABLE', `后端地址指向链路本地或云服务器元数据地址，已拒绝连接：${target.host}`, false)
+    if (err instanceof MetadataAddressError)
+      throw new BackendError('UNREACHABLE', `后端地址指向链路本地或云服务器元数据地址，已拒绝连接：${target.host}`, false)
     if (timeout?.aborted) throw new BackendError('TIMEOUT', `后端 ${target.host} 在 ${request.timeoutMs! / 1000} 秒内没有应答`, true)
     if (err instanceof BackendError) throw err
     // Refused, DNS, TLS, reset: the code says which (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED ...).
@@ -64,10 +65,22 @@ export async function send(url: string, request: HttpRequest = {}, resolve: Reso
   }
 }
 
-function roundTrip(url: URL, addresses: ResolvedAddress[], method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined): Promise<HttpReply> {
+function roundTrip(
+  url: URL,
+  addresses: ResolvedAddress[],
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  signal: AbortSignal | undefined,
+): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http
-    const options = { method, headers: body ? { ...headers, 'content-length': String(body.length) } : headers, signal, lookup: pinnedLookup(addresses) as unknown as net.LookupFunction }
+    const options = {
+      method,
+      headers: body ? { ...headers, 'content-length': String(body.length) } : headers,
+      signal,
+      lookup: pinnedLookup(addresses) as unknown as net.LookupFunction,
+    }
     const req = client.request(url, options, (res) => {
       const chunks: Buffer[] = []
       let size = 0
@@ -117,7 +130,8 @@ export function statusError(reply: HttpReply, text = errorText(reply)): BackendE
   const { status } = reply
   const suffix = text ? `：${text}` : ''
   const detail = { status }
-  if (status === 401 || status === 403) return new BackendError('UNAUTHORIZED', `后端拒绝了凭据（HTTP ${status}），请检查账号密码或密钥${suffix}`, false, detail)
+  if (status === 401 || status === 403)
+    return new BackendError('UNAUTHORIZED', `后端拒绝了凭据（HTTP ${status}），请检查账号密码或密钥${suffix}`, false, detail)
   if (status === 429 || status === 503) return new BackendError('BUSY', `后端繁忙（HTTP ${status}）${suffix}`, true, detail)
   if (status >= 500) return new BackendError('UPSTREAM_FAILED', `后端出错（HTTP ${status}）${suffix}`, true, detail)
   return new BackendError('REJECTED', `后端拒绝了任务（HTTP ${status}）${suffix}`, false, detail)

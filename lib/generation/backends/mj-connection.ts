@@ -52,7 +52,7 @@ export async function post(mj: MjAddress, path: string, json: unknown, signal?: 
 async function listTasks(mj: MjAddress & { key: string }, ids: string[]): Promise<MjTask[]> {
   if (Date.now() - (withoutList.get(mj.key) ?? -Infinity) > RECHECK_LIST_MS) {
     const found = await listByCondition(mj, ids)
-    if (found) return withoutList.delete(mj.key), found
+    if (found) return (withoutList.delete(mj.key), found)
     withoutList.set(mj.key, Date.now())
   }
   return (await Promise.all(ids.map((id) => fetchTask(mj, id)))).filter((t): t is MjTask => t !== null)

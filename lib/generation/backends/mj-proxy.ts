@@ -27,7 +27,10 @@ export function createMjProxyAdapter(config: BackendConfig): BackendAdapter {
 
 /** trueai's cancel; other builds have none and let the job run out. */
 async function interruptMjJob(proxy: MjAddress, upstreamId: string | null): Promise<void> {
-  if (upstreamId) await send(`${proxy.base}/mj/task/${encodeURIComponent(upstreamId)}/cancel`, { method: 'POST', json: {}, headers: proxy.headers, timeoutMs: 10_000 }).catch(() => undefined)
+  if (upstreamId)
+    await send(`${proxy.base}/mj/task/${encodeURIComponent(upstreamId)}/cancel`, { method: 'POST', json: {}, headers: proxy.headers, timeoutMs: 10_000 }).catch(
+      () => undefined,
+    )
 }
 
 function testMjProxy(proxy: MjAddress): Promise<TestResult> {
@@ -35,7 +38,10 @@ function testMjProxy(proxy: MjAddress): Promise<TestResult> {
     const listing = await send(`${proxy.base}/mj/task/list-by-condition`, { json: { ids: [] }, headers: proxy.headers, timeoutMs: 10_000 })
     // Builds without list-by-condition are polled task by task: their fetch must answer instead.
     const polling = listing.status === 404 ? await checkFetch(proxy) : checkListing(listing)
-    const accounts = await send(`${proxy.base}/mj/account/list`, { headers: proxy.headers, timeoutMs: 10_000 }).then((r) => (r.status === 200 ? parseJson(r) : null), () => null)
+    const accounts = await send(`${proxy.base}/mj/account/list`, { headers: proxy.headers, timeoutMs: 10_000 }).then(
+      (r) => (r.status === 200 ? parseJson(r) : null),
+      () => null,
+    )
     const count = Array.isArray(accounts) ? `，${accounts.length} 个账号` : ''
     return { message: `连接正常：Midjourney Proxy${count}${polling === 'fetch' ? '（没有 list-by-condition，逐个查询任务）' : ''}` }
   })

@@ -21,14 +21,26 @@ export async function submitMjJob(proxy: MjAddress, job: GenerationJob, ctx: Run
   return { kind: 'accepted', upstreamId, log: { upstreamId, code: answer.code, description: answer.description, properties: answer.properties } }
 }
 
-async function submitAction(proxy: MjAddress, mj: MjJob, common: Record<string, unknown>, signal: AbortSignal): Promise<{ answer: SubmitResult; upstreamId: string }> {
-  const answer = (await postIfExists(proxy, '/mj/submit/action', { taskId: mj.parentUpstreamId, customId: mj.customId, ...common }, signal)) ?? (await legacyChange(proxy, mj, common, signal))
+async function submitAction(
+  proxy: MjAddress,
+  mj: MjJob,
+  common: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<{ answer: SubmitResult; upstreamId: string }> {
+  const answer =
+    (await postIfExists(proxy, '/mj/submit/action', { taskId: mj.parentUpstreamId, customId: mj.customId, ...common }, signal)) ??
+    (await legacyChange(proxy, mj, common, signal))
   const upstreamId = acceptedId(answer)
   // 21 is either "already exists" (a repeated U) or "waiting for window confirm": the status tells.
   if (answer.code !== 21) return { answer, upstreamId }
   const status = typeof answer.properties.status === 'string' ? answer.properties.status : (await fetchTask(proxy, upstreamId, signal))?.status
   if (status !== 'MODAL') return { answer, upstreamId }
-  const modal = await post(proxy, '/mj/submit/modal', { taskId: upstreamId, prompt: mj.prompt || undefined, maskBase64: mj.mask ? dataUrl(mj.mask) : undefined }, signal)
+  const modal = await post(
+    proxy,
+    '/mj/submit/modal',
+    { taskId: upstreamId, prompt: mj.prompt || undefined, maskBase64: mj.mask ? dataUrl(mj.mask) : undefined },
+    signal,
+  )
   // Builds differ on whether the confirmed job keeps the MODAL task's id; an answer without one keeps it.
   const isAccepted = [1, 21, 22].includes(modal.code)
   return { answer: modal, upstreamId: isAccepted && !modal.result ? upstreamId : acceptedId(modal) }
@@ -37,9 +49,21 @@ async function submitAction(proxy: MjAddress, mj: MjJob, common: Record<string, 
 /** The open novicezk builds have no /submit/action: U, V and reroll go through /submit/change. */
 async function legacyChange(proxy: MjAddress, mj: MjJob, common: Record<string, unknown>, signal: AbortSignal): Promise<SubmitResult> {
   const match = /^MJ::JOB::(upsample|variation|reroll)::(\d)::/.exec(mj.customId ?? '')
-  if (!match) throw new BackendError('REJECTED', 'Midjourney Proxy 没有 /mj/submit/action 接口，只能放大、变体和重新生成', false, null, 'Midjourney 服务不支持该操作，积分已退还')
+  if (!match)
+    throw new BackendError(
+      'REJECTED',
+      'Midjourney Proxy 没有 /mj/submit/action 接口，只能放大、变体和重新生成',
+      false,
+      null,
+      'Midjourney 服务不支持该操作，积分已退还',
+    )
   const action = ({ upsample: 'UPSCALE', variation: 'VARIATION', reroll: 'REROLL' } as const)[match[1] as 'upsample' | 'variation' | 'reroll']
-  return post(proxy, '/mj/submit/change', { taskId: mj.parentUpstreamId, action, ...(action === 'REROLL' ? {} : { index: Number(match[2]) }), ...common }, signal)
+  return post(
+    proxy,
+    '/mj/submit/change',
+    { taskId: mj.parentUpstreamId, action, ...(action === 'REROLL' ? {} : { index: Number(match[2]) }), ...common },
+    signal,
+  )
 }
 
 /** The endpoint and body of a new imagine, blend or describe. */
@@ -74,9 +98,28 @@ function acceptedId(answer: SubmitResult): string {
   if (code === 24) {
     const word = typeof properties.bannedWord === 'string' ? properties.bannedWord : ''
     const shown = word ? `「${word}」` : ''
-    throw new BackendError('REJECTED', `Midjourney 拒绝了提示词：${description}${shown}`, false, { submit: answer }, `提示词包含 Midjourney 禁止的词${shown}，积分已退还，请修改后重试`)
+    throw new BackendError(
+      'REJECTED',
+      `Midjourney 拒绝了提示词：${description}${shown}`,
+      false,
+      { submit: answer },
+      `提示词包含 Midjourney 禁止的词${shown}，积分已退还，请修改后重试`,
+    )
   }
-  if (code === 9) throw new BackendError('UPSTREAM_FAILED', `Midjourney Proxy 系统错误：${description}`, false, { submit: answer }, `Midjourney 服务出错：${description || '系统错误'}，积分已退还`)
+  if (code === 9)
+    throw new BackendError(
+      'UPSTREAM_FAILED',
+      `Midjourney Proxy 系统错误：${description}`,
+      false,
+      { submit: answer },
+      `Midjourney 服务出错：${description || '系统错误'}，积分已退还`,
+    )
   const why = code === 3 ? '关联的任务不存在或已过期' : description || `code ${code}`
-  throw new BackendError('REJECTED', `Midjourney Proxy 拒绝了任务（code ${code}）：${description}`, false, { submit: answer }, `Midjourney 拒绝了任务：${why}，积分已退还`)
+  throw new BackendError(
+    'REJECTED',
+    `Midjourney Proxy 拒绝了任务（code ${code}）：${description}`,
+    false,
+    { submit: answer },
+    `Midjourney 拒绝了任务：${why}，积分已退还`,
+  )
 }

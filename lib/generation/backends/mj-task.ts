@@ -37,7 +37,12 @@ export function parseButtons(value: unknown): ResultButton[] {
   if (!Array.isArray(value)) return []
   return value
     .filter((b): b is Record<string, unknown> => isRecord(b) && typeof b.customId === 'string' && b.customId !== '')
-    .map((b) => ({ customId: String(b.customId), label: typeof b.label === 'string' ? b.label : '', emoji: typeof b.emoji === 'string' ? b.emoji : '', style: typeof b.style === 'number' ? b.style : 2 }))
+    .map((b) => ({
+      customId: String(b.customId),
+      label: typeof b.label === 'string' ? b.label : '',
+      emoji: typeof b.emoji === 'string' ? b.emoji : '',
+      style: typeof b.style === 'number' ? b.style : 2,
+    }))
 }
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null)
@@ -50,7 +55,8 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
 export function readTaskId(value: unknown): string | null {
   if (typeof value === 'string') return value || null
   if (typeof value !== 'number') return null
-  if (!Number.isSafeInteger(value) || value < 0) throw new BackendError('BAD_RESPONSE', `Midjourney Proxy 返回的任务 id 是超出精度的数字（${value}），无法跟踪该任务`, false, { id: value })
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new BackendError('BAD_RESPONSE', `Midjourney Proxy 返回的任务 id 是超出精度的数字（${value}），无法跟踪该任务`, false, { id: value })
   return String(value)
 }
 
@@ -74,7 +80,12 @@ export function parseTask(value: unknown): MjTask | null {
 
 export function parseSubmitResult(value: unknown): SubmitResult | null {
   if (!isRecord(value) || typeof value.code !== 'number') return null
-  return { code: value.code, description: typeof value.description === 'string' ? value.description : '', result: value.result, properties: isRecord(value.properties) ? value.properties : {} }
+  return {
+    code: value.code,
+    description: typeof value.description === 'string' ? value.description : '',
+    result: value.result,
+    properties: isRecord(value.properties) ? value.properties : {},
+  }
 }
 
 /**

@@ -34,14 +34,21 @@ async function follow(proxy: MjConnection, upstreamId: string, job: GenerationJo
       throw error
     }
     if (!task) {
-      if (++misses >= MAX_MISSES) throw new BackendError('UPSTREAM_FAILED', 'Midjourney Proxy 已不知道这个任务（可能重启过），任务丢失', false, { code: 'BACKEND_LOST' })
+      if (++misses >= MAX_MISSES)
+        throw new BackendError('UPSTREAM_FAILED', 'Midjourney Proxy 已不知道这个任务（可能重启过），任务丢失', false, { code: 'BACKEND_LOST' })
       continue
     }
     misses = 0
     if (task.status === 'SUCCESS') return finished(proxy, task, job, ctx)
     if (task.status === 'FAILURE' || task.status === 'CANCEL') {
       const reason = task.failReason ?? '未说明原因'
-      throw new BackendError('UPSTREAM_FAILED', `Midjourney 任务失败：${reason}`, false, { failReason: reason }, `生成失败：${reason.slice(0, 200)}，积分已退还`)
+      throw new BackendError(
+        'UPSTREAM_FAILED',
+        `Midjourney 任务失败：${reason}`,
+        false,
+        { failReason: reason },
+        `生成失败：${reason.slice(0, 200)}，积分已退还`,
+      )
     }
     if (task.status === 'IN_PROGRESS') {
       ctx.onProgress(task.progress)
@@ -79,7 +86,8 @@ async function download(proxy: MjConnection, url: string, signal: AbortSignal, a
       return bytes
     } catch (error) {
       if (signal.aborted) throw new BackendError('ABORTED', '任务已取消', false)
-      if (attempt >= attempts) throw new BackendError('BAD_RESPONSE', `下载 Midjourney 图片失败（${(error as Error).message}）：${absolute}`, false, { imageUrl: absolute })
+      if (attempt >= attempts)
+        throw new BackendError('BAD_RESPONSE', `下载 Midjourney 图片失败（${(error as Error).message}）：${absolute}`, false, { imageUrl: absolute })
       await new Promise((resolve) => setTimeout(resolve, 1000 * attempt))
     }
   }

@@ -92,7 +92,9 @@ async function transparentMask(mask: Buffer, image: Buffer): Promise<Buffer> {
   const grey = await sharp(mask).flatten({ background: '#000000' }).resize(width, height, { fit: 'fill' }).greyscale().extractChannel(0).raw().toBuffer()
   const rgba = Buffer.alloc(width * height * 4)
   grey.forEach((value, i) => (rgba[i * 4 + 3] = 255 - value))
-  return sharp(rgba, { raw: { width, height, channels: 4 } }).png().toBuffer()
+  return sharp(rgba, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer()
 }
 
 async function imageBytes(item: unknown, index: number, trustedHost: string, signal: AbortSignal): Promise<Buffer> {
@@ -125,6 +127,7 @@ function failure(reply: HttpReply): BackendError {
   if (reply.status === 400 && typeof code === 'string' && POLICY_CODES.has(code)) {
     return new BackendError('REJECTED', `提示词或图片未通过内容安全审核：${text}`, false, { status: 400, openaiCode: code })
   }
-  if (reply.status === 429 && code === 'insufficient_quota') return new BackendError('REJECTED', `OpenAI 账户额度不足：${text}`, false, { status: 429, openaiCode: code })
+  if (reply.status === 429 && code === 'insufficient_quota')
+    return new BackendError('REJECTED', `OpenAI 账户额度不足：${text}`, false, { status: 429, openaiCode: code })
   return statusError(reply, text)
 }

@@ -12,9 +12,16 @@ export function uniqueName(prefix = 'u'): string {
  * call: every spec's users come from 127.0.0.1, and sign-ups per address are throttled
  * (the specs that test sign-up itself still use the form).
  */
-export async function registerViaApi(request: APIRequestContext, username = uniqueName(), password = 'e2e-password-9'): Promise<{ username: string; password: string; token: string }> {
+export async function registerViaApi(
+  request: APIRequestContext,
+  username = uniqueName(),
+  password = 'e2e-password-9',
+): Promise<{ username: string; password: string; token: string }> {
   const admin = await adminToken(request)
-  const res = await request.post('/api/admin/user', { data: { username, name: username, password, role: 'USER' }, headers: { authorization: `Bearer ${admin}` } })
+  const res = await request.post('/api/admin/user', {
+    data: { username, name: username, password, role: 'USER' },
+    headers: { authorization: `Bearer ${admin}` },
+  })
   expect(res.ok(), await res.text()).toBeTruthy()
   return { username, password, token: await loginViaApi(request, username, password) }
 }

@@ -13,15 +13,29 @@ export const E2E_WECHAT = {
   openAppId: 'wx0e2e0e2e0e2e0e2e',
   openSecret: '0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e',
 }
-export const E2E_ALIYUN = { accessKeyId: 'LTAI5tE2eAccessKey001', accessKeySecret: 'e2eAliyunSecret0123456789abcdef', signName: 'AI画室', templateCode: 'SMS_300000001' }
-export const E2E_TENCENT = { secretId: 'AKIDe2eSecretId0123456789abcdefghij', secretKey: 'e2eTencentSecretKey0123456789abc', sdkAppId: '1400900900', signName: 'AI画室', templateId: '2000001' }
+export const E2E_ALIYUN = {
+  accessKeyId: 'LTAI5tE2eAccessKey001',
+  accessKeySecret: 'e2eAliyunSecret0123456789abcdef',
+  signName: 'AI画室',
+  templateCode: 'SMS_300000001',
+}
+export const E2E_TENCENT = {
+  secretId: 'AKIDe2eSecretId0123456789abcdefghij',
+  secretKey: 'e2eTencentSecretKey0123456789abc',
+  sdkAppId: '1400900900',
+  signName: 'AI画室',
+  templateId: '2000001',
+}
 
 const FAKES_FILE = path.resolve(import.meta.dirname, '../../../.tmp/e2e-sign-in-fakes.json')
 type Addresses = { wechat: string; aliyun: string; tencent: string }
 
 /** Starts the fakes and writes down where they listen; returns the env the site needs. */
 export async function startSignInFakes(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
-  const wechat = await startFakeWechat({ apps: { [E2E_WECHAT.appId]: E2E_WECHAT.secret, [E2E_WECHAT.openAppId]: E2E_WECHAT.openSecret }, person: { openid: 'o-nobody', nickname: '未设置' } })
+  const wechat = await startFakeWechat({
+    apps: { [E2E_WECHAT.appId]: E2E_WECHAT.secret, [E2E_WECHAT.openAppId]: E2E_WECHAT.openSecret },
+    person: { openid: 'o-nobody', nickname: '未设置' },
+  })
   const aliyun = await startFakeAliyunSms(E2E_ALIYUN)
   const tencent = await startFakeTencentSms(E2E_TENCENT)
   const addresses: Addresses = { wechat: wechat.url, aliyun: aliyun.url, tencent: tencent.url }

@@ -3,6 +3,4 @@ import { route } from '@/lib/http/route'
 import { changePassword } from '@/lib/users/change-password'
 import { ZPasswordChangeSchema } from '@/lib/users/schemas'
 
-export const POST = route({ access: 'user', body: ZPasswordChangeSchema }, ({ user, body }) =>
-  changePassword(user.id, body.currentPassword, body.newPassword),
-)
+export const POST = route({ access: 'user', body: ZPasswordChangeSchema }, ({ user, body }) => changePassword(user.id, body.currentPassword, body.newPassword))

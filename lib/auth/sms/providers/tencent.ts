@@ -30,7 +30,15 @@ export function tencentSmsProvider(config: TencentSmsConfig): SmsProvider {
       })
       const timestamp = Math.floor(Date.now() / 1000)
       const signed = { 'Content-Type': 'application/json; charset=utf-8', Host: url.host, 'X-TC-Action': 'SendSms' }
-      const { authorization } = tc3Sign({ secretId: config.secretId, secretKey: config.secretKey, service: 'sms', timestamp, method: 'POST', headers: signed, payload })
+      const { authorization } = tc3Sign({
+        secretId: config.secretId,
+        secretKey: config.secretKey,
+        service: 'sms',
+        timestamp,
+        method: 'POST',
+        headers: signed,
+        payload,
+      })
 
       let res: Response
       try {

@@ -4,4 +4,6 @@ import { route } from '@/lib/http/route'
 import { ZSmsLoginSchema } from '@/lib/auth/sms/schemas'
 import { loginBySms } from '@/lib/auth/sms/login-by-sms'
 
-export const POST = route({ access: 'public', body: ZSmsLoginSchema }, ({ body, ip }) => loginBySms(body.mobile, body.code, ip, { agreeTerms: body.agreeTerms }))
+export const POST = route({ access: 'public', body: ZSmsLoginSchema }, ({ body, ip }) =>
+  loginBySms(body.mobile, body.code, ip, { agreeTerms: body.agreeTerms }),
+)

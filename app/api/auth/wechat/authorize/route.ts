@@ -13,18 +13,37 @@ import { startWechatAuthorization } from '@/lib/auth/wechat/start-authorization'
 export const GET = route({ access: 'public', query: ZAuthorizeQuerySchema }, async ({ req, query, user, ip }) => {
   const origin = siteOrigin(req)
   try {
-    const started = await startWechatAuthorization({ purpose: query.purpose, returnPath: query.return, ticketId: query.ticket, ticketFrom: query.from, user, origin, ip })
+    const started = await startWechatAuthorization({
+      purpose: query.purpose,
+      returnPath: query.return,
+      ticketId: query.ticket,
+      ticketFrom: query.from,
+      user,
+      origin,
+      ip,
+    })
     const cookies = stateCookies(started.state, origin.startsWith('https:'), started.ticketFrom)
     return new Response(null, { status: 302, headers: setCookieHeaders(cookies, { location: started.url, 'cache-control': 'no-store' }) })
   } catch (error) {
     // A link cannot show an envelope: the callback page explains the failure instead.
     if (!(error instanceof AppError)) throw error
-    return new Response(null, { status: 302, headers: { location: `${origin}/wx_auth?error=${wechatMessageKey(error.message, error.status)}`, 'cache-control': 'no-store' } })
+    return new Response(null, {
+      status: 302,
+      headers: { location: `${origin}/wx_auth?error=${wechatMessageKey(error.message, error.status)}`, 'cache-control': 'no-store' },
+    })
   }
 })
 
 export const POST = route({ access: 'public', body: ZAuthorizeBodySchema }, async ({ req, body, user, ip }) => {
   const origin = siteOrigin(req)
-  const started = await startWechatAuthorization({ purpose: body.purpose, returnPath: body.returnPath, ticketId: body.ticketId, ticketFrom: body.ticketFrom, user, origin, ip })
+  const started = await startWechatAuthorization({
+    purpose: body.purpose,
+    returnPath: body.returnPath,
+    ticketId: body.ticketId,
+    ticketFrom: body.ticketFrom,
+    user,
+    origin,
+    ip,
+  })
   return ok({ url: started.url }, { headers: setCookieHeaders(stateCookies(started.state, origin.startsWith('https:'), started.ticketFrom)) })
 })

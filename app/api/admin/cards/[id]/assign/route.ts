@@ -7,4 +7,6 @@ import { assignCard } from '@/lib/cards/manage-card'
 
 const ZBody = z.object({ userId: z.string().min(1).max(64) }).strict()
 
-export const POST = route({ access: 'admin', params: ZSerialIdParamsSchema, body: ZBody }, ({ user, ip, params, body }) => assignCard(user, ip, params.id, body.userId))
+export const POST = route({ access: 'admin', params: ZSerialIdParamsSchema, body: ZBody }, ({ user, ip, params, body }) =>
+  assignCard(user, ip, params.id, body.userId),
+)

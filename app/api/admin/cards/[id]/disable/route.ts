@@ -6,4 +6,6 @@ import { setCardDisabled } from '@/lib/cards/manage-card'
 
 const ZBody = z.object({ disabled: z.boolean() }).strict()
 
-export const POST = route({ access: 'console', params: ZSerialIdParamsSchema, body: ZBody }, ({ user, ip, params, body }) => setCardDisabled(user, ip, params.id, body.disabled))
+export const POST = route({ access: 'console', params: ZSerialIdParamsSchema, body: ZBody }, ({ user, ip, params, body }) =>
+  setCardDisabled(user, ip, params.id, body.disabled),
+)
