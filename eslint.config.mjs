@@ -17,6 +17,17 @@ export default defineConfig([
       '@eslint-community/eslint-comments/require-description': ['error', { ignore: [] }],
       '@eslint-community/eslint-comments/disable-enable-pair': ['error', { allowWholeFile: true }],
       'import/no-cycle': ['error', { ignoreExternal: true }],
+      // The coarse layers (docs/ARCHITECTURE.md, Layers); the order among lib/ folders is held by tests/unit/layers.test.ts.
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './lib', from: ['./app', './components'], message: 'lib/ is below pages and components' },
+            { target: './components', from: './app', message: 'components are below pages' },
+            { target: ['./components', './lib/api-client', './lib/ui'], from: ['./lib/db.ts', './lib/db', './lib/generated/prisma/client.ts'], message: 'browser code never reaches the database' },
+          ],
+        },
+      ],
       // Plain <img>: results come with their own WebP thumbnails, and sources are /files, an S3 or CDN
       // origin the operator sets at run time, WeChat avatars and blob: previews, which next/image's optimiser does not fit.
       '@next/next/no-img-element': 'off',
