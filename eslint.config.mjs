@@ -24,7 +24,11 @@ export default defineConfig([
           zones: [
             { target: './lib', from: ['./app', './components'], message: 'lib/ is below pages and components' },
             { target: './components', from: './app', message: 'components are below pages' },
-            { target: ['./components', './lib/api-client', './lib/ui'], from: ['./lib/db.ts', './lib/db', './lib/generated/prisma/client.ts'], message: 'browser code never reaches the database' },
+            {
+              target: ['./components', './lib/api-client', './lib/ui'],
+              from: ['./lib/db.ts', './lib/db', './lib/generated/prisma/client.ts'],
+              message: 'browser code never reaches the database',
+            },
           ],
         },
       ],
