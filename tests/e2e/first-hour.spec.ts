@@ -1,27 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext } from '@playwright/test'
 import sharp from 'sharp'
-import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
+import { adminToken, asAdmin, signInWithToken, uniqueName, userWithPoints } from './support/session'
 import { pauseWorker, resumeWorker } from './support/worker'
-
-async function asAdmin(request: APIRequestContext) {
-  return { authorization: `Bearer ${await adminToken(request)}` }
-}
-
-/** A user with points, signed in on the page. */
-async function userWithPoints(page: Page, request: APIRequestContext, points = 20) {
-  const user = await registerViaApi(request)
-  const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
-  expect(
-    (
-      await request.post(`/api/admin/user/${me.id}/adjust`, {
-        headers: await asAdmin(request),
-        data: { points, reason: 'e2e', requestId: crypto.randomUUID() },
-      })
-    ).ok(),
-  ).toBeTruthy()
-  await signInWithToken(page, user.token)
-  return { ...user, id: me.id as string }
-}
 
 async function enabledMjModels(request: APIRequestContext): Promise<string[]> {
   const models = (await (await request.get('/api/models')).json()).data as { id: string; type: string }[]
@@ -30,7 +10,7 @@ async function enabledMjModels(request: APIRequestContext): Promise<string[]> {
 
 test('without a Midjourney model, /mj says so and MJ 绘画 is not offered; with one it is', async ({ page, request }) => {
   expect(await enabledMjModels(request), 'another spec left an MJ model enabled').toEqual([])
-  await userWithPoints(page, request)
+  await userWithPoints(page, request, 20)
   await page.goto('/mj')
   await expect(page.getByRole('heading', { name: '还没有可用的 Midjourney 模型' })).toBeVisible()
   await expect(page.getByText('管理员可以在')).toContainText('模型管理')
@@ -69,7 +49,7 @@ test('without a Midjourney model, /mj says so and MJ 绘画 is not offered; with
 })
 
 test('图生图 on /text2img_v2: the demo renderer recolours the uploaded picture', async ({ page, request }) => {
-  const user = await userWithPoints(page, request)
+  const user = await userWithPoints(page, request, 20)
   await page.goto('/text2img_v2')
   await page.getByRole('tab', { name: '图生图' }).click()
   await expect(page).toHaveURL(/mode=img2img$/)
@@ -112,7 +92,7 @@ test('图生图 on /text2img_v2: the demo renderer recolours the uploaded pictur
 })
 
 test('the console shows a cancelled task’s error by its meaning, not its code', async ({ page, request }) => {
-  const user = await userWithPoints(page, request)
+  const user = await userWithPoints(page, request, 20)
   const headers = await asAdmin(request)
   await pauseWorker()
   let taskId = ''

@@ -1,26 +1,10 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import sharp from 'sharp'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
-import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
+import { asAdmin, uniqueName, userWithPoints } from './support/session'
 
 let fakeSd: FakeSd
 let sdModelId = ''
-
-async function asAdmin(request: APIRequestContext) {
-  return { authorization: `Bearer ${await adminToken(request)}` }
-}
-
-/** A user with points, signed in on the page. */
-async function userWithPoints(page: Page, request: APIRequestContext, points = 100) {
-  const user = await registerViaApi(request)
-  const headers = await asAdmin(request)
-  const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
-  expect(
-    (await request.post(`/api/admin/user/${me.id}/adjust`, { headers, data: { points, reason: 'e2e', requestId: crypto.randomUUID() } })).ok(),
-  ).toBeTruthy()
-  await signInWithToken(page, user.token)
-  return user
-}
 
 test.beforeAll(async ({ request }) => {
   fakeSd = await startFakeSdWebui({ stepMs: 60 })
@@ -47,7 +31,7 @@ test.afterAll(async ({ request }) => {
 })
 
 test('a user generates on /text2img with the demo renderer, watches the progress and downloads the result', async ({ page, request }) => {
-  await userWithPoints(page, request)
+  await userWithPoints(page, request, 100)
   await page.goto('/text2img')
   await page.getByLabel('模型').selectOption({ label: '演示渲染器（1 积分/张）' })
   await page.getByLabel('提示词', { exact: true }).fill('夕阳下的海边小镇，水彩风格')
@@ -71,7 +55,7 @@ test('a user generates on /text2img with the demo renderer, watches the progress
 })
 
 test('a user generates on /text2img with SD WebUI and sees its image', async ({ page, request }) => {
-  await userWithPoints(page, request)
+  await userWithPoints(page, request, 100)
   await page.goto('/text2img')
   await page.getByLabel('模型').selectOption(sdModelId)
   await expect(page.getByTestId('task-cost')).toHaveText('3')
@@ -85,7 +69,7 @@ test('a user generates on /text2img with SD WebUI and sees its image', async ({ 
 })
 
 test('a user paints a mask on /img_inpaint and the backend receives exactly that mask', async ({ page, request }) => {
-  await userWithPoints(page, request)
+  await userWithPoints(page, request, 100)
   await page.goto('/img_inpaint')
   const picture = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#3b82f6' } })
     .png()

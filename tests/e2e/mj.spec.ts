@@ -1,32 +1,13 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext } from '@playwright/test'
 import sharp from 'sharp'
 import { startFakeMjProxy, type FakeMj } from '../fakes/mj-proxy'
 import { startFakeChat } from '../fakes/openai-chat'
 import { E2E_BASE_URL } from './support/constants'
-import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
+import { asAdmin, uniqueName, userWithPoints } from './support/session'
 
 let fake: FakeMj
 let modelId = ''
 const PRICES = { MJ_IMAGINE: 5, MJ_UPSCALE: 2, MJ_VARIATION: 4, MJ_REROLL: 4, MJ_ZOOM: 3, MJ_PAN: 3, MJ_MODAL: 6, MJ_BLEND: 6, MJ_DESCRIBE: 2 }
-
-async function asAdmin(request: APIRequestContext) {
-  return { authorization: `Bearer ${await adminToken(request)}` }
-}
-
-async function userWithPoints(page: Page, request: APIRequestContext, points: number) {
-  const user = await registerViaApi(request)
-  const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
-  expect(
-    (
-      await request.post(`/api/admin/user/${me.id}/adjust`, {
-        headers: await asAdmin(request),
-        data: { points, reason: 'e2e', requestId: crypto.randomUUID() },
-      })
-    ).ok(),
-  ).toBeTruthy()
-  await signInWithToken(page, user.token)
-  return user
-}
 
 /** Site settings through the admin API (the translator's address and key). */
 async function configure(request: APIRequestContext, settings: Record<string, string | boolean>) {

@@ -47,3 +47,21 @@ export async function loginThroughUi(page: Page, username: string, password: str
   await page.getByLabel('密码', { exact: true }).fill(password)
   await page.getByRole('button', { name: '登录', exact: true }).click()
 }
+
+/** The admin's Authorization header. */
+export async function asAdmin(request: APIRequestContext): Promise<{ authorization: string }> {
+  return { authorization: `Bearer ${await adminToken(request)}` }
+}
+
+/** A new user given points by an admin adjustment, signed in on the page. */
+export async function userWithPoints(page: Page, request: APIRequestContext, points: number) {
+  const user = await registerViaApi(request)
+  const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
+  const adjusted = await request.post(`/api/admin/user/${me.id}/adjust`, {
+    headers: { ...(await asAdmin(request)), 'Idempotency-Key': crypto.randomUUID() },
+    data: { points, reason: 'e2e' },
+  })
+  expect(adjusted.ok(), await adjusted.text()).toBeTruthy()
+  await signInWithToken(page, user.token)
+  return { ...user, id: me.id as string }
+}
