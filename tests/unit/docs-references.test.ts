@@ -27,17 +27,22 @@ function trackedTexts(): Text[] {
   return texts
 }
 
-/** Names of documents that live outside the repository, and the way code used to cite them. */
-const OUTSIDE_NAMES = /\bSPEC\b|SPEC\.md|DESIGN\.md|PLATFORM\.md|PROTOCOLS\.md|\.\.\/shared/g
+/** Any Markdown file a text names: `PRODUCT.md`, `docs/PRODUCT.md`, `../elsewhere/NOTES.md`. */
+const MARKDOWN_NAME = /(?<![\w.-])(?:\.{1,2}\/)*[\w./-]*?[\w-]+\.md\b/g
+/** A numbered section cited in words ("section 8"): sections are cited as `docs/<file>.md §8`. */
+const SECTION_IN_WORDS = /\bsection \d/gi
 
 /**
- * A mention is fine when it is a path into docs/ that exists, or, inside docs/, a
- * relative name of a file beside it.
+ * Where a named Markdown file must be: under docs/ when the name starts with docs/; else
+ * beside the naming file inside docs/, or at the repository's root (README.md). A name
+ * that climbs out of the repository never resolves.
  */
-function isRepositoryPath(file: string, line: string, index: number, match: string): boolean {
-  if (!match.endsWith('.md')) return false
-  if (line.slice(Math.max(0, index - 5), index) === 'docs/') return existsSync(path.join(ROOT, 'docs', match))
-  return file.startsWith('docs/') && existsSync(path.join(ROOT, path.dirname(file), match))
+function resolvesInRepository(file: string, name: string): boolean {
+  const candidates = name.startsWith('docs/') ? [name] : [path.join(path.dirname(file), name), name]
+  return candidates.some((candidate) => {
+    const full = path.resolve(ROOT, candidate)
+    return full.startsWith(ROOT + path.sep) && existsSync(full)
+  })
 }
 
 function outsideReferences(texts: Text[]): string[] {
@@ -45,9 +50,9 @@ function outsideReferences(texts: Text[]): string[] {
   for (const { file, lines } of texts) {
     if (file === THIS_FILE) continue // its samples are wrong on purpose
     lines.forEach((line, i) => {
-      for (const m of line.matchAll(OUTSIDE_NAMES)) {
-        if (!isRepositoryPath(file, line, m.index, m[0])) found.push(`${file}:${i + 1}: ${line.trim()}`)
-      }
+      const unresolved = [...line.matchAll(MARKDOWN_NAME)].some((m) => !resolvesInRepository(file, m[0]))
+      if (unresolved || SECTION_IN_WORDS.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`)
+      SECTION_IN_WORDS.lastIndex = 0
     })
   }
   return found
@@ -79,7 +84,7 @@ function brokenDocLinks(texts: Text[]): string[] {
 describe('documentation references', () => {
   const texts = trackedTexts()
 
-  it('name no document outside the repository', () => {
+  it('name only Markdown files of the repository, and cite sections as docs/<file>.md §N', () => {
     expect(outsideReferences(texts)).toEqual([])
   })
 
@@ -89,14 +94,17 @@ describe('documentation references', () => {
 
   it('are recognised when they are wrong', () => {
     const sample: Text[] = [
-      { file: 'lib/a.ts', lines: ['// see SPEC section 8', '// PROTOCOLS.md A 2b', '// docs/PROTOCOLS.md §1.8', '// ../shared/x'] },
-      { file: 'docs/X.md', lines: ['[PRODUCT.md](PRODUCT.md)', 'DESIGN.md'] },
+      {
+        file: 'lib/a.ts',
+        lines: ['// see the handbook, section 8', '// NOTES.md part 2', '// docs/PROTOCOLS.md §1.8', '// ../elsewhere/GUIDE.md', '// (see README.md)'],
+      },
+      { file: 'docs/X.md', lines: ['[PRODUCT.md](PRODUCT.md)', 'HANDBOOK.md'] },
     ]
     expect(outsideReferences(sample)).toEqual([
-      'lib/a.ts:1: // see SPEC section 8',
-      'lib/a.ts:2: // PROTOCOLS.md A 2b',
-      'lib/a.ts:4: // ../shared/x',
-      'docs/X.md:2: DESIGN.md',
+      'lib/a.ts:1: // see the handbook, section 8',
+      'lib/a.ts:2: // NOTES.md part 2',
+      'lib/a.ts:4: // ../elsewhere/GUIDE.md',
+      'docs/X.md:2: HANDBOOK.md',
     ])
     const links: Text[] = [{ file: 'lib/b.ts', lines: ['docs/PRODUCT.md §8', 'docs/PRODUCT.md §99', 'docs/NOPE.md', 'docs/PROTOCOLS.md §1.8'] }]
     expect(brokenDocLinks(links)).toEqual(['lib/b.ts:2: docs/PRODUCT.md §99 (no section 99)', 'lib/b.ts:3: docs/NOPE.md (no such file)'])
