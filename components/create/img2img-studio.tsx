@@ -1,7 +1,7 @@
 'use client'
 
 import { useState } from 'react'
-import { Field } from '@/components/ui/field'
+import { DenoiseField } from './denoise-field'
 import { ImageUploadField, type Uploaded } from './image-upload-field'
 import { fitSize } from './sd-params'
 import { SdStudio } from './sd-studio'
@@ -14,18 +14,7 @@ export function Img2ImgStudio({ title }: { title?: string }) {
   const fields = (
     <div className="space-y-4">
       <ImageUploadField label="参考图" hint="以这张图片为起点生成，最大 10MB" value={image} onChange={setImage} />
-      <Field label={`重绘幅度：${denoise.toFixed(2)}`} htmlFor="img2img-denoise" help="越大越按提示词变化，越小越接近参考图">
-        <input
-          id="img2img-denoise"
-          type="range"
-          min={0.1}
-          max={1}
-          step={0.05}
-          value={denoise}
-          onChange={(e) => setDenoise(Number(e.target.value))}
-          className="w-full accent-brand-500"
-        />
-      </Field>
+      <DenoiseField id="img2img-denoise" value={denoise} onChange={setDenoise} min={0.1} help="越大越按提示词变化，越小越接近参考图" />
     </div>
   )
 

@@ -2,7 +2,7 @@
 
 import { useRef, useState } from 'react'
 import { useUploadImage } from '@/lib/api-client/resources/uploads'
-import { Field } from '@/components/ui/field'
+import { DenoiseField } from './denoise-field'
 import { ImageUploadField, type Uploaded } from './image-upload-field'
 import { MaskPainter, type MaskPainterHandle } from './mask-painter'
 import { fitSize } from './sd-params'
@@ -32,18 +32,7 @@ export function InpaintStudio({ title }: { title?: string }) {
     <div className="space-y-4">
       <ImageUploadField label="原图" hint="上传要修改的图片，最大 10MB" value={image} onChange={setImage} />
       {image && <MaskPainter key={image.id} ref={painter} imageUrl={image.url} width={image.width} height={image.height} />}
-      <Field label={`重绘幅度：${denoise.toFixed(2)}`} htmlFor="denoise" help="越大变化越多，越小越接近原图">
-        <input
-          id="denoise"
-          type="range"
-          min={0.2}
-          max={1}
-          step={0.05}
-          value={denoise}
-          onChange={(e) => setDenoise(Number(e.target.value))}
-          className="w-full accent-brand-500"
-        />
-      </Field>
+      <DenoiseField id="denoise" value={denoise} onChange={setDenoise} min={0.2} help="越大变化越多，越小越接近原图" />
     </div>
   )
 

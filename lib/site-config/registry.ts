@@ -35,6 +35,12 @@ export function isImageAddress(value: string): boolean {
 const imageUrl = z.string().trim().max(500).refine(isImageAddress, '请输入以 / 开头的本站路径或 http(s):// 开头的地址')
 const integer = (min: number, max: number) => z.number().int('请输入整数').min(min).max(max)
 
+/** A WeChat AppID (公众号 or 开放平台), or empty while not set. */
+const wechatAppId = z
+  .string()
+  .trim()
+  .regex(/^(wx[0-9a-f]{16})?$/, 'AppID 形如 wx 加 16 位十六进制字符')
+
 function define(entry: Omit<ConfigDefinition, 'schema'> & { schema?: z.ZodType }): ConfigDefinition {
   const schemaByType: Record<ConfigType, z.ZodType> = {
     string: text(200),
@@ -116,10 +122,7 @@ export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
     type: 'string',
     visibility: 'public',
     defaultValue: '',
-    schema: z
-      .string()
-      .trim()
-      .regex(/^(wx[0-9a-f]{16})?$/, 'AppID 形如 wx 加 16 位十六进制字符'),
+    schema: wechatAppId,
   }),
   define({
     name: 'WX_OPEN_APP_ID',
@@ -129,10 +132,7 @@ export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
     type: 'string',
     visibility: 'admin',
     defaultValue: '',
-    schema: z
-      .string()
-      .trim()
-      .regex(/^(wx[0-9a-f]{16})?$/, 'AppID 形如 wx 加 16 位十六进制字符'),
+    schema: wechatAppId,
   }),
   define({
     name: 'WX_OPEN_APP_SECRET',

@@ -72,14 +72,16 @@ export function openTaskEventStream(userId: string, signal: AbortSignal): Readab
           // already cancelled by the reader
         }
       }
-      /** Sends the tasks named, every running one, and those that were running at the last look. */
-      const look = (ids: string[] = []) => {
+      /** Sends what changed of the tasks named, or (without names) of every running task and those running at the last look. */
+      const look = (named?: string[]) => {
         looking = looking
           .then(async () => {
             if (closed) return
-            const running = await db().task.findMany({ where: { userId, status: 'PENDING' }, select: { id: true } })
-            const wasRunning = [...sent].filter(([, last]) => last.running).map(([id]) => id)
-            for (const id of new Set([...ids, ...running.map((t) => t.id), ...wasRunning])) {
+            const ids = named ?? [
+              ...(await db().task.findMany({ where: { userId, status: 'PENDING' }, select: { id: true } })).map((t) => t.id),
+              ...[...sent].filter(([, last]) => last.running).map(([id]) => id),
+            ]
+            for (const id of new Set(ids)) {
               const task = await getMyTask(userId, id).catch(() => null)
               if (!task || closed) continue
               const state = shownState(task)

@@ -50,27 +50,25 @@ export async function createUser(options: { role?: Role; username?: string; pass
       passwordHash: await hashPassword(options.password ?? 'a-good-password'),
     },
   })
-  // Opening value goes through the ledger, so the ledger invariant holds in every test.
-  if (options.points || options.balance) {
+  return withOpening(user.id, options, 'test-opening')
+}
+
+/**
+ * Gives a new user its opening points and balance through the ledger (so the ledger
+ * invariant holds in every test) and returns the fresh row with a valid token.
+ */
+export async function withOpening(userId: string, opening: { points?: number; balance?: number }, referencePrefix: string) {
+  if (opening.points || opening.balance) {
     await db().$transaction(async (tx) => {
-      if (options.points)
-        await postMovement(tx, {
-          userId: user.id,
-          account: 'POINTS',
-          kind: 'ADMIN_ADJUST',
-          amount: options.points,
-          reference: `test-opening:${user.id}:points`,
-        })
-      if (options.balance)
-        await postMovement(tx, {
-          userId: user.id,
-          account: 'BALANCE',
-          kind: 'ADMIN_ADJUST',
-          amount: options.balance,
-          reference: `test-opening:${user.id}:balance`,
-        })
+      for (const [account, amount] of [
+        ['POINTS', opening.points],
+        ['BALANCE', opening.balance],
+      ] as const) {
+        if (amount)
+          await postMovement(tx, { userId, account, kind: 'ADMIN_ADJUST', amount, reference: `${referencePrefix}:${userId}:${account.toLowerCase()}` })
+      }
     })
   }
-  const fresh = await db().user.findUniqueOrThrow({ where: { id: user.id } })
+  const fresh = await db().user.findUniqueOrThrow({ where: { id: userId } })
   return { ...fresh, token: await issueToken(fresh.id, fresh.tokenVersion) }
 }

@@ -1,9 +1,8 @@
 // Shared by the ledger-* and cards-* integration tests: quick users and the money invariants.
 import { expect } from 'vitest'
-import { issueToken } from '@/lib/auth/token'
 import { db } from '@/lib/db'
 import type { Role } from '@/lib/generated/prisma/enums'
-import { postMovement } from '@/lib/ledger/post-movement'
+import { withOpening } from './call-route'
 
 let counter = 0
 
@@ -14,28 +13,7 @@ let counter = 0
 export async function quickUser(options: { role?: Role; points?: number; balance?: number; name?: string } = {}) {
   const username = `lq${process.pid.toString(36)}${Date.now().toString(36)}${counter++}`
   const user = await db().user.create({ data: { username, name: options.name ?? username, role: options.role ?? 'USER' } })
-  if (options.points || options.balance) {
-    await db().$transaction(async (tx) => {
-      if (options.points)
-        await postMovement(tx, {
-          userId: user.id,
-          account: 'POINTS',
-          kind: 'ADMIN_ADJUST',
-          amount: options.points,
-          reference: `quick-opening:${user.id}:points`,
-        })
-      if (options.balance)
-        await postMovement(tx, {
-          userId: user.id,
-          account: 'BALANCE',
-          kind: 'ADMIN_ADJUST',
-          amount: options.balance,
-          reference: `quick-opening:${user.id}:balance`,
-        })
-    })
-  }
-  const fresh = await db().user.findUniqueOrThrow({ where: { id: user.id } })
-  return { ...fresh, token: await issueToken(fresh.id, fresh.tokenVersion) }
+  return withOpening(user.id, options, 'quick-opening')
 }
 
 export type QuickUser = Awaited<ReturnType<typeof quickUser>>

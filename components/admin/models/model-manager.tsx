@@ -3,6 +3,7 @@
 import { useState } from 'react'
 import { useAdminModels, useDeleteModel, useUpdateModel } from '@/lib/api-client/resources/admin-models'
 import { Button } from '@/components/ui/button'
+import { editDeleteColumn } from '@/components/admin/shared/edit-delete-column'
 import { Badge, PageTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { DataTable, type Column } from '@/components/ui/data-table'
@@ -68,23 +69,15 @@ export function ModelManager() {
         </div>
       ),
     },
-    {
-      header: '操作',
-      mobile: 'actions',
-      cell: (m) => (
-        <div className="flex flex-wrap gap-1">
-          <Button size="sm" variant="ghost" onClick={() => setEditing(m)}>
-            编辑
-          </Button>
-          <Button size="sm" variant="ghost" onClick={() => setTesting(m)}>
-            测试连接
-          </Button>
-          <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(m)}>
-            删除
-          </Button>
-        </div>
+    editDeleteColumn<ModelRow>({
+      onEdit: setEditing,
+      onDelete: setDeleting,
+      extra: (m) => (
+        <Button size="sm" variant="ghost" onClick={() => setTesting(m)}>
+          测试连接
+        </Button>
       ),
-    },
+    }),
   ]
   return (
     <div>

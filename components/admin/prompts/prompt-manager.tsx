@@ -3,6 +3,7 @@
 import { useState } from 'react'
 import { useAdminPrompts, useDeletePrompt, useUpdatePrompt } from '@/lib/api-client/resources/admin-prompts'
 import { Button } from '@/components/ui/button'
+import { editDeleteColumn } from '@/components/admin/shared/edit-delete-column'
 import { Badge, PageTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { DataTable, type Column } from '@/components/ui/data-table'
@@ -40,20 +41,7 @@ export function PromptManager() {
     },
     { header: '排序', cell: (p) => p.sort, mobile: 'hide' },
     { header: '启用', cell: (p) => <Switch checked={p.enabled} onChange={() => toggleEnabled(p)} label={`启用 ${p.title}`} /> },
-    {
-      header: '操作',
-      mobile: 'actions',
-      cell: (p) => (
-        <div className="flex gap-1">
-          <Button size="sm" variant="ghost" onClick={() => setEditing(p)}>
-            编辑
-          </Button>
-          <Button size="sm" variant="ghost" className="text-red-400" onClick={() => setDeleting(p)}>
-            删除
-          </Button>
-        </div>
-      ),
-    },
+    editDeleteColumn<PromptRow>({ onEdit: setEditing, onDelete: setDeleting }),
   ]
   return (
     <div>
