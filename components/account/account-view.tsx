@@ -1,38 +1,67 @@
 'use client'
 
+import { usePathname, useRouter, useSearchParams } from 'next/navigation'
 import { RequireUser } from '@/components/app/require-user'
-import { Card, PageTitle } from '@/components/ui/card'
-import { formatCents } from '@/lib/format'
+import { Card, EmptyState, PageTitle } from '@/components/ui/card'
+import { Loading } from '@/components/ui/spinner'
+import { useWallet } from '@/lib/api-client/resources/wallet'
+import { OrderProgressDialog } from '@/components/payments/recharge-dialog'
+import { RechargeForm } from '@/components/payments/recharge-form'
+import { useState } from 'react'
+import type { CreatedOrder } from '@/lib/api-client/resources/orders'
 import { LedgerList } from './ledger-list'
-import { ROLE_LABELS } from '@/lib/users/role-labels'
+import { OrderHistory } from './order-history'
+import { WalletSummary } from './wallet-summary'
 
-function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <Card>
-      <div className="text-sm text-zinc-400">{label}</div>
-      <div data-testid={testId} className="mt-2 text-3xl font-semibold tracking-tight text-white">
-        {value}
-      </div>
-    </Card>
+    <section className="mt-8">
+      <h2 className="mb-3 text-lg font-medium text-white">{title}</h2>
+      {children}
+    </section>
   )
 }
 
-/** /account: balance (yuan, 2 decimals), points and role. */
-export function AccountView() {
+/** /account, the wallet: what I hold, 充值, my orders and 收支明细. `?order=<id>` (back from a provider) shows that order's outcome. */
+function Wallet() {
+  const wallet = useWallet()
+  const router = useRouter()
+  const pathname = usePathname()
+  const returned = useSearchParams().get('order')
+  const [created, setCreated] = useState<CreatedOrder | null>(null)
+  const followed = created?.order.id ?? returned
+
+  function closeProgress() {
+    setCreated(null)
+    if (returned) router.replace(pathname, { scroll: false })
+  }
+
   return (
-    <RequireUser>
-      {(profile) => (
-        <div>
-          <PageTitle>我的账户</PageTitle>
-          <div className="grid gap-4 sm:grid-cols-3">
-            <Stat label="余额（元）" value={formatCents(profile.balance)} testId="account-balance" />
-            <Stat label="积分" value={String(profile.points)} testId="account-points" />
-            <Stat label="账户角色" value={ROLE_LABELS[profile.role]} testId="account-role" />
-          </div>
-          <h2 className="mb-3 mt-8 text-lg font-medium text-white">收支明细</h2>
-          <LedgerList />
-        </div>
+    <div>
+      <PageTitle>我的账户</PageTitle>
+      {wallet.data ? (
+        <WalletSummary wallet={wallet.data} />
+      ) : wallet.isError ? (
+        <Card>
+          <EmptyState>钱包加载失败，请稍后刷新重试</EmptyState>
+        </Card>
+      ) : (
+        <Loading />
       )}
-    </RequireUser>
+      <Section title="充值">
+        <Card>{wallet.data ? <RechargeForm wallet={wallet.data} onCreated={setCreated} /> : <Loading />}</Card>
+      </Section>
+      <Section title="订单记录">
+        <OrderHistory />
+      </Section>
+      <Section title="收支明细">
+        <LedgerList />
+      </Section>
+      <OrderProgressDialog orderId={followed} payment={created?.payment} onClose={closeProgress} />
+    </div>
   )
+}
+
+export function AccountView() {
+  return <RequireUser>{() => <Wallet />}</RequireUser>
 }

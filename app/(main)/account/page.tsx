@@ -1,8 +1,13 @@
 import type { Metadata } from 'next'
+import { Suspense } from 'react'
 import { AccountView } from '@/components/account/account-view'
 
 export const metadata: Metadata = { title: '我的账户' }
 
 export default function AccountPage() {
-  return <AccountView />
+  return (
+    <Suspense>
+      <AccountView />
+    </Suspense>
+  )
 }

@@ -1,0 +1,35 @@
+'use client'
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '../request'
+import { ledgerKeys } from './ledger'
+import { profileKeys } from './profile'
+
+/** GET /api/account/wallet: what I hold, my memberships, check-in, and what I can pay with. */
+export type Wallet = {
+  balance: number
+  points: number
+  membership: { planName: string; expiresAt: string; dailyPoints: number | null; discountPercent: number | null } | null
+  chatMembership: { planName: string; expiresAt: string; dailyMessages: number | null } | null
+  /** Null when the operator turned check-in off. */
+  checkIn: { points: number; checkedInToday: boolean } | null
+  channels: { wechat: boolean; alipay: boolean }
+  recharge: { minCents: number; maxCents: number }
+}
+
+export const walletUrls = { wallet: '/api/account/wallet', checkIn: '/api/account/check-in' } as const
+
+export const walletKeys = { all: ['wallet'] as const }
+
+export function useWallet() {
+  return useQuery({ queryKey: walletKeys.all, queryFn: () => api.get<Wallet>(walletUrls.wallet) })
+}
+
+/** 签到: awards today's points once (409 已签到 afterwards). */
+export function useCheckIn() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => api.post<{ points: number; total: number }>(walletUrls.checkIn),
+    onSuccess: () => Promise.all([walletKeys.all, profileKeys.all, ledgerKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  })
+}
