@@ -22,7 +22,7 @@ export const MAIN_NAV: NavItem[] = [
 /** The user menu (signed in). */
 export const USER_MENU: NavItem[] = [
   { href: '/profile', label: '个人资料', description: '昵称、头像与登录密码' },
-  { href: '/account', label: '我的账户', description: '余额、积分与收支明细' },
+  { href: '/account', label: '我的账户', description: '余额、积分、会员、充值与订单' },
   { href: '/my_cards', label: '我的卡密', description: '兑换卡密，查看已有卡密' },
 ]
 
@@ -42,5 +42,10 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/custom_model_mana', label: '风格模型' },
   { href: '/admin/prompt_mana', label: '提示词管理' },
   { href: '/admin/cards_mana', label: '卡密管理' },
+  { href: '/admin/order_mana', label: '订单管理' },
+  { href: '/admin/charge_record', label: '充值记录' },
+  { href: '/admin/user_charge_record_mana', label: '用户充值' },
+  { href: '/admin/subscription_mana', label: '套餐管理' },
+  { href: '/admin/analysis_mana', label: '数据分析' },
   { href: '/admin/site_config', label: '站点配置' },
 ]
