@@ -52,7 +52,9 @@ export function OrderHistory() {
             </Button>
           </div>
         ) : (
-          <span className="text-zinc-600">-</span>
+          <span data-no-action className="text-zinc-600">
+            -
+          </span>
         ),
     },
   ]

@@ -51,7 +51,7 @@ export function WalletSummary({ wallet }: { wallet: Wallet }) {
   }
 
   return (
-    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+    <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
       <Stat label="余额（元）" value={formatCents(wallet.balance)} testId="account-balance" />
       <Stat
         label="积分"

@@ -40,7 +40,7 @@ export function OrderFilters<F extends Omit<OrderFilterValues, 'user'> & { user?
       <Select aria-label="支付渠道" value={value.channel} onChange={(e) => onChange({ channel: e.target.value } as Partial<F>)} className="w-32">
         <LabelOptions all="全部渠道" labels={CHANNEL_LABELS} />
       </Select>
-      <Select aria-label="状态" value={value.status} onChange={(e) => onChange({ status: e.target.value } as Partial<F>)} className="w-28">
+      <Select aria-label="状态" value={value.status} onChange={(e) => onChange({ status: e.target.value } as Partial<F>)} className="w-32">
         <LabelOptions all="全部状态" labels={ORDER_STATUS_LABELS} />
       </Select>
       <div className="flex items-center gap-1.5">

@@ -48,7 +48,6 @@ export function OrderTable({
         </div>
       ),
     },
-    { header: '支付时间', cell: (o) => formatDateTime(o.paidAt), className: 'text-zinc-400' },
     {
       header: '操作',
       mobile: 'actions',
