@@ -64,6 +64,9 @@ export const ZEnvSchema = z.object({
   /** WeChat API hosts (tests point them at fakes). */
   WX_API_BASE: z.url().default('https://api.weixin.qq.com'),
   WX_OPEN_BASE: z.url().default('https://open.weixin.qq.com'),
+  /** Payment provider hosts (tests point them at fakes). */
+  WXPAY_API_BASE: z.url().default('https://api.mch.weixin.qq.com'),
+  ALIPAY_GATEWAY: z.url().default('https://openapi.alipay.com/gateway.do'),
   /** SMS provider endpoints (tests point them at fakes). */
   ALIYUN_SMS_ENDPOINT: z.url().default('https://dysmsapi.aliyuncs.com'),
   TENCENT_SMS_ENDPOINT: z.url().default('https://sms.tencentcloudapi.com'),

@@ -1,5 +1,6 @@
 import { env } from '@/lib/env'
 import { CONFIG_REGISTRY, type PublicConfig } from './registry'
+import { paymentEnabled } from './payment-readiness'
 import { smsProviderProblem } from './sms-readiness'
 import { SMS_SWITCHES } from './sms-settings-guard'
 import { getAllConfigValues } from './store'
@@ -17,5 +18,7 @@ export async function getPublicConfig(): Promise<PublicConfig> {
   if (SMS_SWITCHES.some((name) => config[name] === true) && smsProviderProblem(values, env())) {
     for (const name of SMS_SWITCHES) config[name] = false
   }
+  config.WXPAY_ENABLED = paymentEnabled('wechat', values)
+  config.ALIPAY_ENABLED = paymentEnabled('alipay', values)
   return config as PublicConfig
 }

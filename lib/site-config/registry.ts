@@ -1,4 +1,5 @@
 import { z } from '@/lib/zod'
+import { isKeyText } from '@/lib/crypto/rsa-keys'
 import { DEFAULT_PRIVACY_POLICY, DEFAULT_USER_AGREEMENT, LEGAL_HELP } from './legal-defaults'
 
 /**
@@ -52,7 +53,204 @@ function define(entry: Omit<ConfigDefinition, 'schema'> & { schema?: z.ZodType }
   return { ...entry, schema: entry.schema ?? schemaByType[entry.type] }
 }
 
-export const CONFIG_GROUPS = ['基本信息', '注册与登录', '用户协议与隐私政策', '微信', '短信', '生成', '提示词翻译', '内容安全', '卡密'] as const
+export const CONFIG_GROUPS = ['基本信息', '注册与登录', '用户协议与隐私政策', '微信', '短信', '生成', '提示词翻译', '内容安全', '卡密', '支付', '积分'] as const
+
+/** A key pasted from a merchant console: PEM (PKCS#1, PKCS#8, SPKI) or the bare base64 inside it. */
+const rsaKey = (kind: 'private' | 'public') =>
+  z
+    .string()
+    .trim()
+    .max(8000, '密钥过长')
+    .refine(
+      (v) => isKeyText(v, kind),
+      kind === 'private' ? '不是有效的 RSA 私钥（支持 PEM 或去掉首尾行的 base64）' : '不是有效的 RSA 公钥（支持 PEM 或去掉首尾行的 base64）',
+    )
+const cents = (min: number, max: number) => integer(min, max)
+
+/** docs/PRODUCT.md §14: the merchants and what the wallet offers. */
+const PAYMENT_SETTINGS: readonly ConfigDefinition[] = [
+  define({
+    name: 'WXPAY_ENABLED',
+    group: '支付',
+    label: '启用微信支付',
+    help: '需先填好下面的微信支付商户配置；通知地址为 站点地址 + /api/pay/wechat/notify，微信要求生产环境使用 https',
+    type: 'boolean',
+    visibility: 'public',
+    defaultValue: false,
+  }),
+  define({
+    name: 'WXPAY_APP_ID',
+    group: '支付',
+    label: '微信支付 AppID',
+    help: '与商户号绑定的公众号 AppID（JSAPI 支付用它）',
+    type: 'string',
+    visibility: 'admin',
+    defaultValue: '',
+    schema: wechatAppId,
+  }),
+  define({
+    name: 'WXPAY_MCH_ID',
+    group: '支付',
+    label: '微信支付商户号',
+    type: 'string',
+    visibility: 'admin',
+    defaultValue: '',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(\d{8,12})?$/, '商户号为 8-12 位数字'),
+  }),
+  define({
+    name: 'WXPAY_MCH_SERIAL_NO',
+    group: '支付',
+    label: '商户 API 证书序列号',
+    type: 'string',
+    visibility: 'admin',
+    defaultValue: '',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^([0-9A-Fa-f]{8,64})?$/, '证书序列号为十六进制字符'),
+  }),
+  define({
+    name: 'WXPAY_MCH_PRIVATE_KEY',
+    group: '支付',
+    label: '商户 API 私钥（apiclient_key.pem）',
+    type: 'text',
+    visibility: 'secret',
+    defaultValue: '',
+    schema: rsaKey('private'),
+  }),
+  define({
+    name: 'WXPAY_API_V3_KEY',
+    group: '支付',
+    label: 'APIv3 密钥',
+    help: '商户平台“API安全”中设置的 32 位密钥，用于解密支付通知',
+    type: 'string',
+    visibility: 'secret',
+    defaultValue: '',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^([\x21-\x7e]{32})?$/, 'APIv3 密钥为 32 个字符'),
+  }),
+  define({
+    name: 'WXPAY_PUBLIC_KEY_ID',
+    group: '支付',
+    label: '微信支付公钥 ID',
+    help: '形如 PUB_KEY_ID_ 开头；不填则使用平台证书验签',
+    type: 'string',
+    visibility: 'admin',
+    defaultValue: '',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(PUB_KEY_ID_[0-9A-Za-z_]{1,64})?$/, '公钥 ID 以 PUB_KEY_ID_ 开头'),
+  }),
+  define({
+    name: 'WXPAY_PUBLIC_KEY',
+    group: '支付',
+    label: '微信支付公钥（pub_key.pem）',
+    type: 'text',
+    visibility: 'admin',
+    defaultValue: '',
+    schema: rsaKey('public'),
+  }),
+  define({
+    name: 'ALIPAY_ENABLED',
+    group: '支付',
+    label: '启用支付宝',
+    help: '需先填好下面的支付宝应用配置；通知地址为 站点地址 + /api/pay/alipay/notify',
+    type: 'boolean',
+    visibility: 'public',
+    defaultValue: false,
+  }),
+  define({
+    name: 'ALIPAY_APP_ID',
+    group: '支付',
+    label: '支付宝应用 AppID',
+    type: 'string',
+    visibility: 'admin',
+    defaultValue: '',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(\d{10,20})?$/, '支付宝 AppID 为数字'),
+  }),
+  define({ name: 'ALIPAY_PRIVATE_KEY', group: '支付', label: '应用私钥', type: 'text', visibility: 'secret', defaultValue: '', schema: rsaKey('private') }),
+  define({
+    name: 'ALIPAY_PUBLIC_KEY',
+    group: '支付',
+    label: '支付宝公钥',
+    help: '开放平台“接口加签方式”中的支付宝公钥（不是应用公钥）',
+    type: 'text',
+    visibility: 'admin',
+    defaultValue: '',
+    schema: rsaKey('public'),
+  }),
+  define({
+    name: 'ALIPAY_SELLER_ID',
+    group: '支付',
+    label: '支付宝商户 PID（可选）',
+    help: '2088 开头；填写后会核对支付通知中的 seller_id',
+    type: 'string',
+    visibility: 'admin',
+    defaultValue: '',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(2088\d{12})?$/, 'PID 为 2088 开头的 16 位数字'),
+  }),
+  define({
+    name: 'ORDER_EXPIRE_MINUTES',
+    group: '支付',
+    label: '订单支付时限（分钟）',
+    help: '超过时限未支付的订单会在支付平台关闭',
+    type: 'integer',
+    visibility: 'admin',
+    defaultValue: 30,
+    schema: integer(5, 1440),
+  }),
+  define({
+    name: 'RECHARGE_MIN_CENTS',
+    group: '支付',
+    label: '自定义充值最小金额（分）',
+    type: 'integer',
+    visibility: 'admin',
+    defaultValue: 100,
+    schema: cents(1, 100_000_000),
+  }),
+  define({
+    name: 'RECHARGE_MAX_CENTS',
+    group: '支付',
+    label: '自定义充值最大金额（分）',
+    help: '设为 0 则不允许自定义金额，只能选择充值档位',
+    type: 'integer',
+    visibility: 'admin',
+    defaultValue: 500_000,
+    schema: cents(0, 100_000_000),
+  }),
+  define({
+    name: 'SIGNUP_GIFT_POINTS',
+    group: '积分',
+    label: '注册赠送积分',
+    help: '新用户注册（任何方式）时赠送；0 为不赠送',
+    type: 'integer',
+    visibility: 'admin',
+    defaultValue: 0,
+    schema: integer(0, 1_000_000),
+  }),
+  define({
+    name: 'CHECK_IN_POINTS',
+    group: '积分',
+    label: '每日签到积分',
+    help: '每人每天（北京时间）可签到一次；0 为关闭签到',
+    type: 'integer',
+    visibility: 'admin',
+    defaultValue: 5,
+    schema: integer(0, 1_000_000),
+  }),
+]
 
 export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
   define({
@@ -278,6 +476,7 @@ export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
       .trim()
       .regex(/^([0-9a-f]{32})?$/, 'AppSecret 为 32 位十六进制字符'),
   }),
+  ...PAYMENT_SETTINGS,
 ]
 
 const byName = new Map(CONFIG_REGISTRY.map((d) => [d.name, d]))
@@ -297,4 +496,6 @@ export type PublicConfig = {
   WX_APP_ID: string
   SMS_LOGIN_ENABLED: boolean
   TRANSLATE_ENABLED: boolean
+  WXPAY_ENABLED: boolean
+  ALIPAY_ENABLED: boolean
 }

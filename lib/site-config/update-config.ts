@@ -6,6 +6,7 @@ import { badRequest, notFound } from '@/lib/http/app-error'
 import { describeZodError } from '@/lib/http/envelope'
 import { findDefinition } from './registry'
 import { isMasked, maskSecret, sealSecret } from './secret-box'
+import { assertPaymentSwitchUsable } from './payment-readiness'
 import { assertSmsStaysUsable } from './sms-settings-guard'
 import { getAllConfigValues, getConfigValue, invalidateConfigCache, type ConfigValue } from './store'
 
@@ -25,7 +26,9 @@ export async function updateConfig(actor: SessionUser, ip: string, name: string,
   const parsed = def.schema.safeParse(value)
   if (!parsed.success) throw badRequest(`${def.label}：${describeZodError(parsed.error, '取值')}`)
   const next = parsed.data as ConfigValue
-  assertSmsStaysUsable(name, next, await getAllConfigValues())
+  const current = await getAllConfigValues()
+  assertSmsStaysUsable(name, next, current)
+  assertPaymentSwitchUsable(name, next, current)
   const json = JSON.stringify(next)
   const stored = isSecret ? sealSecret(json) : json
   const shown = (v: ConfigValue) => (isSecret ? maskSecret(String(v)) : v)
