@@ -7,6 +7,7 @@ import { badRequest, conflict, forbidden } from '@/lib/http/app-error'
 import { getConfigValue } from '@/lib/site-config/store'
 import { isTooCommon } from './common-passwords'
 import type { TCredentials } from './schemas'
+import { grantSignupGift } from '@/lib/ledger/grant-signup-gift'
 
 /**
  * Sign-ups per address, every attempt counted (a taken name too, so names cannot be
@@ -30,9 +31,13 @@ export async function registerUser({ username, password, agreeTerms }: TCredenti
   if (isTooCommon(password, username)) throw badRequest('密码太常见，请换一个更难猜的密码')
   const passwordHash = await hashPassword(password)
   try {
-    const user = await db().user.create({
-      data: { username, name: username, passwordHash, agreedTermsAt: agreeTerms ? new Date() : null },
-      select: { id: true, tokenVersion: true },
+    const user = await db().$transaction(async (tx) => {
+      const created = await tx.user.create({
+        data: { username, name: username, passwordHash, agreedTermsAt: agreeTerms ? new Date() : null },
+        select: { id: true, tokenVersion: true },
+      })
+      await grantSignupGift(tx, created.id)
+      return created
     })
     return { token: await issueToken(user.id, user.tokenVersion) }
   } catch (error) {

@@ -5,6 +5,7 @@ import { forbidden } from '@/lib/http/app-error'
 import { getConfigValue } from '@/lib/site-config/store'
 import { generatedUsername } from '@/lib/users/generated-username'
 import { checkSmsCode, markSmsCodeUsed } from './verify-code'
+import { grantSignupGift } from '@/lib/ledger/grant-signup-gift'
 
 const SELECT = { id: true, tokenVersion: true, bannedAt: true } as const
 
@@ -21,7 +22,9 @@ export async function loginBySms(mobile: string, code: string, ip: string, optio
     const existing = await tx.user.findUnique({ where: { mobile }, select: SELECT })
     if (existing) return existing
     const agreedTermsAt = options.agreeTerms ? new Date() : null
-    return tx.user.create({ data: { username: generatedUsername('u'), name: `用户${mobile.slice(-4)}`, mobile, agreedTermsAt }, select: SELECT })
+    const created = await tx.user.create({ data: { username: generatedUsername('u'), name: `用户${mobile.slice(-4)}`, mobile, agreedTermsAt }, select: SELECT })
+    await grantSignupGift(tx, created.id)
+    return created
   })
   if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
   return { token: await issueToken(user.id, user.tokenVersion) }

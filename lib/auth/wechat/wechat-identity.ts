@@ -2,6 +2,7 @@ import 'server-only'
 import type { Tx } from '@/lib/db'
 import { badRequest, conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { generatedUsername } from '@/lib/users/generated-username'
+import { grantSignupGift } from '@/lib/ledger/grant-signup-gift'
 
 /** Who WeChat says the user is. `openid` is null for Open Platform logins, whose openid belongs to another app. */
 export type WechatIdentity = { openid: string | null; unionid: string | null; nickname: string; avatar: string | null }
@@ -50,6 +51,7 @@ export async function findOrCreateWechatUser(tx: Tx, identity: WechatIdentity): 
       },
       select: SELECT,
     })
+    await grantSignupGift(tx, created.id)
     return created
   }
   if (found.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
