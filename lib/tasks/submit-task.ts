@@ -1,5 +1,4 @@
 import 'server-only'
-import { createHash } from 'node:crypto'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { TaskType } from '@/lib/generated/prisma/enums'
@@ -12,6 +11,10 @@ import { assertNoBannedWords } from './banned-words'
 import { resolveRequest } from './resolve-request'
 import type { ResolvedRequest } from './resolved-request'
 import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
+import { requestHash } from '@/lib/http/request-hash'
+import { activeMembership } from '@/lib/memberships/active-membership'
+import { grantDailyAllowance } from '@/lib/memberships/daily-allowance'
+import { memberPrice } from '@/lib/memberships/member-price'
 
 /** How long a task may wait and run in all before it fails with a refund. */
 export const TASK_DEADLINE_MS = 30 * 60_000
@@ -61,27 +64,13 @@ async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; nam
  * Idempotency-Key with the same inputs returns the first task instead of charging again;
  * with other inputs it is refused (409).
  */
+export { requestHash }
+
 export async function submitTask(userId: string, input: SubmitInput, idempotencyKey?: string): Promise<TaskView> {
   const hash = requestHash({ type: input.type, modelId: input.modelId ?? null, params: input.params ?? null })
   // Tasks from before request hashes were kept can only be told apart by their type.
   const isSameRequest = (earlier: EarlierTask) => (earlier.requestHash ? earlier.requestHash === hash : earlier.type === input.type)
   return queueTask(userId, idempotencyKey, isSameRequest, () => resolveRequest(userId, input.type, input.params, input.modelId ?? null), hash)
-}
-
-/** What identifies a submission's inputs (a form's {type, modelId, params}, a button press): SHA-256 of them as JSON with sorted keys. */
-export function requestHash(inputs: Record<string, unknown>): string {
-  return createHash('sha256').update(canonicalJson(inputs)).digest('hex')
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-  }
-  return JSON.stringify(value) ?? 'null'
 }
 
 export const IDEMPOTENCY_MISMATCH_MESSAGE = '这个 Idempotency-Key 已用于另一次内容不同的提交（任务类型、模型或参数不一致），请为新的提交使用新的 Key'
@@ -120,7 +109,10 @@ export async function queueTask(
     throw notFound('上传的图片不存在或已过期，请重新上传')
   }
   const model = await chooseModel(resolved)
-  const cost = model.pricePerImage * params.count
+  await grantDailyAllowance(userId)
+  const membership = await activeMembership(userId, 'IMAGE')
+  const fullCost = model.pricePerImage * params.count
+  const cost = memberPrice(fullCost, membership?.discountPercent ?? 0)
   const maxPending = await getConfigValue<number>('TASK_MAX_PENDING_PER_USER')
 
   try {
@@ -144,6 +136,7 @@ export async function queueTask(
           priceSnapshot: {
             pricePerImage: model.pricePerImage,
             count: params.count,
+            ...(cost !== fullCost ? { fullPrice: fullCost, discountPercent: membership?.discountPercent } : {}),
             backend: model.backend,
             model: model.name,
             ...(resolved.priceKey ? { priceKey: resolved.priceKey } : {}),

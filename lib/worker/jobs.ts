@@ -3,6 +3,7 @@ import { pruneExpiredCounters } from '@/lib/auth/rate-limit'
 import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-cards'
 import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/backend-attempts'
 import { CHECK_BACKENDS_JOB, checkBackends } from '@/lib/models/backend-health'
+import { RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
 import { SWEEP_INTERVAL_MS, SWEEP_TASKS_JOB, sweepTasks } from '@/lib/tasks/sweep-tasks'
 import type { BackgroundJob } from './background-worker'
 
@@ -13,6 +14,8 @@ export function backgroundJobs(): BackgroundJob[] {
     { name: CHECK_CARDS_JOB, intervalMs: 60_000, run: checkPendingCards },
     // Expired leases, deadlines and tasks stranded on an out backend: three indexed queries every 30 s when all is well.
     { name: SWEEP_TASKS_JOB, intervalMs: SWEEP_INTERVAL_MS, run: sweepTasks },
+    // Pending provider orders whose active query is due (lost notifications), and expired ones to close.
+    { name: RECONCILE_ORDERS_JOB, intervalMs: RECONCILE_INTERVAL_MS, run: async () => void (await reconcileOrders()) },
     // One health or model-list request per enabled backend each minute.
     { name: CHECK_BACKENDS_JOB, intervalMs: 60_000, run: checkBackends },
     { name: PRUNE_BACKEND_ATTEMPTS_JOB, intervalMs: 60 * 60_000, run: async () => void (await pruneBackendAttempts()) },

@@ -1,0 +1,12 @@
+// PATCH /api/admin/products/{id} (ADMIN) {any product field} → the product. DELETE (ADMIN) → {deleted} (an ordered product is only disabled).
+import { z } from '@/lib/zod'
+import { route } from '@/lib/http/route'
+import { deleteProduct, updateProduct } from '@/lib/products/products'
+import { ZProductPatchSchema } from '@/lib/products/schemas'
+
+const ZParams = z.object({ id: z.coerce.number().int().positive() })
+
+export const PATCH = route({ access: 'admin', params: ZParams, body: ZProductPatchSchema }, ({ user, ip, params, body }) =>
+  updateProduct(user, ip, params.id, body),
+)
+export const DELETE = route({ access: 'admin', params: ZParams }, ({ user, ip, params }) => deleteProduct(user, ip, params.id))

@@ -1,0 +1,16 @@
+// POST /api/pay/alipay/notify: Alipay's asynchronous notification (form body); the plain body `success` only when handled.
+import { handleAlipayNotification } from '@/lib/payments/alipay/handle-notification'
+
+const LIMIT = 64 * 1024
+
+export async function POST(req: Request): Promise<Response> {
+  const raw = await req.text()
+  if (raw.length > LIMIT) return new Response('fail', { status: 413 })
+  try {
+    const reply = await handleAlipayNotification(raw)
+    return new Response(reply.body, { status: reply.status, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+  } catch (error) {
+    console.error('[payments] Alipay notification failed:', (error as Error).message)
+    return new Response('fail', { status: 500 })
+  }
+}

@@ -1,0 +1,29 @@
+import 'server-only'
+import { beijingDay } from '@/lib/beijing-time'
+import { db } from '@/lib/db'
+import { AlreadyBookedError, postMovement } from '@/lib/ledger/post-movement'
+import { activeMembership } from './active-membership'
+
+/**
+ * An image membership's daily points (docs/PRODUCT.md §14): credited once per Beijing day, the
+ * first time the member opens the wallet or submits a task that day. The ledger reference
+ * names the day, so concurrent requests credit once.
+ */
+export async function grantDailyAllowance(userId: string, now = new Date()): Promise<void> {
+  const membership = await activeMembership(userId, 'IMAGE', undefined, now)
+  if (!membership || membership.dailyPoints <= 0) return
+  try {
+    await db().$transaction((tx) =>
+      postMovement(tx, {
+        userId,
+        account: 'POINTS',
+        kind: 'MEMBERSHIP_DAILY',
+        amount: membership.dailyPoints,
+        reference: `membership-daily:${userId}:${beijingDay(now)}`,
+        note: `${membership.planName}每日赠送`,
+      }),
+    )
+  } catch (error) {
+    if (!(error instanceof AlreadyBookedError)) throw error
+  }
+}

@@ -1,0 +1,57 @@
+import 'server-only'
+import { db } from '@/lib/db'
+import { alipayMerchant } from '../merchants'
+import { yuanStringToCents } from '../out-trade-no'
+import { recordNotification, settlePaid } from '../settle-paid'
+import { alipayClient } from './client'
+
+/** Alipay stops retrying only on the exact body `success`. */
+export type AlipayReply = { status: 200 | 400 | 500; body: 'success' | 'fail' }
+
+const PAID = new Set(['TRADE_SUCCESS', 'TRADE_FINISHED'])
+
+/**
+ * POST /api/pay/alipay/notify: the form body checked with alipay-sdk's checkNotifySignV2 (values
+ * as received), then app_id, seller_id (when configured) and total_amount against the order.
+ * TRADE_SUCCESS and TRADE_FINISHED take the same fulfilment, so the later FINISHED never credits
+ * twice; TRADE_CLOSED of a pending order cancels it.
+ */
+export async function handleAlipayNotification(rawBody: string): Promise<AlipayReply> {
+  const merchant = await alipayMerchant('settle')
+  if (!merchant) return { status: 500, body: 'fail' }
+  const params = Object.fromEntries(new URLSearchParams(rawBody))
+  const { sign: _sign, ...unsigned } = params
+  const record = { eventId: params.notify_id ?? null, raw: new URLSearchParams(unsigned).toString() }
+  const outTradeNo = params.out_trade_no ?? null
+
+  if (!alipayClient(merchant).checkNotifySignV2(params)) {
+    await db().$transaction((tx) => recordNotification(tx, 'ALIPAY', null, outTradeNo, record, 'rejected', '签名错误'))
+    return { status: 400, body: 'fail' }
+  }
+  if (!outTradeNo) return { status: 400, body: 'fail' }
+
+  const status = params.trade_status ?? ''
+  if (!PAID.has(status)) {
+    await db().$transaction(async (tx) => {
+      const order = await tx.order.findUnique({ where: { outTradeNo }, select: { id: true } })
+      if (order && status === 'TRADE_CLOSED')
+        await tx.order.updateMany({ where: { id: order.id, status: 'PENDING' }, data: { status: 'CANCELED', closedAt: new Date(), nextQueryAt: null } })
+      await recordNotification(tx, 'ALIPAY', order?.id ?? null, outTradeNo, record, 'ignored', status)
+    })
+    return { status: 200, body: 'success' }
+  }
+
+  await settlePaid(
+    {
+      channel: 'ALIPAY',
+      outTradeNo,
+      providerTxnId: params.trade_no ?? null,
+      amount: yuanStringToCents(params.total_amount) ?? -1,
+      merchantMatches: params.app_id === merchant.appId && (!merchant.sellerId || params.seller_id === merchant.sellerId),
+      paidAt: params.gmt_payment ? new Date(`${params.gmt_payment.replace(' ', 'T')}+08:00`) : undefined,
+    },
+    'notify',
+    record,
+  )
+  return { status: 200, body: 'success' }
+}

@@ -1,0 +1,87 @@
+import 'server-only'
+import type { Tx } from '@/lib/db'
+import type { Status } from '@/lib/generated/prisma/enums'
+import { postMovement } from '@/lib/ledger/post-movement'
+import { extendMembership } from '@/lib/memberships/extend-membership'
+import type { OrderGrant } from './order-grant'
+
+/** Who decided that an order is paid. */
+export type PaidBy = 'notify' | 'query' | 'admin' | 'balance'
+
+export type Payment = { providerTxnId?: string | null; paidAt?: Date; by: PaidBy }
+
+type Claimed = {
+  id: string
+  userId: string
+  type: string
+  channel: string
+  amount: number
+  grant: unknown
+  productId: number | null
+  subject: string
+  status: Status
+}
+
+/**
+ * The one place an order is fulfilled. A conditional update moves it to SUCCESS (from PENDING,
+ * or, for money that arrived after we gave up on the order, from CANCELED or FAIL with a flag);
+ * only the caller whose update changed the row credits, in the same transaction: the grant
+ * through the ledger, the membership days, and the charge record. Everyone else gets false.
+ */
+export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, options: { late?: boolean } = {}): Promise<boolean> {
+  const from: Status[] = options.late ? ['CANCELED', 'FAIL'] : ['PENDING']
+  const flag = options.late ? (payment.by === 'admin' ? '管理员在订单关闭后确认到账' : '订单关闭后收到付款，已照常到账') : null
+  const rows = await tx.$queryRaw<Claimed[]>`
+    UPDATE "Order" SET "status" = 'SUCCESS', "providerTxnId" = COALESCE(${payment.providerTxnId ?? null}, "providerTxnId"),
+      "paidAt" = ${payment.paidAt ?? new Date()}, "nextQueryAt" = NULL, "flag" = COALESCE(${flag}, "flag"), "updatedAt" = now()
+    WHERE "id" = ${orderId} AND "status"::text = ANY(${from})
+    RETURNING "id", "userId", "type"::text AS "type", "channel"::text AS "channel", "amount", "grant", "productId", "subject", "status"`
+  const order = rows[0]
+  if (!order) return false
+
+  const grant = order.grant as OrderGrant
+  const reference = (what: string) => `order:${order.id}:${what}`
+  if (grant.points)
+    await postMovement(tx, {
+      userId: order.userId,
+      account: 'POINTS',
+      kind: 'ORDER_CREDIT',
+      amount: grant.points,
+      reference: reference('points'),
+      note: order.subject,
+    })
+  if (grant.balance)
+    await postMovement(tx, {
+      userId: order.userId,
+      account: 'BALANCE',
+      kind: 'ORDER_CREDIT',
+      amount: grant.balance,
+      reference: reference('balance'),
+      note: order.subject,
+    })
+  if (grant.days && grant.membership) {
+    await extendMembership(tx, order.userId, {
+      kind: grant.membership,
+      productId: order.productId,
+      planName: grant.planName ?? order.subject,
+      days: grant.days,
+      dailyPoints: grant.dailyPoints,
+      discountPercent: grant.discountPercent,
+      dailyMessages: grant.dailyMessages,
+    })
+  }
+  await tx.chargeRecord.create({
+    data: {
+      userId: order.userId,
+      orderId: order.id,
+      type: order.type as never,
+      channel: order.channel as never,
+      amount: order.amount,
+      points: grant.points ?? 0,
+      balance: grant.balance ?? 0,
+      days: grant.days ?? 0,
+      note: flag ?? (payment.by === 'admin' ? '管理员确认到账' : null),
+    },
+  })
+  return true
+}

@@ -1,0 +1,41 @@
+import type { Prisma } from '@/lib/generated/prisma/client'
+import type { PaymentInstructions } from './prepay'
+
+/** What a user sees of an order (GET /api/orders, docs/PRODUCT.md §14). */
+export const ORDER_SELECT = {
+  id: true,
+  outTradeNo: true,
+  type: true,
+  subject: true,
+  amount: true,
+  channel: true,
+  tradeType: true,
+  alipayMethod: true,
+  status: true,
+  createdAt: true,
+  paidAt: true,
+  expiresAt: true,
+  refundedAt: true,
+} satisfies Prisma.OrderSelect
+
+export type OrderView = Prisma.OrderGetPayload<{ select: typeof ORDER_SELECT }>
+
+export type CreatedOrder = { order: OrderView; payment: PaymentInstructions }
+
+/** The console's view adds who, the provider's id, the flag and how many notifications arrived. */
+export const ADMIN_ORDER_SELECT = {
+  ...ORDER_SELECT,
+  providerTxnId: true,
+  flag: true,
+  refundReason: true,
+  user: { select: { id: true, name: true, username: true } },
+  _count: { select: { notifications: true } },
+} satisfies Prisma.OrderSelect
+
+type AdminOrderRow = Prisma.OrderGetPayload<{ select: typeof ADMIN_ORDER_SELECT }>
+
+export function adminOrderView(row: AdminOrderRow) {
+  const { _count, ...rest } = row
+  return { ...rest, notificationCount: _count.notifications }
+}
+export type AdminOrderView = ReturnType<typeof adminOrderView>

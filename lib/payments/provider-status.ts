@@ -1,0 +1,124 @@
+import 'server-only'
+import { db } from '@/lib/db'
+import { alipayClient } from './alipay/client'
+import { alipayMerchant, wechatMerchant } from './merchants'
+import { yuanStringToCents } from './out-trade-no'
+import { settlePaid, type SettleOutcome } from './settle-paid'
+import { wechatClient, type WxAnswer } from './wechat/client'
+import { ZWechatTransaction } from './wechat/handle-notification'
+
+export type QueriedOrder = { id: string; outTradeNo: string; channel: 'WECHAT' | 'ALIPAY' | 'BALANCE' }
+
+/** What the provider says now: paid (and settled here), closed there, still waiting, or no answer. */
+export type ProviderState = { state: 'paid'; outcome: SettleOutcome } | { state: 'closed' } | { state: 'waiting' } | { state: 'unknown'; detail: string }
+
+/**
+ * The active query (docs/PROTOCOLS.md §11): asks the provider about one order and settles it
+ * the way a notification would (the same conditional fulfilment, so a query racing a
+ * notification or an admin credits once). A trade the provider closed cancels a pending order.
+ */
+export async function queryProvider(order: QueriedOrder): Promise<ProviderState> {
+  const state = order.channel === 'WECHAT' ? await queryWechat(order) : order.channel === 'ALIPAY' ? await queryAlipay(order) : ({ state: 'waiting' } as const)
+  if (state.state === 'closed') await cancelPending(order.id)
+  return state
+}
+
+async function queryWechat(order: QueriedOrder): Promise<ProviderState> {
+  const merchant = await wechatMerchant('settle')
+  if (!merchant) return { state: 'unknown', detail: '未配置微信支付' }
+  const answer = (await wechatClient(merchant).query({ out_trade_no: order.outTradeNo })) as WxAnswer
+  if (answer.status === 404) return { state: 'waiting' }
+  const parsed = ZWechatTransaction.safeParse(answer.data)
+  if (answer.status !== 200 || !parsed.success) return { state: 'unknown', detail: answer.error ?? `HTTP ${answer.status}` }
+  const t = parsed.data
+  if (t.trade_state === 'SUCCESS' || t.trade_state === 'REFUND') {
+    const outcome = await settlePaid(
+      {
+        channel: 'WECHAT',
+        outTradeNo: t.out_trade_no,
+        providerTxnId: t.transaction_id ?? null,
+        amount: t.amount.total,
+        merchantMatches: t.mchid === merchant.mchId && t.appid === merchant.appId && t.out_trade_no === order.outTradeNo,
+        paidAt: t.success_time ? new Date(t.success_time) : undefined,
+      },
+      'query',
+    )
+    return { state: 'paid', outcome }
+  }
+  if (t.trade_state === 'CLOSED' || t.trade_state === 'REVOKED' || t.trade_state === 'PAYERROR') return { state: 'closed' }
+  return { state: 'waiting' }
+}
+
+async function queryAlipay(order: QueriedOrder): Promise<ProviderState> {
+  const merchant = await alipayMerchant('settle')
+  if (!merchant) return { state: 'unknown', detail: '未配置支付宝' }
+  let result: Record<string, unknown>
+  try {
+    result = (await alipayClient(merchant).exec('alipay.trade.query', { bizContent: { outTradeNo: order.outTradeNo } }, { validateSign: true })) as Record<
+      string,
+      unknown
+    >
+  } catch (error) {
+    return { state: 'unknown', detail: (error as Error).message }
+  }
+  // Page and wap trades exist at Alipay only once the buyer opened the cashier.
+  if (result.subCode === 'ACQ.TRADE_NOT_EXIST') return { state: 'waiting' }
+  if (result.code !== '10000') return { state: 'unknown', detail: String(result.subMsg ?? result.msg ?? result.code) }
+  const status = String(result.tradeStatus ?? '')
+  if (status === 'TRADE_SUCCESS' || status === 'TRADE_FINISHED') {
+    const outcome = await settlePaid(
+      {
+        channel: 'ALIPAY',
+        outTradeNo: order.outTradeNo,
+        providerTxnId: typeof result.tradeNo === 'string' ? result.tradeNo : null,
+        amount: yuanStringToCents(String(result.totalAmount ?? '')) ?? -1,
+        merchantMatches: result.outTradeNo === order.outTradeNo,
+      },
+      'query',
+    )
+    return { state: 'paid', outcome }
+  }
+  if (status === 'TRADE_CLOSED') return { state: 'closed' }
+  return { state: 'waiting' }
+}
+
+/**
+ * Closes the trade at the provider so it can no longer be paid. When the provider says it was
+ * paid meanwhile, the payment is settled instead. Returns whether the order may be cancelled.
+ */
+export async function closeAtProvider(order: QueriedOrder): Promise<boolean> {
+  if (order.channel === 'WECHAT') {
+    const merchant = await wechatMerchant('settle')
+    if (!merchant) return true
+    const answer = (await wechatClient(merchant).close(order.outTradeNo)) as WxAnswer
+    if (answer.status === 204 || answer.status === 404) return true
+    const code = (answer.data as { code?: string } | undefined)?.code
+    if (code === 'ORDERPAID' || code === 'ORDER_CLOSED') return (await queryProvider(order)).state !== 'paid'
+    return false
+  }
+  if (order.channel === 'ALIPAY') {
+    const merchant = await alipayMerchant('settle')
+    if (!merchant) return true
+    let result: Record<string, unknown>
+    try {
+      result = (await alipayClient(merchant).exec('alipay.trade.close', { bizContent: { outTradeNo: order.outTradeNo } }, { validateSign: true })) as Record<
+        string,
+        unknown
+      >
+    } catch {
+      return false
+    }
+    if (result.code === '10000' || result.subCode === 'ACQ.TRADE_NOT_EXIST') return true
+    return (await queryProvider(order)).state !== 'paid'
+  }
+  return true
+}
+
+/** PENDING → CANCELED (one conditional update: a payment settled meanwhile wins). */
+export async function cancelPending(orderId: string): Promise<boolean> {
+  const { count } = await db().order.updateMany({
+    where: { id: orderId, status: 'PENDING' },
+    data: { status: 'CANCELED', closedAt: new Date(), nextQueryAt: null },
+  })
+  return count === 1
+}

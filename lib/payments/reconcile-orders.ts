@@ -1,0 +1,59 @@
+import 'server-only'
+import { db } from '@/lib/db'
+import { cancelPending, closeAtProvider, queryProvider } from './provider-status'
+
+export const RECONCILE_ORDERS_JOB = 'reconcile-orders'
+export const RECONCILE_INTERVAL_MS = 20_000
+
+/** When the active queries of a pending order come, counted from its creation; then every 30 minutes. */
+export const QUERY_SCHEDULE_MS = [60_000, 3 * 60_000, 10 * 60_000, 30 * 60_000]
+const LATER_EVERY_MS = 30 * 60_000
+const BATCH = 20
+
+type Claimed = { id: string; outTradeNo: string; channel: 'WECHAT' | 'ALIPAY'; queryCount: number; createdAt: Date; expiresAt: Date }
+
+/** The next query after `count` queries: the schedule, never past the expiry (when the order is closed). */
+export function nextQueryAt(createdAt: Date, expiresAt: Date, count: number, now: Date): Date {
+  const planned = count < QUERY_SCHEDULE_MS.length ? new Date(createdAt.getTime() + QUERY_SCHEDULE_MS[count]!) : new Date(now.getTime() + LATER_EVERY_MS)
+  const next = planned > now ? planned : new Date(now.getTime() + LATER_EVERY_MS)
+  return next > expiresAt ? expiresAt : next
+}
+
+/**
+ * Lost notifications (docs/PRODUCT.md §14): pending provider orders whose query is due are
+ * claimed (SKIP LOCKED, so several workers share the work) and moved to their next query
+ * time before anyone calls out; each is then asked about, or, once expired, closed at the
+ * provider and cancelled here.
+ */
+export async function reconcileOrders(now = new Date()): Promise<number> {
+  const due = await db().$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<Claimed[]>`
+      SELECT "id", "outTradeNo", "channel"::text AS "channel", "queryCount", "createdAt", "expiresAt" FROM "Order"
+      WHERE "status" = 'PENDING' AND "nextQueryAt" <= ${now} AND "channel" <> 'BALANCE'
+      ORDER BY "nextQueryAt" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`
+    for (const row of rows) {
+      const expired = row.expiresAt <= now
+      await tx.order.update({
+        where: { id: row.id },
+        data: {
+          queryCount: { increment: 1 },
+          lastQueriedAt: now,
+          nextQueryAt: expired ? new Date(now.getTime() + 5 * 60_000) : nextQueryAt(row.createdAt, row.expiresAt, row.queryCount + 1, now),
+        },
+      })
+    }
+    return rows
+  })
+  for (const order of due) {
+    try {
+      if (order.expiresAt <= now) {
+        if (await closeAtProvider(order)) await cancelPending(order.id)
+      } else {
+        await queryProvider(order)
+      }
+    } catch (error) {
+      console.error(`[payments] reconciling ${order.outTradeNo} failed:`, (error as Error).message)
+    }
+  }
+  return due.length
+}

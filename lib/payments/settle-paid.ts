@@ -1,0 +1,76 @@
+import 'server-only'
+import { db, type Tx } from '@/lib/db'
+import type { PayChannel } from '@/lib/generated/prisma/enums'
+import { fulfilOrder, type PaidBy } from './fulfil-order'
+
+/** What a provider says about a paid order, after its signature was checked. */
+export type ProviderPaid = {
+  channel: Exclude<PayChannel, 'BALANCE'>
+  outTradeNo: string
+  providerTxnId: string | null
+  /** Cents, as the provider reports them. */
+  amount: number
+  /** The provider's merchant and app ids matched ours. */
+  merchantMatches: boolean
+  paidAt?: Date
+}
+
+export type NotificationRecord = { eventId: string | null; raw: string }
+
+export type SettleOutcome = 'credited' | 'late' | 'duplicate' | 'mismatch' | 'unknown-order'
+
+/**
+ * A verified "paid" from the provider (a notification or an active query): checks it against the
+ * order and fulfils it once. A mismatch (amount, merchant, unknown order) credits nothing and flags
+ * the order for a human. Money that arrives for an order we closed is credited and flagged. The
+ * notification's record is written in the same transaction as the outcome.
+ */
+export async function settlePaid(paid: ProviderPaid, by: PaidBy, record?: NotificationRecord): Promise<SettleOutcome> {
+  return db().$transaction(async (tx) => {
+    const order = await tx.order.findUnique({ where: { outTradeNo: paid.outTradeNo }, select: { id: true, amount: true, channel: true, status: true } })
+    const write = (outcome: SettleOutcome, detail?: string) =>
+      record ? recordNotification(tx, paid.channel, order?.id ?? null, paid.outTradeNo, record, outcome, detail) : undefined
+
+    if (!order) {
+      await write('unknown-order', '找不到这个商户订单号')
+      return 'unknown-order'
+    }
+    const problem = !paid.merchantMatches
+      ? '商户号或应用 ID 与本站不符'
+      : order.channel !== paid.channel
+        ? '支付渠道与订单不符'
+        : paid.amount !== order.amount
+          ? `金额不符：支付平台 ${paid.amount} 分，订单 ${order.amount} 分`
+          : null
+    if (problem) {
+      await tx.order.update({ where: { id: order.id }, data: { flag: problem } })
+      await write('mismatch', problem)
+      return 'mismatch'
+    }
+    const payment = { providerTxnId: paid.providerTxnId, paidAt: paid.paidAt, by }
+    if (await fulfilOrder(tx, order.id, payment)) {
+      await write('credited')
+      return 'credited'
+    }
+    if (order.status !== 'SUCCESS' && (await fulfilOrder(tx, order.id, payment, { late: true }))) {
+      await write('late', '订单关闭后收到付款')
+      return 'late'
+    }
+    await write('duplicate')
+    return 'duplicate'
+  })
+}
+
+export async function recordNotification(
+  tx: Tx,
+  channel: Exclude<PayChannel, 'BALANCE'>,
+  orderId: string | null,
+  outTradeNo: string | null,
+  record: NotificationRecord,
+  outcome: string,
+  detail?: string,
+): Promise<void> {
+  await tx.paymentNotification.create({
+    data: { channel, orderId, outTradeNo, eventId: record.eventId, outcome, detail: detail?.slice(0, 500), raw: record.raw.slice(0, 16_000) },
+  })
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Order" ADD COLUMN     "lastQueriedAt" TIMESTAMP(3);
