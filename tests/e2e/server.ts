@@ -6,6 +6,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createTestDatabase } from '../helpers/test-database'
 import { E2E_ADMIN, E2E_PORT, E2E_WORKER_PID_FILE } from './support/constants'
+import { startPaymentFakes } from './support/payment-fakes'
 import { startSignInFakes } from './support/sign-in-fakes'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -14,6 +15,7 @@ const dataDir = path.join(root, '.tmp', `e2e-data-${process.pid}`)
 const database = await createTestDatabase('aiimg_e2e')
 // WeChat and the SMS providers are fakes; the site finds them through its env.
 const signInFakes = await startSignInFakes()
+const paymentFakes = await startPaymentFakes()
 
 const env = {
   ...process.env,
@@ -28,6 +30,7 @@ const env = {
   DATA_DIR: dataDir,
   RUN_WORKER_IN_WEB: 'false',
   ...signInFakes.env,
+  ...paymentFakes.env,
 }
 
 // As `npm start` and `npm run worker` run them: with the react-server condition, under which
@@ -64,6 +67,7 @@ async function cleanUp(code: number) {
   }
   await database.drop().catch((e) => console.error('[e2e] dropping the database failed', e))
   await signInFakes.close()
+  await paymentFakes.close()
   await rm(dataDir, { recursive: true, force: true })
   await rm(E2E_WORKER_PID_FILE, { force: true })
   process.exit(code)

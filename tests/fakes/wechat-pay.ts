@@ -1,0 +1,353 @@
+// A fake WeChat Pay API v3 (api.mch.weixin.qq.com, docs/PROTOCOLS.md §9). It checks each
+// request's WECHATPAY2-SHA256-RSA2048 Authorization with the merchant's public key, signs
+// its answers with the platform key (微信支付公钥 mode: the serial is a PUB_KEY_ID_), and
+// sends payment notifications encrypted with the APIv3 key (AEAD_AES_256_GCM) and signed
+// over `timestamp\nnonce\nbody\n`. Tests pay orders through it and can lose, delay,
+// duplicate, reorder or tamper with the notifications.
+import { createCipheriv, createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto'
+import type http from 'node:http'
+import { jsonBody, record, sendJson, sendText, startServer, type RecordedRequest } from './common'
+
+export type WechatPayKeys = {
+  mchId: string
+  appId: string
+  /** The merchant API certificate's serial and private key (ours), and the public key the fake checks with. */
+  mchSerialNo: string
+  mchPrivateKeyPem: string
+  mchPublicKey: KeyObject
+  apiV3Key: string
+  /** The platform's public key (微信支付公钥) and its id, given to the site; the fake signs with the private half. */
+  publicKeyId: string
+  publicKeyPem: string
+  platformPrivateKey: KeyObject
+}
+
+export function makeWechatPayKeys(): WechatPayKeys {
+  const mch = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  const platform = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  return {
+    mchId: '1900000109',
+    appId: 'wx' + randomBytes(8).toString('hex'),
+    mchSerialNo: randomBytes(20).toString('hex').toUpperCase(),
+    mchPrivateKeyPem: mch.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    mchPublicKey: mch.publicKey,
+    apiV3Key: randomBytes(16).toString('hex'),
+    publicKeyId: 'PUB_KEY_ID_0119000001092024' + randomBytes(4).toString('hex').toUpperCase(),
+    publicKeyPem: platform.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+    platformPrivateKey: platform.privateKey,
+  }
+}
+
+export type FakeTradeState = 'NOTPAY' | 'SUCCESS' | 'CLOSED' | 'REFUND'
+
+export type FakeWechatOrder = {
+  outTradeNo: string
+  tradeType: 'JSAPI' | 'NATIVE' | 'MWEB' | 'APP'
+  appid: string
+  mchid: string
+  description: string
+  notifyUrl: string
+  total: number
+  timeExpire?: string
+  openid?: string
+  state: FakeTradeState
+  transactionId?: string
+  successTime?: string
+  prepayId: string
+  /** The body of the first create call, to tell a repeat from a conflicting reuse. */
+  createdWith: string
+  refunds: { outRefundNo: string; amount: number }[]
+}
+
+export type WechatNotification = { headers: Record<string, string>; body: string }
+
+export type FakeWechatPayOptions = {
+  keys: WechatPayKeys
+  /** Delay before each automatic notification (ms). */
+  notifyDelayMs?: number
+  /** Send no notification when an order is paid (a lost notification). */
+  loseNotifications?: boolean
+  /** Send each notification this many times at once (WeChat's duplicate deliveries). */
+  duplicate?: number
+}
+
+const SCHEMA = 'WECHATPAY2-SHA256-RSA2048'
+const OUT_TRADE_NO = /^[0-9A-Za-z_\-|*]{6,32}$/
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/
+
+/** WeChat's time format: RFC 3339 with the +08:00 offset. */
+export function beijingTime(date = new Date()): string {
+  const shifted = new Date(date.getTime() + 8 * 3600_000)
+  return shifted.toISOString().replace(/\.\d{3}Z$/, '+08:00')
+}
+
+export type FakeWechatPay = Awaited<ReturnType<typeof startFakeWechatPay>>
+
+export async function startFakeWechatPay(options: FakeWechatPayOptions) {
+  const { keys } = options
+  const calls: RecordedRequest[] = []
+  const orders = new Map<string, FakeWechatOrder>()
+  const sent: { outTradeNo: string; status: number }[] = []
+  const settings = { loseNotifications: options.loseNotifications ?? false, notifyDelayMs: options.notifyDelayMs ?? 0, duplicate: options.duplicate ?? 1 }
+  /** Answer every request with this error instead (an outage). */
+  let failWith: { status: number; code: string; message: string } | null = null
+
+  const signAnswer = (body: string): Record<string, string> => {
+    const timestamp = String(Math.floor(Date.now() / 1000))
+    const nonce = randomBytes(16).toString('hex')
+    return {
+      'wechatpay-timestamp': timestamp,
+      'wechatpay-nonce': nonce,
+      'wechatpay-serial': keys.publicKeyId,
+      'wechatpay-signature': sign(keys.platformPrivateKey, `${timestamp}\n${nonce}\n${body}\n`),
+      'wechatpay-signature-type': SCHEMA,
+      'request-id': randomUUID(),
+    }
+  }
+  const answer = (res: http.ServerResponse, status: number, body: unknown) => {
+    if (status === 204) {
+      res.writeHead(204, signAnswer(''))
+      res.end()
+      return
+    }
+    const text = JSON.stringify(body)
+    sendJson(res, status, body, signAnswer(text))
+  }
+  const error = (res: http.ServerResponse, status: number, code: string, message: string) => answer(res, status, { code, message })
+
+  /** The merchant's request signature: `METHOD\nPATH?QUERY\ntimestamp\nnonce\nbody\n`. */
+  const authorized = (req: http.IncomingMessage, url: URL, raw: Buffer): string | null => {
+    const header = req.headers.authorization ?? ''
+    if (!header.startsWith(SCHEMA + ' ')) return '缺少或错误的认证类型'
+    const fields = Object.fromEntries([...header.slice(SCHEMA.length + 1).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
+    if (fields.mchid !== keys.mchId) return 'mchid 不匹配'
+    if (fields.serial_no !== keys.mchSerialNo) return '商户证书序列号不匹配'
+    if (!fields.timestamp || Math.abs(Date.now() / 1000 - Number(fields.timestamp)) > 300) return '时间戳过期'
+    const message = `${req.method}\n${url.pathname}${url.search}\n${fields.timestamp}\n${fields.nonce_str}\n${raw.toString('utf8')}\n`
+    const verifier = createVerify('RSA-SHA256')
+    verifier.update(message)
+    return verifier.verify(keys.mchPublicKey, fields.signature ?? '', 'base64') ? null : '签名错误'
+  }
+
+  const transaction = (order: FakeWechatOrder) => ({
+    appid: order.appid,
+    mchid: order.mchid,
+    out_trade_no: order.outTradeNo,
+    transaction_id: order.transactionId,
+    trade_type: order.tradeType,
+    trade_state: order.state,
+    trade_state_desc: { NOTPAY: '订单未支付', SUCCESS: '支付成功', CLOSED: '订单已关闭', REFUND: '转入退款' }[order.state],
+    bank_type: order.state === 'SUCCESS' || order.state === 'REFUND' ? 'OTHERS' : undefined,
+    attach: '',
+    success_time: order.successTime,
+    payer: { openid: order.openid ?? 'o' + randomBytes(12).toString('hex') },
+    amount: { total: order.total, payer_total: order.total, currency: 'CNY', payer_currency: 'CNY' },
+  })
+
+  /** A notification for the order as WeChat would send it; `change` alters the decrypted transaction. */
+  const notificationFor = (outTradeNo: string, change: (t: Record<string, unknown>) => void = () => {}, at = new Date()): WechatNotification => {
+    const order = orders.get(outTradeNo)
+    const plain: Record<string, unknown> = order
+      ? transaction(order)
+      : { appid: keys.appId, mchid: keys.mchId, out_trade_no: outTradeNo, trade_state: 'SUCCESS', amount: { total: 1, currency: 'CNY' } }
+    change(plain)
+    const nonce = randomBytes(6).toString('hex')
+    const cipher = createCipheriv('aes-256-gcm', Buffer.from(keys.apiV3Key), Buffer.from(nonce))
+    cipher.setAAD(Buffer.from('transaction'))
+    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(plain), 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64')
+    const body = JSON.stringify({
+      id: randomUUID(),
+      create_time: beijingTime(at),
+      resource_type: 'encrypt-resource',
+      event_type: 'TRANSACTION.SUCCESS',
+      summary: '支付成功',
+      resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: 'transaction', nonce },
+    })
+    const timestamp = String(Math.floor(at.getTime() / 1000))
+    const headerNonce = randomBytes(16).toString('hex')
+    return {
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'wechatpay-timestamp': timestamp,
+        'wechatpay-nonce': headerNonce,
+        'wechatpay-serial': keys.publicKeyId,
+        'wechatpay-signature': sign(keys.platformPrivateKey, `${timestamp}\n${headerNonce}\n${body}\n`),
+        'wechatpay-signature-type': SCHEMA,
+      },
+    }
+  }
+
+  /** POSTs a notification to the order's notify_url (or `url`) and returns the HTTP status. */
+  const deliver = async (outTradeNo: string, notification: WechatNotification, url?: string): Promise<number> => {
+    const target = url ?? orders.get(outTradeNo)?.notifyUrl
+    if (!target) throw new Error(`no notify_url for ${outTradeNo}`)
+    const res = await fetch(target, { method: 'POST', headers: notification.headers, body: notification.body })
+    await res.arrayBuffer()
+    sent.push({ outTradeNo, status: res.status })
+    return res.status
+  }
+
+  const notifyPaid = async (order: FakeWechatOrder) => {
+    if (settings.loseNotifications) return
+    if (settings.notifyDelayMs) await new Promise((r) => setTimeout(r, settings.notifyDelayMs))
+    const n = notificationFor(order.outTradeNo)
+    await Promise.all(Array.from({ length: settings.duplicate }, () => deliver(order.outTradeNo, n).catch(() => 0)))
+  }
+
+  /** The buyer pays: the order becomes SUCCESS and (unless lost) its notification is sent. */
+  const pay = async (outTradeNo: string, opts: { notify?: boolean } = {}): Promise<FakeWechatOrder> => {
+    const order = orders.get(outTradeNo)
+    if (!order) throw new Error(`unknown order ${outTradeNo}`)
+    if (order.state === 'NOTPAY') {
+      order.state = 'SUCCESS'
+      order.transactionId = '4200' + Date.now().toString().slice(-10) + randomBytes(5).toString('hex').slice(0, 8)
+      order.successTime = beijingTime()
+    }
+    if (opts.notify !== false) await notifyPaid(order)
+    return order
+  }
+
+  const create = (tradeType: FakeWechatOrder['tradeType'], body: Record<string, unknown>, raw: string, res: http.ServerResponse) => {
+    const amount = body.amount as { total?: unknown; currency?: unknown } | undefined
+    const outTradeNo = String(body.out_trade_no ?? '')
+    if (body.mchid !== keys.mchId) return error(res, 400, 'PARAM_ERROR', 'mchid 与请求头不一致')
+    if (body.appid !== keys.appId) return error(res, 400, 'APPID_MCHID_NOT_MATCH', 'appid和mch_id不匹配')
+    if (!OUT_TRADE_NO.test(outTradeNo)) return error(res, 400, 'PARAM_ERROR', '输入源“/body/out_trade_no”映射到字段“商户订单号”必填性规则校验失败')
+    if (typeof body.description !== 'string' || !body.description || body.description.length > 127) return error(res, 400, 'PARAM_ERROR', 'description 不合法')
+    if (typeof body.notify_url !== 'string' || !/^https?:\/\/[^?]+$/.test(body.notify_url) || body.notify_url.length > 255)
+      return error(res, 400, 'PARAM_ERROR', 'notify_url 不合法')
+    if (!amount || !Number.isInteger(amount.total) || (amount.total as number) < 1) return error(res, 400, 'PARAM_ERROR', 'amount.total 必须为正整数（分）')
+    if (body.time_expire !== undefined && (typeof body.time_expire !== 'string' || !RFC3339.test(body.time_expire)))
+      return error(res, 400, 'PARAM_ERROR', 'time_expire 格式错误')
+    const payer = body.payer as { openid?: unknown } | undefined
+    if (tradeType === 'JSAPI' && typeof payer?.openid !== 'string') return error(res, 400, 'PARAM_ERROR', 'JSAPI 支付缺少 payer.openid')
+    const scene = body.scene_info as { payer_client_ip?: unknown; h5_info?: { type?: unknown } } | undefined
+    if (tradeType === 'MWEB' && (typeof scene?.payer_client_ip !== 'string' || typeof scene.h5_info?.type !== 'string'))
+      return error(res, 400, 'PARAM_ERROR', 'H5 支付缺少 scene_info')
+
+    const existing = orders.get(outTradeNo)
+    if (existing && existing.createdWith !== stableRequest(raw)) return error(res, 400, 'INVALID_REQUEST', '201 商户订单号重复')
+    if (existing && existing.state !== 'NOTPAY') return error(res, 400, 'ORDERPAID', '该订单已支付或已关闭')
+    const order: FakeWechatOrder = existing ?? {
+      outTradeNo,
+      tradeType,
+      appid: keys.appId,
+      mchid: keys.mchId,
+      description: body.description,
+      notifyUrl: body.notify_url,
+      total: amount.total as number,
+      timeExpire: body.time_expire as string | undefined,
+      openid: payer?.openid as string | undefined,
+      state: 'NOTPAY',
+      prepayId: 'wx' + Date.now() + randomBytes(6).toString('hex'),
+      createdWith: stableRequest(raw),
+      refunds: [],
+    }
+    orders.set(outTradeNo, order)
+    if (tradeType === 'NATIVE') return answer(res, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${order.prepayId.slice(-10)}` })
+    if (tradeType === 'MWEB') return answer(res, 200, { h5_url: `${server.url}/h5pay?prepay_id=${order.prepayId}&out_trade_no=${outTradeNo}` })
+    return answer(res, 200, { prepay_id: order.prepayId })
+  }
+
+  const server = await startServer(async (req, res, url, raw) => {
+    const body = jsonBody(raw) as Record<string, unknown> | null
+    record(calls, req, url, body)
+    const path = url.pathname
+
+    // Control routes for tests (the e2e browser's "buyer").
+    if (path === '/__control/pay' && req.method === 'POST') {
+      const order = await pay(String(body?.out_trade_no ?? ''))
+      return sendJson(res, 200, { state: order.state })
+    }
+    if (path === '/h5pay' && req.method === 'GET') {
+      const redirect = url.searchParams.get('redirect_url') ?? ''
+      return sendText(
+        res,
+        200,
+        `<!doctype html><meta charset="utf-8"><title>微信支付</title><form method="post" action="/h5pay/confirm"><input type="hidden" name="out_trade_no" value="${escape(url.searchParams.get('out_trade_no') ?? '')}"><input type="hidden" name="redirect_url" value="${escape(redirect)}"><button type="submit">确认付款</button></form>`,
+      )
+    }
+    if (path === '/h5pay/confirm' && req.method === 'POST') {
+      const form = new URLSearchParams(raw.toString('utf8'))
+      await pay(form.get('out_trade_no') ?? '')
+      res.writeHead(302, { location: form.get('redirect_url') || '/' })
+      return res.end()
+    }
+
+    if (failWith) return error(res, failWith.status, failWith.code, failWith.message)
+    const refusal = authorized(req, url, raw)
+    if (refusal) return error(res, 401, 'SIGN_ERROR', refusal)
+
+    const created = /^\/v3\/pay\/transactions\/(jsapi|native|h5|app)$/.exec(path)
+    if (created && req.method === 'POST') {
+      const tradeType = ({ jsapi: 'JSAPI', native: 'NATIVE', h5: 'MWEB', app: 'APP' } as const)[created[1] as 'jsapi']
+      return create(tradeType, body ?? {}, raw.toString('utf8'), res)
+    }
+    const queried = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)$/.exec(path)
+    if (queried && req.method === 'GET') {
+      if (url.searchParams.get('mchid') !== keys.mchId) return error(res, 400, 'PARAM_ERROR', 'mchid 不正确')
+      const order = orders.get(decodeURIComponent(queried[1] ?? ''))
+      if (!order) return error(res, 404, 'ORDER_NOT_EXIST', '订单不存在')
+      return answer(res, 200, transaction(order))
+    }
+    const closed = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)\/close$/.exec(path)
+    if (closed && req.method === 'POST') {
+      const order = orders.get(decodeURIComponent(closed[1] ?? ''))
+      if (!order) return error(res, 404, 'ORDER_NOT_EXIST', '订单不存在')
+      if (order.state === 'SUCCESS' || order.state === 'REFUND') return error(res, 400, 'ORDERPAID', '订单已支付')
+      order.state = 'CLOSED'
+      return answer(res, 204, null)
+    }
+    if (path === '/v3/refund/domestic/refunds' && req.method === 'POST') {
+      const order = orders.get(String(body?.out_trade_no ?? ''))
+      const amount = body?.amount as { refund?: number; total?: number } | undefined
+      if (!order || (order.state !== 'SUCCESS' && order.state !== 'REFUND')) return error(res, 400, 'RESOURCE_NOT_EXISTS', '订单不存在或未支付')
+      if (amount?.total !== order.total || !amount.refund || amount.refund > order.total) return error(res, 400, 'PARAM_ERROR', '退款金额不正确')
+      const outRefundNo = String(body?.out_refund_no ?? '')
+      if (!order.refunds.some((r) => r.outRefundNo === outRefundNo)) order.refunds.push({ outRefundNo, amount: amount.refund })
+      order.state = 'REFUND'
+      return answer(res, 200, {
+        refund_id: '5030' + randomBytes(8).toString('hex'),
+        out_refund_no: outRefundNo,
+        out_trade_no: order.outTradeNo,
+        status: 'SUCCESS',
+        amount: { refund: amount.refund, total: order.total, currency: 'CNY' },
+      })
+    }
+    return error(res, 404, 'NOT_FOUND', `no route ${req.method} ${path}`)
+  })
+
+  return {
+    url: server.url,
+    keys,
+    calls,
+    orders,
+    sent,
+    settings,
+    pay,
+    notificationFor,
+    deliver,
+    /** Every request answers this error (or null to recover). */
+    failAll(value: { status: number; code: string; message: string } | null) {
+      failWith = value
+    },
+    close: server.close,
+  }
+}
+
+function sign(key: KeyObject, message: string): string {
+  return createSign('RSA-SHA256').update(message).sign(key, 'base64')
+}
+
+/** The create body without the fields that may differ between identical repeats. */
+function stableRequest(raw: string): string {
+  try {
+    const { time_expire: _ignored, ...rest } = JSON.parse(raw) as Record<string, unknown>
+    return JSON.stringify(rest)
+  } catch {
+    return raw
+  }
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)

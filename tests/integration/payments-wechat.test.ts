@@ -1,0 +1,200 @@
+// WeChat Pay v3 end to end against the fake (docs/PRODUCT.md §14, docs/PROTOCOLS.md §9): ordering,
+// notifications (verified, decrypted, checked, credited once), every way a notification is refused,
+// and lost ones settled by the active query.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as orderById from '@/app/api/orders/[id]/route'
+import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
+import { db } from '@/lib/db'
+import { reconcileOrders } from '@/lib/payments/reconcile-orders'
+import { beijingTime } from '../fakes/wechat-pay'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectOk } from '../helpers/expect-response'
+import { configureMerchants, createProductRow, ledgerMatchesColumns, placeOrder, startPaymentWorld, type PaymentWorld } from '../helpers/payments'
+
+let world: PaymentWorld
+let admin: Awaited<ReturnType<typeof createUser>>
+let pack: { id: number }
+
+beforeAll(async () => {
+  world = await startPaymentWorld()
+  admin = await createUser({ role: 'ADMIN' })
+  await configureMerchants(admin.token, world)
+  pack = await createProductRow({ type: 'POINTS', price: 990, points: 1000, name: '1000 积分' })
+})
+
+afterAll(async () => {
+  expect(await ledgerMatchesColumns()).toBe(true)
+  await world.close()
+})
+
+/** A user with a NATIVE order for the points pack, not yet paid. */
+async function pendingOrder() {
+  const user = await createUser()
+  const { order, payment } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT', tradeType: 'NATIVE' })
+  return { user, order, payment }
+}
+
+const points = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId }, select: { points: true } })).points
+const post = (n: { headers: Record<string, string>; body: string }) =>
+  wechatNotify.POST(new Request('http://localhost/api/pay/wechat/notify', { method: 'POST', ...n }))
+
+describe('a NATIVE order', () => {
+  it('answers the code_url to draw, and the paid notification credits the pack once, with one charge record', async () => {
+    const { user, order, payment } = await pendingOrder()
+    expect(order).toMatchObject({ type: 'POINTS', amount: 990, channel: 'WECHAT', tradeType: 'NATIVE', status: 'PENDING' })
+    expect(order.outTradeNo).toMatch(/^[0-9A-Za-z_\-|*]{6,32}$/)
+    expect(payment.codeUrl).toMatch(/^weixin:\/\/wxpay\/bizpayurl\?pr=/)
+    const sent = world.wechat.calls.find((c) => c.path === '/v3/pay/transactions/native')
+    expect(sent?.body).toMatchObject({
+      appid: world.wechat.keys.appId,
+      amount: { total: 990, currency: 'CNY' },
+      notify_url: `${world.siteUrl}/api/pay/wechat/notify`,
+    })
+
+    await world.wechat.pay(order.outTradeNo)
+    expect(world.wechat.sent.at(-1)?.status).toBe(204)
+    expect(await points(user.id)).toBe(1000)
+    const paid = await db().order.findUniqueOrThrow({ where: { id: order.id } })
+    expect(paid).toMatchObject({ status: 'SUCCESS', providerTxnId: world.wechat.orders.get(order.outTradeNo)?.transactionId })
+    expect(await db().chargeRecord.findMany({ where: { orderId: order.id } })).toMatchObject([{ points: 1000, amount: 990, channel: 'WECHAT', type: 'POINTS' }])
+  })
+
+  it('one notification replayed 50 times at once credits once; every reply is a success', async () => {
+    const { user, order } = await pendingOrder()
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    const n = world.wechat.notificationFor(order.outTradeNo)
+    const replies = await Promise.all(Array.from({ length: 50 }, () => post(n)))
+    expect(replies.map((r) => r.status)).toEqual(Array(50).fill(204))
+    expect(await points(user.id)).toBe(1000)
+    expect(await db().ledgerEntry.count({ where: { reference: { startsWith: `order:${order.id}:` } } })).toBe(1)
+    expect(await db().paymentNotification.groupBy({ by: ['outcome'], where: { orderId: order.id }, _count: true })).toEqual(
+      expect.arrayContaining([
+        { outcome: 'credited', _count: 1 },
+        { outcome: 'duplicate', _count: 49 },
+      ]),
+    )
+  })
+
+  it('a crash between the commit and the reply: WeChat sends again and gets a success, nothing more is credited', async () => {
+    const { user, order } = await pendingOrder()
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    const n = world.wechat.notificationFor(order.outTradeNo)
+    await post(n) // committed; the reply never reached WeChat
+    expect((await post(n)).status).toBe(204)
+    expect(await points(user.id)).toBe(1000)
+  })
+})
+
+describe('notifications that are refused', () => {
+  const refusedWith = async (n: { headers: Record<string, string>; body: string }, status: number, message: RegExp) => {
+    const res = await post(n)
+    expect(res.status).toBe(status)
+    expect(await res.json()).toEqual({ code: 'FAIL', message: expect.stringMatching(message) })
+  }
+
+  it('a forged signature, a SIGNTEST probe, an unknown serial and a timestamp 301 s old: 401, nothing credited', async () => {
+    const { user, order } = await pendingOrder()
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    const good = world.wechat.notificationFor(order.outTradeNo)
+    const forged = { ...good, headers: { ...good.headers, 'wechatpay-signature': Buffer.from('x'.repeat(256)).toString('base64') } }
+    await refusedWith(forged, 401, /签名错误/)
+    await refusedWith({ ...good, headers: { ...good.headers, 'wechatpay-signature': 'WECHATPAY/SIGNTEST/' + 'A'.repeat(300) } }, 401, /签名错误/)
+    await refusedWith({ ...good, headers: { ...good.headers, 'wechatpay-serial': 'PUB_KEY_ID_0000000000000000UNKNOWN' } }, 401, /未知的证书序列号/)
+    const stale = world.wechat.notificationFor(order.outTradeNo, () => {}, new Date(Date.now() - 301_000))
+    await refusedWith(stale, 401, /5 分钟/)
+    expect(await points(user.id)).toBe(0)
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).toEqual({ status: 'PENDING' })
+    expect(await db().paymentNotification.count({ where: { outcome: 'rejected', detail: { contains: '签名错误' } } })).toBeGreaterThanOrEqual(2)
+  })
+
+  it('a body changed after signing is 401; a resource whose GCM tag is corrupted (signed again) is 400', async () => {
+    const { user, order } = await pendingOrder()
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    const good = world.wechat.notificationFor(order.outTradeNo)
+    await refusedWith({ ...good, body: good.body.replace('"支付成功"', '"支付成功 "') }, 401, /签名错误/)
+
+    // Re-sign a body whose ciphertext's last byte (the tag) is flipped: only the GCM check can catch it.
+    const envelope = JSON.parse(good.body) as { resource: { ciphertext: string } }
+    const bytes = Buffer.from(envelope.resource.ciphertext, 'base64')
+    bytes[bytes.length - 1]! ^= 0xff
+    envelope.resource.ciphertext = bytes.toString('base64')
+    const { createSign } = await import('node:crypto')
+    const body = JSON.stringify(envelope)
+    const ts = good.headers['wechatpay-timestamp']!
+    const nonce = good.headers['wechatpay-nonce']!
+    const signature = createSign('RSA-SHA256').update(`${ts}\n${nonce}\n${body}\n`).sign(world.wechat.keys.platformPrivateKey, 'base64')
+    await refusedWith({ headers: { ...good.headers, 'wechatpay-signature': signature }, body }, 400, /无法解密/)
+    expect(await points(user.id)).toBe(0)
+  })
+
+  it('verified but the amount, the merchant or the order does not match: 204 so WeChat stops, nothing credited, the order flagged', async () => {
+    const { user, order } = await pendingOrder()
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    const amount = world.wechat.notificationFor(order.outTradeNo, (t) => void ((t.amount as { total: number }).total = 1))
+    expect((await post(amount)).status).toBe(204)
+    const mchid = world.wechat.notificationFor(order.outTradeNo, (t) => void (t.mchid = '1900000999'))
+    expect((await post(mchid)).status).toBe(204)
+    const unknown = world.wechat.notificationFor(order.outTradeNo, (t) => void (t.out_trade_no = 'P20260101000000NOSUCHONE'))
+    expect((await post(unknown)).status).toBe(204)
+    expect(await points(user.id)).toBe(0)
+    const row = await db().order.findUniqueOrThrow({ where: { id: order.id } })
+    expect(row.status).toBe('PENDING')
+    expect(row.flag).toMatch(/商户号|金额不符/)
+    expect(
+      await db().paymentNotification.findMany({ where: { outTradeNo: { in: [order.outTradeNo, 'P20260101000000NOSUCHONE'] } }, select: { outcome: true } }),
+    ).toEqual(expect.arrayContaining([{ outcome: 'mismatch' }, { outcome: 'mismatch' }, { outcome: 'unknown-order' }]))
+  })
+})
+
+describe('lost notifications', () => {
+  it('the reconciler queries a pending order within its first round and settles it', async () => {
+    world.wechat.settings.loseNotifications = true
+    try {
+      const { user, order } = await pendingOrder()
+      await world.wechat.pay(order.outTradeNo)
+      expect(await points(user.id)).toBe(0)
+      // Not due yet: the first query comes 60 s after the order.
+      await reconcileOrders(new Date())
+      expect(await points(user.id)).toBe(0)
+      await reconcileOrders(new Date(Date.now() + 61_000))
+      expect(await points(user.id)).toBe(1000)
+      expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, nextQueryAt: true } })).toEqual({
+        status: 'SUCCESS',
+        nextQueryAt: null,
+      })
+    } finally {
+      world.wechat.settings.loseNotifications = false
+    }
+  })
+
+  it('a page polling its order learns of the payment by itself', async () => {
+    world.wechat.settings.loseNotifications = true
+    try {
+      const { user, order } = await pendingOrder()
+      expect(expectOk(await callRoute(orderById.GET, { token: user.token, params: { id: order.id } })).status).toBe('PENDING')
+      await world.wechat.pay(order.outTradeNo)
+      await db().order.update({ where: { id: order.id }, data: { lastQueriedAt: null } })
+      expect(expectOk(await callRoute(orderById.GET, { token: user.token, params: { id: order.id } })).status).toBe('SUCCESS')
+      expect(await points(user.id)).toBe(1000)
+    } finally {
+      world.wechat.settings.loseNotifications = false
+    }
+  })
+
+  it('an expired order is closed at WeChat and cancelled here; paying it afterwards credits once and flags it', async () => {
+    const { user, order } = await pendingOrder()
+    await reconcileOrders(new Date(Date.now() + 31 * 60_000))
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).toEqual({ status: 'CANCELED' })
+    expect(world.wechat.orders.get(order.outTradeNo)?.state).toBe('CLOSED')
+
+    // The buyer had scanned before the close and WeChat took the money anyway: the late notification.
+    const fake = world.wechat.orders.get(order.outTradeNo)!
+    fake.state = 'NOTPAY'
+    await world.wechat.pay(order.outTradeNo)
+    await post(world.wechat.notificationFor(order.outTradeNo))
+    expect(await points(user.id)).toBe(1000)
+    const row = await db().order.findUniqueOrThrow({ where: { id: order.id } })
+    expect(row).toMatchObject({ status: 'SUCCESS', flag: expect.stringContaining('关闭后') })
+    expect(beijingTime()).toMatch(/\+08:00$/)
+  })
+})
