@@ -117,6 +117,8 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
       gmt_payment: trade?.gmtPayment ?? alipayTime(),
     }
     change(params)
+    // Alipay leaves out empty fields rather than sending `key=`.
+    for (const key of Object.keys(params)) if (params[key] === '') delete params[key]
     params.sign = signWith(keys.alipayPrivateKey, alipaySignContent(params, ['sign', 'sign_type']))
     return new URLSearchParams(params).toString()
   }

@@ -1,0 +1,151 @@
+// Alipay through the classic gateway (docs/PRODUCT.md §14, docs/PROTOCOLS.md §10): page, wap and QR
+// orders, notifications checked with alipay-sdk's checkNotifySignV2 plus app_id, seller and amount,
+// TRADE_FINISHED after TRADE_SUCCESS, and lost notifications settled by the active query.
+import { createVerify } from 'node:crypto'
+import { AlipaySdk } from 'alipay-sdk'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as alipayNotify from '@/app/api/pay/alipay/notify/route'
+import { db } from '@/lib/db'
+import { reconcileOrders } from '@/lib/payments/reconcile-orders'
+import { alipaySignContent } from '../fakes/alipay'
+import { createUser } from '../helpers/call-route'
+import { configureMerchants, createProductRow, ledgerMatchesColumns, placeOrder, startPaymentWorld, type PaymentWorld } from '../helpers/payments'
+
+let world: PaymentWorld
+let pack: { id: number }
+
+beforeAll(async () => {
+  world = await startPaymentWorld()
+  const admin = await createUser({ role: 'ADMIN' })
+  await configureMerchants(admin.token, world)
+  pack = await createProductRow({ type: 'POINTS', price: 1230, points: 500, name: '500 积分' })
+})
+
+afterAll(async () => {
+  expect(await ledgerMatchesColumns()).toBe(true)
+  await world.close()
+})
+
+const points = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId }, select: { points: true } })).points
+const notify = async (body: string) => {
+  const res = await alipayNotify.POST(
+    new Request('http://localhost/api/pay/alipay/notify', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+  )
+  return { status: res.status, text: await res.text() }
+}
+
+async function pendingOrder(alipayMethod: 'page' | 'wap' | 'qr' = 'qr') {
+  const user = await createUser()
+  const { order, payment } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'ALIPAY', alipayMethod, returnPath: '/text2img' })
+  return { user, order, payment }
+}
+
+describe('making an Alipay order', () => {
+  it('page pay: a GET link to the gateway signed with the app key, returning to the page the user came from', async () => {
+    const { order, payment } = await pendingOrder('page')
+    const url = new URL(payment.alipayUrl)
+    expect(url.origin + url.pathname).toBe(world.alipay.gateway)
+    const params = Object.fromEntries(url.searchParams)
+    expect(params).toMatchObject({
+      method: 'alipay.trade.page.pay',
+      app_id: world.alipay.keys.appId,
+      sign_type: 'RSA2',
+      notify_url: `${world.siteUrl}/api/pay/alipay/notify`,
+    })
+    expect(params.return_url).toBe(`${world.siteUrl}/text2img?order=${order.id}`)
+    expect(JSON.parse(params.biz_content!)).toMatchObject({ out_trade_no: order.outTradeNo, total_amount: '12.30', product_code: 'FAST_INSTANT_TRADE_PAY' })
+    const signed = createVerify('RSA-SHA256')
+      .update(alipaySignContent(params, ['sign']))
+      .verify(world.alipay.keys.appPublicKey, params.sign!, 'base64')
+    expect(signed).toBe(true)
+  })
+
+  it('wap pay uses QUICK_WAP_WAY; QR answers the precreate qr_code', async () => {
+    const wap = await pendingOrder('wap')
+    expect(JSON.parse(new URL(wap.payment.alipayUrl).searchParams.get('biz_content')!)).toMatchObject({ product_code: 'QUICK_WAP_WAY' })
+    const qr = await pendingOrder('qr')
+    expect(qr.payment.qrCode).toMatch(/^https:\/\/qr\.alipay\.com\//)
+  })
+})
+
+describe('notifications', () => {
+  it('a paid notification credits once and answers the exact body success; TRADE_FINISHED later credits nothing more', async () => {
+    const { user, order } = await pendingOrder()
+    await world.alipay.pay(order.outTradeNo)
+    expect(world.alipay.sent.at(-1)).toMatchObject({ status: 200 })
+    expect(await points(user.id)).toBe(500)
+    const finished = world.alipay.notificationFor(order.outTradeNo, (p) => void (p.trade_status = 'TRADE_FINISHED'))
+    expect(await notify(finished)).toEqual({ status: 200, text: 'success' })
+    const replays = await Promise.all(Array.from({ length: 20 }, () => notify(world.alipay.notificationFor(order.outTradeNo))))
+    expect(replays.every((r) => r.text === 'success')).toBe(true)
+    expect(await points(user.id)).toBe(500)
+    expect(await db().chargeRecord.count({ where: { orderId: order.id } })).toBe(1)
+  })
+
+  it('a bad signature is never answered success and credits nothing', async () => {
+    const { user, order } = await pendingOrder()
+    await world.alipay.pay(order.outTradeNo, { notify: false })
+    const good = new URLSearchParams(world.alipay.notificationFor(order.outTradeNo))
+    good.set('total_amount', '0.01') // changed after signing
+    expect(await notify(good.toString())).toEqual({ status: 400, text: 'fail' })
+    const unsigned = new URLSearchParams(world.alipay.notificationFor(order.outTradeNo))
+    unsigned.delete('sign')
+    expect((await notify(unsigned.toString())).text).toBe('fail')
+    expect(await points(user.id)).toBe(0)
+  })
+
+  it('signed but the total, the app or the seller is wrong: nothing credited, the order flagged', async () => {
+    const { user, order } = await pendingOrder()
+    await world.alipay.pay(order.outTradeNo, { notify: false })
+    for (const change of [
+      (p: Record<string, string>) => (p.total_amount = '12.29'),
+      (p: Record<string, string>) => (p.app_id = '2021000000000000'),
+      (p: Record<string, string>) => (p.seller_id = '2088000000000000'),
+    ]) {
+      expect((await notify(world.alipay.notificationFor(order.outTradeNo, change))).text).toBe('success')
+    }
+    expect(await points(user.id)).toBe(0)
+    expect((await db().order.findUniqueOrThrow({ where: { id: order.id } })).flag).toMatch(/金额不符|商户号/)
+    expect(await db().paymentNotification.count({ where: { orderId: order.id, outcome: 'mismatch' } })).toBe(3)
+  })
+
+  it('alipay-sdk itself agrees with the fake: it verifies the fake notification and refuses a changed one', () => {
+    const sdk = new AlipaySdk({
+      appId: world.alipay.keys.appId,
+      privateKey: world.alipay.keys.appPrivateKeyPem,
+      alipayPublicKey: world.alipay.keys.alipayPublicKeyPem,
+    })
+    const params = Object.fromEntries(new URLSearchParams(world.alipay.notificationFor('P2026000000000000000001')))
+    expect(sdk.checkNotifySignV2(params)).toBe(true)
+    expect(sdk.checkNotifySignV2({ ...params, total_amount: '999.00' })).toBe(false)
+  })
+})
+
+describe('the active query', () => {
+  it('settles a paid trade whose notification was lost, and a trade closed at Alipay cancels the order', async () => {
+    world.alipay.settings.loseNotifications = true
+    try {
+      const { user, order } = await pendingOrder()
+      await world.alipay.pay(order.outTradeNo)
+      await reconcileOrders(new Date(Date.now() + 61_000))
+      expect(await points(user.id)).toBe(500)
+
+      const other = await pendingOrder()
+      world.alipay.trades.get(other.order.outTradeNo)!.status = 'TRADE_CLOSED'
+      await reconcileOrders(new Date(Date.now() + 61_000))
+      expect(await db().order.findUniqueOrThrow({ where: { id: other.order.id }, select: { status: true } })).toEqual({ status: 'CANCELED' })
+    } finally {
+      world.alipay.settings.loseNotifications = false
+    }
+  })
+
+  it('a page-pay trade nobody opened yet is simply still waiting (ACQ.TRADE_NOT_EXIST)', async () => {
+    const { order } = await pendingOrder('page')
+    world.alipay.trades.delete(order.outTradeNo)
+    await reconcileOrders(new Date(Date.now() + 61_000))
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, queryCount: true } })).toEqual({
+      status: 'PENDING',
+      queryCount: 1,
+    })
+  })
+})

@@ -1,0 +1,273 @@
+// Orders as money (docs/PRODUCT.md §14): one Idempotency-Key makes one order, balance payments
+// racing the balance, every path to SUCCESS racing the others, refunds, memberships, and the
+// console's calls.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as chargeGroup from '@/app/api/admin/charge-records/group-by-date/route'
+import * as chargeStatus from '@/app/api/admin/charge-records/[id]/status/route'
+import * as chargeRecords from '@/app/api/admin/charge-records/route'
+import * as analysis from '@/app/api/admin/analysis/route'
+import * as adminOrder from '@/app/api/admin/orders/[id]/route'
+import * as markPaid from '@/app/api/admin/orders/[id]/mark-paid/route'
+import * as refund from '@/app/api/admin/orders/[id]/refund/route'
+import * as adminOrders from '@/app/api/admin/orders/route'
+import * as orderById from '@/app/api/orders/[id]/route'
+import * as cancel from '@/app/api/orders/[id]/cancel/route'
+import * as orders from '@/app/api/orders/route'
+import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
+import { beijingDay } from '@/lib/beijing-time'
+import { db } from '@/lib/db'
+import { queryProvider } from '@/lib/payments/provider-status'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectFail, expectOk } from '../helpers/expect-response'
+import { configureMerchants, createProductRow, ledgerMatchesColumns, placeOrder, startPaymentWorld, type PaymentWorld } from '../helpers/payments'
+
+let world: PaymentWorld
+let admin: Awaited<ReturnType<typeof createUser>>
+let pack: { id: number }
+let plan: { id: number }
+
+beforeAll(async () => {
+  world = await startPaymentWorld()
+  admin = await createUser({ role: 'ADMIN' })
+  await configureMerchants(admin.token, world)
+  pack = await createProductRow({ type: 'POINTS', price: 100, points: 120, name: '120 积分' })
+  plan = await createProductRow({ type: 'MEMBERSHIP', price: 3000, days: 30, dailyPoints: 20, discountPercent: 20, name: '月卡' })
+})
+
+afterAll(async () => {
+  expect(await ledgerMatchesColumns()).toBe(true)
+  await world.close()
+})
+
+const wallet = async (userId: string) => db().user.findUniqueOrThrow({ where: { id: userId }, select: { points: true, balance: true } })
+const post = (n: { headers: Record<string, string>; body: string }) =>
+  wechatNotify.POST(new Request('http://localhost/api/pay/wechat/notify', { method: 'POST', ...n }))
+
+describe('Idempotency-Key', () => {
+  it('20 requests at once with one key make one order; the others get it replayed or 409 while it is made', async () => {
+    const user = await createUser()
+    const body = { productId: pack.id, type: 'POINTS', channel: 'WECHAT', tradeType: 'NATIVE' }
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => callRoute(orders.POST, { token: user.token, body, headers: { 'idempotency-key': 'k-20' } })),
+    )
+    expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true)
+    const ids = new Set(answers.filter((a) => a.status === 200).map((a) => a.body.data.order.id))
+    expect(ids.size).toBe(1)
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(1)
+    expect(
+      world.wechat.calls.filter(
+        (c) =>
+          c.path === '/v3/pay/transactions/native' &&
+          (c.body as { out_trade_no?: string }).out_trade_no === answers.find((a) => a.status === 200)!.body.data.order.outTradeNo,
+      ),
+    ).toHaveLength(1)
+    // Later, with the same key: the same answer. With another body: refused.
+    expect(expectOk(await callRoute(orders.POST, { token: user.token, body, headers: { 'idempotency-key': 'k-20' } })).order.id).toBe([...ids][0])
+    expectFail(await callRoute(orders.POST, { token: user.token, body: { ...body, tradeType: 'MWEB' }, headers: { 'idempotency-key': 'k-20' } }), 409, /另一笔/)
+  })
+
+  it('balance orders with one key, 20 at once: one order, one charge', async () => {
+    const user = await createUser({ balance: 1000 })
+    const body = { productId: pack.id, type: 'POINTS', channel: 'BALANCE' }
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => callRoute(orders.POST, { token: user.token, body, headers: { 'idempotency-key': 'bal-1' } })),
+    )
+    expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true)
+    expect(await wallet(user.id)).toEqual({ points: 120, balance: 900 })
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(1)
+  })
+})
+
+describe('paying from the balance', () => {
+  it('is paid at once, with one charge record of channel BALANCE', async () => {
+    const user = await createUser({ balance: 250 })
+    const { order, payment } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'BALANCE' })
+    expect(order).toMatchObject({ status: 'SUCCESS', channel: 'BALANCE', amount: 100 })
+    expect(payment).toEqual({})
+    expect(await wallet(user.id)).toEqual({ points: 120, balance: 150 })
+    expect(await db().chargeRecord.findUniqueOrThrow({ where: { orderId: order.id } })).toMatchObject({ channel: 'BALANCE', amount: 100, points: 120 })
+  })
+
+  it('without enough balance: 400 余额不足 and nothing is left behind', async () => {
+    const user = await createUser({ balance: 99 })
+    expectFail(await callRoute(orders.POST, { token: user.token, body: { productId: pack.id, type: 'POINTS', channel: 'BALANCE' } }), 400, /余额不足/)
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(0)
+    expect(await db().chargeRecord.count({ where: { userId: user.id } })).toBe(0)
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 99 })
+  })
+
+  it('30 different orders racing a balance that pays for 10: exactly 10 succeed, the balance ends at 0', async () => {
+    const user = await createUser({ balance: 1000 })
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => callRoute(orders.POST, { token: user.token, body: { productId: pack.id, type: 'POINTS', channel: 'BALANCE' } })),
+    )
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(10)
+    expect(answers.filter((a) => a.status === 400).every((a) => /余额不足/.test(a.body.errMessage ?? ''))).toBe(true)
+    expect(await wallet(user.id)).toEqual({ points: 1200, balance: 0 })
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(10)
+  })
+
+  it('a balance recharge cannot be paid with the balance; a custom amount must be within the limits', async () => {
+    const user = await createUser({ balance: 10_000 })
+    expectFail(
+      await callRoute(orders.POST, { token: user.token, body: { type: 'BALANCE', amount: 1000, channel: 'BALANCE' } }),
+      400,
+      /余额充值不能使用余额支付/,
+    )
+    expectFail(
+      await callRoute(orders.POST, { token: user.token, body: { type: 'BALANCE', amount: 50, channel: 'WECHAT' } }),
+      400,
+      /充值金额须在 1.00 元到 5000.00 元之间/,
+    )
+    const { order } = await placeOrder(user.token, { type: 'BALANCE', amount: 1234, channel: 'WECHAT' })
+    expect(order).toMatchObject({ amount: 1234, subject: '余额充值 12.34 元' })
+  })
+})
+
+describe('one credit, whoever gets there first', () => {
+  it('notification + active query + admin mark-paid racing, 20 times over: each order credited once', async () => {
+    for (let run = 0; run < 20; run++) {
+      const user = await createUser()
+      const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+      await world.wechat.pay(order.outTradeNo, { notify: false })
+      const n = world.wechat.notificationFor(order.outTradeNo)
+      await Promise.all([
+        post(n),
+        post(n),
+        queryProvider({ id: order.id, outTradeNo: order.outTradeNo, channel: 'WECHAT' }),
+        callRoute(markPaid.POST, { token: admin.token, params: { id: order.id }, body: { reason: '客服核实已付款' } }),
+      ])
+      expect(await wallet(user.id)).toEqual({ points: 120, balance: 0 })
+      expect(await db().chargeRecord.count({ where: { orderId: order.id } })).toBe(1)
+    }
+  })
+
+  it('a cancelled order cannot be cancelled twice; cancelling closes the trade at WeChat', async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    expect(expectOk(await callRoute(cancel.POST, { token: user.token, params: { id: order.id } })).status).toBe('CANCELED')
+    expect(world.wechat.orders.get(order.outTradeNo)?.state).toBe('CLOSED')
+    expectFail(await callRoute(cancel.POST, { token: user.token, params: { id: order.id } }), 400, /待支付/)
+  })
+
+  it("another user's order is a 404, to read and to cancel", async () => {
+    const owner = await createUser()
+    const other = await createUser()
+    const { order } = await placeOrder(owner.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    expectFail(await callRoute(orderById.GET, { token: other.token, params: { id: order.id } }), 404)
+    expectFail(await callRoute(cancel.POST, { token: other.token, params: { id: order.id } }), 404)
+    expect(expectOk(await callRoute(orders.GET, { token: other.token })).total).toBe(0)
+  })
+})
+
+describe('memberships', () => {
+  it('buying a plan twice extends it; its daily points come once a day and its discount applies to task prices', async () => {
+    const user = await createUser({ balance: 10_000 })
+    await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const first = await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })
+    await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const second = await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })
+    expect(second.expiresAt.getTime() - first.expiresAt.getTime()).toBe(30 * 86_400_000)
+    expect(second).toMatchObject({ planName: '月卡', dailyPoints: 20, discountPercent: 20 })
+
+    const { getWallet } = await import('@/lib/payments/wallet')
+    const shown = await Promise.all(Array.from({ length: 5 }, () => getWallet(user.id)))
+    expect(shown.at(-1)).toMatchObject({ points: 20, membership: { planName: '月卡', dailyPoints: 20, discountPercent: 20 } })
+    expect(await db().ledgerEntry.count({ where: { reference: `membership-daily:${user.id}:${beijingDay()}` } })).toBe(1)
+  })
+})
+
+describe('refunds', () => {
+  it('a paid WeChat order is refunded at WeChat and its points are taken back; a second refund is refused', async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(order.outTradeNo)
+    expect(await wallet(user.id)).toEqual({ points: 120, balance: 0 })
+    const done = expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '用户申请退款' } }))
+    expect(done.refundedAt).not.toBeNull()
+    expect(world.wechat.orders.get(order.outTradeNo)?.refunds).toHaveLength(1)
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
+    expect(await db().chargeRecord.findUniqueOrThrow({ where: { orderId: order.id } })).toMatchObject({ status: 'CANCELED' })
+    expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再退一次' } }), 400, /已退款/)
+  })
+
+  it('when the user already spent the points, the refund is refused and nothing moves', async () => {
+    const user = await createUser({ balance: 100 })
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'BALANCE' })
+    await db().$transaction((tx) =>
+      import('@/lib/ledger/post-movement').then(({ postMovement }) =>
+        postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'TASK_CHARGE', amount: -100, reference: `spend:${user.id}` }),
+      ),
+    )
+    expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } }), 400, /无法全额退款/)
+    expect(await wallet(user.id)).toEqual({ points: 20, balance: 0 })
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundNo: true } })).toEqual({ refundNo: null })
+  })
+
+  it('a balance-paid order gives the money back to the balance; WeChat refusing a refund gives the points back', async () => {
+    const user = await createUser({ balance: 100 })
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'BALANCE' })
+    expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } }))
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 100 })
+
+    const buyer = await createUser()
+    const paid = await placeOrder(buyer.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(paid.order.outTradeNo)
+    world.wechat.failAll({ status: 500, code: 'SYSTEM_ERROR', message: '系统繁忙' })
+    try {
+      expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: paid.order.id }, body: { reason: '退款' } }), 503, /微信支付退款失败/)
+    } finally {
+      world.wechat.failAll(null)
+    }
+    expect(await wallet(buyer.id)).toEqual({ points: 120, balance: 0 })
+    expect(await db().order.findUniqueOrThrow({ where: { id: paid.order.id }, select: { refundNo: true, refundedAt: true } })).toEqual({
+      refundNo: null,
+      refundedAt: null,
+    })
+  })
+
+  it('a MANAGER may look but not refund or mark paid', async () => {
+    const manager = await createUser({ role: 'MANAGER' })
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    expectOk(await callRoute(adminOrder.GET, { token: manager.token, params: { id: order.id } }))
+    expectFail(await callRoute(markPaid.POST, { token: manager.token, params: { id: order.id }, body: { reason: 'x' } }), 403)
+    expectFail(await callRoute(refund.POST, { token: manager.token, params: { id: order.id }, body: { reason: 'x' } }), 403)
+  })
+})
+
+describe('the console', () => {
+  it('finds orders by user and channel, shows every notification, and sums revenue per Beijing day', async () => {
+    const user = await createUser({ name: '查找我' })
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(order.outTradeNo)
+    const found = expectOk(await callRoute(adminOrders.GET, { token: admin.token, query: { user: '查找我', channel: 'WECHAT', status: 'SUCCESS' } }))
+    expect(found).toMatchObject({ total: 1, list: [{ id: order.id, user: { id: user.id }, notificationCount: 1, providerTxnId: expect.any(String) }] })
+    const detail = expectOk(await callRoute(adminOrder.GET, { token: admin.token, params: { id: order.id } }))
+    expect(detail.notifications).toMatchObject([{ channel: 'WECHAT', outcome: 'credited' }])
+
+    const today = beijingDay()
+    const days = expectOk(await callRoute(chargeGroup.GET, { token: admin.token, query: { from: today, to: today } })).list
+    const all = await db().chargeRecord.aggregate({ where: { status: 'SUCCESS' }, _sum: { amount: true }, _count: true })
+    expect(days).toEqual([{ date: today, amount: all._sum.amount, count: all._count, byType: expect.any(Object), byChannel: expect.any(Object) }])
+    expect(days[0].byChannel.WECHAT).toBeGreaterThanOrEqual(100)
+    const chart = expectOk(await callRoute(analysis.GET, { token: admin.token, query: { from: today, to: today } })).days
+    expect(chart[0]).toMatchObject({ date: today, revenue: all._sum.amount, newUsers: expect.any(Number), pointsIssued: expect.any(Number) })
+    expectFail(await callRoute(chargeGroup.GET, { token: admin.token, query: { from: '2026-01-02', to: '2026-01-01' } }), 400, /结束日期/)
+  })
+
+  it('a charge record status change is ADMIN only, audited, and moves no money', async () => {
+    const user = await createUser({ balance: 100 })
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'BALANCE' })
+    const record = await db().chargeRecord.findUniqueOrThrow({ where: { orderId: order.id } })
+    const manager = await createUser({ role: 'MANAGER' })
+    expectFail(await callRoute(chargeStatus.POST, { token: manager.token, params: { id: String(record.id) }, body: { status: 'FAIL' } }), 403)
+    expect(
+      expectOk(await callRoute(chargeStatus.POST, { token: admin.token, params: { id: String(record.id) }, body: { status: 'FAIL', note: '核对有误' } })),
+    ).toMatchObject({ status: 'FAIL', note: '核对有误' })
+    expect(await db().adminAuditLog.count({ where: { action: 'charge-record.status', targetId: String(record.id) } })).toBe(1)
+    expect(await wallet(user.id)).toEqual({ points: 120, balance: 0 })
+    const listed = expectOk(await callRoute(chargeRecords.GET, { token: admin.token, query: { userId: user.id } }))
+    expect(listed).toMatchObject({ total: 1, list: [{ outTradeNo: order.outTradeNo, status: 'FAIL' }] })
+  })
+})
