@@ -1,14 +1,13 @@
 'use client'
 
-import { usePathname, useRouter, useSearchParams } from 'next/navigation'
+import { useState } from 'react'
 import { RequireUser } from '@/components/app/require-user'
 import { Card, EmptyState, PageTitle } from '@/components/ui/card'
 import { Loading } from '@/components/ui/spinner'
+import type { CreatedOrder } from '@/lib/api-client/resources/orders'
 import { useWallet } from '@/lib/api-client/resources/wallet'
 import { OrderProgressDialog } from '@/components/payments/recharge-dialog'
 import { RechargeForm } from '@/components/payments/recharge-form'
-import { useState } from 'react'
-import type { CreatedOrder } from '@/lib/api-client/resources/orders'
 import { LedgerList } from './ledger-list'
 import { OrderHistory } from './order-history'
 import { WalletSummary } from './wallet-summary'
@@ -22,19 +21,10 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   )
 }
 
-/** /account, the wallet: what I hold, 充值, my orders and 收支明细. `?order=<id>` (back from a provider) shows that order's outcome. */
+/** /account, the wallet: what I hold, 充值, my orders and 收支明细. (Back from a cashier, components/payments/returned-order.tsx shows the order.) */
 function Wallet() {
   const wallet = useWallet()
-  const router = useRouter()
-  const pathname = usePathname()
-  const returned = useSearchParams().get('order')
   const [created, setCreated] = useState<CreatedOrder | null>(null)
-  const followed = created?.order.id ?? returned
-
-  function closeProgress() {
-    setCreated(null)
-    if (returned) router.replace(pathname, { scroll: false })
-  }
 
   return (
     <div>
@@ -57,7 +47,7 @@ function Wallet() {
       <Section title="收支明细">
         <LedgerList />
       </Section>
-      <OrderProgressDialog orderId={followed} payment={created?.payment} onClose={closeProgress} />
+      <OrderProgressDialog orderId={created?.order.id ?? null} payment={created?.payment} onClose={() => setCreated(null)} />
     </div>
   )
 }

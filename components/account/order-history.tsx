@@ -11,7 +11,6 @@ import { DataTable, type Column } from '@/components/ui/data-table'
 import { Pagination } from '@/components/ui/pagination'
 import { CHANNEL_LABELS, ORDER_TYPE_LABELS } from '@/components/payments/labels'
 import { OrderStatusBadge } from '@/components/payments/order-status-badge'
-import { recallPayment } from '@/components/payments/payment-cache'
 import { OrderProgressDialog } from '@/components/payments/recharge-dialog'
 
 const NO_FILTERS = {}
@@ -63,7 +62,7 @@ export function OrderHistory() {
     <div>
       <DataTable columns={columns} rows={list.rows} rowKey={(o) => o.id} isLoading={list.isLoading} isError={list.isError} empty="暂无订单" />
       {list.rows && list.total > 0 && <Pagination {...list.pager} />}
-      <OrderProgressDialog orderId={following} payment={following ? recallPayment(following) : undefined} onClose={() => setFollowing(null)} />
+      <OrderProgressDialog orderId={following} onClose={() => setFollowing(null)} />
     </div>
   )
 }

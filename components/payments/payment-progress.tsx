@@ -54,7 +54,9 @@ export function PaymentProgress({ orderId, payment, onClose }: { orderId: string
   }
 
   const expired = o.status === 'PENDING' && o.expiresAt !== null && new Date(o.expiresAt).getTime() <= now
-  const qr = payment?.codeUrl ?? payment?.qrCode
+  // The answer to the order's creation, or (continuing a pending order) the order's own payment.
+  const pay = payment ?? o.payment
+  const qr = pay?.codeUrl ?? pay?.qrCode
   const head = (
     <div className="mb-4 flex items-baseline justify-between gap-3 text-sm text-zinc-400">
       <span className="truncate">

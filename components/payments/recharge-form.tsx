@@ -13,8 +13,8 @@ import { Input } from '@/components/ui/field'
 import { Loading } from '@/components/ui/spinner'
 import { CHANNEL_LABELS, PRODUCT_TYPE_LABELS } from './labels'
 import { detectPayEnv, newIdempotencyKey, paymentFields, type AlipayDesktopMode } from './pay-env'
-import { rememberPayment } from './payment-cache'
 import { ProductCard } from './product-card'
+import { currentReturnPath } from './return-path'
 import { startPayment } from './start-payment'
 
 const CUSTOM = 'custom'
@@ -105,6 +105,7 @@ export function RechargeForm({
       channel,
       ...(product ? { productId: product.id } : { amount: customCents ?? undefined }),
       ...paymentFields(channel, env, alipayMode),
+      returnPath: currentReturnPath(),
     }
     const signature = JSON.stringify(input)
     if (attempt.current?.signature !== signature) attempt.current = { signature, key: newIdempotencyKey() }
@@ -113,7 +114,6 @@ export function RechargeForm({
     try {
       const created = await create.mutateAsync({ input, idempotencyKey: attempt.current.key })
       attempt.current = null
-      rememberPayment(created.order.id, created.payment)
       if ((await startPayment(created)) === 'show') onCreated(created)
       else return // leaving for the provider: keep the button busy
       setBusy(false)

@@ -1,13 +1,8 @@
 import type { Metadata } from 'next'
-import { Suspense } from 'react'
 import { AccountView } from '@/components/account/account-view'
 
 export const metadata: Metadata = { title: '我的账户' }
 
 export default function AccountPage() {
-  return (
-    <Suspense>
-      <AccountView />
-    </Suspense>
-  )
+  return <AccountView />
 }

@@ -17,7 +17,12 @@ const PRESETS = [7, 30, 90] as const
 type DayPick = (day: AnalysisDay) => Record<string, number>
 
 /** One row per day ({ label, [key]: value }) and the series that occur in the range, for a breakdown of the day. */
-function breakdown(days: AnalysisDay[], pick: DayPick, labels: Record<string, string>, scale = 1): { data: Record<string, number | string>[]; series: Series[] } {
+function breakdown(
+  days: AnalysisDay[],
+  pick: DayPick,
+  labels: Record<string, string>,
+  scale = 1,
+): { data: Record<string, number | string>[]; series: Series[] } {
   const keys = [...new Set(days.flatMap((d) => Object.keys(pick(d))))]
   return {
     data: days.map((d) => ({ label: d.date.slice(5), ...Object.fromEntries(keys.map((k) => [k, (pick(d)[k] ?? 0) / scale])) })),

@@ -76,9 +76,9 @@ function toInput(d: Draft): ProductInput | string {
   const checks: [keyof Draft & keyof ProductInput, string, number, number?][] = [
     ['points', '积分', 1],
     ['days', '天数', 1],
-    ['dailyPoints', '每日积分', 0],
-    ['discountPercent', '优惠比例', 0, 100],
-    ['dailyMessages', '每日对话数', 0],
+    ['dailyPoints', '每日积分', 1],
+    ['discountPercent', '优惠比例', 1, 99],
+    ['dailyMessages', '每日对话数', 1],
   ]
   for (const [key, label, min, max] of checks) {
     if (!fields.includes(key)) continue
@@ -138,8 +138,8 @@ export function ProductFormDialog({ product, type, onClose }: { product: AdminPr
         )}
         {has('points') && num('points', '积分数')}
         {has('days') && num('days', '天数', '已是会员时顺延')}
-        {has('dailyPoints') && num('dailyPoints', '每日赠送积分', '留空或 0 表示不赠送')}
-        {has('discountPercent') && num('discountPercent', '生成优惠（%）', '任务价格减免的百分比，0-100')}
+        {has('dailyPoints') && num('dailyPoints', '每日赠送积分', '留空表示不赠送')}
+        {has('discountPercent') && num('discountPercent', '生成优惠（%）', '任务价格减免的百分比，1-99，留空表示不打折')}
         {has('dailyMessages') && num('dailyMessages', '每日对话条数')}
         {num('sort', '排序', '数字小的排在前面')}
         <Field label="说明" htmlFor="p-desc" className="sm:col-span-2">

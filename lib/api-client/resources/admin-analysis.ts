@@ -1,20 +1,10 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
+import type { AnalysisDay } from '@/lib/analysis/site-analysis'
 import { api } from '../request'
 
-/** One Beijing day of the business: revenue in cents, new users, tasks, points issued and spent. */
-export type AnalysisDay = {
-  date: string
-  revenue: number
-  revenueByType: Record<string, number>
-  revenueByChannel: Record<string, number>
-  newUsers: number
-  tasksByType: Record<string, number>
-  tasksByStatus: Record<string, number>
-  pointsIssued: number
-  pointsSpent: number
-}
+export type { AnalysisDay }
 
 export type AnalysisRange = { from: string; to: string }
 

@@ -2,29 +2,16 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import type { Page } from '@/lib/http/pagination'
+import type { ChargeRecordView, DayTotals } from '@/lib/payments/charge-records'
+import type { Json } from '../hooks'
 import { api } from '../request'
-import type { UserRef } from './admin-orders'
-import type { OrderStatus, OrderType, PayChannel } from './orders'
+import type { OrderStatus } from './orders'
 import { useWrite } from './write'
 
 /** What one fulfilled order credited (docs/PRODUCT.md §7): amount and balance in cents. */
-export type ChargeRecord = {
-  id: string
-  user: UserRef
-  orderId: string | null
-  outTradeNo: string | null
-  type: OrderType
-  channel: PayChannel
-  amount: number
-  points: number | null
-  balance: number | null
-  days: number | null
-  status: OrderStatus
-  note: string | null
-  createdAt: string
-}
+export type ChargeRecord = Json<ChargeRecordView>
 
-export type ChargeDay = { date: string; amount: number; count: number; byType: Record<string, number>; byChannel: Record<string, number> }
+export type ChargeDay = DayTotals
 
 export type ChargeRecordListParams = {
   page: number
@@ -39,7 +26,7 @@ export type ChargeRecordListParams = {
 
 export const adminChargeRecordUrls = {
   list: '/api/admin/charge-records',
-  status: (id: string) => `/api/admin/charge-records/${id}/status`,
+  status: (id: number) => `/api/admin/charge-records/${id}/status`,
   byDate: '/api/admin/charge-records/group-by-date',
 } as const
 
@@ -66,6 +53,6 @@ export function useChargeRecordsByDate(range: { from: string; to: string }) {
 /** ADMIN: sets a record's status (audited). */
 export const useSetChargeRecordStatus = () =>
   useWrite(
-    ({ id, status, note }: { id: string; status: OrderStatus; note?: string }) => api.post<ChargeRecord>(adminChargeRecordUrls.status(id), { status, note }),
+    ({ id, status, note }: { id: number; status: OrderStatus; note?: string }) => api.post<ChargeRecord>(adminChargeRecordUrls.status(id), { status, note }),
     [adminChargeRecordKeys.all],
   )

@@ -2,17 +2,22 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import type { Page } from '@/lib/http/pagination'
+import type { AdminOrderView } from '@/lib/payments/order-views'
+import type { Json } from '../hooks'
 import { api } from '../request'
-import type { OrderView } from './orders'
 import { useWrite } from './write'
 
-export type UserRef = { id: string; name: string; username: string | null }
+export type UserRef = { id: string; name: string; username: string }
 
 /** An order as the console lists it: its user, the provider's transaction id, a flag when something did not match. */
-export type AdminOrder = OrderView & { user: UserRef; providerTxnId: string | null; flag: string | null; notificationCount: number }
+export type AdminOrder = Json<AdminOrderView>
 
-export type OrderNotification = { id: string; channel: string; outcome: string; detail: string | null; eventId: string | null; receivedAt: string }
+export type OrderNotification = { id: number; channel: string; outcome: string; detail: string | null; eventId: string | null; receivedAt: string }
 
+/**
+ * One order with what it grants and every notification received for it. (getOrderForAdmin
+ * answers these beside the list's fields; its declared type names only the list's.)
+ */
 export type AdminOrderDetail = AdminOrder & { grant: unknown; notifications: OrderNotification[] }
 
 export type AdminOrderListParams = {

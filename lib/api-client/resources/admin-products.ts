@@ -24,7 +24,7 @@ export type ProductInput = {
   sort: number
 }
 
-export const adminProductUrls = { list: '/api/admin/products', product: (id: string) => `/api/admin/products/${id}` } as const
+export const adminProductUrls = { list: '/api/admin/products', product: (id: number) => `/api/admin/products/${id}` } as const
 
 export const adminProductKeys = { all: ['admin-products'] as const }
 
@@ -35,9 +35,9 @@ export function useAdminProducts() {
 
 const useProductsWrite = <Input, Output>(send: (input: Input) => Promise<Output>) => useWrite(send, [adminProductKeys.all, productKeys.all])
 
-export const useCreateProduct = () => useProductsWrite((body: ProductInput) => api.post<{ id: string }>(adminProductUrls.list, body))
+export const useCreateProduct = () => useProductsWrite((body: ProductInput) => api.post<{ id: number }>(adminProductUrls.list, body))
 
 export const useUpdateProduct = () =>
-  useProductsWrite(({ id, ...body }: Partial<ProductInput> & { id: string }) => api.patch(adminProductUrls.product(id), body))
+  useProductsWrite(({ id, ...body }: Partial<ProductInput> & { id: number }) => api.patch(adminProductUrls.product(id), body))
 
-export const useDeleteProduct = () => useProductsWrite((id: string) => api.delete(adminProductUrls.product(id)))
+export const useDeleteProduct = () => useProductsWrite((id: number) => api.delete(adminProductUrls.product(id)))

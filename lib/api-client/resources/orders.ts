@@ -1,54 +1,45 @@
 'use client'
 
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { OrderType as ServerOrderType, Status, PayChannel as ServerPayChannel, WxTradeType } from '@/lib/generated/prisma/enums'
 import type { Page } from '@/lib/http/pagination'
+import type { MyOrderView } from '@/lib/payments/my-orders'
+import type { CreatedOrder as ServerCreatedOrder } from '@/lib/payments/order-views'
+import type { PaymentInstructions } from '@/lib/payments/prepay'
+import type { ALIPAY_METHODS } from '@/lib/payments/schemas'
+import type { Json } from '../hooks'
 import { api } from '../request'
 import { ledgerKeys } from './ledger'
 import { profileKeys } from './profile'
 import type { ProductType } from './products'
 import { walletKeys } from './wallet'
 
-export type PayChannel = 'WECHAT' | 'ALIPAY' | 'BALANCE'
-export type WechatTradeType = 'JSAPI' | 'NATIVE' | 'MWEB' | 'APP'
-export type AlipayMethod = 'page' | 'wap' | 'qr'
-export type OrderStatus = 'SUCCESS' | 'FAIL' | 'PENDING' | 'CANCELED'
-/** Order types: what a product sells, plus the video-material purchases of docs/PRODUCT.md §3. */
-export type OrderType = ProductType | 'BUY_VIDEO_MATERIAL' | 'BATCH_BUY_VIDEO_MATERIAL'
+export type PayChannel = ServerPayChannel
+export type WechatTradeType = WxTradeType
+export type AlipayMethod = (typeof ALIPAY_METHODS)[number]
+export type OrderStatus = Status
+export type OrderType = ServerOrderType
 
-/** One order as the API shows it to its owner; amount in cents, dates as ISO strings. */
-export type OrderView = {
-  id: string
-  outTradeNo: string
-  type: OrderType
-  subject: string
-  amount: number
-  channel: PayChannel
-  tradeType: WechatTradeType | null
-  alipayMethod: AlipayMethod | null
-  status: OrderStatus
-  createdAt: string
-  paidAt: string | null
-  expiresAt: string | null
-  refundedAt: string | null
-}
+/** One order as the API shows it to its owner; a pending one carries its payment, so any device can continue it. */
+export type OrderView = Json<MyOrderView>
 
-/** The arguments of WeixinJSBridge.invoke('getBrandWCPayRequest', ...). */
-export type JsapiParams = { appId: string; timeStamp: string; nonceStr: string; package: string; signType: string; paySign: string }
-
-/** How to pay a new order: a QR code's raw text, the bridge's arguments, or a page to go to. */
-export type PaymentStart = { codeUrl?: string; jsapi?: JsapiParams; h5Url?: string; alipayUrl?: string; qrCode?: string }
+/** How to pay a new order: a QR code's raw text, WeixinJSBridge's arguments, or a page to go to. */
+export type PaymentStart = PaymentInstructions
+export type JsapiParams = NonNullable<PaymentInstructions['jsapi']>
 
 export type CreateOrderInput = {
-  productId?: string
+  productId?: number
   type: ProductType
   /** Cents; only for a custom balance recharge. */
   amount?: number
   channel: PayChannel
   tradeType?: WechatTradeType
   alipayMethod?: AlipayMethod
+  /** Where Alipay and WeChat H5 send the browser back (this page), with ?order=<id>. */
+  returnPath?: string
 }
 
-export type CreatedOrder = { order: OrderView; payment: PaymentStart }
+export type CreatedOrder = Json<ServerCreatedOrder>
 
 export type MyOrderParams = { page: number; pageSize: number }
 

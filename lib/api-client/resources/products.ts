@@ -7,9 +7,9 @@ import { api } from '../request'
 export type ProductType = 'BALANCE' | 'POINTS' | 'MEMBERSHIP' | 'CHAT_MEMBERSHIP'
 export const PRODUCT_TYPES: readonly ProductType[] = ['BALANCE', 'POINTS', 'MEMBERSHIP', 'CHAT_MEMBERSHIP']
 
-/** One enabled product as GET /api/products lists it; price, balance in cents. */
+/** One enabled product as GET /api/products lists it (lib/products/products.ts leaves nulls out); price, balance in cents. */
 export type Product = {
-  id: string
+  id: number
   type: ProductType
   name: string
   description: string

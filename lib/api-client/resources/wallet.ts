@@ -1,21 +1,14 @@
 'use client'
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { getWallet } from '@/lib/payments/wallet'
+import type { Json } from '../hooks'
 import { api } from '../request'
 import { ledgerKeys } from './ledger'
 import { profileKeys } from './profile'
 
-/** GET /api/account/wallet: what I hold, my memberships, check-in, and what I can pay with. */
-export type Wallet = {
-  balance: number
-  points: number
-  membership: { planName: string; expiresAt: string; dailyPoints: number | null; discountPercent: number | null } | null
-  chatMembership: { planName: string; expiresAt: string; dailyMessages: number | null } | null
-  /** Null when the operator turned check-in off. */
-  checkIn: { points: number; checkedInToday: boolean } | null
-  channels: { wechat: boolean; alipay: boolean }
-  recharge: { minCents: number; maxCents: number }
-}
+/** GET /api/account/wallet: what I hold, my memberships, check-in (null when off), and what I can pay with. */
+export type Wallet = Json<Awaited<ReturnType<typeof getWallet>>>
 
 export const walletUrls = { wallet: '/api/account/wallet', checkIn: '/api/account/check-in' } as const
 
