@@ -70,6 +70,8 @@ export async function createOrder(ctx: OrderContext, input: TCreateOrder): Promi
   if (tradeType === 'APP') throw badRequest('APP 支付只能在手机应用中使用，网页请选择扫码、H5 或公众号支付')
   if (tradeType === 'JSAPI' && wechat && (await getConfigValue<string>('WX_APP_ID')) !== wechat.appId)
     throw badRequest('微信内支付需要微信支付绑定的 AppID 与公众号登录使用的 AppID 相同，请联系站长')
+  const openid = tradeType === 'JSAPI' ? await wxOpenIdOf(ctx.userId) : null
+  if (tradeType === 'JSAPI' && !openid) throw badRequest('请先在微信中登录本站（绑定微信）后再使用微信支付')
   const alipayMethod = input.channel === 'ALIPAY' ? (input.alipayMethod ?? 'page') : null
 
   let order
@@ -85,7 +87,7 @@ export async function createOrder(ctx: OrderContext, input: TCreateOrder): Promi
   let payment: PaymentInstructions
   try {
     payment = wechat
-      ? await prepayWechat(wechat, order, tradeType as 'JSAPI' | 'NATIVE' | 'MWEB', { openid: await wxOpenIdOf(ctx.userId), clientIp: ctx.clientIp, returnUrl })
+      ? await prepayWechat(wechat, order, tradeType as 'JSAPI' | 'NATIVE' | 'MWEB', { openid, clientIp: ctx.clientIp, returnUrl })
       : await prepayAlipay(alipay!, order, alipayMethod as 'page' | 'wap' | 'qr', { returnUrl })
   } catch (error) {
     await db().order.updateMany({

@@ -198,3 +198,54 @@ describe('lost notifications', () => {
     expect(beijingTime()).toMatch(/\+08:00$/)
   })
 })
+
+describe('wechatpay-node-v3 agrees with the fake', () => {
+  it('the library decrypts the fake notification the way our verifier does, and its JSAPI paySign checks with the merchant key', async () => {
+    const { default: WxPay } = await import('wechatpay-node-v3')
+    const { createVerify } = await import('node:crypto')
+    const keys = world.wechat.keys
+    const pay = new WxPay({
+      appid: keys.appId,
+      mchid: keys.mchId,
+      serial_no: keys.mchSerialNo,
+      publicKey: Buffer.from('unused'),
+      privateKey: Buffer.from(keys.mchPrivateKeyPem),
+      key: keys.apiV3Key,
+    })
+    const { order } = await pendingOrder()
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    const n = world.wechat.notificationFor(order.outTradeNo)
+    const { resource } = JSON.parse(n.body) as { resource: { ciphertext: string; associated_data: string; nonce: string } }
+    expect(pay.decipher_gcm(resource.ciphertext, resource.associated_data, resource.nonce)).toMatchObject({
+      out_trade_no: order.outTradeNo,
+      trade_state: 'SUCCESS',
+    })
+
+    const wxUser = await createUser()
+    await db().user.update({ where: { id: wxUser.id }, data: { wxOpenId: 'o-jsapi-buyer' } })
+    const { payment } = await placeOrder(wxUser.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT', tradeType: 'JSAPI' })
+    const bridge = payment.jsapi
+    expect(bridge).toMatchObject({ appId: keys.appId, signType: 'RSA', package: expect.stringMatching(/^prepay_id=/) })
+    const signed = `${bridge.appId}\n${bridge.timeStamp}\n${bridge.nonceStr}\n${bridge.package}\n`
+    expect(createVerify('RSA-SHA256').update(signed).verify(keys.mchPublicKey, bridge.paySign, 'base64')).toBe(true)
+    expect(world.wechat.calls.find((c) => c.path === '/v3/pay/transactions/jsapi')?.body).toMatchObject({ payer: { openid: 'o-jsapi-buyer' } })
+  })
+
+  it('H5 in a phone browser: the h5_url with our redirect back; JSAPI without a WeChat sign-in is refused clearly', async () => {
+    const user = await createUser()
+    const { order, payment } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT', tradeType: 'MWEB', returnPath: '/mj' })
+    expect(new URL(payment.h5Url).searchParams.get('redirect_url')).toBe(`${world.siteUrl}/mj?order=${order.id}`)
+    expect(
+      world.wechat.calls.find((c) => c.path === '/v3/pay/transactions/h5' && (c.body as { out_trade_no: string }).out_trade_no === order.outTradeNo)?.body,
+    ).toMatchObject({
+      scene_info: { payer_client_ip: '10.0.0.1', h5_info: { type: 'Wap' } },
+    })
+    const res = await callRoute((await import('@/app/api/orders/route')).POST, {
+      token: user.token,
+      body: { productId: pack.id, type: 'POINTS', channel: 'WECHAT', tradeType: 'JSAPI' },
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.errMessage).toMatch(/请先在微信中登录本站/)
+    expect(await db().order.count({ where: { userId: user.id, tradeType: 'JSAPI' } })).toBe(0)
+  })
+})
