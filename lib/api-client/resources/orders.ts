@@ -101,10 +101,12 @@ export function useOrder(id: string | null, { poll = true }: { poll?: boolean } 
  */
 export function useCreateOrder() {
   const refresh = useRefreshAfterPayment()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: ({ input, idempotencyKey }: { input: CreateOrderInput; idempotencyKey: string }) =>
       api.post<CreatedOrder>(orderUrls.list, input, { headers: { 'Idempotency-Key': idempotencyKey }, silent: true }),
-    onSuccess: (created) => (created.order.status === 'SUCCESS' ? refresh() : undefined),
+    // A new order joins 订单记录 at once; one paid already (the balance) changes the wallet too.
+    onSuccess: (created) => (created.order.status === 'SUCCESS' ? refresh() : queryClient.invalidateQueries({ queryKey: orderKeys.lists() })),
   })
 }
 
