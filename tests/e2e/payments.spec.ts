@@ -1,5 +1,6 @@
 // Money in, as a user and an operator see it: buying on /account with WeChat NATIVE (QR),
-// inside WeChat with JSAPI (the bridge stubbed), with Alipay page pay (away and back), the
+// inside WeChat with JSAPI (the bridge stubbed), with WeChat H5 in a phone browser, with Alipay
+// page pay (away and back, to /account or to the page the 积分不足 dialog opened over), the
 // 积分不足 dialog on /text2img, and the order and its revenue in the console.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { asAdmin, registerViaApi, signInWithToken, uniqueName } from './support/session'
@@ -8,6 +9,8 @@ import { E2E_WECHAT, setWechatPerson, wechatAvatarUrl } from './support/sign-in-
 
 const WECHAT_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN'
+
+const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36'
 
 test.beforeAll(async ({ request }) => enablePayments(request))
 
@@ -156,6 +159,46 @@ test('Alipay page pay: away to the cashier and back to /account, which shows the
   await dialog.getByRole('button', { name: '完成' }).click()
   await expect(page).toHaveURL(/\/account$/)
   await expect(page.getByTestId('account-points')).toHaveText(String(before + 500))
+})
+
+test.describe('in a phone browser', () => {
+  test.use({ userAgent: PHONE_UA })
+
+  test('WeChat H5 (MWEB): away to WeChat and back to /account, which shows the outcome', async ({ page, request }) => {
+    const pack = await pointsPack(request, 400, 400)
+    await newUser(page, request)
+    await page.goto('/account')
+    await choose(page, pack.name, '微信支付')
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/orders') && r.request().method() === 'POST')
+    await page.getByRole('button', { name: '立即支付' }).click()
+    expect((await (await created).json()).data.order.tradeType).toBe('MWEB')
+    await page.getByRole('button', { name: '确认付款' }).click()
+    await expect(page).toHaveURL(/\/account\?order=/)
+    await expect(page.getByRole('dialog', { name: '支付' }).getByText('支付成功')).toBeVisible({ timeout: 20_000 })
+  })
+})
+
+test('paying from the 积分不足 dialog with Alipay page pay comes back to the page the user was on', async ({ page, request }) => {
+  const pack = await pointsPack(request, 50, 100)
+  await newUser(page, request)
+  await page.goto('/text2img')
+  await page.getByLabel('提示词', { exact: true }).fill('一只猫')
+  const dialog = page.getByRole('dialog', { name: '积分不足' })
+  await expect(async () => {
+    if (!(await dialog.isVisible())) await page.getByRole('button', { name: '立即生成' }).click()
+    await expect(dialog).toBeVisible({ timeout: 2000 })
+  }).toPass({ timeout: 45_000 })
+  await dialog.getByRole('radio', { name: new RegExp(pack.name) }).click()
+  await dialog.getByRole('radiogroup', { name: '支付方式' }).getByRole('radio', { name: '支付宝' }).click()
+  await dialog.getByRole('radiogroup', { name: '支付宝支付方式' }).getByRole('radio', { name: '跳转支付宝网页' }).click()
+  await dialog.getByRole('button', { name: '立即支付' }).click()
+  await page.getByRole('button', { name: '确认付款' }).click()
+  await expect(page).toHaveURL(/\/text2img\?order=/)
+  const outcome = page.getByRole('dialog', { name: '支付' })
+  await expect(outcome.getByText('支付成功')).toBeVisible({ timeout: 20_000 })
+  await outcome.getByRole('button', { name: '完成' }).click()
+  await expect(page).toHaveURL(/\/text2img$/)
+  await expect(page.getByRole('heading', { name: '文生图' })).toBeVisible()
 })
 
 test('积分不足 on /text2img opens the recharge dialog over the page', async ({ page, request }) => {
