@@ -14,8 +14,10 @@ async function profileId(request: APIRequestContext, token: string): Promise<str
 /** Nothing on the page is wider than the screen: no sideways scrolling. */
 async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
-  const table = page.getByRole('table').locator('xpath=..')
-  expect(await table.evaluate((box) => box.scrollWidth - box.clientWidth)).toBeLessThanOrEqual(0)
+  // /account has two tables (订单记录 and 收支明细): every one of them.
+  for (const table of await page.getByRole('table').all()) {
+    expect(await table.locator('xpath=..').evaluate((box) => box.scrollWidth - box.clientWidth)).toBeLessThanOrEqual(0)
+  }
 }
 
 test('the model form keeps the focus and the typed text while /admin/model_mana refreshes behind it', async ({ page, request }) => {
