@@ -28,7 +28,8 @@ export function RechargeDialog({
   description?: string
   initialTab?: ProductType
 }) {
-  const wallet = useWallet()
+  // Mounted on every page, visitors' included: the wallet is asked for only once the dialog opens.
+  const wallet = useWallet({ enabled: open })
   const [created, setCreated] = useState<CreatedOrder | null>(null)
   const close = () => {
     setCreated(null)

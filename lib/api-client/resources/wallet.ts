@@ -14,8 +14,9 @@ export const walletUrls = { wallet: '/api/account/wallet', checkIn: '/api/accoun
 
 export const walletKeys = { all: ['wallet'] as const }
 
-export function useWallet() {
-  return useQuery({ queryKey: walletKeys.all, queryFn: () => api.get<Wallet>(walletUrls.wallet) })
+/** My wallet; `enabled: false` leaves it unasked (a closed dialog mounted on every page, a visitor). */
+export function useWallet({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ queryKey: walletKeys.all, queryFn: () => api.get<Wallet>(walletUrls.wallet), enabled })
 }
 
 /** 签到: awards today's points once (409 已签到 afterwards). */
