@@ -2,7 +2,7 @@
 const nextConfig = {
   poweredByHeader: false,
   // Native and WebAssembly packages are loaded by Node at run time, not bundled.
-  serverExternalPackages: ['@node-rs/argon2', 'sharp', 'pg', '@prisma/adapter-pg', '@electric-sql/pglite'],
+  serverExternalPackages: ['@node-rs/argon2', 'sharp', 'pg', '@prisma/adapter-pg', '@electric-sql/pglite', 'wechatpay-node-v3', 'alipay-sdk'],
   async headers() {
     return [
       {
