@@ -14,8 +14,8 @@ import { parseResultRef, VIDEO_PARAM_SCHEMAS, type VideoTaskType } from './video
  */
 export async function resolveVideoRequest(userId: string, type: VideoTaskType, rawParams: unknown, modelId: string | null): Promise<ResolvedRequest> {
   const params: Record<string, unknown> = VIDEO_PARAM_SCHEMAS[type].parse(rawParams)
-  if (typeof params.imageId === 'string') params.imageKey = await frameKey(userId, params.imageId, '首帧图片')
-  if (typeof params.lastImageId === 'string') params.lastImageKey = await frameKey(userId, params.lastImageId, '尾帧图片')
+  if (typeof params.imageId === 'string') Object.assign(params, frameParams('image', await findFrame(userId, params.imageId, '首帧图片')))
+  if (typeof params.lastImageId === 'string') Object.assign(params, frameParams('lastImage', await findFrame(userId, params.lastImageId, '尾帧图片')))
   return {
     type,
     baseType: type,
@@ -33,19 +33,24 @@ export async function resolveVideoRequest(userId: string, type: VideoTaskType, r
   }
 }
 
-/** The storage key of the user's own upload or result image; 404 when it is not theirs or gone. */
-async function frameKey(userId: string, ref: string, what: string): Promise<string> {
+type Frame = { key: string; url: string }
+
+/** `imageKey` for the worker and `imageUrl` for the page (做同款 shows the frame again). */
+const frameParams = (name: 'image' | 'lastImage', frame: Frame) => ({ [`${name}Key`]: frame.key, [`${name}Url`]: frame.url })
+
+/** The user's own upload or result image: its storage key and a URL to show it; 404 when it is not theirs or gone. */
+async function findFrame(userId: string, ref: string, what: string): Promise<Frame> {
   const result = parseResultRef(ref)
   if (!result) {
-    const upload = await db().uploadedImage.findFirst({ where: { id: ref, userId }, select: { storageKey: true } })
+    const upload = await db().uploadedImage.findFirst({ where: { id: ref, userId }, select: { storageKey: true, url: true } })
     if (!upload) throw notFound(`${what}不存在或已过期，请重新上传`)
-    return upload.storageKey
+    return { key: upload.storageKey, url: upload.url }
   }
   const task = await db().task.findFirst({ where: { id: result.taskId, userId, status: 'SUCCESS' }, select: { results: true } })
   const image = task ? ((task.results ?? []) as StoredImage[])[result.index] : undefined
   const key = image ? storageKeyOf(image) : null
-  if (!key) throw notFound(`${what}不存在：请选择自己已完成作品中的图片`)
-  return key
+  if (!image || !key) throw notFound(`${what}不存在：请选择自己已完成作品中的图片`)
+  return { key, url: image.thumbUrl || image.url }
 }
 
 /** Where a stored result lives: its download link names the key (/files/<key>?download=...), as does a local URL. */
