@@ -1,8 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
-  // Native and WebAssembly packages are loaded by Node at run time, not bundled.
-  serverExternalPackages: ['@node-rs/argon2', 'sharp', 'pg', '@prisma/adapter-pg', '@electric-sql/pglite'],
+  // Native and WebAssembly packages (and the one that finds the FFmpeg binary) are loaded by Node at run time, not bundled.
+  serverExternalPackages: ['@node-rs/argon2', 'sharp', 'pg', '@prisma/adapter-pg', '@electric-sql/pglite', '@ffmpeg-installer/ffmpeg'],
   async headers() {
     return [
       {
