@@ -67,7 +67,8 @@ export function VideoResult({ taskId, onNewTask, onReuse }: { taskId: string | n
             preload="metadata"
             width={video.width ?? undefined}
             height={video.height ?? undefined}
-            className="h-auto max-h-[70vh] w-full rounded-xl bg-black ring-1 ring-zinc-800"
+            style={video.width && video.height ? { aspectRatio: `${video.width} / ${video.height}` } : undefined}
+            className="h-auto max-h-[70vh] w-full rounded-xl bg-black object-contain ring-1 ring-zinc-800"
             data-testid="video-player"
           />
           <div className="flex flex-wrap items-center gap-2">

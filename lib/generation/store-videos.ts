@@ -59,12 +59,17 @@ export async function storeVideos(taskId: string, videos: BackendVideo[], option
   return stored
 }
 
-/** The poster as WebP with the AIGC label; a provider's frame gets the visible mark too (one taken from the file has it already). */
+/**
+ * The poster as WebP with the AIGC label; a provider's frame gets the visible mark too (one
+ * taken from the file has it already), unless it is too small for a legible one.
+ */
 async function posterOf(frame: Buffer, label: string, mark: boolean): Promise<Buffer> {
-  let image = sharp(frame, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).resize({ width: POSTER_WIDTH, withoutEnlargement: true })
-  if (mark) {
-    const { width = 0, height = 0 } = await sharp(await image.png().toBuffer()).metadata()
-    image = sharp(await image.png().toBuffer()).composite([{ input: await markFor(width, height), gravity: 'southeast' }])
-  }
+  const resized = await sharp(frame, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+    .resize({ width: POSTER_WIDTH, withoutEnlargement: true })
+    .png()
+    .toBuffer()
+  const { width = 0, height = 0 } = await sharp(resized).metadata()
+  const image =
+    mark && width >= 128 && height >= 128 ? sharp(resized).composite([{ input: await markFor(width, height), gravity: 'southeast' }]) : sharp(resized)
   return labelled(image.webp({ quality: 82 }), label).toBuffer()
 }

@@ -2,7 +2,7 @@ import { z } from '@/lib/zod'
 import { BACKEND_KINDS } from '@/lib/generation/backends/types'
 
 const TASK_TYPES = ['SD_TEXT2IMG', 'SD_IMG2IMG', 'SD_IMGINPAINT', 'SD_IMGCONTROLNET', 'MJ_TEXT2IMG', 'MJ_IMG2IMG', 'MAKE_SAME', 'SD_XIAOLIMAO'] as const
-/** Video prices: per clip by task type, plus per second of the clip (docs/PRODUCT.md §3.5). */
+/** Video prices: per clip by task type, plus per second of the clip (docs/PRODUCT.md §3.3). */
 export const VIDEO_PRICE_KEYS = ['VIDEO_TEXT2VIDEO', 'VIDEO_IMG2VIDEO', 'VIDEO_PER_SECOND'] as const
 /** Midjourney prices per action (imagine covers MJ_TEXT2IMG and MJ_IMG2IMG). */
 export const MJ_PRICE_KEYS = ['MJ_IMAGINE', 'MJ_UPSCALE', 'MJ_VARIATION', 'MJ_REROLL', 'MJ_ZOOM', 'MJ_PAN', 'MJ_MODAL', 'MJ_BLEND', 'MJ_DESCRIBE'] as const

@@ -16,7 +16,7 @@ const base = z.object({
   resolution: z.enum(VIDEO_RESOLUTIONS, { error: '分辨率不支持' }).default('720p'),
 })
 
-/** docs/PRODUCT.md §3.5: text-to-video takes a prompt and the clip's shape; image-to-video a first frame too, and a last frame where the model supports one. */
+/** docs/PRODUCT.md §3.3: text-to-video takes a prompt and the clip's shape; image-to-video a first frame too, and a last frame where the model supports one. */
 export const VIDEO_PARAM_SCHEMAS = {
   VIDEO_TEXT2VIDEO: base.strict(),
   VIDEO_IMG2VIDEO: base.extend({ imageId: frame('首帧图片'), lastImageId: frame('尾帧图片').optional() }).strict(),

@@ -1,11 +1,18 @@
-// A fake Volcengine Ark content-generation task API (docs/PROTOCOLS.md §6.1):
+// A fake Volcengine Ark content-generation task API (docs/PROTOCOLS.md §9.1):
 // POST /api/v3/contents/generations/tasks, GET .../tasks/{id}, DELETE .../tasks/{id}
 // (cancels a queued task, refuses a running one), GET .../tasks (list), bearer keys,
 // errors as `{error: {code, message}}`, the clip and last frame served under /files/.
-import { fakePng, jsonBody, record, sendJson, startServer, type RecordedRequest } from './common'
+import sharp from 'sharp'
+import { jsonBody, record, sendJson, startServer, type RecordedRequest } from './common'
 import { CONTENT_REFUSAL, fakeClip, VideoJobStore, type VideoJobStoreOptions } from './video-jobs'
 
 export type FakeArk = Awaited<ReturnType<typeof startFakeArk>>
+
+/** The clip's last frame as Ark offers it: a PNG of the clip's size. */
+const lastFrame = () =>
+  sharp({ create: { width: 320, height: 240, channels: 3, background: '#204060' } })
+    .png()
+    .toBuffer()
 
 export async function startFakeArk(initial: Partial<VideoJobStoreOptions> & { apiKey?: string } = {}) {
   const apiKey = initial.apiKey ?? 'ark-test'
@@ -21,7 +28,7 @@ export async function startFakeArk(initial: Partial<VideoJobStoreOptions> & { ap
       if (store.options.behaviour === 'expired') return sendJson(res, 403, { Code: 'AccessDenied', Message: 'Request has expired' })
       const isFrame = url.pathname.endsWith('.png')
       res.writeHead(200, { 'content-type': isFrame ? 'image/png' : 'video/mp4' })
-      return res.end(isFrame ? await fakePng(7, 64) : await fakeClip())
+      return res.end(isFrame ? await lastFrame() : await fakeClip())
     }
     if (req.headers.authorization !== `Bearer ${apiKey}`) return error(401, 'AuthenticationError', 'The API key in the request is missing or invalid.')
     if (req.method === 'POST' && url.pathname === base) {

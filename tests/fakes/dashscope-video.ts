@@ -1,4 +1,4 @@
-// A fake Alibaba Cloud DashScope video synthesis API (docs/PROTOCOLS.md §6.2):
+// A fake Alibaba Cloud DashScope video synthesis API (docs/PROTOCOLS.md §9.2):
 // POST /api/v1/services/aigc/video-generation/video-synthesis and .../image2video/video-synthesis
 // (X-DashScope-Async: enable required), GET /api/v1/tasks/{id}, POST /api/v1/tasks/{id}/cancel,
 // errors as `{code, message, request_id}`, the clip served under /files/.

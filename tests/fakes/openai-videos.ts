@@ -1,4 +1,4 @@
-// A fake OpenAI Videos API as OpenAI and relays serve it (docs/PROTOCOLS.md §6.3):
+// A fake OpenAI Videos API as OpenAI and relays serve it (docs/PROTOCOLS.md §9.3):
 // POST /v1/videos (multipart: model, prompt, seconds, size, input_reference),
 // GET /v1/videos/{id} (status, progress), GET /v1/videos/{id}/content (?variant=thumbnail),
 // DELETE /v1/videos/{id}, GET /v1/models; errors as `{error: {message, type, param, code}}`.

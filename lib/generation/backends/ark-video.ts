@@ -13,7 +13,7 @@ import {
 import { BackendError, type BackendAdapter, type BackendConfig } from './types'
 
 /**
- * Volcengine Ark content-generation tasks (Seedance; docs/PROTOCOLS.md §6.1). The endpoint
+ * Volcengine Ark content-generation tasks (Seedance; docs/PROTOCOLS.md §9.1). The endpoint
  * is the host root (https://ark.cn-beijing.volces.com); the adapter adds /api/v3. Secret =
  * the API key (Bearer). Options: `model` (the model or endpoint id), `firstPollMs`, `maxPollMs`.
  */

@@ -13,7 +13,7 @@ import {
 import { BackendError, type BackendAdapter, type BackendConfig } from './types'
 
 /**
- * Alibaba Cloud DashScope video synthesis (Wan; docs/PROTOCOLS.md §6.2). The endpoint is the
+ * Alibaba Cloud DashScope video synthesis (Wan; docs/PROTOCOLS.md §9.2). The endpoint is the
  * host root (https://dashscope.aliyuncs.com); the adapter adds /api/v1. Secret = the API key
  * (Bearer). A first-and-last-frame job goes to image2video, every other to video-generation.
  * Options: `model`, `firstPollMs`, `maxPollMs`.

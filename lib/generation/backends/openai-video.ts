@@ -5,7 +5,7 @@ import { sniffImageType } from '@/lib/uploads/image-upload'
 
 /**
  * The OpenAI-format Videos API (/v1/videos) that OpenAI and relays (new-api and others)
- * expose for many video models (docs/PROTOCOLS.md §6.3). The endpoint is the API base, with
+ * expose for many video models (docs/PROTOCOLS.md §9.3). The endpoint is the API base, with
  * or without /v1. Secret = the API key. The first frame goes along as the multipart
  * `input_reference` file. Options: `model` (default sora-2), `firstPollMs`, `maxPollMs`.
  */
