@@ -19,7 +19,6 @@ import { VideoResult } from './video-result'
 
 type VideoType = 'VIDEO_TEXT2VIDEO' | 'VIDEO_IMG2VIDEO'
 const HISTORY_TYPES = ['VIDEO_TEXT2VIDEO', 'VIDEO_IMG2VIDEO']
-const RATIO_LABELS: Record<string, string> = { '16:9': '16:9 横屏', '9:16': '9:16 竖屏', '1:1': '1:1 方形', '4:3': '4:3', '3:4': '3:4', '21:9': '21:9 宽银幕' }
 
 /** /ai_video: a clip from a prompt, or from a first (and last) frame; the price before submitting; progress, player and the user's clips. */
 export function VideoStudio() {
@@ -139,7 +138,7 @@ function VideoStudioForm() {
                     <Select id="video-ratio" value={ratio} disabled={Boolean(first)} onChange={(e) => setChoice((c) => ({ ...c, ratio: e.target.value }))}>
                       {options.ratios.map((r) => (
                         <option key={r} value={r}>
-                          {RATIO_LABELS[r] ?? r}
+                          {r}
                         </option>
                       ))}
                     </Select>
