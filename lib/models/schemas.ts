@@ -19,8 +19,8 @@ const UNSUPPORTED_TYPES: Partial<Record<(typeof BACKEND_KINDS)[number], readonly
 export const MJ_ON_SD_WEBUI_MESSAGE = 'SD WebUI 后端不能运行 MJ 类型的模型，请选择 Midjourney 代理后端'
 /** Backends that make only clips, and those that can make them besides pictures. */
 export const VIDEO_BACKENDS: readonly string[] = ['ark-video', 'dashscope-video', 'openai-video']
-const VIDEO_CAPABLE: readonly string[] = [...VIDEO_BACKENDS, 'demo']
-export const VIDEO_PAIR_MESSAGE = '视频类型的模型请选择视频后端（火山方舟、阿里云百炼、OpenAI 兼容视频接口或内置演示渲染器）'
+const VIDEO_CAPABLE: readonly string[] = [...VIDEO_BACKENDS, 'comfyui', 'demo']
+export const VIDEO_PAIR_MESSAGE = '视频类型的模型请选择视频后端（火山方舟、阿里云百炼、OpenAI 兼容视频接口、ComfyUI 视频工作流或内置演示渲染器）'
 export const VIDEO_BACKEND_MESSAGE = '视频后端只能用于视频类型的模型'
 
 /** Why this type cannot run on this backend, or null when it can (the console form asks the same before it sends). */

@@ -230,3 +230,76 @@ describe('what each provider is sent', () => {
     }
   })
 })
+
+/** The Wan 2.2 image-to-video template of ComfyUI's core nodes, in API format, with our placeholders. */
+const WAN_I2V = {
+  '1': { class_type: 'UNETLoader', inputs: { unet_name: 'wan2.2_ti2v_5B_fp16.safetensors', weight_dtype: 'default' } },
+  '2': { class_type: 'CLIPLoader', inputs: { clip_name: 'umt5_xxl_fp8_e4m3fn_scaled.safetensors', type: 'wan' } },
+  '3': { class_type: 'VAELoader', inputs: { vae_name: 'wan2.2_vae.safetensors' } },
+  '4': { class_type: 'CLIPTextEncode', inputs: { text: '{{prompt}}', clip: ['2', 0] } },
+  '5': { class_type: 'CLIPTextEncode', inputs: { text: '{{negative_prompt}}', clip: ['2', 0] } },
+  '6': { class_type: 'LoadImage', inputs: { image: '{{first_image}}' } },
+  '7': {
+    class_type: 'WanImageToVideo',
+    inputs: {
+      positive: ['4', 0],
+      negative: ['5', 0],
+      vae: ['3', 0],
+      width: '{{width}}',
+      height: '{{height}}',
+      length: '{{length}}',
+      batch_size: 1,
+      start_image: ['6', 0],
+    },
+  },
+  '8': {
+    class_type: 'KSampler',
+    inputs: {
+      seed: '{{seed}}',
+      steps: 4,
+      cfg: 5,
+      sampler_name: 'uni_pc',
+      scheduler: 'simple',
+      denoise: 1,
+      model: ['1', 0],
+      positive: ['7', 0],
+      negative: ['7', 1],
+      latent_image: ['7', 2],
+    },
+  },
+  '9': { class_type: 'VAEDecode', inputs: { samples: ['8', 0], vae: ['3', 0] } },
+  '10': { class_type: 'CreateVideo', inputs: { images: ['9', 0], fps: '{{fps}}' } },
+  '11': { class_type: 'SaveVideo', inputs: { video: ['10', 0], filename_prefix: 'video/{{task_id}}', format: 'auto', codec: 'auto' } },
+}
+
+describe('ComfyUI with a video workflow', () => {
+  it('uploads the first frame, queues the filled template, follows progress and fetches the saved MP4', async () => {
+    const { startFakeComfyui } = await import('../fakes/comfyui')
+    const { createComfyuiAdapter } = await import('@/lib/generation/backends/comfyui')
+    const fake = await startFakeComfyui()
+    try {
+      const adapter = createComfyuiAdapter({
+        endpoint: fake.url,
+        secret: null,
+        checkpoint: null,
+        options: { pollIntervalMs: 20, workflows: { video: WAN_I2V } },
+      })
+      const first = await solidPng(64, 64)
+      const { ctx, progress } = recordingContext()
+      const { outcome } = await run(adapter, videoJob({ firstFrame: first, durationSec: 5, ratio: '9:16', resolution: '480p' }, { seed: 7 }), ctx)
+      expect(isMp4(outcome.videos![0]!.bytes)).toBe(true)
+      expect(outcome.images).toEqual([])
+      const queued = fake.calls.filter((c) => c.method === 'POST' && c.path === '/prompt').at(-1)!.body as { prompt: typeof WAN_I2V }
+      expect(queued.prompt['7'].inputs).toMatchObject({ width: 480, height: 854, length: 81 })
+      expect(queued.prompt['6'].inputs.image).toMatch(/-first\.png$/)
+      expect(queued.prompt['8'].inputs.seed).toBe(7)
+      expect(progress.at(-1)).toBe(100)
+
+      // A VIDEO model on ComfyUI without a video workflow is refused with what to configure.
+      const bare = createComfyuiAdapter({ endpoint: fake.url, secret: null, checkpoint: null, options: {} })
+      await expectFailure(bare.submit(videoJob(), recordingContext().ctx), 'REJECTED', false, /workflows\.video/)
+    } finally {
+      await fake.close()
+    }
+  })
+})

@@ -31,7 +31,7 @@ export const BACKEND_HINTS: Record<BackendKind, { endpoint: string; secret: stri
   comfyui: {
     endpoint: 'http://127.0.0.1:8188',
     secret: '可选的 Bearer 令牌（经反向代理鉴权时使用）',
-    options: '例如 {"workflows": {"txt2img": { …API 格式工作流… }}}',
+    options: '例如 {"workflows": {"txt2img": { …API 格式工作流… }}}；视频模型：{"workflows": {"video": { … }}, "fps": 16, "durations": [5]}',
   },
   'openai-images': { endpoint: 'https://api.example.com/v1', secret: 'API Key', options: '例如 {"model": "gpt-image-1"}' },
   'mj-proxy': { endpoint: 'http://127.0.0.1:8080', secret: 'mj-api-secret，未设置可留空', options: '一般无需填写' },
