@@ -91,6 +91,12 @@ describe.each(PROVIDERS)('$name', ({ start, factory, secret }) => {
     await expectFailure(adapter().submit(videoJob(), recordingContext().ctx), 'BUSY', true)
   })
 
+  it('测试连接 reports a working key, and a refused one as UNAUTHORIZED', async () => {
+    expect(await adapter().test()).toMatchObject({ ok: true, message: expect.stringContaining('连接正常') })
+    const wrongKey = factory({ endpoint: fake.url, secret: 'wrong', checkpoint: null, options: {} })
+    expect(await wrongKey.test()).toMatchObject({ ok: false, detail: { code: 'UNAUTHORIZED' } })
+  })
+
   it('refuses an image job', async () => {
     await expectFailure(adapter().submit(testJob(), recordingContext().ctx), 'REJECTED', false)
   })
