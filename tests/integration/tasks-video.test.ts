@@ -1,7 +1,8 @@
 // Video tasks end to end on the queue: submit → RUNNING with progress → SUCCESS with a
 // stored, labelled MP4 and a poster (served with ranges); priced per clip and per second;
 // a provider failure refunds once; a refusal fails at once with the provider's message;
-// cancel reaches the provider; a user's own result as first frame; the demo renderer.
+// cancel reaches the provider; a worker dying after the provider accepted never resubmits;
+// the model’s deadline; a user’s own result as first frame; the demo renderer.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -15,6 +16,9 @@ import { db } from '@/lib/db'
 import { isMp4 } from '@/lib/generation/backends/video-follow'
 import { probeVideo, readVideoLabel } from '@/lib/generation/video-file'
 import { putFile, readStoredFile } from '@/lib/storage/storage'
+import { claimTask } from '@/lib/tasks/claim-task'
+import { runTask } from '@/lib/tasks/run-task'
+import { sweepTasks } from '@/lib/tasks/sweep-tasks'
 import { startFakeArk, type FakeArk } from '../fakes/ark-video'
 import { startFakeDashscope, type FakeDashscope } from '../fakes/dashscope-video'
 import { solidPng } from '../fakes/jobs'
@@ -211,6 +215,31 @@ describe('video tasks', () => {
     const noLast = await submit(other.token, model.id, { imageId: upload.id, lastImageId: upload.id }, 'VIDEO_IMG2VIDEO')
     expect(noLast.status).toBe(404) // the upload is not theirs
     expect(await points(other.id)).toBe(100)
+  })
+
+  it('a worker dies after Ark accepted the clip: another resumes polling it and never submits twice; the model’s deadline applies', async () => {
+    ark.set({ behaviour: 'slow', slowPolls: 6 })
+    const { sealModelSecret } = await import('@/lib/models/model-secret')
+    const model = await videoModel('ark-resume', 'ark-video', ark.url, sealModelSecret('ark-test'), { deadlineMinutes: 45 })
+    const user = await createUser({ points: 100 })
+    const id = ((await submit(user.token, model.id, {})).body.data as { id: string }).id
+    const created = await task(id)
+    expect(Math.round((created.deadlineAt.getTime() - created.createdAt.getTime()) / 60_000)).toBe(45)
+    const before = ark.requests('/api/v3/contents/generations/tasks', 'POST').length
+    const claimed = (await claimTask('w-video-dies'))!
+    const dying = new AbortController()
+    const first = runTask(claimed, 'w-video-dies', dying.signal)
+    await expect.poll(async () => (await task(id)).upstreamId, { timeout: 5_000 }).toMatch(/^cgt-/)
+    // The worker process dies: its run stops and nothing renews the lease.
+    await db().task.update({ where: { id }, data: { leaseOwner: 'gone', leaseExpiresAt: new Date(Date.now() - 1) } })
+    dying.abort()
+    await first
+    await sweepTasks()
+    expect(await task(id)).toMatchObject({ status: 'PENDING', stage: 'RUNNING', leaseOwner: null })
+    await drainQueue('w-video-survivor')
+    expect(await task(id)).toMatchObject({ status: 'SUCCESS' })
+    expect(ark.requests('/api/v3/contents/generations/tasks', 'POST').length - before).toBe(1)
+    expect(await points(user.id)).toBe(100 - 20)
   })
 
   it('the demo renderer makes a labelled clip out of the box', async () => {
