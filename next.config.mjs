@@ -1,8 +1,9 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
-  // Native and WebAssembly packages are loaded by Node at run time, not bundled.
-  serverExternalPackages: ['@node-rs/argon2', 'sharp', 'pg', '@prisma/adapter-pg', '@electric-sql/pglite', 'wechatpay-node-v3', 'alipay-sdk'],
+  // Native and WebAssembly packages, the one that finds the FFmpeg binary, and the payment SDKs
+  // (with their HTTP clients) are loaded by Node at run time, not bundled.
+  serverExternalPackages: ['@node-rs/argon2', 'sharp', 'pg', '@prisma/adapter-pg', '@electric-sql/pglite', '@ffmpeg-installer/ffmpeg', 'wechatpay-node-v3', 'alipay-sdk'],
   async headers() {
     return [
       {

@@ -6,8 +6,8 @@ export type NavItem = {
   href: string
   label: string
   description?: string
-  /** Shown only when something can run it (hasMjModel in components/create/use-catalog.ts). */
-  needs?: 'mj-model'
+  /** Shown only when something can run it (hasMjModel, hasVideoModel in components/create/use-catalog.ts). */
+  needs?: 'mj-model' | 'video-model'
 }
 
 export const MAIN_NAV: NavItem[] = [
@@ -17,6 +17,7 @@ export const MAIN_NAV: NavItem[] = [
   { href: '/img_inpaint', label: '局部重绘', description: '涂抹区域，只改你想改的部分' },
   { href: '/img_controlnet', label: '线稿上色', description: '上传线稿，AI 帮你上色' },
   { href: '/mj', label: 'MJ 绘画', description: 'Midjourney：四宫格、放大、变体、局部重绘', needs: 'mj-model' },
+  { href: '/ai_video', label: 'AI 视频', description: '文字或图片生成短视频', needs: 'video-model' },
 ]
 
 /** The user menu (signed in). */

@@ -10,10 +10,10 @@ import { SdStudio } from './sd-studio'
 import { Img2ImgStudio } from './img2img-studio'
 import { useCustomModels } from '@/lib/api-client/resources/custom-models'
 import { useModels } from '@/lib/api-client/resources/models'
-import { hasMjModel } from './use-catalog'
+import { hasMjModel, hasVideoModel } from './use-catalog'
 import { XiaolimaoStudio } from './xiaolimao-studio'
 
-type Mode = 'sd' | 'img2img' | 'mj' | 'inpaint' | 'lineart' | 'xiaolimao'
+type Mode = 'sd' | 'img2img' | 'mj' | 'inpaint' | 'lineart' | 'xiaolimao' | 'video'
 
 /** /text2img_v2: one creation page with the generation mode picker (docs/PRODUCT.md §3.2). */
 export function CreateHub() {
@@ -24,6 +24,7 @@ export function CreateHub() {
   const { data: presets } = useCustomModels()
   // Modes appear only when something can run them: MJ needs an MJ model, 小狸猫 a preset.
   const hasMj = hasMjModel(models) ?? false
+  const hasVideo = hasVideoModel(models) ?? false
   const hasPresets = (presets?.length ?? 0) > 0
   const modes: Array<{ value: Mode; label: string }> = [
     { value: 'sd', label: 'SD 文生图' },
@@ -32,7 +33,10 @@ export function CreateHub() {
     { value: 'inpaint', label: '局部重绘' },
     { value: 'lineart', label: '线稿上色' },
     ...(hasPresets ? [{ value: 'xiaolimao' as const, label: '小狸猫' }] : []),
+    ...(hasVideo ? [{ value: 'video' as const, label: 'AI 视频' }] : []),
   ]
+  // Midjourney and video have pages of their own: their tabs lead there.
+  const PAGES: Partial<Record<Mode, string>> = { mj: '/mj', video: '/ai_video' }
   const requested = params.get('mode') as Mode | null
   const mode = modes.some((m) => m.value === requested) ? requested! : 'sd'
 
@@ -41,10 +45,10 @@ export function CreateHub() {
       <PageTitle>AI 创作</PageTitle>
       <div role="tablist" aria-label="生成模式" className="mb-6 flex gap-1 overflow-x-auto rounded-xl bg-zinc-900/70 p-1 ring-1 ring-zinc-800">
         {modes.map((m) =>
-          m.value === 'mj' ? (
+          PAGES[m.value] ? (
             <Link
               key={m.value}
-              href="/mj"
+              href={PAGES[m.value]!}
               role="tab"
               aria-selected={false}
               className="shrink-0 rounded-lg px-4 py-2 text-sm text-zinc-400 transition hover:text-white"

@@ -48,8 +48,13 @@ export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onO
             )}
           >
             <div className="flex aspect-square items-center justify-center bg-zinc-950">
-              {task.results[0] ? (
-                <img src={task.results[0].thumbUrl} alt={String(task.params.prompt ?? '')} className="h-full w-full object-cover" loading="lazy" />
+              {task.videos?.[0] || task.results[0] ? (
+                <img
+                  src={task.videos?.[0]?.posterUrl ?? task.results[0]!.thumbUrl}
+                  alt={String(task.params.prompt ?? '')}
+                  className="h-full w-full object-cover"
+                  loading="lazy"
+                />
               ) : (
                 <span className="px-3 text-center text-xs text-zinc-500">
                   {task.status === 'PENDING'

@@ -8,6 +8,8 @@ export const TASK_TYPE_LABELS: Record<string, string> = {
   MJ_IMG2IMG: 'MJ 图生图',
   MAKE_SAME: '做同款',
   SD_XIAOLIMAO: '小狸猫',
+  VIDEO_TEXT2VIDEO: '文生视频',
+  VIDEO_IMG2VIDEO: '图生视频',
 }
 
 export const TASK_STATUS_LABELS: Record<string, string> = { PENDING: '进行中', SUCCESS: '成功', FAIL: '失败', CANCELED: '已取消' }

@@ -1,5 +1,7 @@
 'use client'
 
+import Link from 'next/link'
+import { useModels } from '@/lib/api-client/resources/models'
 import { useCancelTask, useSubmitTask } from '@/lib/api-client/resources/tasks'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
@@ -10,6 +12,7 @@ import { retryRequest } from './retry-request'
 import { stageText } from './task-labels'
 import { TaskImages } from './task-images'
 import { WaitingNote } from './waiting-note'
+import { hasVideoModel } from './use-catalog'
 import { useTask } from './use-task'
 
 /** The task just submitted: live progress, then the images (download, 做同款), or the error. */
@@ -18,6 +21,7 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
   const submit = useSubmitTask()
   const { mutateAsync: cancelTask } = useCancelTask()
   const [busy, run] = useAction()
+  const hasVideo = hasVideoModel(useModels().data) === true
 
   if (!taskId || !task) {
     return (
@@ -63,6 +67,14 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
             >
               做同款
             </Button>
+            {hasVideo && task.results.length > 0 && (
+              <Link
+                href={`/ai_video?from=${task.id}&n=0`}
+                className="inline-flex h-8 items-center rounded-lg bg-zinc-800 px-3 text-sm text-white transition hover:bg-zinc-700"
+              >
+                让它动起来
+              </Link>
+            )}
           </div>
         </>
       )}

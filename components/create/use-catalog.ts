@@ -8,10 +8,16 @@ export function hasMjModel(models: ModelOption[] | undefined): boolean | undefin
   return models?.some((m) => m.type === 'MID_JOURNEY')
 }
 
-/** The main navigation without what nothing can run yet (MJ 绘画 before an MJ model exists). */
+/** Whether an enabled model makes clips (/ai_video and its tab show only then); undefined while loading. */
+export function hasVideoModel(models: ModelOption[] | undefined): boolean | undefined {
+  return models?.some((m) => m.video !== null)
+}
+
+/** The main navigation without what nothing can run yet (MJ 绘画 before an MJ model exists, AI 视频 before a video model). */
 export function useMainNav(): NavItem[] {
-  const hasMj = hasMjModel(useModels().data)
-  return MAIN_NAV.filter((item) => item.needs !== 'mj-model' || hasMj === true)
+  const models = useModels().data
+  const available = { 'mj-model': hasMjModel(models), 'video-model': hasVideoModel(models) }
+  return MAIN_NAV.filter((item) => !item.needs || available[item.needs] === true)
 }
 
 /** The models that offer a task type, cheapest first shown in their configured order. */

@@ -40,7 +40,7 @@ export function aigcXmp(json: string): string {
 }
 
 /** Puts the label in EXIF ImageDescription and in XMP, on a PNG or WebP pipeline. */
-function labelled(image: Sharp, label: string): Sharp {
+export function labelled(image: Sharp, label: string): Sharp {
   return image.withExif({ IFD0: { ImageDescription: asciiJson(label), Software: 'aiimg' } }).withXmp(aigcXmp(label))
 }
 
@@ -76,7 +76,7 @@ export async function storeResults(taskId: string, images: BackendImage[], optio
 }
 
 /** The "AI生成" mark, about a seventh of the shorter side wide, with a small margin. */
-async function markFor(width: number, height: number): Promise<Buffer> {
+export async function markFor(width: number, height: number): Promise<Buffer> {
   const markWidth = Math.max(48, Math.round(Math.min(width, height) / 7))
   const margin = Math.round(markWidth / 10)
   return sharp(await asset('ai-mark.png'))

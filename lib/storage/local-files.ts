@@ -1,4 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { Readable } from 'node:stream'
 import path from 'node:path'
 import { env } from '@/lib/env'
 
@@ -32,4 +34,19 @@ export async function readLocal(key: string): Promise<Buffer | null> {
   } catch {
     return null
   }
+}
+
+/** The size of a stored file, or null when it is not stored (or the key is malformed). */
+export async function localSize(key: string): Promise<number | null> {
+  try {
+    const info = await stat(fileFor(key))
+    return info.isFile() ? info.size : null
+  } catch {
+    return null
+  }
+}
+
+/** A stream of bytes start..end (inclusive) of a stored file, for a ranged answer (videos seek). */
+export function localStream(key: string, range: { start: number; end: number }): ReadableStream<Uint8Array> {
+  return Readable.toWeb(createReadStream(fileFor(key), range)) as ReadableStream<Uint8Array>
 }

@@ -8,7 +8,14 @@ import { presignedDownloadUrl, putS3, readS3 } from './s3-files'
  * when S3_BUCKET is set, else DATA_DIR/files. Keys are made by the server, never taken
  * from a user, and never reused (so files can be cached forever).
  */
-const CONTENT_TYPES: Record<string, string> = { png: 'image/png', webp: 'image/webp', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif' }
+const CONTENT_TYPES: Record<string, string> = {
+  png: 'image/png',
+  webp: 'image/webp',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  mp4: 'video/mp4',
+}
 
 export function newKey(folder: string, extension: string): string {
   return `${folder}/${Date.now().toString(36)}-${randomBytes(9)

@@ -1,6 +1,6 @@
 import 'server-only'
 import { db } from '@/lib/db'
-import type { GenerationJob, JobMode, MjJob } from '@/lib/generation/backends/types'
+import type { GenerationJob, JobMode, MjJob, VideoJob } from '@/lib/generation/backends/types'
 import { mjNotifyHook } from '@/lib/mj/notify-secret'
 import type { ModelConnection } from '@/lib/models/backend-config'
 import { readStoredFile } from '@/lib/storage/storage'
@@ -65,7 +65,26 @@ export async function buildJob(task: TaskForRun): Promise<GenerationJob> {
     controlImage: await loadImage(p.controlImageId),
     controlnet: p.baseType === 'SD_IMGCONTROLNET' ? { ...lineart, weight: Number(p.controlWeight ?? 1) } : null,
     mj: p.baseType === 'MJ_TEXT2IMG' || p.baseType === 'MJ_IMG2IMG' ? await buildMjJob(p, task.model, maskImage) : null,
+    video: p.baseType === 'VIDEO_TEXT2VIDEO' || p.baseType === 'VIDEO_IMG2VIDEO' ? await buildVideoJob(p) : null,
   }
+}
+
+async function buildVideoJob(p: Record<string, unknown>): Promise<VideoJob> {
+  return {
+    durationSec: Number(p.durationSec),
+    ratio: String(p.ratio),
+    resolution: String(p.resolution),
+    firstFrame: await loadStored(p.imageKey),
+    lastFrame: await loadStored(p.lastImageKey),
+  }
+}
+
+/** An input frame by its storage key (an upload or a result of the user's, resolved at submit). */
+async function loadStored(key: unknown): Promise<Buffer | null> {
+  if (typeof key !== 'string') return null
+  const bytes = await readStoredFile(key).catch(() => null)
+  if (!bytes) throw new MissingInputError(`input frame ${key} is gone`)
+  return bytes
 }
 
 async function buildMjJob(p: Record<string, unknown>, model: TaskForRun['model'], mask: Buffer | null): Promise<MjJob> {

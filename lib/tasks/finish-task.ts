@@ -3,6 +3,7 @@ import { db, type Tx } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { ResultButton } from '@/lib/generation/backends/types'
 import type { StoredImage } from '@/lib/generation/store-results'
+import type { StoredVideo } from '@/lib/generation/store-videos'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { announceSlotFreed, wakeLocalRunner } from '@/lib/signals/queue-signal'
 
@@ -15,7 +16,7 @@ import { announceSlotFreed, wakeLocalRunner } from '@/lib/signals/queue-signal'
  */
 
 /** What a finished job offers besides images: its buttons (Midjourney), and params with text results added (describe). */
-export type CompletionExtras = { buttons?: ResultButton[]; params?: Record<string, unknown> }
+export type CompletionExtras = { buttons?: ResultButton[]; params?: Record<string, unknown>; videos?: StoredVideo[] }
 
 /**
  * Fewer images delivered than were paid for: the missing ones' points go back with the
@@ -38,6 +39,7 @@ export async function completeTask(
       data: {
         ...(extras.buttons ? { buttons: extras.buttons as unknown as Prisma.InputJsonValue } : {}),
         ...(extras.params ? { params: extras.params as Prisma.InputJsonValue } : {}),
+        ...(extras.videos ? { videos: extras.videos as unknown as Prisma.InputJsonValue } : {}),
         status: 'SUCCESS',
         stage: 'DONE',
         progress: 100,

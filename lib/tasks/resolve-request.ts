@@ -5,6 +5,8 @@ import { badRequest, notFound } from '@/lib/http/app-error'
 import { parseTaskParams, type SdTaskType } from './params'
 import { resolveMjRequest } from './resolve-mj-request'
 import type { ResolvedRequest } from './resolved-request'
+import { resolveVideoRequest } from './resolve-video-request'
+import { isVideoTaskType } from './video-params'
 
 /**
  * Validates a submission and applies what it refers to: 小狸猫 merges a custom model's
@@ -13,6 +15,7 @@ import type { ResolvedRequest } from './resolved-request'
  */
 export async function resolveRequest(userId: string, type: TaskType, rawParams: unknown, modelId: string | null): Promise<ResolvedRequest> {
   if (type === 'MJ_TEXT2IMG' || type === 'MJ_IMG2IMG') return resolveMjRequest(userId, type, rawParams, modelId)
+  if (isVideoTaskType(type)) return resolveVideoRequest(userId, type, rawParams, modelId)
   if (type === 'SD_XIAOLIMAO') {
     const input = parseTaskParams('SD_XIAOLIMAO', rawParams)
     const preset = await db().customModel.findFirst({ where: { id: input.customModelId, enabled: true } })

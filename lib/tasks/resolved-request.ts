@@ -1,11 +1,12 @@
 import type { TaskType } from '@/lib/generated/prisma/enums'
 import type { SdTaskType } from './params'
+import type { VideoTaskType } from './video-params'
 
 /** What a submission turns into after presets and sources are applied. */
 export type ResolvedRequest = {
   type: TaskType
   /** The kind of run it is (MAKE_SAME and 小狸猫 run as text-to-image etc.). */
-  baseType: Exclude<SdTaskType, 'MAKE_SAME' | 'SD_XIAOLIMAO'> | 'MJ_TEXT2IMG' | 'MJ_IMG2IMG'
+  baseType: Exclude<SdTaskType, 'MAKE_SAME' | 'SD_XIAOLIMAO'> | 'MJ_TEXT2IMG' | 'MJ_IMG2IMG' | VideoTaskType
   params: Record<string, unknown>
   modelId: string | null
   customModel: { id: number; price: number } | null
@@ -16,4 +17,6 @@ export type ResolvedRequest = {
   action?: string
   /** Runs on `modelId` itself, never on another instance of its pool (a proxy knows only its own task ids). */
   isPinnedToModel?: boolean
+  /** Video: the clip asked for (priced per clip and per second; the model must offer its length, ratio and resolution). */
+  video?: { durationSec: number; ratio: string; resolution: string; hasFirstFrame: boolean; hasLastFrame: boolean }
 }

@@ -3,6 +3,7 @@ import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { BackendError, type WaitOutcome } from '@/lib/generation/backends/types'
 import { storeResults } from '@/lib/generation/store-results'
+import { storeVideos } from '@/lib/generation/store-videos'
 import type { ModelConnection } from '@/lib/models/backend-config'
 import { backendStillAnswers, failsMostTasks, recordAttempt, recordBackendFailure, takeOutOfRouting } from '@/lib/models/backend-health'
 import { announceQueueChangeNow } from '@/lib/signals/queue-signal'
@@ -31,6 +32,15 @@ export async function settleSuccess(task: TaskForSettle, workerId: string, outco
   const stored = await storeResults(task.id, outcome.images, { siteName, visibleMark }).catch((error) => {
     throw new StorageError(String(error))
   })
+  if (outcome.videos) {
+    // A clip is one unit, paid as such: adapters deliver it or fail, so there is no shortfall.
+    const videos = await storeVideos(task.id, outcome.videos, { siteName, visibleMark }).catch((error) => {
+      throw new StorageError(String(error))
+    })
+    if (videos.length === 0) throw new BackendError('BAD_RESPONSE', 'the backend finished without a clip', false)
+    if (await completeTask(task.id, workerId, stored, outcome.log, { videos })) await recordAttempt(task.model.id, task.id, true)
+    return
+  }
   const completed = await completeTask(
     task.id,
     workerId,

@@ -9,6 +9,8 @@ export const TASK_TYPE_VALUES = [
   'MJ_IMG2IMG',
   'MAKE_SAME',
   'SD_XIAOLIMAO',
+  'VIDEO_TEXT2VIDEO',
+  'VIDEO_IMG2VIDEO',
 ] as const
 export const ZTaskTypeSchema = z.enum(TASK_TYPE_VALUES)
 export const ZStatusSchema = z.enum(['SUCCESS', 'FAIL', 'PENDING', 'CANCELED'])

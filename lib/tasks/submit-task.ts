@@ -6,6 +6,7 @@ import { isSupportedBackend } from '@/lib/generation/backends/registry'
 import { AppError, badRequest, conflict, notFound, serviceUnavailable, tooManyRequests } from '@/lib/http/app-error'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { announceQueueChange, wakeLocalRunner } from '@/lib/signals/queue-signal'
+import { videoOptionsOf, videoPrice, videoRequestProblem } from '@/lib/models/video-options'
 import { getConfigValue } from '@/lib/site-config/store'
 import { assertNoBannedWords } from './banned-words'
 import { resolveRequest } from './resolve-request'
@@ -28,10 +29,12 @@ export type SubmitInput = { type: TaskType; modelId?: string; params: unknown }
  * whose instances is in routing (lone and out, or its whole pool out) is refused at once
  * with 503, before anything is charged; without a chosen model, the next one that can run is taken.
  */
-async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; name: string; backend: string; pool: string | null; pricePerImage: number }> {
+async function chooseModel(
+  resolved: ResolvedRequest,
+): Promise<{ id: string; name: string; backend: string; pool: string | null; pricePerImage: number; deadlineMs: number }> {
   const candidates = await db().aiModel.findMany({
     where: { enabled: true, ...(resolved.modelId ? { id: resolved.modelId } : {}) },
-    select: { id: true, name: true, backend: true, pool: true, prices: true, healthy: true },
+    select: { id: true, name: true, backend: true, pool: true, prices: true, options: true, healthy: true },
     orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
   })
   const pools = [...new Set(candidates.map((m) => m.pool).filter((p): p is string => p !== null))]
@@ -41,20 +44,38 @@ async function chooseModel(resolved: ResolvedRequest): Promise<{ id: string; nam
       : [],
   )
   let outOfRouting: string | null = null
+  let videoProblem: string | null = null
   for (const model of candidates) {
     if (!isSupportedBackend(model.backend)) continue
-    const price = (model.prices as Record<string, unknown>)[resolved.priceKey ?? resolved.baseType]
+    const price = priceOf(resolved, model.prices)
     if (!(typeof price === 'number' && Number.isInteger(price) && price >= 0)) continue
+    const video = resolved.video ? videoOptionsOf(model.options) : null
+    if (video && resolved.video) {
+      const problem = videoRequestProblem(video, resolved.video)
+      if (problem) {
+        videoProblem ??= problem
+        continue
+      }
+    }
     const inRouting = model.pool && !resolved.isPinnedToModel ? poolsInRouting.has(model.pool) : model.healthy
     if (!inRouting) {
       outOfRouting ??= model.name
       continue
     }
-    return { id: model.id, name: model.name, backend: model.backend, pool: model.pool, pricePerImage: resolved.customModel?.price ?? price }
+    const deadlineMs = video ? video.deadlineMinutes * 60_000 : TASK_DEADLINE_MS
+    return { id: model.id, name: model.name, backend: model.backend, pool: model.pool, pricePerImage: resolved.customModel?.price ?? price, deadlineMs }
   }
   if (outOfRouting) throw serviceUnavailable(`模型「${outOfRouting}」暂时不可用，请稍后再试（本次未扣积分）`)
+  if (videoProblem) throw badRequest(videoProblem)
   if (resolved.modelId) throw badRequest('所选模型不可用或不支持该功能')
   throw badRequest('暂无可用的生成模型，请联系管理员')
+}
+
+/** The model's price of one unit of this request (an image; a video clip by its length), or undefined when it does not offer it. */
+function priceOf(resolved: ResolvedRequest, prices: unknown): unknown {
+  if (resolved.video && (resolved.baseType === 'VIDEO_TEXT2VIDEO' || resolved.baseType === 'VIDEO_IMG2VIDEO'))
+    return videoPrice(prices, resolved.baseType, resolved.video.durationSec) ?? undefined
+  return (prices as Record<string, unknown>)[resolved.priceKey ?? resolved.baseType]
 }
 
 /**
@@ -140,9 +161,10 @@ export async function queueTask(
             backend: model.backend,
             model: model.name,
             ...(resolved.priceKey ? { priceKey: resolved.priceKey } : {}),
+            ...(resolved.video ? { durationSec: resolved.video.durationSec } : {}),
           },
           chargedPoints: cost,
-          deadlineAt: new Date(Date.now() + TASK_DEADLINE_MS),
+          deadlineAt: new Date(Date.now() + model.deadlineMs),
           idempotencyKey: idempotencyKey ?? null,
           requestHash: idempotencyKey && hash ? hash : null,
         },

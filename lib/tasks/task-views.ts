@@ -1,6 +1,7 @@
 import type { Status, TaskStage, TaskType } from '@/lib/generated/prisma/enums'
 import type { ResultButton } from '@/lib/generation/backends/types'
 import type { StoredImage } from '@/lib/generation/store-results'
+import type { StoredVideo } from '@/lib/generation/store-videos'
 
 /** A task as its owner sees it (GET /api/tasks, /api/tasks/{id}). */
 export type TaskView = {
@@ -14,6 +15,8 @@ export type TaskView = {
   chargedPoints: number
   errorMessage: string | null
   results: StoredImage[]
+  /** Video tasks: the stored clips (empty for image tasks). */
+  videos: StoredVideo[]
   parentId: string | null
   /** Midjourney: imagine/blend/describe, or the customId of the parent's button that made it. */
   action: string | null
@@ -38,6 +41,7 @@ export const TASK_VIEW_SELECT = {
   chargedPoints: true,
   errorMessage: true,
   results: true,
+  videos: true,
   parentId: true,
   action: true,
   buttons: true,
@@ -50,13 +54,14 @@ export const TASK_VIEW_SELECT = {
   model: { select: { id: true, name: true } },
 } as const
 
-type TaskRecord = Omit<TaskView, 'params' | 'results' | 'buttons'> & { params: unknown; results: unknown; buttons: unknown }
+type TaskRecord = Omit<TaskView, 'params' | 'results' | 'videos' | 'buttons'> & { params: unknown; results: unknown; videos?: unknown; buttons: unknown }
 
 export function toTaskView(row: TaskRecord): TaskView {
   return {
     ...row,
     params: (row.params ?? {}) as Record<string, unknown>,
     results: (row.results ?? []) as StoredImage[],
+    videos: (row.videos ?? []) as StoredVideo[],
     buttons: (row.buttons ?? []) as ResultButton[],
   }
 }

@@ -41,8 +41,9 @@ export async function ensureAdmin(client: PrismaClient, username: string, passwo
 }
 
 /**
- * On first start (no model at all) adds the built-in demo renderer, so a new site can
- * generate at once; the operator sets prices, adds real backends and may disable it.
+ * On first start (no model at all) adds the built-in demo renderer, for pictures and for
+ * clips, so a new site can generate at once; the operator sets prices, adds real
+ * backends and may disable them.
  */
 export async function ensureDemoModel(client: PrismaClient): Promise<boolean> {
   if (await client.aiModel.count()) return false
@@ -57,6 +58,17 @@ export async function ensureDemoModel(client: PrismaClient): Promise<boolean> {
         options: { stepMs: 250 },
         concurrency: 2,
         sort: 100,
+      },
+    })
+    await tx.aiModel.create({
+      data: {
+        name: '演示视频',
+        type: 'VIDEO',
+        backend: 'demo',
+        prices: { VIDEO_TEXT2VIDEO: 1, VIDEO_IMG2VIDEO: 1 },
+        options: { stepMs: 250, durations: [5], ratios: ['16:9', '9:16', '1:1'], resolutions: ['720p'] },
+        concurrency: 1,
+        sort: 101,
       },
     })
     return true

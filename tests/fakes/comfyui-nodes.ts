@@ -51,11 +51,21 @@ const NODES: Record<string, Record<string, InputKind>> = {
   },
   SaveImage: { images: 'LINK', filename_prefix: 'STRING' },
   PreviewImage: { images: 'LINK' },
+  // Video (the Wan 2.2 image-to-video template of ComfyUI's core nodes).
+  UNETLoader: { unet_name: 'STRING', weight_dtype: ['default', 'fp8_e4m3fn', 'fp8_e5m2'] },
+  CLIPLoader: { clip_name: 'STRING', type: ['stable_diffusion', 'wan', 'sd3', 'flux'] },
+  VAELoader: { vae_name: 'STRING' },
+  WanImageToVideo: { positive: 'LINK', negative: 'LINK', vae: 'LINK', width: 'INT', height: 'INT', length: 'INT', batch_size: 'INT' },
+  CreateVideo: { images: 'LINK', fps: 'FLOAT' },
+  SaveVideo: { video: 'LINK', filename_prefix: 'STRING', format: ['auto', 'mp4'], codec: ['auto', 'h264'] },
 }
+
+/** Nodes whose output is a clip (SaveVideo writes MP4 and reports it under `images` with `animated`). */
+export const VIDEO_OUTPUTS = ['SaveVideo']
 
 export const outputNodes = (graph: Graph) =>
   Object.entries(graph)
-    .filter(([, node]) => ['SaveImage', 'PreviewImage'].includes(node.class_type))
+    .filter(([, node]) => ['SaveImage', 'PreviewImage', ...VIDEO_OUTPUTS].includes(node.class_type))
     .map(([id]) => id)
 
 /** Node `id`, which the graph must have (after validate(), every linked node is there). */

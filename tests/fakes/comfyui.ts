@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto'
 import type http from 'node:http'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { at } from '../helpers/present'
-import { batchSize, executionOrder, nodeOf, outputNodes, validate, type Graph } from './comfyui-nodes'
+import { batchSize, executionOrder, nodeOf, outputNodes, validate, VIDEO_OUTPUTS, type Graph } from './comfyui-nodes'
+import { fakeClip } from './video-jobs'
 import { fakePng, jsonBody, parseMultipart, pause, record, sendJson, sendText, startServer, type Multipart, type RecordedRequest } from './common'
 
 export type ComfyBehaviour =
@@ -137,6 +138,13 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
         nodeOutputs[id] = { images }
         send('executed', { node: id, display_node: id, output: { images }, prompt_id })
       }
+      if (VIDEO_OUTPUTS.includes(node.class_type)) {
+        const filename = `${String(node.inputs.filename_prefix)}_${String(++fileNumber).padStart(5, '0')}_.mp4`
+        outputs.set(key('video', filename), await fakeClip())
+        const output = { images: [{ filename, subfolder: 'video', type: 'output' }], animated: [true] }
+        nodeOutputs[id] = output
+        send('executed', { node: id, display_node: id, output, prompt_id })
+      }
       executed.push(id)
     }
     if (outcome === 'success') send('execution_success', { prompt_id }, true)
@@ -215,7 +223,7 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
       const store = url.searchParams.get('type') === 'input' ? inputs : outputs
       const bytes = store.get(key(url.searchParams.get('subfolder') ?? '', name))
       if (!bytes) return sendText(res, 404, '', 'text/plain')
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': bytes.length })
+      res.writeHead(200, { 'content-type': name.endsWith('.mp4') ? 'video/mp4' : 'image/png', 'content-length': bytes.length })
       return res.end(bytes)
     }
     if (route === 'GET /system_stats') {

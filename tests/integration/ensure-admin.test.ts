@@ -1,4 +1,4 @@
-// The first start's administrator (and demo model) when several web processes start at once on
+// The first start’s administrator (and demo models) when several web processes start at once on
 // one empty database: exactly one is created, and every process agrees.
 import { expect, it } from 'vitest'
 import { verifyPassword } from '@/lib/auth/password'
@@ -27,10 +27,14 @@ it('two processes starting together create one ADMIN; the other reports none cre
   expect(await db().user.count({ where: { role: 'ADMIN' } })).toBe(1)
 })
 
-it('two processes starting together add one demo model', async () => {
+it('two processes starting together add the demo models once: one for pictures, one for clips', async () => {
   const added = await Promise.all([ensureDemoModel(db()), ensureDemoModel(db()), ensureDemoModel(db())])
   expect(added.filter(Boolean)).toHaveLength(1)
-  expect(await db().aiModel.count({ where: { backend: 'demo' } })).toBe(1)
+  expect(await db().aiModel.count({ where: { backend: 'demo' } })).toBe(2)
   // Slow enough to watch: a page shows it queued, submitted and generating before the picture.
-  expect((await db().aiModel.findFirstOrThrow({ where: { backend: 'demo' } })).options).toEqual({ stepMs: DEMO_STEP_MS })
+  expect((await db().aiModel.findFirstOrThrow({ where: { backend: 'demo', type: 'STABLE_DIFFUSION' } })).options).toEqual({ stepMs: DEMO_STEP_MS })
+  expect(await db().aiModel.findFirstOrThrow({ where: { backend: 'demo', type: 'VIDEO' } })).toMatchObject({
+    name: '演示视频',
+    prices: { VIDEO_TEXT2VIDEO: 1, VIDEO_IMG2VIDEO: 1 },
+  })
 })

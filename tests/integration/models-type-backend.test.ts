@@ -1,11 +1,12 @@
 // A model's type must be one its backend can run: an SD WebUI cannot run Midjourney jobs, so
 // POST /api/admin/models and PATCH /api/admin/models/{id} answer 400 for an MJ model on it
-// (the console's form refuses the pair before it sends).
+// (the console’s form refuses the pair before it sends). A VIDEO model runs only on a video
+// backend, ComfyUI or the demo, and a video backend runs only VIDEO models.
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as modelRoute from '@/app/api/admin/models/[id]/route'
 import * as modelsRoute from '@/app/api/admin/models/route'
 import { db } from '@/lib/db'
-import { MJ_ON_SD_WEBUI_MESSAGE } from '@/lib/models/schemas'
+import { MJ_ON_SD_WEBUI_MESSAGE, VIDEO_BACKEND_MESSAGE, VIDEO_PAIR_MESSAGE } from '@/lib/models/schemas'
 import { callRoute, createUser } from '../helpers/call-route'
 
 let admin: { token: string }
@@ -47,5 +48,24 @@ describe('model type and backend', () => {
       { id: sd, type: 'STABLE_DIFFUSION', backend: 'sd-webui' },
       { id: mj, type: 'MID_JOURNEY', backend: 'mj-proxy' },
     ])
+  })
+})
+
+describe('video models', () => {
+  it('a VIDEO model runs on a video backend, ComfyUI or the demo; nowhere else, and video backends run nothing else', async () => {
+    const ark = { backend: 'ark-video', endpoint: 'https://ark.example.com' }
+    const made = await create({ name: 'Seedance', type: 'VIDEO', ...ark, prices: { VIDEO_TEXT2VIDEO: 10, VIDEO_PER_SECOND: 2 }, options: { model: 'm' } })
+    expect(made.status).toBe(200)
+    expect(made.body.data).toMatchObject({ type: 'VIDEO', backend: 'ark-video', prices: { VIDEO_TEXT2VIDEO: 10, VIDEO_PER_SECOND: 2 } })
+    for (const backend of ['dashscope-video', 'openai-video', 'comfyui'])
+      expect((await create({ name: backend, type: 'VIDEO', backend, endpoint: 'http://127.0.0.1:1' })).status).toBe(200)
+    expect((await create({ name: 'demo', type: 'VIDEO', backend: 'demo' })).status).toBe(200)
+
+    const onWebui = await create({ name: 'video on WebUI', type: 'VIDEO', ...sdWebui })
+    expect([onWebui.status, onWebui.body.errMessage]).toEqual([400, VIDEO_PAIR_MESSAGE])
+    const sdOnArk = await create({ name: 'SD on Ark', type: 'STABLE_DIFFUSION', ...ark })
+    expect([sdOnArk.status, sdOnArk.body.errMessage]).toEqual([400, VIDEO_BACKEND_MESSAGE])
+    const toSd = await patch(made.body.data.id as string, { type: 'STABLE_DIFFUSION' })
+    expect([toSd.status, toSd.body.errMessage]).toEqual([400, VIDEO_BACKEND_MESSAGE])
   })
 })

@@ -49,6 +49,7 @@ function outsideReferences(texts: Text[]): string[] {
   const found: string[] = []
   for (const { file, lines } of texts) {
     if (file === THIS_FILE) continue // its samples are wrong on purpose
+    if (file === 'package-lock.json') continue // npm writes it: packages' own metadata (a licence link to LICENSE.md), not our references
     lines.forEach((line, i) => {
       const unresolved = [...line.matchAll(MARKDOWN_NAME)].some((m) => !resolvesInRepository(file, m[0]))
       if (unresolved || SECTION_IN_WORDS.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`)
@@ -69,6 +70,7 @@ function brokenDocLinks(texts: Text[]): string[] {
   const broken: string[] = []
   for (const { file, lines } of texts) {
     if (file === THIS_FILE) continue // its samples are wrong on purpose
+    if (file === 'package-lock.json') continue // npm writes it: packages' own metadata (a licence link to LICENSE.md), not our references
     lines.forEach((line, i) => {
       for (const m of line.matchAll(DOC_PATH)) {
         const target = path.join(ROOT, 'docs', at(m, 1))

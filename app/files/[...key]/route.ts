@@ -1,35 +1,50 @@
-// GET /files/{key}: stored files, immutable (keys are never reused), served as what they are.
+// GET /files/{key}: stored files, immutable (keys are never reused), served as what they are,
+// with byte ranges (Range: bytes=a-b → 206, beyond the end → 416) so a video can seek.
 // ?download=<name>: saved as <name> instead: the local file as an attachment, or with S3 a
-// redirect to a presigned download that S3 answers as an attachment.
-import { readLocal } from '@/lib/storage/local-files'
+// redirect to a presigned download that S3 answers as an attachment (S3 serves ranges itself).
+import { parseRange } from '@/lib/storage/byte-range'
+import { localSize, localStream } from '@/lib/storage/local-files'
 import { downloadName, fileForDownload } from '@/lib/storage/storage'
 
-const TYPES: Record<string, string> = { webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif' }
+const TYPES: Record<string, string> = {
+  webp: 'image/webp',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  mp4: 'video/mp4',
+}
 
 export async function GET(req: Request, { params }: { params: Promise<{ key: string[] }> }) {
   const key = (await params).key.join('/')
   const type = TYPES[key.split('.').at(-1)?.toLowerCase() ?? '']
   if (!type) return notFound()
   const asked = new URL(req.url).searchParams.get('download')
-  if (asked === null) {
-    const bytes = await readLocal(key)
-    return bytes ? file(bytes, type, 'inline') : notFound()
-  }
+  if (asked === null) return file(req, key, type, 'inline')
   const name = downloadName(asked, key)
   const found = await fileForDownload(key, name).catch(() => null)
   if (!found) return notFound()
   if ('location' in found) return new Response(null, { status: 302, headers: { Location: found.location, 'Cache-Control': 'no-store' } })
-  return file(found.bytes, type, `attachment; filename="${name}"`)
+  return file(req, key, type, `attachment; filename="${name}"`)
 }
 
-function file(bytes: Buffer, type: string, disposition: string): Response {
-  return new Response(new Uint8Array(bytes), {
-    headers: {
-      'Content-Type': type,
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Disposition': disposition,
-    },
+async function file(req: Request, key: string, type: string, disposition: string): Promise<Response> {
+  const size = await localSize(key)
+  if (size === null) return notFound()
+  const headers: Record<string, string> = {
+    'Content-Type': type,
+    'Cache-Control': 'public, max-age=31536000, immutable',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Disposition': disposition,
+    'Accept-Ranges': 'bytes',
+  }
+  const range = parseRange(req.headers.get('range'), size)
+  if (range === 'unsatisfiable') return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${size}` } })
+  if (size === 0) return new Response(new Uint8Array(0), { headers: { ...headers, 'Content-Length': '0' } })
+  const { start, end } = range ?? { start: 0, end: size - 1 }
+  return new Response(localStream(key, { start, end }), {
+    status: range ? 206 : 200,
+    headers: { ...headers, 'Content-Length': String(end - start + 1), ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}) },
   })
 }
 

@@ -10,10 +10,11 @@ import { Loading } from '@/components/ui/spinner'
 import { PENDING_REFRESH_MS } from '@/components/admin/shared/refresh'
 import { taskTypeLabel } from '@/components/create/task-labels'
 import { Facts, JsonBlock, LedgerRows, ParamsList, Section } from './task-detail-sections'
-import { ResultThumbs, TaskStatusBadge } from './task-status'
+import { deliveredOf, ResultThumbs, TaskStatusBadge } from './task-status'
 
 function priceText(snapshot: unknown): string {
-  const s = (snapshot ?? {}) as { pricePerImage?: unknown; count?: unknown }
+  const s = (snapshot ?? {}) as { pricePerImage?: unknown; count?: unknown; durationSec?: unknown }
+  if (typeof s.durationSec === 'number' && typeof s.pricePerImage === 'number') return `${s.pricePerImage} 积分（${s.durationSec} 秒视频）`
   return typeof s.pricePerImage === 'number' && typeof s.count === 'number' ? `${s.pricePerImage} 积分/张 × ${s.count} 张` : '-'
 }
 
@@ -75,7 +76,7 @@ export function TaskDetailDialog({ taskId, onClose }: { taskId: string; onClose:
             </Section>
           )}
           <Section title="生成结果">
-            <ResultThumbs results={task.results} size="lg" />
+            <ResultThumbs results={deliveredOf(task)} size="lg" />
           </Section>
           <Section title="积分流水">
             <LedgerRows rows={task.ledger} />

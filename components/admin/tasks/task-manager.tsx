@@ -16,7 +16,7 @@ import { PENDING_REFRESH_MS } from '@/components/admin/shared/refresh'
 import { TASK_TYPE_LABELS, taskTypeLabel } from '@/components/create/task-labels'
 import { TaskDetailDialog } from './task-detail-dialog'
 import { NO_TASK_FILTERS, TaskFilters } from './task-filters'
-import { ResultThumbs, TaskStatusBadge, type TaskRow } from './task-status'
+import { deliveredOf, ResultThumbs, TaskStatusBadge, type TaskRow } from './task-status'
 
 /** The API's date range is [from, to): the picked days are whole local days, both included. */
 const dayStart = (day?: string) => (day ? dayjs(day).startOf('day').toISOString() : undefined)
@@ -102,7 +102,7 @@ export function TaskManager() {
         </>
       ),
     },
-    { header: '结果', cell: (t) => <ResultThumbs results={t.results} /> },
+    { header: '结果', cell: (t) => <ResultThumbs results={deliveredOf(t)} /> },
     { header: '推荐', cell: (t) => (t.isRecommended ? <Badge tone="brand">已推荐</Badge> : <span className="text-zinc-500">-</span>), mobile: 'hide' },
     {
       header: '操作',

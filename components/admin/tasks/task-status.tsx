@@ -19,6 +19,12 @@ export function TaskStatusBadge({ task }: { task: Pick<TaskRow, 'status' | 'stag
   )
 }
 
+/** What a task delivered, as thumbnails: its images, or a clip's poster opening the clip. */
+export function deliveredOf(task: Pick<TaskRow, 'results' | 'videos'>): TaskRow['results'] {
+  const clips = (task.videos ?? []).map((v) => ({ url: v.url, thumbUrl: v.posterUrl, width: v.width ?? 0, height: v.height ?? 0, seed: null }))
+  return [...task.results, ...clips]
+}
+
 /** The results' thumbnails, each opening the full image. */
 export function ResultThumbs({ results, size = 'sm' }: { results: TaskRow['results']; size?: 'sm' | 'lg' }) {
   if (!results.length) return <span className="text-zinc-500">-</span>

@@ -1,6 +1,7 @@
 import { executionFailure } from './comfyui-socket'
 import { checkedImage, isRecord, parseJson, send, sendJson, statusError, type HttpReply } from './http'
-import { BackendError, type BackendImage, type GenerationJob } from './types'
+import { BackendError, type BackendImage, type BackendVideo, type GenerationJob } from './types'
+import { isMp4 } from './video-follow'
 
 /** A ComfyUI server as the adapter uses it (secret = a bearer token for a proxy in front of it). */
 export type ComfyConnection = {
@@ -10,6 +11,8 @@ export type ComfyConnection = {
   workflows: Record<string, unknown>
   pollIntervalMs: number
   waitFailureLimit: number
+  /** Frames per second of the video workflow (Wan: 16). */
+  videoFps: number
 }
 
 export type QueueItem = { promptId: string; clientId: string | null }
@@ -79,6 +82,26 @@ export async function outputImages(comfy: ComfyConnection, entry: Record<string,
       if (reply.status === 429 || reply.status >= 500) throw statusError(reply)
       if (reply.status !== 200) throw new BackendError('BAD_RESPONSE', `ComfyUI 取图片 ${String(file.filename)} 失败（HTTP ${reply.status}）`, false)
       return { bytes: checkedImage(reply.bytes, `ComfyUI 的 ${String(file.filename)} `), seed }
+    }),
+  )
+}
+
+/** The clips a finished video workflow saved (SaveVideo lists them under `images` with `animated`; VHS_VideoCombine under `gifs`). */
+export async function outputVideos(comfy: ComfyConnection, entry: Record<string, unknown>, signal: AbortSignal): Promise<BackendVideo[]> {
+  const files = Object.values(isRecord(entry.outputs) ? entry.outputs : {})
+    .flatMap((output) => (isRecord(output) ? [output.images, output.gifs, output.videos].flatMap((list) => (Array.isArray(list) ? list : [])) : []))
+    .filter((file): file is Record<string, unknown> => isRecord(file) && file.type === 'output' && /\.mp4$/i.test(String(file.filename)))
+    .slice(0, 1)
+  if (files.length === 0)
+    throw new BackendError('BAD_RESPONSE', 'ComfyUI 的任务完成了，但没有输出 MP4 视频（工作流里要有 SaveVideo 或 VHS_VideoCombine）', false)
+  return Promise.all(
+    files.map(async (file) => {
+      const query = new URLSearchParams({ filename: String(file.filename), subfolder: String(file.subfolder ?? ''), type: 'output' })
+      const reply = await send(`${comfy.base}/view?${query}`, { headers: comfy.headers, signal, timeoutMs: 120_000 })
+      if (reply.status === 429 || reply.status >= 500) throw statusError(reply)
+      if (reply.status !== 200 || !isMp4(reply.bytes))
+        throw new BackendError('BAD_RESPONSE', `ComfyUI 取视频 ${String(file.filename)} 失败（HTTP ${reply.status}）`, false)
+      return { bytes: reply.bytes, poster: null, width: null, height: null, durationSec: null }
     }),
   )
 }

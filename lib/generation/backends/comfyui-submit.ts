@@ -2,10 +2,12 @@ import { randomInt } from 'node:crypto'
 import { clientIdOf, loraFile, rejection, upload, type ComfyConnection } from './comfyui-api'
 import { DEFAULT_WORKFLOWS, fillWorkflow, withLoraLoader, type Workflow, type WorkflowValues } from './comfyui-workflows'
 import { isRecord, okJson, send } from './http'
-import { BackendError, type GenerationJob, type RunContext, type SubmitOutcome } from './types'
+import { BackendError, type GenerationJob, type RunContext, type SubmitOutcome, type VideoJob } from './types'
+import { sizeFor } from './video-follow'
 
 /** Uploads the inputs and queues the filled workflow under our task id (prompt_id), with a LoRA when the preset has one. */
 export async function submitComfyJob(comfy: ComfyConnection, job: GenerationJob, ctx: RunContext): Promise<SubmitOutcome> {
+  if (job.video) return submitComfyVideo(comfy, job, job.video, ctx)
   const configured = comfy.workflows[job.mode] ?? DEFAULT_WORKFLOWS[job.mode]
   if (!isRecord(configured)) throw new BackendError('REJECTED', `ComfyUI 的 ${job.mode} 工作流模板不是对象`, false)
   let template = configured as Workflow
@@ -41,6 +43,38 @@ export async function submitComfyJob(comfy: ComfyConnection, job: GenerationJob,
   if (job.mode === 'img2img' || job.mode === 'inpaint') values.init_image = await upload(comfy, job.initImage, `${name}-init.png`, '输入图片', ctx.signal)
   if (job.mode === 'inpaint') values.mask_image = await upload(comfy, job.maskImage, `${name}-mask.png`, '蒙版', ctx.signal)
   if (job.mode === 'lineart') values.control_image = await upload(comfy, job.controlImage, `${name}-lineart.png`, '线稿图片', ctx.signal)
+  return queuePrompt(comfy, job, template, values, ctx)
+}
+
+/**
+ * A clip from the model's `workflows.video` template (there is no default: video models'
+ * files differ per install). It fills {{prompt}}, {{negative_prompt}}, {{seed}}, {{width}},
+ * {{height}}, {{length}} (frames: seconds × {{fps}} + 1), {{fps}}, {{duration}}, and the
+ * uploaded {{first_image}} / {{last_image}}.
+ */
+async function submitComfyVideo(comfy: ComfyConnection, job: GenerationJob, video: VideoJob, ctx: RunContext): Promise<SubmitOutcome> {
+  const template = comfy.workflows.video
+  if (!isRecord(template)) throw new BackendError('REJECTED', 'ComfyUI 视频模型需要在选项 workflows.video 中配置视频工作流（API 格式）', false)
+  const name = job.taskId.replace(/[^\w-]/g, '_')
+  const { width, height } = sizeFor(video)
+  const values: WorkflowValues = {
+    task_id: name,
+    prompt: job.prompt,
+    negative_prompt: job.negativePrompt,
+    seed: job.seed >= 0 ? job.seed : randomInt(0, 2 ** 32),
+    width,
+    height,
+    fps: comfy.videoFps,
+    length: video.durationSec * comfy.videoFps + 1,
+    duration: video.durationSec,
+  }
+  if (video.firstFrame) values.first_image = await upload(comfy, video.firstFrame, `${name}-first.png`, '首帧图片', ctx.signal)
+  if (video.lastFrame) values.last_image = await upload(comfy, video.lastFrame, `${name}-last.png`, '尾帧图片', ctx.signal)
+  return queuePrompt(comfy, job, template as Workflow, values, ctx)
+}
+
+/** Fills the template and queues it under our task id (prompt_id). */
+async function queuePrompt(comfy: ComfyConnection, job: GenerationJob, template: Workflow, values: WorkflowValues, ctx: RunContext): Promise<SubmitOutcome> {
   let prompt: unknown
   try {
     prompt = fillWorkflow(template, values)

@@ -1,4 +1,4 @@
-import { clientIdOf, historyEntry, historyFailure, outputImages, readQueue, type ComfyConnection } from './comfyui-api'
+import { clientIdOf, historyEntry, historyFailure, outputImages, outputVideos, readQueue, type ComfyConnection } from './comfyui-api'
 import { watchSocket } from './comfyui-socket'
 import { BackendError, type GenerationJob, type RunContext, type WaitOutcome } from './types'
 
@@ -20,9 +20,15 @@ export async function waitForComfyJob(comfy: ComfyConnection, upstreamId: string
         if (entry) {
           const failure = historyFailure(entry)
           if (failure) throw failure
+          const log = { promptId: upstreamId, failedPolls: failures }
+          if (job.video) {
+            const videos = await outputVideos(comfy, entry, ctx.signal)
+            ctx.onProgress(100)
+            return { kind: 'completed', images: [], videos, log }
+          }
           const images = await outputImages(comfy, entry, job, ctx.signal)
           ctx.onProgress(100)
-          return { kind: 'completed', images, log: { promptId: upstreamId, failedPolls: failures } }
+          return { kind: 'completed', images, log }
         }
         socket.throwIfFailed()
         const queue = await readQueue(comfy, ctx.signal)

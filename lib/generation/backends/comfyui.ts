@@ -10,7 +10,8 @@ export { fillWorkflow } from './comfyui-workflows'
  * ComfyUI (docs/PROTOCOLS.md §3): inputs are uploaded, the filled workflow is queued under
  * our task id (comfyui-submit.ts), and wait() follows the websocket for progress while
  * /history stays the source of truth (comfyui-wait.ts). Options: `workflows` ({txt2img?,
- * img2img?, inpaint?, lineart?} API-format templates), `pollIntervalMs` (default 3000),
+ * img2img?, inpaint?, lineart?, video?} API-format templates; a VIDEO model needs `video`),
+ * `fps` (the video workflow's frame rate, default 16), `pollIntervalMs` (default 3000),
  * `waitFailureLimit` (failed polls in a row tolerated while waiting for an accepted job, default 20).
  */
 export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
@@ -21,6 +22,7 @@ export function createComfyuiAdapter(config: BackendConfig): BackendAdapter {
     workflows: isRecord(config.options.workflows) ? config.options.workflows : {},
     pollIntervalMs: numberOption(config.options, 'pollIntervalMs', 3000),
     waitFailureLimit: numberOption(config.options, 'waitFailureLimit', 20),
+    videoFps: numberOption(config.options, 'fps', 16),
   }
   return {
     kind: 'comfyui',

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
 import sharp from 'sharp'
 import { asset } from '../assets'
-import { BackendError, type AdapterFactory, type BackendImage, type GenerationJob, type RunContext } from './types'
+import { renderStillClip } from '../video-file'
+import { BackendError, type AdapterFactory, type BackendImage, type BackendVideo, type GenerationJob, type RunContext, type VideoJob } from './types'
+import { sizeFor } from './video-follow'
 
 /** 10 steps of this many ms: slow enough that a page shows its queue, submit and progress stages. */
 export const DEMO_STEP_MS = 250
@@ -23,6 +25,10 @@ export const createDemoAdapter: AdapterFactory = (config) => {
         await sleep(stepMs, ctx)
         ctx.onProgress(Math.round((i / steps) * 95))
       }
+      if (job.video) {
+        const video = await demoClip(job, job.video)
+        return { kind: 'completed', images: [], videos: [video], log: { renderer: 'demo', mode: 'video', durationSec: video.durationSec } }
+      }
       const images: BackendImage[] = []
       for (let n = 0; n < job.count; n++) {
         const seed = job.seed >= 0 ? job.seed + n : Math.floor(Math.random() * 2 ** 31)
@@ -34,6 +40,22 @@ export const createDemoAdapter: AdapterFactory = (config) => {
       return { ok: true, message: '内置演示渲染器可用（生成带“演示图”标记的示意图片）' }
     },
   }
+}
+
+/** Demo clips are small: 360p and 3 s at most, whatever was asked (they show the flow, not a picture). */
+const DEMO_CLIP_SHORT_SIDE = 360
+const DEMO_CLIP_MAX_SEC = 3
+
+/** A slow zoom into the prompt's picture, or into the given first frame, labelled 演示图 like the demo's images. */
+async function demoClip(job: GenerationJob, video: VideoJob): Promise<BackendVideo> {
+  const { width, height } = sizeFor({ ratio: video.ratio, resolution: `${DEMO_CLIP_SHORT_SIDE}p` })
+  const size = { width, height }
+  const still = video.firstFrame
+    ? await labelled(await sharp(video.firstFrame).resize(width, height, { fit: 'cover' }).png().toBuffer(), size, 'south')
+    : await paint({ ...job, width, height }, job.seed >= 0 ? job.seed : Math.floor(Math.random() * 2 ** 31))
+  const durationSec = Math.min(video.durationSec, DEMO_CLIP_MAX_SEC)
+  const bytes = await renderStillClip(await sharp(still).resize(width, height, { fit: 'fill' }).png().toBuffer(), width, height, durationSec)
+  return { bytes, poster: null, width, height, durationSec }
 }
 
 function sleep(ms: number, ctx: RunContext): Promise<void> {

@@ -13,7 +13,7 @@ import { BackendError, type TestDetail, type TestResult } from './types'
 // body: they reach the console (测试连接, health, task logs) and an endpoint may be internal.
 
 export type HttpRequest = {
-  method?: 'GET' | 'POST'
+  method?: 'GET' | 'POST' | 'DELETE'
   headers?: Record<string, string>
   json?: unknown
   form?: FormData

@@ -1,7 +1,10 @@
+import { createArkVideoAdapter } from './ark-video'
 import { createComfyuiAdapter } from './comfyui'
+import { createDashscopeVideoAdapter } from './dashscope-video'
 import { createDemoAdapter } from './demo'
 import { createMjProxyAdapter } from './mj-proxy'
 import { createOpenaiImagesAdapter } from './openai-images'
+import { createOpenaiVideoAdapter } from './openai-video'
 import { createSdWebuiAdapter } from './sd-webui'
 import type { AdapterFactory, BackendAdapter, BackendConfig, BackendKind } from './types'
 
@@ -12,6 +15,9 @@ const factories: Partial<Record<BackendKind, AdapterFactory>> = {
   'openai-images': createOpenaiImagesAdapter,
   'mj-proxy': createMjProxyAdapter,
   demo: createDemoAdapter,
+  'ark-video': createArkVideoAdapter,
+  'dashscope-video': createDashscopeVideoAdapter,
+  'openai-video': createOpenaiVideoAdapter,
 }
 
 export function createAdapter(kind: string, config: BackendConfig): BackendAdapter {

@@ -2,7 +2,7 @@
  * One interface for every generation backend. The worker (lib/tasks/run-task.ts) drives
  * an adapter; adapters know their backend's wire protocol and nothing of our database.
  */
-export const BACKEND_KINDS = ['sd-webui', 'comfyui', 'openai-images', 'mj-proxy', 'demo'] as const
+export const BACKEND_KINDS = ['sd-webui', 'comfyui', 'openai-images', 'mj-proxy', 'demo', 'ark-video', 'dashscope-video', 'openai-video'] as const
 export type BackendKind = (typeof BACKEND_KINDS)[number]
 
 /**
@@ -59,7 +59,25 @@ export type GenerationJob = {
   controlnet: { module: string; model: string; weight: number } | null
   /** Midjourney proxy jobs: what to submit (the SD fields above are unused then). */
   mj?: MjJob | null
+  /** Video jobs (VIDEO_TEXT2VIDEO, VIDEO_IMG2VIDEO): what to make (the SD fields above are unused then). */
+  video?: VideoJob | null
 }
+
+/** A clip to make from a prompt, optionally starting (and ending) on given frames. */
+export type VideoJob = {
+  durationSec: number
+  /** Aspect ratio such as '16:9', '9:16', '1:1'. */
+  ratio: string
+  /** '480p' | '720p' | '1080p'. */
+  resolution: string
+  /** Image bytes (PNG/JPEG/WebP): the first frame, for image-to-video. */
+  firstFrame: Buffer | null
+  /** Image bytes: the last frame, where the model supports it. */
+  lastFrame: Buffer | null
+}
+
+/** One produced clip: the file as the provider gave it (MP4), its poster where the provider offers one, and what the provider says of it. */
+export type BackendVideo = { bytes: Buffer; poster: Buffer | null; width: number | null; height: number | null; durationSec: number | null }
 
 /** A Midjourney job: a new imagine/blend/describe, or a button pressed on an earlier task. */
 export type MjJob = {
@@ -85,8 +103,8 @@ export type ResultButton = { customId: string; label: string; emoji: string; sty
 /** One produced image: the bytes as the backend gave them (PNG, JPEG or WebP). */
 export type BackendImage = { bytes: Buffer; seed: number | null }
 
-/** Besides the images: what a finished job offers next (buttons) and text results (describe's prompts). */
-type CompletedExtras = { buttons?: ResultButton[]; prompts?: string[] }
+/** Besides the images: what a finished job offers next (buttons), text results (describe's prompts) and clips (video jobs, with `images` empty). */
+type CompletedExtras = { buttons?: ResultButton[]; prompts?: string[]; videos?: BackendVideo[] }
 
 export type SubmitOutcome =
   /** Synchronous backends (SD WebUI, OpenAI images, demo): the images are here. */
