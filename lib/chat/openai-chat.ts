@@ -1,6 +1,7 @@
 import 'server-only'
 import { createParser } from 'eventsource-parser'
 import { guardedStream } from '@/lib/net/guarded-fetch'
+import { chatCompletionsUrl } from './chat-rules'
 
 /** One message as an OpenAI-compatible chat completions API takes it (docs/PROTOCOLS.md §9). */
 export type UpstreamMessage =
@@ -18,13 +19,6 @@ export class UpstreamError extends Error {
     super(detail)
     this.name = 'UpstreamError'
   }
-}
-
-/** The chat completions URL of an OpenAI-compatible base ("https://api.openai.com", ".../v1", ".../api/v3" or the full URL). */
-export function chatCompletionsUrl(base: string): string {
-  const trimmed = base.trim().replace(/\/+$/, '')
-  if (trimmed.endsWith('/chat/completions')) return trimmed
-  return /\/v\d+[a-z]*$/.test(trimmed) ? `${trimmed}/chat/completions` : `${trimmed}/v1/chat/completions`
 }
 
 function statusMessage(status: number): string {

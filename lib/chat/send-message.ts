@@ -7,6 +7,7 @@ import { bannedWordIn } from '@/lib/site-config/banned-words'
 import { readStoredFile } from '@/lib/storage/storage'
 import type { ChatPayment } from '@/lib/generated/prisma/enums'
 import { openChatSecret } from './chat-secret'
+import { beijingDayStart } from './chat-rules'
 import { CONVERSATION_NOT_FOUND, DEFAULT_TITLE, MESSAGE_SELECT, MODEL_UNAVAILABLE, toMessageView } from './manage-conversations'
 import { streamChat, UpstreamError, type UpstreamMessage } from './openai-chat'
 import type { TSendMessage } from './schemas'
@@ -14,12 +15,6 @@ import type { TSendMessage } from './schemas'
 /** No piece of the answer for this long: the upstream is given up on. */
 const IDLE_LIMIT_MS = 90_000
 const EMPTY_ANSWER = '模型没有返回内容，本条消息未扣费，请重试'
-
-/** The start of the current Beijing day (UTC+8, no daylight saving): daily allowances reset then. */
-export function beijingDayStart(now = new Date()): Date {
-  const shifted = new Date(now.getTime() + 8 * 3600_000)
-  return new Date(Date.UTC(shifted.getUTCFullYear(), shifted.getUTCMonth(), shifted.getUTCDate()) - 8 * 3600_000)
-}
 
 type Prepared = {
   userMessageId: string

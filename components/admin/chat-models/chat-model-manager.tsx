@@ -47,13 +47,31 @@ export function ChatModelManager() {
   }
 
   const columns: Column<AdminChatModelRow>[] = [
-    { header: '名称', cell: (m) => m.name, className: 'font-medium text-white', mobile: 'title' },
-    { header: '模型', cell: (m) => <code className="text-xs">{m.model}</code> },
-    { header: '接口地址', cell: (m) => <span title={m.endpoint}>{m.endpoint}</span>, className: 'max-w-56 truncate text-zinc-400', mobile: 'hide' },
-    { header: '密钥', cell: (m) => (m.secret ? <span className="text-zinc-400">{m.secret}</span> : <Badge>未设置</Badge>) },
+    {
+      header: '名称',
+      cell: (m) => (
+        <span className="inline-flex items-center gap-1.5">
+          {m.name}
+          {m.vision && <Badge tone="brand">识图</Badge>}
+        </span>
+      ),
+      className: 'font-medium text-white',
+      mobile: 'title',
+    },
+    {
+      header: '模型 / 接口地址',
+      cell: (m) => (
+        <div className="max-w-64">
+          <code className="text-xs text-zinc-200">{m.model}</code>
+          <div className="truncate text-xs text-zinc-500" title={m.endpoint}>
+            {m.endpoint}
+          </div>
+        </div>
+      ),
+    },
+    { header: '密钥', cell: (m) => (m.secret ? <span className="text-zinc-400">{m.secret}</span> : <Badge>未设置</Badge>), mobile: 'hide' },
     { header: '每条积分', cell: (m) => m.pricePerMessage },
     { header: '上下文', cell: (m) => `${m.contextMessages} 条`, mobile: 'hide' },
-    { header: '识图', cell: (m) => (m.vision ? '支持' : '-'), mobile: 'hide' },
     { header: '排序', cell: (m) => m.sort, mobile: 'hide' },
     { header: '启用', cell: (m) => <Switch checked={m.enabled} onChange={() => toggleEnabled(m)} label={`启用 ${m.name}`} /> },
     editDeleteColumn<AdminChatModelRow>({
