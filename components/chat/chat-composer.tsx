@@ -12,7 +12,8 @@ type Props = {
   vision: boolean
   disabled: boolean
   hint: string
-  onSend: (content: string, images: string[]) => void
+  /** Resolves false when the message was refused: the box gets it back. */
+  onSend: (content: string, images: string[]) => Promise<boolean>
   onStop: () => void
 }
 
@@ -23,21 +24,26 @@ export function ChatComposer({ busy, vision, disabled, hint, onSend, onStop }: P
   const upload = useUploadImage()
   const file = useRef<HTMLInputElement>(null)
 
-  function submit() {
+  async function submit() {
     const content = text.trim()
     if (!content || busy || disabled || upload.isPending) return
-    onSend(
-      content,
-      images.map((i) => i.id),
-    )
+    const attached = images
     setText('')
     setImages([])
+    const accepted = await onSend(
+      content,
+      attached.map((i) => i.id),
+    )
+    if (!accepted) {
+      setText((now) => now || content)
+      setImages((now) => (now.length ? now : attached))
+    }
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault()
-      submit()
+      void submit()
     }
   }
 
@@ -103,7 +109,7 @@ export function ChatComposer({ busy, vision, disabled, hint, onSend, onStop }: P
             停止
           </Button>
         ) : (
-          <Button onClick={submit} disabled={!text.trim() || disabled || upload.isPending}>
+          <Button onClick={() => void submit()} disabled={!text.trim() || disabled || upload.isPending}>
             发送
           </Button>
         )}

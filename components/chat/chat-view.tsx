@@ -71,18 +71,26 @@ function Chat({ points }: { points: number }) {
     }
   }
 
-  async function send(content: string, images: string[], replaceFrom?: string) {
+  /** False when the message was refused before an answer started (the composer then keeps it). */
+  async function send(content: string, images: string[], replaceFrom?: string): Promise<boolean> {
     let id = activeId
+    const isNew = !id
     if (!id) {
-      if (!modelId) return
+      if (!modelId) return false
       try {
         id = (await createConversation.mutateAsync({ modelId })).id
       } catch {
-        return
+        return false
       }
       open(id)
     }
-    await stream.send(id, { content, ...(images.length && { images }), ...(replaceFrom && { replaceFrom }) })
+    const outcome = await stream.send(id, { content, ...(images.length && { images }), ...(replaceFrom && { replaceFrom }) })
+    if (outcome === 'refused' && isNew) {
+      // Nothing was said in it: the conversation made for this message goes again.
+      await deleteConversation.mutateAsync(id).catch(() => {})
+      open(null)
+    }
+    return outcome === 'answered'
   }
 
   const list = conversations.data?.list
@@ -170,7 +178,7 @@ function Chat({ points }: { points: number }) {
               isError={messages.isError}
               state={stream.state}
               busy={busy}
-              onResend={(from: ChatMessageView, content: string) => send(content, [], from.id)}
+              onResend={(from: ChatMessageView, content: string) => void send(content, [], from.id)}
             />
             <ChatComposer
               busy={busy}

@@ -11,11 +11,11 @@ const LONG = Array.from({ length: 60 }, (_, i) => `第${i + 1}句。`).join('')
 let fake: FakeChatStream
 test.beforeAll(async () => {
   fake = await startFakeChatStream({
-    delayMs: 60,
+    delayMs: 80,
     answer: (text) =>
       text.includes('长一点')
         ? LONG
-        : `你说的是：${text}\n\n| 列一 | 列二 |\n| --- | --- |\n| 甲 | 乙 |\n\n\`\`\`js\nconst answer = 42\n\`\`\`\n\n${SCRIPT}\n\n回答完毕。`,
+        : `你说的是：${text}\n\n${'慢慢地回答。'.repeat(20)}\n\n| 列一 | 列二 |\n| --- | --- |\n| 甲 | 乙 |\n\n\`\`\`js\nconst answer = 42\n\`\`\`\n\n${SCRIPT}\n\n回答完毕。`,
   })
   fake.set('slow')
 })
@@ -39,8 +39,8 @@ test('a user chats with streaming answers, stops one, regenerates it and finds t
   // The answer grows while it streams: part of it is there before the end, with 停止 offered.
   const streaming = page.locator('[data-streaming="true"]')
   await expect(streaming).toContainText('你说的是：你好')
+  expect(await streaming.textContent()).not.toContain('回答完毕')
   await expect(page.getByRole('button', { name: '停止' })).toBeVisible()
-  await expect(streaming).not.toContainText('回答完毕')
   const answer = page.locator('[data-role="assistant"]').last()
   await expect(answer).toContainText('回答完毕', { timeout: 20_000 })
   await expect(page.getByRole('button', { name: '停止' })).toBeHidden()
@@ -74,4 +74,23 @@ test('a user chats with streaming answers, stops one, regenerates it and finds t
   await expect(page.locator('[data-role="assistant"]')).toHaveCount(2)
   await expect(page.locator('[data-role="assistant"]').last()).toContainText('第60句')
   await expect(page.locator('[data-role="assistant"]').first().getByText(SCRIPT)).toBeVisible()
+})
+
+test('without points the 积分不足 dialog opens, the message stays in the box and no empty conversation is left', async ({ page, request }) => {
+  const name = uniqueName('付费')
+  const created = await request.post('/api/admin/chat-models', {
+    headers: await asAdmin(request),
+    data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', pricePerMessage: 5, enabled: true, sort: -1000 },
+  })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  await userWithPoints(page, request, 2)
+  await page.goto('/ai_chat')
+  await page.getByLabel('模型').selectOption({ label: `${name}（5 积分/条）` })
+  const box = page.getByLabel('输入消息')
+  await box.fill('你好')
+  await box.press('Enter')
+  await expect(page.getByRole('dialog', { name: '积分不足' })).toBeVisible()
+  await page.getByRole('button', { name: '知道了' }).click()
+  await expect(box).toHaveValue('你好')
+  await expect(page.getByRole('navigation', { name: '对话列表' }).getByText('还没有对话')).toBeVisible()
 })

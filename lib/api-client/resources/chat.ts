@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { createParser } from 'eventsource-parser'
 import { useCallback, useRef, useState } from 'react'
 import type { ChatMessageView, ChatModelView, ConversationView, TConversationCreate, TConversationUpdate } from '@/lib/chat/schemas'
-import { api } from '../request'
+import { ApiError, api } from '../request'
 import { profileKeys } from './profile'
 import { useWrite } from './write'
 
@@ -72,7 +72,7 @@ export function useChatStream() {
   const controller = useRef<AbortController | null>(null)
 
   const send = useCallback(
-    async (conversationId: string, question: SendInput) => {
+    async (conversationId: string, question: SendInput): Promise<'answered' | 'refused'> => {
       controller.current?.abort()
       const abort = new AbortController()
       controller.current = abort
@@ -105,8 +105,14 @@ export function useChatStream() {
           },
           abort.signal,
         )
-      } catch {
-        // stopped, or refused before the answer (already shown by the request layer)
+      } catch (error) {
+        // Refused before the answer (积分不足, a banned word): the request layer has shown it.
+        if (error instanceof ApiError && !abort.signal.aborted) {
+          if (controller.current === abort) controller.current = null
+          setState({ phase: 'idle' })
+          return 'refused'
+        }
+        if (!abort.signal.aborted) failure = '网络连接中断，已收到的内容会保留'
       }
       if (controller.current === abort) controller.current = null
       // Stopped: the server stores what arrived once it notices the closed request.
@@ -117,6 +123,7 @@ export function useChatStream() {
         queryClient.invalidateQueries({ queryKey: profileKeys.all }),
       ])
       setState(failure ? { phase: 'failed', conversationId, question, errMessage: failure } : { phase: 'idle' })
+      return 'answered'
     },
     [queryClient],
   )
