@@ -12,7 +12,9 @@ import * as messagesRoute from '@/app/api/chat/conversations/[id]/messages/route
 import * as conversationsRoute from '@/app/api/chat/conversations/route'
 import * as chatModelsRoute from '@/app/api/chat/models/route'
 import { openChatSecret } from '@/lib/chat/chat-secret'
+import { createUpload } from '@/lib/uploads/create-upload'
 import { db } from '@/lib/db'
+import { fakePng } from '../fakes/common'
 import { startFakeChatStream, type FakeChatStream } from '../fakes/openai-chat'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
@@ -172,6 +174,38 @@ describe('a message', () => {
     expect(await pointsOf(user.id)).toBe(30 - 3 * PRICE)
   })
 
+  it('sends pictures to a model that reads them, as image parts; a model that does not refuses them', async () => {
+    const user = await createUser({ points: 10 })
+    const upload = await createUpload(user.id, await fakePng(7))
+    const id = await conversationFor(user.token)
+    const refused = await send(user.token, id, { content: '这是什么', images: [upload.id] })
+    expect([refused.status, refused.json.errMessage]).toEqual([400, '该模型不支持图片输入，请换一个支持识图的模型'])
+
+    const vision = expectOk(
+      await callRoute(chatModelsAdminRoute.POST, {
+        token: admin.token,
+        body: { name: '识图', endpoint: fake.url, secret: fake.key, model: 'gpt-4o-mini', pricePerMessage: 1, vision: true },
+      }),
+    )
+    expectOk(await callRoute(conversationRoute.PATCH, { method: 'PATCH', token: user.token, params: { id }, body: { modelId: vision.id } }))
+    const someoneElses = await createUpload((await createUser()).id, await fakePng(8))
+    expect((await send(user.token, id, { content: '这是什么', images: [someoneElses.id] })).json.errMessage).toBe('图片不存在，请重新上传')
+
+    const res = await send(user.token, id, { content: '这是什么', images: [upload.id] })
+    expect(res.events.at(-1)!.event).toBe('done')
+    const question = (fake.calls.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages.at(-1)!
+    expect(question).toMatchObject({
+      role: 'user',
+      content: [
+        { type: 'text', text: '这是什么' },
+        { type: 'image_url', image_url: { url: expect.stringMatching(/^data:image\/png;base64,/) } },
+      ],
+    })
+    const listed = expectOk(await callRoute(messagesRoute.GET, { token: user.token, params: { id } }))
+    expect(listed.list[0]).toMatchObject({ role: 'USER', images: [upload.url] })
+    await callRoute(chatModelRoute.PATCH, { method: 'PATCH', token: admin.token, params: { id: vision.id }, body: { enabled: false } })
+  })
+
   for (const behaviour of ['500', '429', 'cutoff-before', 'malformed'] as const) {
     it(`refunds when the model fails before the first token (${behaviour})`, async () => {
       const user = await createUser({ points: 10 })
@@ -260,7 +294,10 @@ describe('paying', () => {
 
   it('usage per model and per user is visible in the console', async () => {
     const usage = expectOk(await callRoute(chatUsageRoute.GET, { token: admin.token, query: { days: 7 } }))
-    expect(usage.models).toEqual([expect.objectContaining({ name: 'DeepSeek', messages: expect.any(Number), points: expect.any(Number) })])
+    expect(usage.models).toEqual([
+      { name: 'DeepSeek', messages: expect.any(Number), points: expect.any(Number) },
+      { name: '识图', messages: 1, points: 1 },
+    ])
     expect(usage.models[0].messages).toBeGreaterThan(5)
     expect(usage.users.length).toBeGreaterThan(3)
   })
