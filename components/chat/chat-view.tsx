@@ -144,8 +144,16 @@ function Chat({ points }: { points: number }) {
       <aside className="hidden w-64 shrink-0 md:block">{sidebar}</aside>
       {drawer && (
         <div className="fixed inset-0 z-40 md:hidden" role="dialog" aria-label="对话列表">
-          <button type="button" className="absolute inset-0 bg-black/60" aria-label="关闭对话列表" onClick={() => setDrawer(false)} />
-          <div className="absolute inset-y-0 left-0 w-72 max-w-[85vw] border-r border-zinc-800 bg-zinc-950 p-4">{sidebar}</div>
+          <div className="absolute inset-0 bg-black/60" aria-hidden onClick={() => setDrawer(false)} />
+          <div
+            className="absolute inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col gap-3 border-r border-zinc-800 bg-zinc-950 p-4"
+            onKeyDown={(e) => e.key === 'Escape' && setDrawer(false)}
+          >
+            <Button size="sm" variant="ghost" className="self-end" onClick={() => setDrawer(false)}>
+              关闭对话列表
+            </Button>
+            <div className="min-h-0 flex-1">{sidebar}</div>
+          </div>
         </div>
       )}
       <section className="flex min-w-0 flex-1 flex-col rounded-xl border border-zinc-800 bg-zinc-900/40">

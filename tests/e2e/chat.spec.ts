@@ -21,7 +21,7 @@ test.beforeAll(async () => {
 })
 test.afterAll(() => fake?.close())
 
-test('a user chats with streaming answers, stops one, regenerates it and finds the conversation after a reload', async ({ page, request }) => {
+test('a user chats with streaming answers, stops one, regenerates it and finds the conversation after a reload', async ({ page, request }, testInfo) => {
   const name = uniqueName('对话')
   const created = await request.post('/api/admin/chat-models', {
     headers: await asAdmin(request),
@@ -70,13 +70,16 @@ test('a user chats with streaming answers, stops one, regenerates it and finds t
 
   // After a reload the conversation is in the list (titled by its first message) and open.
   await page.reload()
+  await expect(page.getByRole('heading', { name: '你好', exact: true })).toBeVisible()
+  if (testInfo.project.name === 'phone') await page.getByRole('button', { name: '对话', exact: true }).click()
   await expect(page.getByRole('navigation', { name: '对话列表' }).getByRole('button', { name: '你好', exact: true })).toBeVisible()
+  if (testInfo.project.name === 'phone') await page.getByRole('button', { name: '关闭对话列表' }).click()
   await expect(page.locator('[data-role="assistant"]')).toHaveCount(2)
   await expect(page.locator('[data-role="assistant"]').last()).toContainText('第60句')
   await expect(page.locator('[data-role="assistant"]').first().getByText(SCRIPT)).toBeVisible()
 })
 
-test('without points the 积分不足 dialog opens, the message stays in the box and no empty conversation is left', async ({ page, request }) => {
+test('without points the 积分不足 dialog opens, the message stays in the box and no empty conversation is left', async ({ page, request }, testInfo) => {
   const name = uniqueName('付费')
   const created = await request.post('/api/admin/chat-models', {
     headers: await asAdmin(request),
@@ -92,5 +95,7 @@ test('without points the 积分不足 dialog opens, the message stays in the box
   await expect(page.getByRole('dialog', { name: '积分不足' })).toBeVisible()
   await page.getByRole('button', { name: '知道了' }).click()
   await expect(box).toHaveValue('你好')
+  await expect(page.getByRole('heading', { name: '新对话' })).toBeVisible()
+  if (testInfo.project.name === 'phone') await page.getByRole('button', { name: '对话', exact: true }).click()
   await expect(page.getByRole('navigation', { name: '对话列表' }).getByText('还没有对话')).toBeVisible()
 })
