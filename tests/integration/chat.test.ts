@@ -82,6 +82,9 @@ describe('chat models in the console', () => {
     expect(openChatSecret(row.secretEnc!)).toBe(fake.key)
 
     const manager = await createUser({ role: 'MANAGER' })
+    expect(expectOk(await callRoute(chatModelsAdminRoute.GET, { token: manager.token }))).toHaveLength(1)
+    expectFail(await callRoute(chatModelRoute.PATCH, { method: 'PATCH', token: manager.token, params: { id: modelId }, body: { pricePerMessage: 0 } }), 403)
+    expectFail(await callRoute(chatModelTestRoute.POST, { method: 'POST', token: manager.token, params: { id: modelId } }), 403)
     expectFail(
       await callRoute(chatModelsAdminRoute.POST, { token: manager.token, body: { name: 'x', endpoint: fake.url, model: 'm', pricePerMessage: 1 } }),
       403,

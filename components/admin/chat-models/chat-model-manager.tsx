@@ -10,6 +10,8 @@ import {
   type AdminChatModelRow,
   type ChatUsageRow,
 } from '@/lib/api-client/resources/admin-chat-models'
+import { useProfile } from '@/lib/api-client/resources/profile'
+import { isAdmin } from '@/lib/auth/permissions'
 import { toast } from '@/lib/ui/toast-store'
 import { Button } from '@/components/ui/button'
 import { editDeleteColumn } from '@/components/admin/shared/edit-delete-column'
@@ -24,6 +26,8 @@ import { ChatModelFormDialog } from './chat-model-form-dialog'
 export function ChatModelManager() {
   const [editing, setEditing] = useState<AdminChatModelRow | 'new' | null>(null)
   const { data, isLoading, isError } = useAdminChatModels()
+  const { profile } = useProfile()
+  const canEdit = profile ? isAdmin(profile.role) : false
   const remove = useDeleteChatModel()
   const update = useUpdateChatModel()
   const test = useTestChatModel()
@@ -73,20 +77,26 @@ export function ChatModelManager() {
     { header: '每条积分', cell: (m) => m.pricePerMessage },
     { header: '上下文', cell: (m) => `${m.contextMessages} 条`, mobile: 'hide' },
     { header: '排序', cell: (m) => m.sort, mobile: 'hide' },
-    { header: '启用', cell: (m) => <Switch checked={m.enabled} onChange={() => toggleEnabled(m)} label={`启用 ${m.name}`} /> },
-    editDeleteColumn<AdminChatModelRow>({
-      onEdit: setEditing,
-      onDelete: setDeleting,
-      extra: (m) => (
-        <Button size="sm" variant="ghost" loading={testing === m.id} onClick={() => runTest(m)}>
-          测试连接
-        </Button>
-      ),
-    }),
+    {
+      header: '启用',
+      cell: (m) => (canEdit ? <Switch checked={m.enabled} onChange={() => toggleEnabled(m)} label={`启用 ${m.name}`} /> : m.enabled ? '启用' : '停用'),
+    },
   ]
+  if (canEdit)
+    columns.push(
+      editDeleteColumn<AdminChatModelRow>({
+        onEdit: setEditing,
+        onDelete: setDeleting,
+        extra: (m) => (
+          <Button size="sm" variant="ghost" loading={testing === m.id} onClick={() => runTest(m)}>
+            测试连接
+          </Button>
+        ),
+      }),
+    )
   return (
     <div>
-      <PageTitle actions={<Button onClick={() => setEditing('new')}>新建对话模型</Button>}>对话模型</PageTitle>
+      <PageTitle actions={canEdit && <Button onClick={() => setEditing('new')}>新建对话模型</Button>}>对话模型</PageTitle>
       <p className="mb-4 text-sm text-zinc-400">
         AI 对话（/ai_chat）使用的 OpenAI 兼容模型：OpenAI、DeepSeek、通义千问（DashScope 兼容模式）、豆包（火山方舟）或 new-api / one-api 中转。
       </p>
