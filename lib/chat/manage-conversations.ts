@@ -84,6 +84,11 @@ export const MESSAGE_SELECT = { id: true, role: true, content: true, images: tru
 
 export async function listMessages(userId: string, conversationId: string): Promise<{ list: ChatMessageView[]; total: number }> {
   await ownConversation(userId, conversationId)
-  const rows = await db().chatMessage.findMany({ where: { conversationId }, select: MESSAGE_SELECT, orderBy: { createdAt: 'asc' } })
+  // An answer row without text is one still streaming (or one a crash cut off before its first piece): not shown.
+  const rows = await db().chatMessage.findMany({
+    where: { conversationId, NOT: { role: 'ASSISTANT', content: '' } },
+    select: MESSAGE_SELECT,
+    orderBy: { createdAt: 'asc' },
+  })
   return { list: rows.map(toMessageView), total: rows.length }
 }

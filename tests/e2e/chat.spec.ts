@@ -3,7 +3,7 @@
 // is there after a reload, and a <script> in the model's Markdown shows as text.
 import { expect, test } from '@playwright/test'
 import { startFakeChatStream, type FakeChatStream } from '../fakes/openai-chat'
-import { asAdmin, uniqueName, userWithPoints } from './support/session'
+import { adminToken, asAdmin, signInWithToken, uniqueName, userWithPoints } from './support/session'
 
 const SCRIPT = '<script>window.__pwned = 1</script>'
 const LONG = Array.from({ length: 60 }, (_, i) => `第${i + 1}句。`).join('')
@@ -98,4 +98,27 @@ test('without points the 积分不足 dialog opens, the message stays in the box
   await expect(page.getByRole('heading', { name: '新对话' })).toBeVisible()
   if (testInfo.project.name === 'phone') await page.getByRole('button', { name: '对话', exact: true }).click()
   await expect(page.getByRole('navigation', { name: '对话列表' }).getByText('还没有对话')).toBeVisible()
+})
+
+test("an admin adds a chat model in 对话模型 and 测试连接 answers with the model's words", async ({ page, request }) => {
+  test.skip(test.info().project.name === 'phone', 'the console flow is the same on a phone; desktop is enough')
+  const name = uniqueName('控制台')
+  await signInWithToken(page, await adminToken(request))
+  await page.goto('/admin/chat_model_mana')
+  await page.getByRole('button', { name: '新建对话模型' }).click()
+  const form = page.getByRole('dialog', { name: '新建对话模型' })
+  await form.getByLabel('名称', { exact: true }).fill(name)
+  await form.getByLabel('模型名称').fill('deepseek-chat')
+  await form.getByLabel('接口地址').fill(`${fake.url}/v1`)
+  await form.getByLabel('密钥').fill(fake.key)
+  await form.getByLabel('每条消息积分').fill('2')
+  await form.getByRole('button', { name: '保存' }).click()
+  await expect(page.getByText('对话模型已创建')).toBeVisible()
+  const row = page.getByRole('row').filter({ hasText: name })
+  await expect(row).toContainText('deepseek-chat')
+  await expect(row).not.toContainText(fake.key)
+  fake.set('normal')
+  await row.getByRole('button', { name: '测试连接' }).click()
+  await expect(page.getByText(/^连接成功，模型回复：/)).toBeVisible()
+  fake.set('slow')
 })
