@@ -1,12 +1,13 @@
 import 'server-only'
 import { db, type Tx } from '@/lib/db'
 import { badRequest, notFound } from '@/lib/http/app-error'
-import { AlreadyBookedError, postMovement } from '@/lib/ledger/post-movement'
+import { postMovement } from '@/lib/ledger/post-movement'
 import { activeMembership } from '@/lib/memberships/active-membership'
 import { bannedWordIn } from '@/lib/site-config/banned-words'
 import { readStoredFile } from '@/lib/storage/storage'
 import type { ChatPayment } from '@/lib/generated/prisma/enums'
 import { openChatSecret } from './chat-secret'
+import { dropAnswer } from './drop-answer'
 import { beijingDayStart } from './chat-rules'
 import { CONVERSATION_NOT_FOUND, DEFAULT_TITLE, MESSAGE_SELECT, MODEL_UNAVAILABLE, toMessageView } from './manage-conversations'
 import { streamChat, UpstreamError, type UpstreamMessage } from './openai-chat'
@@ -143,21 +144,6 @@ async function prepare(userId: string, conversationId: string, input: TSendMessa
   })
 }
 
-/** Nothing was delivered: the answer row goes (it does not count against the allowance) and the points come back, once. */
-async function dropAnswer(userId: string, p: Prepared): Promise<number> {
-  return db().$transaction(async (tx) => {
-    await tx.chatMessage.deleteMany({ where: { id: p.answerId } })
-    if (p.price) {
-      try {
-        await postMovement(tx, { userId, account: 'POINTS', kind: 'CHAT_REFUND', amount: p.price, reference: `chat:${p.answerId}:refund` })
-      } catch (error) {
-        if (!(error instanceof AlreadyBookedError)) throw error
-      }
-    }
-    return (await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { points: true } })).points
-  })
-}
-
 async function keepAnswer(userId: string, p: Prepared, content: string, incomplete: boolean) {
   const message = await db().chatMessage.update({ where: { id: p.answerId }, data: { content, incomplete }, select: MESSAGE_SELECT })
   const { points } = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { points: true } })
@@ -220,7 +206,7 @@ export async function sendMessage(userId: string, conversationId: string, input:
       }
       try {
         if (!content) {
-          const points = await dropAnswer(userId, prepared)
+          const points = await dropAnswer({ id: prepared.answerId, userId, points: prepared.price })
           send('error', { errMessage: failure ?? EMPTY_ANSWER, points, refunded: prepared.price })
         } else {
           send('done', await keepAnswer(userId, prepared, content, failure !== null))

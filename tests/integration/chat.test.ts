@@ -12,8 +12,10 @@ import * as messagesRoute from '@/app/api/chat/conversations/[id]/messages/route
 import * as conversationsRoute from '@/app/api/chat/conversations/route'
 import * as chatModelsRoute from '@/app/api/chat/models/route'
 import { openChatSecret } from '@/lib/chat/chat-secret'
+import { sweepChatAnswers } from '@/lib/chat/drop-answer'
 import { createUpload } from '@/lib/uploads/create-upload'
 import { db } from '@/lib/db'
+import { postMovement } from '@/lib/ledger/post-movement'
 import { fakePng } from '../fakes/common'
 import { startFakeChatStream, type FakeChatStream } from '../fakes/openai-chat'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -353,5 +355,39 @@ describe('refusals and privacy', () => {
     expectOk(await callRoute(chatModelRoute.DELETE, { method: 'DELETE', token: admin.token, params: { id: off.id } }))
     expectOk(await callRoute(conversationRoute.DELETE, { method: 'DELETE', token: user.token, params: { id } }))
     expect(await messagesOf(id)).toEqual([])
+  })
+})
+
+describe('the worker', () => {
+  it('refunds an answer a crash left without text, once, and leaves answers under way alone', async () => {
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    const answer = async (minutesAgo: number) => {
+      const row = await db().chatMessage.create({
+        data: {
+          conversationId: id,
+          userId: user.id,
+          modelId,
+          role: 'ASSISTANT',
+          content: '',
+          incomplete: true,
+          paidBy: 'POINTS',
+          points: PRICE,
+          createdAt: new Date(Date.now() - minutesAgo * 60_000),
+        },
+      })
+      await db().$transaction((tx) =>
+        postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'CHAT_CHARGE', amount: -PRICE, reference: `chat:${row.id}:charge` }),
+      )
+      return row.id
+    }
+    const crashed = await answer(30)
+    const underWay = await answer(1)
+    expect(await pointsOf(user.id)).toBe(10 - 2 * PRICE)
+    expect(await sweepChatAnswers()).toBe(1)
+    expect(await sweepChatAnswers()).toBe(0)
+    expect(await pointsOf(user.id)).toBe(10 - PRICE)
+    expect((await messagesOf(id)).map((m) => m.id)).toEqual([underWay])
+    expect(await db().ledgerEntry.count({ where: { reference: `chat:${crashed}:refund` } })).toBe(1)
   })
 })
