@@ -18,6 +18,7 @@ export const MAIN_NAV: NavItem[] = [
   { href: '/img_controlnet', label: '线稿上色', description: '上传线稿，AI 帮你上色' },
   { href: '/mj', label: 'MJ 绘画', description: 'Midjourney：四宫格、放大、变体、局部重绘', needs: 'mj-model' },
   { href: '/ai_video', label: 'AI 视频', description: '文字或图片生成短视频', needs: 'video-model' },
+  { href: '/ai_chat', label: 'AI 对话', description: '与大模型聊天：多轮对话、代码与表格' },
 ]
 
 /** The user menu (signed in). */
@@ -41,6 +42,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/task_mana', label: '任务管理' },
   { href: '/admin/model_mana', label: '模型管理' },
   { href: '/admin/custom_model_mana', label: '风格模型' },
+  { href: '/admin/chat_model_mana', label: '对话模型' },
   { href: '/admin/prompt_mana', label: '提示词管理' },
   { href: '/admin/cards_mana', label: '卡密管理' },
   { href: '/admin/order_mana', label: '订单管理' },
