@@ -4,6 +4,7 @@ import Link from 'next/link'
 import type { ReactNode } from 'react'
 import { useSiteInfo } from '@/lib/api-client/resources/site-info'
 import { ChatIcon, KeyIcon, PhoneIcon } from '@/components/ui/icons'
+import { InviteNotice } from './invite-notice'
 import { useRedirectParam } from './use-redirect-param'
 
 function Option({ href, title, note, icon, disabled }: { href: string; title: string; note: string; icon: ReactNode; disabled?: boolean }) {
@@ -42,6 +43,7 @@ export function LoginChooser() {
     <div>
       <h1 className="text-xl font-semibold text-white">登录</h1>
       <p className="mt-1 text-sm text-zinc-400">选择登录方式</p>
+      <InviteNotice />
       <div className="mt-6 space-y-3">
         <Option href={withRedirect('/login_by_password')} title="账号密码登录" note="使用用户名和密码登录或注册" icon={<KeyIcon className="size-5" />} />
         <Option
