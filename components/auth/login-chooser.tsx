@@ -5,6 +5,7 @@ import type { ReactNode } from 'react'
 import { useSiteInfo } from '@/lib/api-client/resources/site-info'
 import { ChatIcon, KeyIcon, PhoneIcon } from '@/components/ui/icons'
 import { InviteNotice } from './invite-notice'
+import { useInviteCode } from './use-invite-code'
 import { useRedirectParam } from './use-redirect-param'
 
 function Option({ href, title, note, icon, disabled }: { href: string; title: string; note: string; icon: ReactNode; disabled?: boolean }) {
@@ -35,7 +36,10 @@ function Option({ href, title, note, icon, disabled }: { href: string; title: st
 export function LoginChooser() {
   const { data: config } = useSiteInfo()
   const { carry } = useRedirectParam()
-  const withRedirect = (path: string) => (carry ? `${path}?${carry}` : path)
+  const invite = useInviteCode()
+  // An invite link leads on to the sign-up form (the code itself is kept by useInviteCode).
+  const query = [carry, invite ? `invite=${encodeURIComponent(invite)}` : ''].filter(Boolean).join('&')
+  const withRedirect = (path: string) => (query ? `${path}?${query}` : path)
   const isWechatReady = Boolean(config?.WX_ENABLED && config.WX_APP_ID)
   const isSmsReady = Boolean(config?.SMS_LOGIN_ENABLED)
 
