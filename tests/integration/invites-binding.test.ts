@@ -1,11 +1,12 @@
 // Invites (docs/PRODUCT.md §17): every user's code, binding an inviter once (never oneself,
 // never a ring, every refusal with its reason), the reward, sign-ups through an invite link
 // (password and WeChat OAuth creating the account), and the operator's settings.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as commission from '@/app/api/admin/commission/route'
 import * as commissionUpdate from '@/app/api/admin/commission/update/route'
 import * as relations from '@/app/api/admin/invites/route'
 import * as register from '@/app/api/auth/register/route'
+import * as smsLogin from '@/app/api/auth/sms/login/route'
 import * as bindInvite from '@/app/api/users/bind_invite/route'
 import * as myInvite from '@/app/api/users/my/invite/route'
 import { db } from '@/lib/db'
@@ -15,6 +16,7 @@ import { expectFail, expectOk } from '../helpers/expect-response'
 import { quickUser } from '../helpers/ledger-fixtures'
 import { ledgerMatchesColumns } from '../helpers/payments'
 import { configure, startByLink, wechatRoundTrip } from '../helpers/sign-in'
+import { freshIp, freshMobile, sendCode } from '../helpers/sms'
 
 const MP = { appId: 'wx0123456789abcdef', secret: '0123456789abcdef0123456789abcdef' }
 
@@ -138,6 +140,26 @@ describe('signing up through an invite link', () => {
     const stray = `inv${Date.now().toString(36)}x`
     expectOk(await callRoute(register.POST, { body: { username: stray, password: 'a-good-password', invite: 'NOSUCH99' } }))
     expect((await db().user.findUniqueOrThrow({ where: { username: stray } })).inviterId).toBeNull()
+  })
+
+  it('an SMS sign-in that creates the account binds the link’s inviter', async () => {
+    await configure(admin.token, { SMS_LOGIN_ENABLED: true, SMS_PROVIDER: 'log' })
+    const inviter = await quickUser()
+    const code = await codeOf(inviter.token)
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+    const mobile = freshMobile()
+    let sms: string
+    try {
+      expectOk(await sendCode(mobile))
+      sms = log.mock.calls
+        .map((c) => String(c[0]))
+        .find((l) => l.startsWith(`SMS to ${mobile}: `))!
+        .slice(-6)
+    } finally {
+      log.mockRestore()
+    }
+    expectOk(await callRoute(smsLogin.POST, { body: { mobile, code: sms, agreeTerms: true, invite: code }, ip: freshIp() }))
+    expect((await db().user.findUniqueOrThrow({ where: { mobile } })).inviterId).toBe(inviter.id)
   })
 
   it('an account created by WeChat OAuth from an invite link is bound; a returning WeChat user is not rebound', async () => {
