@@ -1,9 +1,9 @@
 import 'server-only'
 import type { Tx } from '@/lib/db'
 import type { Status } from '@/lib/generated/prisma/enums'
-import { postMovement } from '@/lib/ledger/post-movement'
 import { extendMembership } from '@/lib/memberships/extend-membership'
 import { creditCommission } from '@/lib/invites/commission'
+import { postGrant } from './grant-movements'
 import type { OrderGrant } from './order-grant'
 
 /** Who decided that an order is paid. */
@@ -41,25 +41,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
   if (!order) return false
 
   const grant = order.grant as OrderGrant
-  const reference = (what: string) => `order:${order.id}:${what}`
-  if (grant.points)
-    await postMovement(tx, {
-      userId: order.userId,
-      account: 'POINTS',
-      kind: 'ORDER_CREDIT',
-      amount: grant.points,
-      reference: reference('points'),
-      note: order.subject,
-    })
-  if (grant.balance)
-    await postMovement(tx, {
-      userId: order.userId,
-      account: 'BALANCE',
-      kind: 'ORDER_CREDIT',
-      amount: grant.balance,
-      reference: reference('balance'),
-      note: order.subject,
-    })
+  await postGrant(tx, order.userId, grant, { sign: 1, kind: 'ORDER_CREDIT', prefix: `order:${order.id}`, note: order.subject })
   if (grant.days && grant.membership) {
     await extendMembership(tx, order.userId, {
       kind: grant.membership,

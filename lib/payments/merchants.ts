@@ -28,6 +28,16 @@ export type AlipayMerchant = {
 
 const text = (values: ReadonlyMap<string, unknown>, name: string) => String(values.get(name) ?? '').trim()
 
+/** Parsing keys costs more than the rest of a notification's checks: the merchants are kept until a setting changes. */
+const built = new Map<string, unknown>()
+function memo<T>(key: string, make: () => T): T {
+  if (!built.has(key)) {
+    if (built.size > 8) built.clear()
+    built.set(key, make())
+  }
+  return built.get(key) as T
+}
+
 /** Where the providers send notifications: PUBLIC_URL + the notify paths (http works for trials; WeChat wants https). */
 export function siteUrl(): string {
   const e = env()
@@ -49,7 +59,8 @@ export async function wechatMerchant(use: MerchantUse): Promise<WechatMerchant |
   const values = await getAllConfigValues()
   if (!usable('wechat', values, use)) return null
   const publicKeyId = text(values, 'WXPAY_PUBLIC_KEY_ID')
-  return {
+  const names = ['WXPAY_APP_ID', 'WXPAY_MCH_ID', 'WXPAY_MCH_SERIAL_NO', 'WXPAY_MCH_PRIVATE_KEY', 'WXPAY_API_V3_KEY', 'WXPAY_PUBLIC_KEY_ID', 'WXPAY_PUBLIC_KEY']
+  return memo(['wechat', env().WXPAY_API_BASE, siteUrl(), ...names.map((n) => text(values, n))].join('\u0000'), () => ({
     appId: text(values, 'WXPAY_APP_ID'),
     mchId: text(values, 'WXPAY_MCH_ID'),
     serialNo: text(values, 'WXPAY_MCH_SERIAL_NO').toUpperCase(),
@@ -58,13 +69,14 @@ export async function wechatMerchant(use: MerchantUse): Promise<WechatMerchant |
     publicKey: publicKeyId ? { id: publicKeyId, key: readPublicKey(text(values, 'WXPAY_PUBLIC_KEY')) } : null,
     apiBase: env().WXPAY_API_BASE.replace(/\/+$/, ''),
     notifyUrl: `${siteUrl()}/api/pay/wechat/notify`,
-  }
+  }))
 }
 
 export async function alipayMerchant(use: MerchantUse): Promise<AlipayMerchant | null> {
   const values = await getAllConfigValues()
   if (!usable('alipay', values, use)) return null
-  return {
+  const names = ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'ALIPAY_SELLER_ID']
+  return memo(['alipay', env().ALIPAY_GATEWAY, siteUrl(), ...names.map((n) => text(values, n))].join('\u0000'), () => ({
     appId: text(values, 'ALIPAY_APP_ID'),
     // alipay-sdk reads PKCS#1 by default; whatever the operator pasted is converted.
     privateKeyPem: readPrivateKey(text(values, 'ALIPAY_PRIVATE_KEY')).export({ format: 'pem', type: 'pkcs1' }).toString(),
@@ -72,5 +84,5 @@ export async function alipayMerchant(use: MerchantUse): Promise<AlipayMerchant |
     sellerId: text(values, 'ALIPAY_SELLER_ID') || null,
     gateway: env().ALIPAY_GATEWAY,
     notifyUrl: `${siteUrl()}/api/pay/alipay/notify`,
-  }
+  }))
 }

@@ -10,6 +10,7 @@ import { giveBackCommission, takeBackCommission } from '@/lib/invites/commission
 import { getOrderForAdmin } from './admin-orders'
 import { alipayClient } from './alipay/client'
 import { alipayMerchant, wechatMerchant } from './merchants'
+import { postGrant } from './grant-movements'
 import type { OrderGrant } from './order-grant'
 import { centsToYuanString } from './out-trade-no'
 import { wechatClient, type WxAnswer } from './wechat/client'
@@ -70,20 +71,10 @@ export async function refundOrder(actor: SessionUser, ip: string, orderId: strin
 const SPENT = '用户已使用了本订单获得的积分或余额，无法全额退款'
 
 async function takeBack(tx: Tx, order: Refunding): Promise<void> {
-  const ref = (what: string) => `order:${order.id}:refund:${order.refundNo}:${what}`
+  const prefix = `order:${order.id}:refund:${order.refundNo}`
   const g = order.grant
   try {
-    if (g.points)
-      await postMovement(tx, { userId: order.userId, account: 'POINTS', kind: 'ORDER_REFUND', amount: -g.points, reference: ref('points'), note: '订单退款' })
-    if (g.balance)
-      await postMovement(tx, {
-        userId: order.userId,
-        account: 'BALANCE',
-        kind: 'ORDER_REFUND',
-        amount: -g.balance,
-        reference: ref('balance'),
-        note: '订单退款',
-      })
+    await postGrant(tx, order.userId, g, { sign: -1, kind: 'ORDER_REFUND', prefix, note: '订单退款' })
   } catch (error) {
     if (error instanceof AppError && (error.code === 'INSUFFICIENT_POINTS' || error.code === 'BAD_REQUEST')) throw badRequest(SPENT)
     throw error
@@ -93,32 +84,21 @@ async function takeBack(tx: Tx, order: Refunding): Promise<void> {
   await takeBackCommission(tx, order.id, order.refundNo)
   // Paid from the balance: the money goes back there.
   if (order.channel === 'BALANCE')
-    await postMovement(tx, { userId: order.userId, account: 'BALANCE', kind: 'ORDER_REFUND', amount: order.amount, reference: ref('pay'), note: '订单退款' })
+    await postMovement(tx, {
+      userId: order.userId,
+      account: 'BALANCE',
+      kind: 'ORDER_REFUND',
+      amount: order.amount,
+      reference: `${prefix}:pay`,
+      note: '订单退款',
+    })
 }
 
 /** The provider refused: the credit returns and the order is no longer marked as refunding. */
 async function giveBack(order: Refunding): Promise<void> {
-  const ref = (what: string) => `order:${order.id}:refund-undo:${order.refundNo}:${what}`
   const g = order.grant
   await db().$transaction(async (tx) => {
-    if (g.points)
-      await postMovement(tx, {
-        userId: order.userId,
-        account: 'POINTS',
-        kind: 'ORDER_REFUND',
-        amount: g.points,
-        reference: ref('points'),
-        note: '退款失败，退回',
-      })
-    if (g.balance)
-      await postMovement(tx, {
-        userId: order.userId,
-        account: 'BALANCE',
-        kind: 'ORDER_REFUND',
-        amount: g.balance,
-        reference: ref('balance'),
-        note: '退款失败，退回',
-      })
+    await postGrant(tx, order.userId, g, { sign: 1, kind: 'ORDER_REFUND', prefix: `order:${order.id}:refund-undo:${order.refundNo}`, note: '退款失败，退回' })
     if (g.days && g.membership) await shortenMembership(tx, order.userId, g.membership, -g.days)
     await giveBackCommission(tx, order.id, order.refundNo)
     await tx.chargeRecord.updateMany({ where: { orderId: order.id }, data: { status: 'SUCCESS', note: '退款失败' } })

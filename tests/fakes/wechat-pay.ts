@@ -4,7 +4,21 @@
 // sends payment notifications encrypted with the APIv3 key (AEAD_AES_256_GCM) and signed
 // over `timestamp\nnonce\nbody\n`. Tests pay orders through it and can lose, delay,
 // duplicate, reorder or tamper with the notifications.
-import { createCipheriv, createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto'
+import { execFileSync } from 'node:child_process'
+import {
+  X509Certificate,
+  createCipheriv,
+  createPrivateKey,
+  createSign,
+  createVerify,
+  generateKeyPairSync,
+  randomBytes,
+  randomUUID,
+  type KeyObject,
+} from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import type http from 'node:http'
 import { jsonBody, record, sendJson, sendText, startServer, type RecordedRequest } from './common'
 
@@ -61,8 +75,29 @@ export type FakeWechatOrder = {
 
 export type WechatNotification = { headers: Record<string, string>; body: string }
 
+/** A platform certificate (the older mode): the fake signs with its key and serves it at /v3/certificates. */
+export type PlatformCertificate = { serialNo: string; certPem: string; privateKey: KeyObject }
+
+/** A self-signed certificate made with the openssl command (Node cannot issue X.509 certificates). */
+export function makePlatformCertificate(): PlatformCertificate {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wxcert-'))
+  try {
+    const key = path.join(dir, 'key.pem')
+    const cert = path.join(dir, 'cert.pem')
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=Tenpay.com Root CA'], {
+      stdio: 'ignore',
+    })
+    const certPem = readFileSync(cert, 'utf8')
+    return { serialNo: new X509Certificate(certPem).serialNumber.toUpperCase(), certPem, privateKey: createPrivateKey(readFileSync(key, 'utf8')) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 export type FakeWechatPayOptions = {
   keys: WechatPayKeys
+  /** Sign with a platform certificate instead of the 微信支付公钥. */
+  certificate?: PlatformCertificate
   /** Delay before each automatic notification (ms). */
   notifyDelayMs?: number
   /** Send no notification when an order is paid (a lost notification). */
@@ -91,6 +126,10 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
   const settings = { loseNotifications: options.loseNotifications ?? false, notifyDelayMs: options.notifyDelayMs ?? 0, duplicate: options.duplicate ?? 1 }
   /** Answer every request with this error instead (an outage). */
   let failWith: { status: number; code: string; message: string } | null = null
+  let certificateDownloads = 0
+
+  const signingKey = options.certificate?.privateKey ?? keys.platformPrivateKey
+  const signingSerial = options.certificate?.serialNo ?? keys.publicKeyId
 
   const signAnswer = (body: string): Record<string, string> => {
     const timestamp = String(Math.floor(Date.now() / 1000))
@@ -98,8 +137,8 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
     return {
       'wechatpay-timestamp': timestamp,
       'wechatpay-nonce': nonce,
-      'wechatpay-serial': keys.publicKeyId,
-      'wechatpay-signature': sign(keys.platformPrivateKey, `${timestamp}\n${nonce}\n${body}\n`),
+      'wechatpay-serial': signingSerial,
+      'wechatpay-signature': sign(signingKey, `${timestamp}\n${nonce}\n${body}\n`),
       'wechatpay-signature-type': SCHEMA,
       'request-id': randomUUID(),
     }
@@ -171,8 +210,8 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
         'content-type': 'application/json',
         'wechatpay-timestamp': timestamp,
         'wechatpay-nonce': headerNonce,
-        'wechatpay-serial': keys.publicKeyId,
-        'wechatpay-signature': sign(keys.platformPrivateKey, `${timestamp}\n${headerNonce}\n${body}\n`),
+        'wechatpay-serial': signingSerial,
+        'wechatpay-signature': sign(signingKey, `${timestamp}\n${headerNonce}\n${body}\n`),
         'wechatpay-signature-type': SCHEMA,
       },
     }
@@ -279,6 +318,24 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
     const refusal = authorized(req, url, raw)
     if (refusal) return error(res, 401, 'SIGN_ERROR', refusal)
 
+    if (path === '/v3/certificates' && req.method === 'GET') {
+      if (!options.certificate) return error(res, 404, 'NOT_FOUND', '该商户已使用微信支付公钥')
+      const nonce = randomBytes(6).toString('hex')
+      const cipher = createCipheriv('aes-256-gcm', Buffer.from(keys.apiV3Key), Buffer.from(nonce))
+      cipher.setAAD(Buffer.from('certificate'))
+      const ciphertext = Buffer.concat([cipher.update(options.certificate.certPem, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64')
+      certificateDownloads++
+      return answer(res, 200, {
+        data: [
+          {
+            serial_no: options.certificate.serialNo,
+            effective_time: beijingTime(),
+            expire_time: beijingTime(new Date(Date.now() + 86_400_000)),
+            encrypt_certificate: { algorithm: 'AEAD_AES_256_GCM', nonce, associated_data: 'certificate', ciphertext },
+          },
+        ],
+      })
+    }
     const created = /^\/v3\/pay\/transactions\/(jsapi|native|h5|app)$/.exec(path)
     if (created && req.method === 'POST') {
       const tradeType = ({ jsapi: 'JSAPI', native: 'NATIVE', h5: 'MWEB', app: 'APP' } as const)[created[1] as 'jsapi']
@@ -325,6 +382,8 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
     orders,
     sent,
     settings,
+    /** How many times /v3/certificates was downloaded. */
+    certificateDownloads: () => certificateDownloads,
     pay,
     notificationFor,
     deliver,

@@ -7,12 +7,12 @@ import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
 import * as orders from '@/app/api/orders/route'
 import { db } from '@/lib/db'
 import { makeAlipayKeys, startFakeAlipay, type FakeAlipay } from '../fakes/alipay'
-import { makeWechatPayKeys, startFakeWechatPay, type FakeWechatPay } from '../fakes/wechat-pay'
+import { makeWechatPayKeys, startFakeWechatPay, type FakeWechatPay, type PlatformCertificate } from '../fakes/wechat-pay'
 import { callRoute } from './call-route'
 import { expectOk } from './expect-response'
 import { configure } from './sign-in'
 
-export type PaymentWorld = { wechat: FakeWechatPay; alipay: FakeAlipay; siteUrl: string; close(): Promise<void> }
+export type PaymentWorld = { wechat: FakeWechatPay; alipay: FakeAlipay; siteUrl: string; certificateMode: boolean; close(): Promise<void> }
 
 const ROUTES: Record<string, (req: Request) => Promise<Response>> = {
   '/api/pay/wechat/notify': wechatNotify.POST,
@@ -20,7 +20,7 @@ const ROUTES: Record<string, (req: Request) => Promise<Response>> = {
 }
 
 /** Starts both fakes and the stand-in site; call before anything reads env(). */
-export async function startPaymentWorld(): Promise<PaymentWorld> {
+export async function startPaymentWorld(options: { wechatCertificate?: PlatformCertificate } = {}): Promise<PaymentWorld> {
   const site = http.createServer(async (req, res) => {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
@@ -37,7 +37,7 @@ export async function startPaymentWorld(): Promise<PaymentWorld> {
   })
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
   const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
-  const wechat = await startFakeWechatPay({ keys: makeWechatPayKeys() })
+  const wechat = await startFakeWechatPay({ keys: makeWechatPayKeys(), certificate: options.wechatCertificate })
   const alipay = await startFakeAlipay({ keys: makeAlipayKeys() })
   process.env.PUBLIC_URL = siteUrl
   process.env.WXPAY_API_BASE = wechat.url
@@ -46,6 +46,7 @@ export async function startPaymentWorld(): Promise<PaymentWorld> {
     wechat,
     alipay,
     siteUrl,
+    certificateMode: Boolean(options.wechatCertificate),
     close: async () => {
       await Promise.all([wechat.close(), alipay.close(), new Promise<void>((resolve) => site.close(() => resolve()))])
     },
@@ -63,8 +64,9 @@ export async function configureMerchants(adminToken: string, world: PaymentWorld
     WXPAY_MCH_SERIAL_NO: w.mchSerialNo,
     WXPAY_MCH_PRIVATE_KEY: w.mchPrivateKeyPem,
     WXPAY_API_V3_KEY: w.apiV3Key,
-    WXPAY_PUBLIC_KEY_ID: w.publicKeyId,
-    WXPAY_PUBLIC_KEY: w.publicKeyPem,
+    // Certificate mode: no 微信支付公钥, so the site downloads platform certificates.
+    WXPAY_PUBLIC_KEY_ID: world.certificateMode ? '' : w.publicKeyId,
+    WXPAY_PUBLIC_KEY: world.certificateMode ? '' : w.publicKeyPem,
     WXPAY_ENABLED: true,
     ALIPAY_APP_ID: a.appId,
     ALIPAY_PRIVATE_KEY: a.appPrivateKeyPem,

@@ -1,6 +1,7 @@
 'use client'
 
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect } from 'react'
 import type { OrderType as ServerOrderType, Status, PayChannel as ServerPayChannel, WxTradeType } from '@/lib/generated/prisma/enums'
 import type { Page } from '@/lib/http/pagination'
 import type { MyOrderView } from '@/lib/payments/my-orders'
@@ -51,7 +52,8 @@ export const orderUrls = {
 
 export const orderKeys = {
   all: ['orders'] as const,
-  list: (params: MyOrderParams) => [...orderKeys.all, 'list', params] as const,
+  lists: () => [...orderKeys.all, 'list'] as const,
+  list: (params: MyOrderParams) => [...orderKeys.lists(), params] as const,
   detail: (id: string) => [...orderKeys.all, 'detail', id] as const,
 }
 
@@ -62,27 +64,34 @@ export const orderQueries = {
 /** docs/PRODUCT.md §5: a pending order is asked about every 2 s until it settles. */
 export const ORDER_POLL_MS = 2000
 
-/** What a paid order changes: the wallet, the profile (balance, points), the ledger and the order lists. */
+/**
+ * What a paid order changes: the wallet, the profile (balance, points), the ledger and the order
+ * lists. Never the order itself: invalidating a query from its own fetch would cancel that fetch.
+ */
 function useRefreshAfterPayment() {
   const queryClient = useQueryClient()
-  return () => Promise.all([walletKeys.all, profileKeys.all, ledgerKeys.all, orderKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })))
+  return useCallback(
+    () => Promise.all([walletKeys.all, profileKeys.all, ledgerKeys.all, orderKeys.lists()].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+    [queryClient],
+  )
 }
 
-/** One of my orders; polled while PENDING (and while `poll` is on: a closed dialog stops asking). */
+/** One of my orders; polled while PENDING (and while `poll` is on: a closed dialog stops asking). Once paid, what it credited is reloaded. */
 export function useOrder(id: string | null, { poll = true }: { poll?: boolean } = {}) {
   const refresh = useRefreshAfterPayment()
-  return useQuery({
+  const query = useQuery({
     queryKey: orderKeys.detail(id ?? ''),
-    queryFn: async () => {
-      const order = await api.get<OrderView>(orderUrls.order(id ?? ''))
-      if (order.status === 'SUCCESS') void refresh()
-      return order
-    },
+    queryFn: () => api.get<OrderView>(orderUrls.order(id ?? '')),
     enabled: Boolean(id),
     placeholderData: undefined,
-    refetchInterval: (query) => (poll && query.state.data?.status === 'PENDING' ? ORDER_POLL_MS : false),
+    refetchInterval: (q) => (poll && q.state.data?.status === 'PENDING' ? ORDER_POLL_MS : false),
     refetchIntervalInBackground: true,
   })
+  const paid = query.data?.status === 'SUCCESS'
+  useEffect(() => {
+    if (paid) void refresh()
+  }, [paid, refresh])
+  return query
 }
 
 /**
@@ -92,10 +101,12 @@ export function useOrder(id: string | null, { poll = true }: { poll?: boolean } 
  */
 export function useCreateOrder() {
   const refresh = useRefreshAfterPayment()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: ({ input, idempotencyKey }: { input: CreateOrderInput; idempotencyKey: string }) =>
       api.post<CreatedOrder>(orderUrls.list, input, { headers: { 'Idempotency-Key': idempotencyKey }, silent: true }),
-    onSuccess: (created) => (created.order.status === 'SUCCESS' ? refresh() : undefined),
+    // A new order joins 订单记录 at once; one paid already (the balance) changes the wallet too.
+    onSuccess: (created) => (created.order.status === 'SUCCESS' ? refresh() : queryClient.invalidateQueries({ queryKey: orderKeys.lists() })),
   })
 }
 

@@ -49,6 +49,7 @@ function signedHttp(merchant: WechatMerchant): Http {
     const text = await res.text()
     const isCertificates = new URL(target).pathname === CERTIFICATES_PATH
     if (res.ok && !isCertificates) {
+      await ensurePlatformKey(merchant, res.headers.get('wechatpay-serial'))
       const verdict = verifyWechatSignature(signedMessageOf(res.headers, text), (serial) => platformKey(merchant, serial))
       if (!verdict.ok) return { status: 0, error: `微信支付应答验签失败：${verdict.reason}` }
     }

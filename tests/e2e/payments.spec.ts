@@ -1,0 +1,207 @@
+// Money in, as a user and an operator see it: buying on /account with WeChat NATIVE (QR),
+// inside WeChat with JSAPI (the bridge stubbed), with Alipay page pay (away and back), the
+// 积分不足 dialog on /text2img, and the order and its revenue in the console.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { asAdmin, registerViaApi, signInWithToken, uniqueName } from './support/session'
+import { enablePayments, payWechatOrder } from './support/payment-fakes'
+import { E2E_WECHAT, setWechatPerson, wechatAvatarUrl } from './support/sign-in-fakes'
+
+const WECHAT_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN'
+
+test.beforeAll(async ({ request }) => enablePayments(request))
+
+/** A points pack on sale, made through the admin API; its name is unique to the test. */
+async function pointsPack(request: APIRequestContext, points: number, price: number): Promise<{ id: string; name: string }> {
+  const name = uniqueName(`${points}积分包`)
+  const res = await request.post('/api/admin/products', {
+    headers: await asAdmin(request),
+    data: { type: 'POINTS', name, description: 'e2e', price, points, enabled: true, sort: 0 },
+  })
+  expect(res.ok(), await res.text()).toBeTruthy()
+  return { id: (await res.json()).data.id, name }
+}
+
+async function newUser(page: Page, request: APIRequestContext) {
+  const user = await registerViaApi(request)
+  await signInWithToken(page, user.token)
+  return user
+}
+
+/** Picks a points pack and a way to pay in the 充值 form of /account. */
+async function choose(page: Page, productName: string, channel: '微信支付' | '支付宝') {
+  await page.getByRole('tab', { name: '积分包' }).click()
+  await page
+    .getByTestId('recharge-form')
+    .getByRole('radio', { name: new RegExp(productName) })
+    .click()
+  await page.getByRole('radiogroup', { name: '支付方式' }).getByRole('radio', { name: channel }).click()
+}
+
+test('a user buys a points pack on /account with a WeChat QR code and sees the points arrive', async ({ page, request }) => {
+  const pack = await pointsPack(request, 1000, 990)
+  await newUser(page, request)
+  await page.goto('/account')
+  const before = Number(await page.getByTestId('account-points').textContent())
+  await choose(page, pack.name, '微信支付')
+  await expect(page.getByText('应付 ¥9.90')).toBeVisible()
+  await page.getByRole('button', { name: '立即支付' }).click()
+
+  const dialog = page.getByRole('dialog', { name: '支付' })
+  await expect(dialog.getByRole('img', { name: '微信支付二维码' })).toBeVisible()
+  const code = await dialog.getByTestId('pay-qr').getAttribute('data-code')
+  expect(code).toMatch(/^weixin:\/\//)
+  const outTradeNo = await dialog.getByTestId('pay-pending').getAttribute('data-out-trade-no')
+  await payWechatOrder(outTradeNo!)
+
+  await expect(dialog.getByText('支付成功')).toBeVisible({ timeout: 20_000 })
+  await expect(dialog.getByTestId('pay-success-wallet')).toContainText(String(before + 1000))
+  await dialog.getByRole('button', { name: '完成' }).click()
+  await expect(page.getByTestId('account-points')).toHaveText(String(before + 1000))
+  const history = page.getByRole('table').filter({ hasText: outTradeNo! })
+  await expect(history.getByText('成功')).toBeVisible()
+})
+
+test.describe('inside WeChat', () => {
+  test.use({ userAgent: WECHAT_UA })
+
+  /** A WeixinJSBridge that answers `answer`, recording what it was asked. */
+  async function stubBridge(page: Page, answer: string) {
+    await page.addInitScript((errMsg) => {
+      const calls: unknown[] = []
+      Object.assign(window, {
+        __bridgeCalls: calls,
+        WeixinJSBridge: {
+          invoke: (name: string, params: unknown, cb: (res: { err_msg: string }) => void) => {
+            calls.push({ name, params })
+            setTimeout(() => cb({ err_msg: errMsg }), 50)
+          },
+        },
+      })
+    }, answer)
+  }
+
+  /**
+   * Signs in through WeChat OAuth (the fake agrees at once), so the user has an openid; the fake
+   * OAuth knows only the sign-in AppID, so payments are switched on again afterwards (JSAPI needs
+   * WX_APP_ID to be the paying AppID).
+   */
+  async function wechatUser(page: Page, request: APIRequestContext) {
+    const headers = await asAdmin(request)
+    for (const [name, value] of Object.entries({ WX_APP_ID: E2E_WECHAT.appId, WX_APP_SECRET: E2E_WECHAT.secret, WX_ENABLED: true })) {
+      const res = await request.patch(`/api/site-config/${name}`, { headers, data: { value } })
+      expect(res.ok(), await res.text()).toBeTruthy()
+    }
+    const id = uniqueName('wxpay')
+    await setWechatPerson({ openid: `o_${id}`, unionid: `u_${id}`, nickname: '微信买家', headimgurl: await wechatAvatarUrl(id) })
+    await page.goto('/login?redirect=%2Faccount')
+    await page.getByRole('link', { name: /微信登录/ }).click()
+    await page.getByRole('link', { name: '微信授权登录' }).click()
+    await expect(page).toHaveURL(/\/account$/)
+    await enablePayments(request)
+  }
+
+  test.afterAll(async ({ request }) => {
+    await request.patch('/api/site-config/WX_ENABLED', { headers: await asAdmin(request), data: { value: false } })
+  })
+
+  test('JSAPI: the bridge opens with the order signature; paid, the page says so', async ({ page, request }) => {
+    const pack = await pointsPack(request, 300, 300)
+    await stubBridge(page, 'get_brand_wcpay_request:ok')
+    await wechatUser(page, request)
+    await page.goto('/account')
+    await choose(page, pack.name, '微信支付')
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/orders') && r.request().method() === 'POST')
+    await page.getByRole('button', { name: '立即支付' }).click()
+    const order = (await (await created).json()).data
+    expect(order.order.tradeType).toBe('JSAPI')
+    expect(order.payment.jsapi).toMatchObject({ package: expect.stringMatching(/^prepay_id=/), signType: 'RSA' })
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __bridgeCalls: { name: string }[] }).__bridgeCalls.map((c) => c.name)))
+      .toEqual(['getBrandWCPayRequest'])
+    await payWechatOrder(order.order.outTradeNo)
+    await expect(page.getByRole('dialog', { name: '支付' }).getByText('支付成功')).toBeVisible({ timeout: 20_000 })
+  })
+
+  test('JSAPI: anything but ok from the bridge is the alert 支付失败, and the order stays pending', async ({ page, request }) => {
+    const pack = await pointsPack(request, 300, 300)
+    await stubBridge(page, 'get_brand_wcpay_request:cancel')
+    await wechatUser(page, request)
+    await page.goto('/account')
+    await choose(page, pack.name, '微信支付')
+    const alert = page.waitForEvent('dialog')
+    await page.getByRole('button', { name: '立即支付' }).click()
+    const shown = await alert
+    expect(shown.message()).toBe('支付失败')
+    await shown.accept()
+    const dialog = page.getByRole('dialog', { name: '支付' })
+    await expect(dialog.getByText('等待支付结果…')).toBeVisible()
+    await dialog.getByRole('button', { name: '稍后支付' }).click()
+    await expect(page.getByRole('table').getByText('待支付')).toBeVisible()
+  })
+})
+
+test('Alipay page pay: away to the cashier and back to /account, which shows the outcome', async ({ page, request }) => {
+  const pack = await pointsPack(request, 500, 500)
+  await newUser(page, request)
+  await page.goto('/account')
+  const before = Number(await page.getByTestId('account-points').textContent())
+  await choose(page, pack.name, '支付宝')
+  await page.getByRole('radiogroup', { name: '支付宝支付方式' }).getByRole('radio', { name: '跳转支付宝网页' }).click()
+  await page.getByRole('button', { name: '立即支付' }).click()
+  await page.getByRole('button', { name: '确认付款' }).click()
+  await expect(page).toHaveURL(/\/account\?order=/)
+  const dialog = page.getByRole('dialog', { name: '支付' })
+  await expect(dialog.getByText('支付成功')).toBeVisible({ timeout: 20_000 })
+  await dialog.getByRole('button', { name: '完成' }).click()
+  await expect(page).toHaveURL(/\/account$/)
+  await expect(page.getByTestId('account-points')).toHaveText(String(before + 500))
+})
+
+test('积分不足 on /text2img opens the recharge dialog over the page', async ({ page, request }) => {
+  await pointsPack(request, 100, 100)
+  await newUser(page, request)
+  await page.goto('/text2img')
+  await page.getByLabel('提示词', { exact: true }).fill('一只猫')
+  // A new user may have a sign-up gift: generate until the points run out (1 point an image).
+  const dialog = page.getByRole('dialog', { name: '积分不足' })
+  await expect(async () => {
+    if (!(await dialog.isVisible())) await page.getByRole('button', { name: '立即生成' }).click()
+    await expect(dialog).toBeVisible({ timeout: 2000 })
+  }).toPass({ timeout: 45_000 })
+  await expect(dialog.getByRole('tab', { name: '积分包', selected: true })).toBeVisible()
+  await expect(dialog.getByRole('button', { name: '立即支付' })).toBeVisible()
+  await expect(dialog.getByRole('link', { name: '兑换卡密' })).toBeVisible()
+  await expect(page).toHaveURL(/\/text2img$/)
+})
+
+test('the admin finds a paid order on /admin/order_mana and its revenue on /admin/analysis_mana', async ({ page, request }) => {
+  const pack = await pointsPack(request, 2000, 1990)
+  const user = await newUser(page, request)
+  await page.goto('/account')
+  await choose(page, pack.name, '微信支付')
+  await page.getByRole('button', { name: '立即支付' }).click()
+  const outTradeNo = await page.getByTestId('pay-pending').getAttribute('data-out-trade-no')
+  await payWechatOrder(outTradeNo!)
+  await expect(page.getByText('支付成功')).toBeVisible({ timeout: 20_000 })
+
+  const headers = await asAdmin(request)
+  await signInWithToken(page, headers.authorization.replace(/^Bearer /, ''))
+  await page.goto('/admin/analysis_mana')
+  const revenueBefore = await page.getByTestId('analysis-revenue').textContent()
+  expect(Number(revenueBefore)).toBeGreaterThanOrEqual(19.9)
+  await expect(page.getByRole('heading', { name: '每日收入（按渠道）' })).toBeVisible()
+  await expect(page.locator('.recharts-bar-rectangle').first()).toBeVisible()
+
+  await page.goto('/admin/order_mana')
+  await page.getByLabel('搜索用户').fill(user.username)
+  await page.getByRole('button', { name: '搜索' }).click()
+  const row = page.getByRole('row').filter({ hasText: outTradeNo! })
+  await expect(row).toBeVisible()
+  await expect(row.getByText('成功')).toBeVisible()
+  await row.getByRole('button', { name: '详情' }).click()
+  const detail = page.getByRole('dialog', { name: '订单详情' })
+  await expect(detail.getByTestId('provider-txn-id')).not.toHaveText('-')
+  await expect(detail.getByText(/支付通知（[1-9]）/)).toBeVisible()
+  await expect(detail.getByRole('button', { name: '退款' })).toBeVisible()
+})
