@@ -20,7 +20,6 @@ test('an invite link: sign-up binds the inviter, a paid order pays the commissio
   const packName = uniqueName('邀请积分包')
   const product = await request.post('/api/admin/products', { headers: admin, data: { type: 'POINTS', name: packName, price: 1990, points: 2000 } })
   expect(product.ok(), await product.text()).toBeTruthy()
-  const productId = (await product.json()).data.id
 
   // The inviter copies the link.
   const inviter = await registerViaApi(request)
@@ -57,17 +56,19 @@ test('an invite link: sign-up binds the inviter, a paid order pays the commissio
   await friend.goto('/my/invite')
   await expect(friend.getByTestId('my-inviter')).toBeVisible()
 
-  // It buys the points pack with WeChat Pay (NATIVE QR), the fake WeChat pays it.
+  // It buys the points pack with WeChat Pay (NATIVE QR); the fake WeChat pays it.
   await friend.goto('/account')
-  const form = friend.getByTestId('recharge-form')
-  await form.getByRole('tab', { name: '积分包' }).click()
-  await form.getByTestId(`product-${productId}`).click()
-  await form.getByRole('radio', { name: '微信支付' }).click()
-  await form.getByRole('button', { name: '立即支付' }).click()
-  const pending = friend.getByTestId('pay-pending')
-  await expect(pending).toBeVisible()
-  await payWechatOrder((await pending.getAttribute('data-out-trade-no'))!)
-  await expect(friend.getByTestId('pay-outcome-green')).toBeVisible({ timeout: 20_000 })
+  await friend.getByRole('tab', { name: '积分包' }).click()
+  await friend
+    .getByTestId('recharge-form')
+    .getByRole('radio', { name: new RegExp(packName) })
+    .click()
+  await friend.getByRole('radiogroup', { name: '支付方式' }).getByRole('radio', { name: '微信支付' }).click()
+  await friend.getByRole('button', { name: '立即支付' }).click()
+  const dialog = friend.getByRole('dialog', { name: '支付' })
+  const outTradeNo = await dialog.getByTestId('pay-pending').getAttribute('data-out-trade-no')
+  await payWechatOrder(outTradeNo!)
+  await expect(dialog.getByText('支付成功')).toBeVisible({ timeout: 20_000 })
   await friendContext.close()
 
   // The inviter sees one more invitee, ¥1.99 earned and the record.
