@@ -122,7 +122,7 @@ function InviteBody() {
           <h2 className="mb-3 text-base font-medium text-white">邀请人</h2>
           <BindForm info={info} />
         </Card>
-        <Card className="sm:hidden lg:block">
+        <Card className="hidden lg:block">
           <h2 className="mb-3 text-base font-medium text-white">扫码注册</h2>
           <QrCode text={info.link} label="邀请二维码" />
         </Card>
