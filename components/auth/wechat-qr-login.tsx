@@ -22,7 +22,7 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
   const [failure, setFailure] = useState<string | null>(null)
   const [hasTimedOut, setTimedOut] = useState(false)
   const signingIn = useRef(false)
-  const { mutateAsync: createTicket } = useCreateLoginTicket()
+  const { mutateAsync: createTicket } = useCreateLoginTicket(invite)
 
   const load = useCallback(async () => {
     try {

@@ -7,6 +7,7 @@ import * as commissionUpdate from '@/app/api/admin/commission/update/route'
 import * as relations from '@/app/api/admin/invites/route'
 import * as register from '@/app/api/auth/register/route'
 import * as smsLogin from '@/app/api/auth/sms/login/route'
+import * as wechatTicket from '@/app/api/auth/wechat/ticket/route'
 import * as bindInvite from '@/app/api/users/bind_invite/route'
 import * as myInvite from '@/app/api/users/my/invite/route'
 import { db } from '@/lib/db'
@@ -15,7 +16,7 @@ import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { quickUser } from '../helpers/ledger-fixtures'
 import { ledgerMatchesColumns } from '../helpers/payments'
-import { configure, startByLink, wechatRoundTrip } from '../helpers/sign-in'
+import { configure, finish, passThroughWechat, startByLink, wechatRoundTrip } from '../helpers/sign-in'
 import { freshIp, freshMobile, sendCode } from '../helpers/sms'
 
 const MP = { appId: 'wx0123456789abcdef', secret: '0123456789abcdef0123456789abcdef' }
@@ -178,6 +179,23 @@ describe('signing up through an invite link', () => {
     const other = await quickUser()
     expectOk(await wechatRoundTrip(startByLink({ purpose: 'login', invite: await codeOf(other.token) })))
     expect(await inviterOf(created.id)).toBe(inviter.id)
+  })
+  it('the desktop QR login passes the invite on in its QR link; the account the phone creates is bound', async () => {
+    await configure(admin.token, { WX_ENABLED: true, WX_APP_ID: MP.appId, WX_APP_SECRET: MP.secret })
+    const inviter = await quickUser()
+    const code = await codeOf(inviter.token)
+    const ticket = expectOk(await callRoute(wechatTicket.POST, { body: {}, query: { invite: code.toLowerCase() }, ip: '198.51.100.77' }))
+    const scan = new URL(ticket.scanUrl)
+    expect(scan.searchParams.get('invite')).toBe(code)
+    const openid = `oTk_${Date.now().toString(36)}`
+    fake.setPerson({ openid, unionid: `u${openid}`, nickname: '扫码受邀' })
+    const started = await startByLink({ purpose: 'ticket', ticket: ticket.id, from: scan.searchParams.get('from')!, invite: scan.searchParams.get('invite')! })
+    const back = await passThroughWechat(started.wechatUrl)
+    expect(expectOk(await finish(back.code!, back.state!, started.cookie)).kind).toBe('ticket-identified')
+    expect((await db().user.findUniqueOrThrow({ where: { wxOpenId: openid } })).inviterId).toBe(inviter.id)
+    // A code that is not one stays out of the link.
+    const plain = expectOk(await callRoute(wechatTicket.POST, { body: {}, query: { invite: '"><x' }, ip: '198.51.100.78' }))
+    expect(new URL(plain.scanUrl).searchParams.has('invite')).toBe(false)
   })
 })
 

@@ -57,9 +57,10 @@ export function useWechatCallback() {
   return useMutation({ mutationFn: (body: { code: string; state: string }) => api.post<WechatOutcomeJson>(wechatUrls.callback, body, { silent: true }) })
 }
 
-/** A new desktop QR login ticket. */
-export function useCreateLoginTicket() {
-  return useMutation({ mutationFn: () => api.post<LoginTicket>(wechatUrls.tickets, {}, { silent: true }) })
+/** A new desktop QR login ticket (with the sign-in link's invite code, passed on to the phone). */
+export function useCreateLoginTicket(invite?: string) {
+  const url = invite ? `${wechatUrls.tickets}?${new URLSearchParams({ invite })}` : wechatUrls.tickets
+  return useMutation({ mutationFn: () => api.post<LoginTicket>(url, {}, { silent: true }) })
 }
 
 /** The desktop's poll of its ticket, every `intervalMs` while `enabled`. */

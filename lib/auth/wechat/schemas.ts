@@ -32,6 +32,9 @@ export const ZCallbackSchema = z
   })
   .strict()
 
+/** POST /api/auth/wechat/ticket?invite=: the desktop's invite code, passed on in the QR link. */
+export const ZTicketCreateQuerySchema = z.object({ invite: ZOptionalInviteSchema })
+
 export const ZTicketParamsSchema = z.object({ id: ZTicketIdSchema })
 
 /** POST /api/auth/wechat/ticket/{id}/confirm: the one-time value the callback gave this browser. */
