@@ -26,6 +26,7 @@ export const USER_MENU: NavItem[] = [
   { href: '/profile', label: '个人资料', description: '昵称、头像与登录密码' },
   { href: '/account', label: '我的账户', description: '余额、积分、会员、充值与订单' },
   { href: '/my_cards', label: '我的卡密', description: '兑换卡密，查看已有卡密' },
+  { href: '/my/invite', label: '邀请好友', description: '邀请码、邀请链接与佣金' },
 ]
 
 /** The documents a user agrees to at sign-up (footer, consent line). */
@@ -49,6 +50,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/charge_record', label: '充值记录' },
   { href: '/admin/user_charge_record_mana', label: '用户充值' },
   { href: '/admin/subscription_mana', label: '套餐管理' },
+  { href: '/admin/invite_mana', label: '邀请管理' },
   { href: '/admin/analysis_mana', label: '数据分析' },
   { href: '/admin/site_config', label: '站点配置' },
 ]
