@@ -198,34 +198,35 @@ describe('the image wall', () => {
   it('likes: once per user, the counter kept with the rows, even when they race', async () => {
     const model = await createModel({ name: 'wall-likes' })
     const owner = await createUser()
-    const [workId] = await seedWorks(owner.id, model.id, 1)
+    const workId = (await seedWorks(owner.id, model.id, 1))[0]!
     await db().wallWork.update({ where: { id: workId }, data: { likes: 0 } })
     const fans = await Promise.all(Array.from({ length: 8 }, () => createUser()))
+    const fan = fans[0]!
 
     expect((await callRoute(likeRoute.POST, { params: { id: workId } })).status).toBe(401)
-    const first = await callRoute(likeRoute.POST, { token: fans[0].token, params: { id: workId } })
+    const first = await callRoute(likeRoute.POST, { token: fan.token, params: { id: workId } })
     expect(first.body.data).toEqual({ liked: true, likes: 1 })
-    const listed = (await wall({}, fans[0].token)).list.find((w) => w.id === workId)
+    const listed = (await wall({}, fan.token)).list.find((w) => w.id === workId)
     expect(listed).toMatchObject({ liked: true, likes: 1 })
-    expect((await wall({}, fans[1].token)).list.find((w) => w.id === workId)).toMatchObject({ liked: false })
-    expect((await callRoute(likeRoute.POST, { token: fans[0].token, params: { id: workId } })).body.data).toEqual({ liked: false, likes: 0 })
+    expect((await wall({}, fans[1]!.token)).list.find((w) => w.id === workId)).toMatchObject({ liked: false })
+    expect((await callRoute(likeRoute.POST, { token: fan.token, params: { id: workId } })).body.data).toEqual({ liked: false, likes: 0 })
 
     await Promise.all(fans.map((f) => callRoute(likeRoute.POST, { token: f.token, params: { id: workId } })))
     // One user pressing twice at once: the row is there or not, and the counter agrees.
-    await Promise.all([0, 1, 2].map(() => callRoute(likeRoute.POST, { token: fans[0].token, params: { id: workId } })))
+    await Promise.all([0, 1, 2].map(() => callRoute(likeRoute.POST, { token: fan.token, params: { id: workId } })))
     const rows = await db().wallLike.count({ where: { workId } })
     expect((await db().wallWork.findUniqueOrThrow({ where: { id: workId } })).likes).toBe(rows)
     expect(rows).toBeGreaterThanOrEqual(7)
-    expect(await db().wallLike.count({ where: { workId, userId: fans[0].id } })).toBeLessThanOrEqual(1)
-    expect((await callRoute(likeRoute.POST, { token: fans[0].token, params: { id: 'missing' } })).status).toBe(404)
+    expect(await db().wallLike.count({ where: { workId, userId: fan.id } })).toBeLessThanOrEqual(1)
+    expect((await callRoute(likeRoute.POST, { token: fan.token, params: { id: 'missing' } })).status).toBe(404)
   })
 
   it('showcase collections: the admin assembles them; hidden works drop out; only works on the wall can go in', async () => {
     const model = await createModel({ name: 'wall-showcase' })
     const admin = await createUser({ role: 'ADMIN' })
     const owner = await createUser()
-    const [a, b, c] = await seedWorks(owner.id, model.id, 3)
-    const [pendingWork] = await seedWorks(owner.id, model.id, 1, 'PENDING')
+    const [a, b, c] = (await seedWorks(owner.id, model.id, 3)) as [string, string, string]
+    const pendingWork = (await seedWorks(owner.id, model.id, 1, 'PENDING'))[0]!
     const bad = await callRoute(adminShowcaseRoute.POST, { token: admin.token, body: { title: '冬日', workIds: [a, pendingWork] } })
     expect(bad.status).toBe(400)
     expect(bad.body.errMessage).toBe('合集只能包含已上墙的作品')
