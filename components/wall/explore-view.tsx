@@ -8,10 +8,11 @@ import { Input } from '@/components/ui/field'
 import { Tabs } from './tabs'
 import { WallGallery } from './wall-gallery'
 
-/** docs/PRODUCT.md §10: the SPEC's explore filter. */
-type ExploreTab = WallType | 'VIDEO' | 'PAYMENT_VIDEO'
+/** docs/PRODUCT.md §10: the SPEC's explore filter, after 全部. */
+type ExploreTab = 'ALL' | WallType | 'VIDEO' | 'PAYMENT_VIDEO'
 
 const TABS: { value: ExploreTab; label: string }[] = [
+  { value: 'ALL', label: '全部' },
   { value: 'MID_JOURNEY', label: 'MJ' },
   { value: 'VIDEO', label: '视频素材' },
   { value: 'PAYMENT_VIDEO', label: '付费视频' },
@@ -20,7 +21,7 @@ const TABS: { value: ExploreTab; label: string }[] = [
 
 /** /home: explore the wall by kind and by words of the prompt; the video tabs wait for the video material. */
 export function ExploreView() {
-  const [tab, setTab] = useState<ExploreTab>('MID_JOURNEY')
+  const [tab, setTab] = useState<ExploreTab>('ALL')
   const [draft, setDraft] = useState('')
   const [q, setQ] = useState('')
   const isVideo = tab === 'VIDEO' || tab === 'PAYMENT_VIDEO'
@@ -56,7 +57,7 @@ export function ExploreView() {
       ) : (
         <WallGallery
           key={`${tab}:${q}`}
-          filter={{ sort: 'new', type: tab as WallType, ...(q ? { q } : {}) }}
+          filter={{ sort: 'new', ...(tab === 'ALL' ? {} : { type: tab as WallType }), ...(q ? { q } : {}) }}
           empty={q ? `没有找到包含“${q}”的作品` : '这个分类还没有作品'}
         />
       )}

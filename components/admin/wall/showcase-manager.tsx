@@ -130,7 +130,7 @@ function ShowcaseDialog({ showcase, onClose }: { showcase: ShowcaseJson | null; 
           </Field>
         </div>
         <Field label={`作品（按点选顺序排列，已选 ${picked.length} 个）`}>
-          <div className="grid max-h-72 grid-cols-4 gap-2 overflow-y-auto sm:grid-cols-6">
+          <div className="grid max-h-72 grid-cols-4 gap-2 overflow-y-auto p-1 sm:grid-cols-6">
             {candidates.map((w) => {
               const at = picked.indexOf(w.id)
               return (
