@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/field'
 import { Tabs } from './tabs'
 import { WallGallery } from './wall-gallery'
 
-/** docs/PRODUCT.md §10: the SPEC's explore filter, after 全部. */
+/** docs/PRODUCT.md §14: the SPEC's explore filter, after 全部. */
 type ExploreTab = 'ALL' | WallType | 'VIDEO' | 'PAYMENT_VIDEO'
 
 const TABS: { value: ExploreTab; label: string }[] = [

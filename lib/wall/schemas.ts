@@ -1,6 +1,6 @@
 import { z } from '@/lib/zod'
 
-/** GET /api/wall: at most 60 a page (docs/PRODUCT.md §10). */
+/** GET /api/wall: at most 60 a page (docs/PRODUCT.md §14). */
 export const WALL_MAX_LIMIT = 60
 export const WALL_DEFAULT_LIMIT = 30
 
@@ -44,7 +44,7 @@ export const ZShowcaseSchema = z
   .strict()
 export type TShowcaseInput = z.infer<typeof ZShowcaseSchema>
 
-/** One work as the wall lists it (pinned by the issue; docs/PRODUCT.md §10). */
+/** One work as the wall lists it (pinned by the issue; docs/PRODUCT.md §14). */
 export type WallItem = {
   id: string
   taskId: string
