@@ -22,9 +22,9 @@ const pool = new pg.Pool({ connectionString: database.url, max: 20 })
 
 const FLOOR_COLUMNS = `w.id, w."taskId", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w.width, w.height, w.prompt, w.likes, w.featured, w."listedAt", u.name, u.avatar`
 const FLOOR_NEW = `SELECT ${FLOOR_COLUMNS} FROM "WallWork" w JOIN "User" u ON u.id = w."userId"
-  WHERE w.status = 'APPROVED' AND (w."listedAt" < $1 OR (w."listedAt" = $1 AND w.id < $2)) ORDER BY w."listedAt" DESC, w.id DESC LIMIT ${LIMIT + 1}`
+  WHERE w.status = 'APPROVED' AND (w."listedAt", w.id) < ($1, $2) ORDER BY w."listedAt" DESC, w.id DESC LIMIT ${LIMIT + 1}`
 const FLOOR_HOT = `SELECT ${FLOOR_COLUMNS} FROM "WallWork" w JOIN "User" u ON u.id = w."userId"
-  WHERE w.status = 'APPROVED' AND (w.likes < $1 OR (w.likes = $1 AND w.id < $2)) ORDER BY w.likes DESC, w.id DESC LIMIT ${LIMIT + 1}`
+  WHERE w.status = 'APPROVED' AND (w.likes, w.id) < ($1, $2) ORDER BY w.likes DESC, w.id DESC LIMIT ${LIMIT + 1}`
 const FLOOR_LIKED = `SELECT "workId" FROM "WallLike" WHERE "userId" = $1 AND "workId" = ANY($2)`
 
 try {

@@ -56,7 +56,8 @@ async function seedWorks(userId: string, modelId: string, count: number, status:
         taskId: task.id,
         userId,
         status,
-        listedAt: status === 'APPROVED' ? new Date(Date.now() - (count - i) * 1000) : null,
+        // Three works share each moment: the id breaks the tie.
+        listedAt: status === 'APPROVED' ? new Date(Math.floor((Date.now() - (count - i) * 1000) / 3000) * 3000) : null,
         modelType: 'STABLE_DIFFUSION',
         modelName: 'demo',
         imageUrl: `/files/x/${i}.png`,
@@ -117,6 +118,10 @@ describe('the image wall', () => {
     expect(item.imageUrl).toMatch(/^\/files\/results\/.+\.png$/)
     expect(item.width).toBeGreaterThan(0)
     expect((await wall({ featured: '1' })).list.map((w) => w.id)).toEqual([wallId])
+    expect((await wall({ q: '雪山下' })).list.map((w) => w.id)).toEqual([wallId])
+    expect((await wall({ q: '100%_' })).list).toEqual([])
+    expect((await wall({ type: 'STABLE_DIFFUSION' })).list.map((w) => w.id)).toContain(wallId)
+    expect((await wall({ type: 'MID_JOURNEY' })).list.map((w) => w.id)).not.toContain(wallId)
     expect(listed.list.map((w) => w.taskId)).not.toContain(privateTask)
     const detail = await callRoute(wallWorkRoute.GET, { params: { id: wallId } })
     expect(detail.body.data).toMatchObject({ id: wallId, prompt: '雪山下的小木屋', negativePrompt: '' })
@@ -187,7 +192,11 @@ describe('the image wall', () => {
       } while (cursor && pages < 20)
       expect(new Set(seen).size).toBe(seen.length)
       expect(original.filter((id) => !seen.includes(id))).toEqual([])
-      if (sort === 'new') expect(seen).toEqual([...original].reverse())
+      if (sort === 'new') {
+        const rows = await db().wallWork.findMany({ where: { id: { in: original } }, select: { id: true, listedAt: true } })
+        const expected = rows.sort((a, b) => b.listedAt!.getTime() - a.listedAt!.getTime() || (a.id < b.id ? 1 : -1)).map((r) => r.id)
+        expect(seen.filter((id) => original.includes(id))).toEqual(expected)
+      }
     }
     const last = await wall({ limit: 60, sort: 'new' })
     expect(last.nextCursor).toBeNull()

@@ -68,6 +68,12 @@ CREATE INDEX "WallWork_status_listedAt_id_idx" ON "WallWork"("status", "listedAt
 CREATE INDEX "WallWork_status_likes_id_idx" ON "WallWork"("status", "likes" DESC, "id" DESC);
 
 -- CreateIndex
+CREATE INDEX "WallWork_status_modelType_listedAt_id_idx" ON "WallWork"("status", "modelType", "listedAt" DESC, "id" DESC);
+
+-- CreateIndex
+CREATE INDEX "WallWork_status_modelType_likes_id_idx" ON "WallWork"("status", "modelType", "likes" DESC, "id" DESC);
+
+-- CreateIndex
 CREATE INDEX "WallWork_status_featured_sort_idx" ON "WallWork"("status", "featured", "sort");
 
 -- CreateIndex
