@@ -8,6 +8,7 @@ import type { ZShowcaseSchema } from '@/lib/wall/schemas'
 import type { Json } from '../hooks'
 import { api } from '../request'
 import type { ShowcaseJson } from './wall'
+import { adminTaskKeys } from './admin-tasks'
 import { wallKeys } from './wall'
 import { useWrite } from './write'
 
@@ -40,7 +41,7 @@ export function useAdminShowcases() {
   return useQuery({ queryKey: adminWallKeys.showcases(), queryFn: () => api.get<ShowcaseJson[]>(adminWallUrls.showcases) })
 }
 
-const useWallWrite = <Input, Output>(send: (input: Input) => Promise<Output>) => useWrite(send, [adminWallKeys.all, wallKeys.all, ['admin-tasks']])
+const useWallWrite = <Input, Output>(send: (input: Input) => Promise<Output>) => useWrite(send, [adminWallKeys.all, wallKeys.all, adminTaskKeys.all])
 
 export const useApproveWork = () => useWallWrite((id: string) => api.post(adminWallUrls.approve(id)))
 export const useHideWork = () => useWallWrite((id: string) => api.post(adminWallUrls.hide(id)))
