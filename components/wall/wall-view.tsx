@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation'
 import { useCallback } from 'react'
-import type { WallFilter } from '@/lib/api-client/resources/wall'
+import { useProfile } from '@/lib/api-client/resources/profile'
 import type { WallType } from '@/lib/wall/schemas'
 import { PageTitle } from '@/components/ui/card'
 import { Tabs } from './tabs'
@@ -10,12 +10,14 @@ import { SharedWork, WallGallery } from './wall-gallery'
 
 type TypeTab = 'ALL' | WallType
 
-/** /image_wall: the works users published and the admin let on, newest or most liked, by model kind. */
+/** /image_wall: the works users published and the admin let on, newest or most liked, by model kind; signed in, 我的收藏 too. */
 export function WallView() {
   const params = useSearchParams()
   const router = useRouter()
   const pathname = usePathname()
-  const sort: WallFilter['sort'] = params.get('sort') === 'hot' ? 'hot' : 'new'
+  const { isSignedIn } = useProfile()
+  const requested = params.get('sort')
+  const sort: 'new' | 'hot' | 'mine' = requested === 'hot' || (requested === 'mine' && isSignedIn) ? requested : 'new'
   const typeParam = params.get('type')
   const type: TypeTab = typeParam === 'MID_JOURNEY' || typeParam === 'STABLE_DIFFUSION' ? typeParam : 'ALL'
   const shared = params.get('work')
@@ -45,6 +47,7 @@ export function WallView() {
               options={[
                 { value: 'new', label: '最新' },
                 { value: 'hot', label: '最热' },
+                ...(isSignedIn ? [{ value: 'mine' as const, label: '我的收藏' }] : []),
               ]}
             />
             <Tabs
@@ -62,7 +65,10 @@ export function WallView() {
       >
         作品墙
       </PageTitle>
-      <WallGallery filter={{ sort, ...(type === 'ALL' ? {} : { type }) }} />
+      <WallGallery
+        filter={{ sort: sort === 'hot' ? 'hot' : 'new', ...(sort === 'mine' ? { favorites: 1 } : {}), ...(type === 'ALL' ? {} : { type }) }}
+        empty={sort === 'mine' ? '还没有收藏作品，打开作品点“收藏”即可' : undefined}
+      />
       {shared && <SharedWork id={shared} onClose={() => set({ work: null })} />}
     </div>
   )

@@ -3,7 +3,7 @@
 import Link from 'next/link'
 import { useState } from 'react'
 import { useProfile } from '@/lib/api-client/resources/profile'
-import { useToggleLike, useWallWork, type WallItemJson } from '@/lib/api-client/resources/wall'
+import { useToggleFavorite, useToggleLike, useWallWork, type WallItemJson } from '@/lib/api-client/resources/wall'
 import { formatDateTime } from '@/lib/format'
 import { cn } from '@/lib/ui/cn'
 import { toast } from '@/lib/ui/toast-store'
@@ -17,6 +17,9 @@ export function WallWorkPanel({ work }: { work: WallItemJson }) {
   const { data: detail } = useWallWork(work.id)
   const { isSignedIn } = useProfile()
   const like = useToggleLike()
+  const favorite = useToggleFavorite()
+  const [kept, setKept] = useState<{ id: string; favorited: boolean } | null>(null)
+  const favorited = kept?.id === work.id ? kept.favorited : (detail?.favorited ?? false)
   const [own, setOwn] = useState<{ id: string; liked: boolean; likes: number } | null>(null)
   const current = own?.id === work.id ? own : { liked: detail?.liked ?? work.liked ?? false, likes: detail?.likes ?? work.likes }
   const wechat = isWeChat()
@@ -25,6 +28,15 @@ export function WallWorkPanel({ work }: { work: WallItemJson }) {
     if (!isSignedIn) return toast.info('登录后才能点赞')
     const result = await like.mutateAsync(work.id).catch(() => null)
     if (result) setOwn({ id: work.id, ...result })
+  }
+
+  async function toggleFavorite() {
+    if (!isSignedIn) return toast.info('登录后才能收藏')
+    const result = await favorite.mutateAsync(work.id).catch(() => null)
+    if (result) {
+      setKept({ id: work.id, ...result })
+      toast.success(result.favorited ? '已收藏，可在作品墙“我的收藏”中查看' : '已取消收藏')
+    }
   }
 
   return (
@@ -55,6 +67,9 @@ export function WallWorkPanel({ work }: { work: WallItemJson }) {
       <div className="flex flex-wrap gap-2">
         <Button size="sm" variant={current.liked ? 'primary' : 'secondary'} onClick={toggleLike} loading={like.isPending} aria-pressed={current.liked}>
           <span className={cn(current.liked && 'text-white')}>♥</span> {current.liked ? '已赞' : '点赞'} {current.likes}
+        </Button>
+        <Button size="sm" variant="secondary" onClick={toggleFavorite} loading={favorite.isPending} aria-pressed={favorited}>
+          {favorited ? '已收藏' : '收藏'}
         </Button>
         <Link href={makeSameHref(work)}>
           <Button size="sm">做同款</Button>

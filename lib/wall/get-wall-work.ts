@@ -12,7 +12,14 @@ export async function getWallWork(viewer: { id: string; canModerate: boolean } |
   const viewerId = viewer?.id ?? null
   const row = await db().wallWork.findUnique({
     where: { id },
-    select: { ...wallItemSelect(viewerId), status: true, userId: true, createdAt: true, task: { select: { params: true, results: true } } },
+    select: {
+      ...wallItemSelect(viewerId),
+      status: true,
+      userId: true,
+      createdAt: true,
+      task: { select: { params: true, results: true } },
+      ...(viewerId ? { favoritedBy: { where: { userId: viewerId }, select: { userId: true } } } : {}),
+    },
   })
   const visible = row && (row.status === 'APPROVED' || row.userId === viewerId || viewer?.canModerate)
   if (!row || !visible) throw notFound('作品不存在或未公开')
@@ -21,6 +28,7 @@ export async function getWallWork(viewer: { id: string; canModerate: boolean } |
   const image = results.find((r) => (r as { url?: string }).url === row.imageUrl)
   return {
     ...toWallItem(row, viewerId),
+    ...(viewerId ? { favorited: ((row as { favoritedBy?: unknown[] }).favoritedBy?.length ?? 0) > 0 } : {}),
     negativePrompt: text(params.negativePrompt) ?? '',
     seed: num(image?.seed) ?? num(params.seed),
     steps: num(params.steps),

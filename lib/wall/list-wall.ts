@@ -2,7 +2,7 @@ import 'server-only'
 import { db } from '@/lib/db'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
-import { badRequest } from '@/lib/http/app-error'
+import { badRequest, unauthorized } from '@/lib/http/app-error'
 import { decodeCursor, encodeCursor } from './cursor'
 import type { TWallQuery, WallPage } from './schemas'
 import { toWallItem, wallItemSelect } from './wall-views'
@@ -14,7 +14,8 @@ type KeyRow = { id: string; key: Date | number }
  * a page after the cursor's row. Keyset on (listedAt, id) or (likes, id), compared as a row
  * so PostgreSQL starts the index scan at the cursor whatever its depth: works put on the
  * wall meanwhile come before the cursor and never shift a later page. The admin's
- * recommended works (featured) come in the admin's order, one page only.
+ * recommended works (featured) come in the admin's order, one page only; `favorites` keeps
+ * to the caller's 我的收藏.
  */
 export async function listWall(viewerId: string | null, query: TWallQuery): Promise<WallPage> {
   const select = wallItemSelect(viewerId)
@@ -33,10 +34,15 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
   const key = hot ? Prisma.sql`"likes"` : Prisma.sql`"listedAt"`
   const after = cursor ? Prisma.sql`AND (${key}, "id") < (${hot ? cursor.key : new Date(cursor.key)}, ${cursor.id})` : Prisma.empty
   const type = query.type ? Prisma.sql`AND "modelType" = ${query.type}::"ModelType"` : Prisma.empty
+  if (query.favorites && !viewerId) throw unauthorized()
+  const favorites =
+    query.favorites && viewerId
+      ? Prisma.sql`AND EXISTS (SELECT 1 FROM "WallFavorite" f WHERE f."workId" = "WallWork"."id" AND f."userId" = ${viewerId})`
+      : Prisma.empty
   const words = query.q ? Prisma.sql`AND "prompt" ILIKE ${`%${escapeLike(query.q)}%`}` : Prisma.empty
   const keys = await db().$queryRaw<KeyRow[]>`
     SELECT "id", ${key} AS "key" FROM "WallWork"
-    WHERE "status" = 'APPROVED' ${type} ${words} ${after}
+    WHERE "status" = 'APPROVED' ${type} ${words} ${favorites} ${after}
     ORDER BY ${key} DESC, "id" DESC
     LIMIT ${query.limit + 1}`
   const page = keys.slice(0, query.limit)

@@ -17,6 +17,8 @@ export const ZWallQuerySchema = z.object({
   q: z.string().trim().max(100, '搜索词最多 100 个字符').optional(),
   /** Only the admin's recommended works (the landing page's samples). */
   featured: z.enum(['1', 'true']).optional(),
+  /** Only the works the caller keeps in 我的收藏 (signed in). */
+  favorites: z.enum(['1', 'true']).optional(),
 })
 export type TWallQuery = z.infer<typeof ZWallQuerySchema>
 
@@ -63,6 +65,8 @@ export type WallItem = {
 
 /** One work with the parameters it was made with (GET /api/wall/{id}). */
 export type WallWorkDetail = WallItem & {
+  /** The caller keeps it in 我的收藏 (signed in only). */
+  favorited?: boolean
   negativePrompt: string
   seed: number | null
   steps: number | null

@@ -6,6 +6,7 @@ import * as unpublishRoute from '@/app/api/tasks/[id]/unpublish/route'
 import * as wallRoute from '@/app/api/wall/route'
 import * as wallWorkRoute from '@/app/api/wall/[id]/route'
 import * as likeRoute from '@/app/api/wall/[id]/like/route'
+import * as favoriteRoute from '@/app/api/wall/[id]/favorite/route'
 import * as adminWallRoute from '@/app/api/admin/wall/route'
 import * as approveRoute from '@/app/api/admin/wall/[id]/approve/route'
 import * as hideRoute from '@/app/api/admin/wall/[id]/hide/route'
@@ -204,7 +205,7 @@ describe('the image wall', () => {
     expect((await callRoute(wallRoute.GET, { query: { cursor: 'not-a-cursor' } })).status).toBe(400)
   })
 
-  it('likes: once per user, the counter kept with the rows, even when they race', async () => {
+  it('likes: once per user, the counter kept with the rows, even when they race; favourites per user', async () => {
     const model = await createModel({ name: 'wall-likes' })
     const owner = await createUser()
     const workId = (await seedWorks(owner.id, model.id, 1))[0]!
@@ -228,6 +229,15 @@ describe('the image wall', () => {
     expect(rows).toBeGreaterThanOrEqual(7)
     expect(await db().wallLike.count({ where: { workId, userId: fan.id } })).toBeLessThanOrEqual(1)
     expect((await callRoute(likeRoute.POST, { token: fan.token, params: { id: 'missing' } })).status).toBe(404)
+
+    // 收藏: per user, listed back with favorites=1 (signed in only).
+    expect((await callRoute(favoriteRoute.POST, { token: fan.token, params: { id: workId } })).body.data).toEqual({ favorited: true })
+    expect((await wall({ favorites: 1 }, fan.token)).list.map((w) => w.id)).toEqual([workId])
+    expect((await wall({ favorites: 1 }, fans[1]!.token)).list).toEqual([])
+    expect((await callRoute(wallWorkRoute.GET, { token: fan.token, params: { id: workId } })).body.data.favorited).toBe(true)
+    expect((await callRoute(wallRoute.GET, { query: { favorites: 1 } })).status).toBe(401)
+    expect((await callRoute(favoriteRoute.POST, { token: fan.token, params: { id: workId } })).body.data).toEqual({ favorited: false })
+    expect((await wall({ favorites: 1 }, fan.token)).list).toEqual([])
   })
 
   it('showcase collections: the admin assembles them; hidden works drop out; only works on the wall can go in', async () => {

@@ -12,12 +12,13 @@ import { taskKeys } from './tasks'
 export type WallItemJson = Json<WallItem>
 export type WallWorkJson = Json<WallWorkDetail>
 export type ShowcaseJson = Json<ShowcaseView>
-export type WallFilter = { sort: 'new' | 'hot'; type?: WallType; q?: string }
+export type WallFilter = { sort: 'new' | 'hot'; type?: WallType; q?: string; favorites?: 1 }
 
 export const wallUrls = {
   wall: '/api/wall',
   work: (id: string) => `/api/wall/${id}`,
   like: (id: string) => `/api/wall/${id}/like`,
+  favorite: (id: string) => `/api/wall/${id}/favorite`,
   publish: (taskId: string) => `/api/tasks/${taskId}/publish`,
   unpublish: (taskId: string) => `/api/tasks/${taskId}/unpublish`,
   task: (taskId: string) => `/api/tasks/${taskId}`,
@@ -73,6 +74,16 @@ export function useToggleLike() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (id: string) => api.post<{ liked: boolean; likes: number }>(wallUrls.like(id)),
+    onSuccess: (_r, id) =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: wallKeys.work(id) }), queryClient.invalidateQueries({ queryKey: wallKeys.lists() })]),
+  })
+}
+
+/** Keeps a work in 我的收藏 or takes it out. */
+export function useToggleFavorite() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => api.post<{ favorited: boolean }>(wallUrls.favorite(id)),
     onSuccess: (_r, id) =>
       Promise.all([queryClient.invalidateQueries({ queryKey: wallKeys.work(id) }), queryClient.invalidateQueries({ queryKey: wallKeys.lists() })]),
   })

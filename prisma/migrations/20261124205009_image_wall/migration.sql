@@ -38,6 +38,15 @@ CREATE TABLE "WallLike" (
 );
 
 -- CreateTable
+CREATE TABLE "WallFavorite" (
+    "workId" TEXT NOT NULL,
+    "userId" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "WallFavorite_pkey" PRIMARY KEY ("workId","userId")
+);
+
+-- CreateTable
 CREATE TABLE "Showcase" (
     "id" SERIAL NOT NULL,
     "title" TEXT NOT NULL,
@@ -83,6 +92,9 @@ CREATE INDEX "WallWork_userId_idx" ON "WallWork"("userId");
 CREATE INDEX "WallLike_userId_idx" ON "WallLike"("userId");
 
 -- CreateIndex
+CREATE INDEX "WallFavorite_userId_idx" ON "WallFavorite"("userId");
+
+-- CreateIndex
 CREATE INDEX "ShowcaseItem_workId_idx" ON "ShowcaseItem"("workId");
 
 -- AddForeignKey
@@ -93,6 +105,9 @@ ALTER TABLE "WallWork" ADD CONSTRAINT "WallWork_userId_fkey" FOREIGN KEY ("userI
 
 -- AddForeignKey
 ALTER TABLE "WallLike" ADD CONSTRAINT "WallLike_workId_fkey" FOREIGN KEY ("workId") REFERENCES "WallWork"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "WallFavorite" ADD CONSTRAINT "WallFavorite_workId_fkey" FOREIGN KEY ("workId") REFERENCES "WallWork"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "ShowcaseItem" ADD CONSTRAINT "ShowcaseItem_showcaseId_fkey" FOREIGN KEY ("showcaseId") REFERENCES "Showcase"("id") ON DELETE CASCADE ON UPDATE CASCADE;
