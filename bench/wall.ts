@@ -25,10 +25,13 @@ const floorSql = (key: '"listedAt"' | '"likes"', signedIn: boolean) => `
   SELECT w."id", w."taskId", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."width", w."height", w."prompt",
          w."likes", w."featured", w.${key} AS "key", u."name" AS "authorName", u."avatar" AS "authorAvatar",
          ${signedIn ? 'EXISTS (SELECT 1 FROM "WallLike" l WHERE l."workId" = w."id" AND l."userId" = $3)' : 'NULL'} AS "liked"
-  FROM "WallWork" w JOIN "User" u ON u."id" = w."userId"
-  WHERE w."status" = 'APPROVED' AND (w.${key}, w."id") < ($1, $2)
-  ORDER BY w.${key} DESC, w."id" DESC
-  LIMIT ${LIMIT + 1}`
+  FROM (
+    SELECT * FROM "WallWork" w
+    WHERE w."status" = 'APPROVED' AND (w.${key}, w."id") < ($1, $2)
+    ORDER BY w.${key} DESC, w."id" DESC
+    LIMIT ${LIMIT + 1}
+  ) w JOIN "User" u ON u."id" = w."userId"
+  ORDER BY w.${key} DESC, w."id" DESC`
 const FLOOR_NEW = floorSql('"listedAt"', false)
 const FLOOR_HOT = floorSql('"likes"', false)
 const FLOOR_NEW_SIGNED_IN = floorSql('"listedAt"', true)

@@ -56,13 +56,18 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
   const words = query.q ? Prisma.sql`AND w."prompt" ILIKE ${`%${escapeLike(query.q)}%`}` : Prisma.empty
   const liked = viewerId ? Prisma.sql`EXISTS (SELECT 1 FROM "WallLike" l WHERE l."workId" = w."id" AND l."userId" = ${viewerId})` : Prisma.sql`NULL`
   // One statement: the page, its authors and the caller's likes (the benchmark sends the same SQL to pg).
+  // The page is cut inside (LIMIT on the index order) before the join: joined first, the planner
+  // misjudges the row comparison's selectivity and sorts every row after the cursor.
   const rows = await db().$queryRaw<ListRow[]>`
     SELECT w."id", w."taskId", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."width", w."height", w."prompt",
            w."likes", w."featured", w.${key} AS "key", u."name" AS "authorName", u."avatar" AS "authorAvatar", ${liked} AS "liked"
-    FROM "WallWork" w JOIN "User" u ON u."id" = w."userId"
-    WHERE w."status" = 'APPROVED' ${type} ${words} ${favorites} ${after}
-    ORDER BY w.${key} DESC, w."id" DESC
-    LIMIT ${query.limit + 1}`
+    FROM (
+      SELECT * FROM "WallWork" w
+      WHERE w."status" = 'APPROVED' ${type} ${words} ${favorites} ${after}
+      ORDER BY w.${key} DESC, w."id" DESC
+      LIMIT ${query.limit + 1}
+    ) w JOIN "User" u ON u."id" = w."userId"
+    ORDER BY w.${key} DESC, w."id" DESC`
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)
   const nextCursor =
