@@ -1,4 +1,4 @@
-// GET /api/wall?cursor=&limit=&sort=new|hot&type=&q=&featured= (public) → data { list, nextCursor }: the image wall by keyset cursor.
+// GET /api/wall?cursor=&limit=&sort=new|hot&type=&q=&featured=&favorites= (public; favorites signed in) → data { list, nextCursor }: the image wall by keyset cursor.
 import { route } from '@/lib/http/route'
 import { listWall } from '@/lib/wall/list-wall'
 import { ZWallQuerySchema } from '@/lib/wall/schemas'
