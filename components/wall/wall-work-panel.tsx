@@ -3,7 +3,7 @@
 import Link from 'next/link'
 import { useState } from 'react'
 import { useProfile } from '@/lib/api-client/resources/profile'
-import { useToggleFavorite, useToggleLike, useWallWork, type WallItemJson } from '@/lib/api-client/resources/wall'
+import { useReportWork, useToggleFavorite, useToggleLike, useWallWork, type WallItemJson } from '@/lib/api-client/resources/wall'
 import { formatDateTime } from '@/lib/format'
 import { cn } from '@/lib/ui/cn'
 import { toast } from '@/lib/ui/toast-store'
@@ -18,6 +18,7 @@ export function WallWorkPanel({ work }: { work: WallItemJson }) {
   const { isSignedIn } = useProfile()
   const like = useToggleLike()
   const favorite = useToggleFavorite()
+  const report = useReportWork()
   const [kept, setKept] = useState<{ id: string; favorited: boolean } | null>(null)
   const favorited = kept?.id === work.id ? kept.favorited : (detail?.favorited ?? false)
   const [own, setOwn] = useState<{ id: string; liked: boolean; likes: number } | null>(null)
@@ -28,6 +29,11 @@ export function WallWorkPanel({ work }: { work: WallItemJson }) {
     if (!isSignedIn) return toast.info('登录后才能点赞')
     const result = await like.mutateAsync(work.id).catch(() => null)
     if (result) setOwn({ id: work.id, ...result })
+  }
+
+  async function reportIt() {
+    if (!isSignedIn) return toast.info('登录后才能举报')
+    if (await report.mutateAsync(work.id).catch(() => null)) toast.success('已举报，管理员会尽快处理')
   }
 
   async function toggleFavorite() {
@@ -83,6 +89,9 @@ export function WallWorkPanel({ work }: { work: WallItemJson }) {
         )}
         <Button size="sm" variant="ghost" onClick={() => copyLink(`/image_wall?work=${work.id}`)}>
           分享
+        </Button>
+        <Button size="sm" variant="ghost" className="text-zinc-500" onClick={reportIt} loading={report.isPending}>
+          举报
         </Button>
       </div>
       {wechat && <p className="rounded-lg bg-zinc-900 px-3 py-2 text-xs text-zinc-400">微信内无法直接下载：长按图片保存到手机</p>}

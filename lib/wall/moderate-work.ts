@@ -21,19 +21,32 @@ export type AdminWallWork = {
   height: number
   prompt: string
   likes: number
+  reports: number
   author: { id: string; name: string }
   createdAt: Date
   listedAt: Date | null
 }
 
-/** The console's list: submissions waiting (oldest first), the wall, hidden works; or the recommended ones in their order. */
-export async function listWallForAdmin(query: { page: number; pageSize: number; status?: WallStatus; featured?: string }): Promise<Page<AdminWallWork>> {
-  const where: Prisma.WallWorkWhereInput = { ...(query.status ? { status: query.status } : {}), ...(query.featured ? { featured: true } : {}) }
-  const orderBy: Prisma.WallWorkOrderByWithRelationInput[] = query.featured
-    ? [{ sort: 'desc' }, { listedAt: 'desc' }, { id: 'desc' }]
-    : query.status === 'PENDING'
-      ? [{ createdAt: 'asc' }, { id: 'asc' }]
-      : [{ createdAt: 'desc' }, { id: 'desc' }]
+/** The console's list: submissions waiting (oldest first), the wall, hidden works; the recommended ones in their order; or the reported ones, most reported first. */
+export async function listWallForAdmin(query: {
+  page: number
+  pageSize: number
+  status?: WallStatus
+  featured?: string
+  reported?: string
+}): Promise<Page<AdminWallWork>> {
+  const where: Prisma.WallWorkWhereInput = {
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.featured ? { featured: true } : {}),
+    ...(query.reported ? { reports: { gt: 0 } } : {}),
+  }
+  const orderBy: Prisma.WallWorkOrderByWithRelationInput[] = query.reported
+    ? [{ reports: 'desc' }, { id: 'desc' }]
+    : query.featured
+      ? [{ sort: 'desc' }, { listedAt: 'desc' }, { id: 'desc' }]
+      : query.status === 'PENDING'
+        ? [{ createdAt: 'asc' }, { id: 'asc' }]
+        : [{ createdAt: 'desc' }, { id: 'desc' }]
   const [rows, total] = await Promise.all([
     db().wallWork.findMany({
       where,
@@ -53,6 +66,7 @@ export async function listWallForAdmin(query: { page: number; pageSize: number; 
         height: true,
         prompt: true,
         likes: true,
+        reports: true,
         createdAt: true,
         listedAt: true,
         user: { select: { id: true, name: true } },

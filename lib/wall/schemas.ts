@@ -32,6 +32,8 @@ export const ZAdminWallQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
   status: z.enum(WALL_STATUSES).optional(),
   featured: z.enum(['1', 'true']).optional(),
+  /** Only works users reported, most reported first. */
+  reported: z.enum(['1', 'true']).optional(),
 })
 
 export const ZWallSortSchema = z.object({ sort: z.number().int().min(-1_000_000).max(1_000_000) }).strict()

@@ -7,6 +7,7 @@ import * as wallRoute from '@/app/api/wall/route'
 import * as wallWorkRoute from '@/app/api/wall/[id]/route'
 import * as likeRoute from '@/app/api/wall/[id]/like/route'
 import * as favoriteRoute from '@/app/api/wall/[id]/favorite/route'
+import * as reportRoute from '@/app/api/wall/[id]/report/route'
 import * as adminWallRoute from '@/app/api/admin/wall/route'
 import * as approveRoute from '@/app/api/admin/wall/[id]/approve/route'
 import * as hideRoute from '@/app/api/admin/wall/[id]/hide/route'
@@ -127,6 +128,11 @@ describe('the image wall', () => {
     const detail = await callRoute(wallWorkRoute.GET, { params: { id: wallId } })
     expect(detail.body.data).toMatchObject({ id: wallId, prompt: '雪山下的小木屋', negativePrompt: '' })
     expect(typeof detail.body.data.seed).toBe('number')
+
+    // Reported (once per user, however often), listed for the admin, who hides it below.
+    await Promise.all([stranger, stranger, owner].map((u) => callRoute(reportRoute.POST, { token: u.token, params: { id: wallId } })))
+    const reported = await callRoute(adminWallRoute.GET, { token: admin.token, query: { reported: 1 } })
+    expect(reported.body.data.list.map((w: { id: string; reports: number }) => [w.id, w.reports])).toEqual([[wallId, 2]])
 
     await callRoute(unRecommendRoute.POST, { token: admin.token, params: { id: published } })
     expect((await wall({ featured: '1' })).list).toEqual([])

@@ -22,19 +22,20 @@ import { Pagination } from '@/components/ui/pagination'
 import { Tabs } from '@/components/wall/tabs'
 import { ShowcaseManager } from './showcase-manager'
 
-type Tab = 'PENDING' | 'APPROVED' | 'FEATURED' | 'HIDDEN' | 'SHOWCASE'
+type Tab = 'PENDING' | 'APPROVED' | 'FEATURED' | 'REPORTED' | 'HIDDEN' | 'SHOWCASE'
 
 const TABS: { value: Tab; label: string }[] = [
   { value: 'PENDING', label: '待审核' },
   { value: 'APPROVED', label: '已上墙' },
   { value: 'FEATURED', label: '推荐作品' },
+  { value: 'REPORTED', label: '被举报' },
   { value: 'HIDDEN', label: '已隐藏' },
   { value: 'SHOWCASE', label: '精选合集' },
 ]
 const TONES = { PENDING: 'amber', APPROVED: 'green', HIDDEN: 'zinc' } as const
 const PAGE_SIZE = 20
 
-/** /admin/image_wall_mana: submissions to approve or hide, the wall, recommended works in order, hidden works, and the showcase collections. */
+/** /admin/image_wall_mana: submissions to approve or hide, the wall, recommended works in order, reported works, hidden works, and the showcase collections. */
 export function WallManager() {
   const [tab, setTab] = useState<Tab>('PENDING')
   const [page, setPage] = useState(1)
@@ -49,7 +50,11 @@ export function WallManager() {
       ) : (
         <WorkTable
           key={tab}
-          params={{ page, pageSize: PAGE_SIZE, ...(tab === 'FEATURED' ? { featured: 1, status: 'APPROVED' } : { status: tab }) }}
+          params={{
+            page,
+            pageSize: PAGE_SIZE,
+            ...(tab === 'FEATURED' ? { featured: 1, status: 'APPROVED' } : tab === 'REPORTED' ? { reported: 1, status: 'APPROVED' } : { status: tab }),
+          }}
           featured={tab === 'FEATURED'}
           onPage={setPage}
         />
@@ -90,6 +95,7 @@ function WorkTable({ params, featured, onPage }: { params: AdminWallParams; feat
     { header: '作者', cell: (w) => w.author.name },
     { header: '模型', cell: (w) => w.model, mobile: 'hide' },
     { header: '点赞', cell: (w) => w.likes, mobile: 'hide' },
+    { header: '举报', cell: (w) => (w.reports > 0 ? <span className="text-amber-300">{w.reports}</span> : '-') },
     {
       header: '状态',
       cell: (w) => (
@@ -157,7 +163,7 @@ function WorkTable({ params, featured, onPage }: { params: AdminWallParams; feat
         rowKey={(w) => w.id}
         isLoading={isLoading}
         isError={isError}
-        empty={params.status === 'PENDING' ? '没有待审核的作品' : '没有作品'}
+        empty={params.status === 'PENDING' ? '没有待审核的作品' : params.reported ? '没有被举报的作品' : '没有作品'}
         rowClassName="hover:bg-zinc-900/50"
       />
       {data && data.total > 0 && <p className="mt-4 text-sm text-zinc-400">总计 {data.total} 个</p>}

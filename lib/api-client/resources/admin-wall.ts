@@ -13,7 +13,7 @@ import { wallKeys } from './wall'
 import { useWrite } from './write'
 
 export type AdminWallRow = Json<AdminWallWork>
-export type AdminWallParams = { page: number; pageSize: number; status?: string; featured?: number }
+export type AdminWallParams = { page: number; pageSize: number; status?: string; featured?: number; reported?: number }
 export type ShowcaseBody = z.input<typeof ZShowcaseSchema>
 
 export const adminWallUrls = {

@@ -19,6 +19,7 @@ export const wallUrls = {
   work: (id: string) => `/api/wall/${id}`,
   like: (id: string) => `/api/wall/${id}/like`,
   favorite: (id: string) => `/api/wall/${id}/favorite`,
+  report: (id: string) => `/api/wall/${id}/report`,
   publish: (taskId: string) => `/api/tasks/${taskId}/publish`,
   unpublish: (taskId: string) => `/api/tasks/${taskId}/unpublish`,
   task: (taskId: string) => `/api/tasks/${taskId}`,
@@ -87,6 +88,11 @@ export function useToggleFavorite() {
     onSuccess: (_r, id) =>
       Promise.all([queryClient.invalidateQueries({ queryKey: wallKeys.work(id) }), queryClient.invalidateQueries({ queryKey: wallKeys.lists() })]),
   })
+}
+
+/** Reports a work to the admin. */
+export function useReportWork() {
+  return useMutation({ mutationFn: (id: string) => api.post<{ reported: true }>(wallUrls.report(id)) })
 }
 
 /** The owner publishes one image of a task to the wall, or takes it off; the task lists show the new state. */

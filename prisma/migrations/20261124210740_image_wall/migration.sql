@@ -21,6 +21,7 @@ CREATE TABLE "WallWork" (
     "height" INTEGER NOT NULL,
     "prompt" TEXT NOT NULL,
     "likes" INTEGER NOT NULL DEFAULT 0,
+    "reports" INTEGER NOT NULL DEFAULT 0,
     "listedAt" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
@@ -44,6 +45,15 @@ CREATE TABLE "WallFavorite" (
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "WallFavorite_pkey" PRIMARY KEY ("workId","userId")
+);
+
+-- CreateTable
+CREATE TABLE "WallReport" (
+    "workId" TEXT NOT NULL,
+    "userId" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "WallReport_pkey" PRIMARY KEY ("workId","userId")
 );
 
 -- CreateTable
@@ -108,6 +118,9 @@ ALTER TABLE "WallLike" ADD CONSTRAINT "WallLike_workId_fkey" FOREIGN KEY ("workI
 
 -- AddForeignKey
 ALTER TABLE "WallFavorite" ADD CONSTRAINT "WallFavorite_workId_fkey" FOREIGN KEY ("workId") REFERENCES "WallWork"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "WallReport" ADD CONSTRAINT "WallReport_workId_fkey" FOREIGN KEY ("workId") REFERENCES "WallWork"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "ShowcaseItem" ADD CONSTRAINT "ShowcaseItem_showcaseId_fkey" FOREIGN KEY ("showcaseId") REFERENCES "Showcase"("id") ON DELETE CASCADE ON UPDATE CASCADE;
