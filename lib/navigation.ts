@@ -12,6 +12,9 @@ export type NavItem = {
 
 export const MAIN_NAV: NavItem[] = [
   { href: '/', label: '首页' },
+  { href: '/image_wall', label: '作品墙', description: '大家的作品，点开看提示词，一键做同款' },
+  { href: '/showcase', label: '精选合集', description: '站长挑选的作品合集' },
+  { href: '/home', label: '探索', description: '按 MJ、SD 分类浏览，按提示词搜索' },
   { href: '/text2img_v2', label: 'AI 创作', description: '文生图、图生图、局部重绘、线稿上色，一页切换' },
   { href: '/text2img', label: '文生图', description: '用文字描述生成图片' },
   { href: '/img_inpaint', label: '局部重绘', description: '涂抹区域，只改你想改的部分' },
@@ -45,6 +48,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/custom_model_mana', label: '风格模型' },
   { href: '/admin/chat_model_mana', label: '对话模型' },
   { href: '/admin/prompt_mana', label: '提示词管理' },
+  { href: '/admin/image_wall_mana', label: '作品墙管理' },
   { href: '/admin/cards_mana', label: '卡密管理' },
   { href: '/admin/order_mana', label: '订单管理' },
   { href: '/admin/charge_record', label: '充值记录' },
