@@ -10,11 +10,12 @@ import { useMainNav } from '@/components/create/use-catalog'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { WorkGrid } from '@/components/wall/wall-gallery'
+import { PriceSection } from './price-section'
 
 const SAMPLES = 12
 const SHOWROOM = new Set(['/', '/image_wall', '/showcase', '/home'])
 
-/** The landing page: works made here, what each mode does, the way in, and (signed in) the user's standing. */
+/** The landing page: works made here, what each mode does, the prices, the way in, and (signed in) the user's standing. */
 export function HomeView() {
   const { data: config } = useSiteInfo()
   const { profile, isSignedIn } = useProfile()
@@ -108,6 +109,8 @@ export function HomeView() {
           </div>
         </section>
       )}
+
+      <PriceSection signedIn={isSignedIn} />
     </div>
   )
 }

@@ -299,3 +299,12 @@ test('the admin sells a new points pack from /admin/subscription_mana and marks 
   const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
   expect(me.points).toBeGreaterThanOrEqual(660)
 })
+
+test('signed out, the landing page shows what the site sells with its price', async ({ page, request }) => {
+  const pack = await pointsPack(request, 2000, 1880)
+  await page.goto('/')
+  const card = page.getByTestId('price-card').filter({ hasText: pack.name })
+  await expect(card).toContainText('¥18.80')
+  await expect(card).toContainText('2000 积分')
+  await expect(page.getByRole('link', { name: '登录后购买 →' })).toBeVisible()
+})
