@@ -2,6 +2,7 @@ import 'server-only'
 import type { Tx } from '@/lib/db'
 import type { Status } from '@/lib/generated/prisma/enums'
 import { extendMembership } from '@/lib/memberships/extend-membership'
+import { grantVideos } from '@/lib/videos/video-purchases'
 import { postGrant } from './grant-movements'
 import type { OrderGrant } from './order-grant'
 
@@ -52,6 +53,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
       dailyMessages: grant.dailyMessages,
     })
   }
+  if (grant.videoIds?.length) await grantVideos(tx, order.userId, order.id, grant.videoIds, grant.videoPrices)
   await tx.chargeRecord.create({
     data: {
       userId: order.userId,

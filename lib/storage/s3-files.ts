@@ -1,5 +1,7 @@
 import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { env } from '@/lib/env'
 import { guardedAgents } from '@/lib/net/guarded-agents'
 import { allowedAddresses } from '@/lib/net/metadata-address'
@@ -81,6 +83,30 @@ export async function readS3(key: string): Promise<Buffer | null> {
 export async function presignedDownloadUrl(key: string, filename: string, expiresIn: number): Promise<string> {
   await assertEndpointAllowed()
   const command = new GetObjectCommand({ Bucket: env().S3_BUCKET, Key: key, ResponseContentDisposition: `attachment; filename="${filename}"` })
+  return getSignedUrl(client(), command, { expiresIn })
+}
+
+/** Uploads a file from disk as a stream (large video originals are never held in memory), private (no cache header). */
+export async function putS3FromPath(key: string, file: string, contentType: string): Promise<void> {
+  await assertEndpointAllowed()
+  const { size } = await stat(file)
+  try {
+    await client().send(
+      new PutObjectCommand({ Bucket: env().S3_BUCKET, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType }),
+    )
+  } catch (error) {
+    throw storageError(`object storage refused ${key}`, error)
+  }
+}
+
+/** A presigned GET valid for `expiresIn` seconds, shown inline or saved as `filename`. */
+export async function presignedGetUrl(key: string, expiresIn: number, filename: string | null): Promise<string> {
+  await assertEndpointAllowed()
+  const command = new GetObjectCommand({
+    Bucket: env().S3_BUCKET,
+    Key: key,
+    ...(filename ? { ResponseContentDisposition: `attachment; filename="${filename}"` } : {}),
+  })
   return getSignedUrl(client(), command, { expiresIn })
 }
 
