@@ -54,7 +54,7 @@ export async function getVideo(user: SessionUser | null, id: string): Promise<Vi
     description: v.description,
     size: Number(v.size),
     createdAt: v.createdAt.toISOString(),
-    ...(mayWatch ? { playUrl: await videoLink(v, user.id, null), downloadUrl: `/api/videos/${encodeURIComponent(v.id)}/download` } : {}),
+    ...(mayWatch ? { playUrl: await videoLink(v, user.id, null), downloadUrl: await videoLink(v, user.id, downloadFileName(v)) } : {}),
   }
 }
 

@@ -66,7 +66,7 @@ export type VideoDetail = VideoListItem & {
   createdAt: string
   /** A signed, expiring link to the original (free items for signed-in users, paid items once bought). */
   playUrl?: string
-  /** GET /api/videos/{id}/download, when the caller may download. */
+  /** The same kind of signed link, saved as a file (what GET /api/videos/{id}/download redirects to). */
   downloadUrl?: string
 }
 
