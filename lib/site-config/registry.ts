@@ -53,7 +53,20 @@ function define(entry: Omit<ConfigDefinition, 'schema'> & { schema?: z.ZodType }
   return { ...entry, schema: entry.schema ?? schemaByType[entry.type] }
 }
 
-export const CONFIG_GROUPS = ['基本信息', '注册与登录', '用户协议与隐私政策', '微信', '短信', '生成', '提示词翻译', '内容安全', '卡密', '支付', '视频素材', '积分'] as const
+export const CONFIG_GROUPS = [
+  '基本信息',
+  '注册与登录',
+  '用户协议与隐私政策',
+  '微信',
+  '短信',
+  '生成',
+  '提示词翻译',
+  '内容安全',
+  '卡密',
+  '支付',
+  '视频素材',
+  '积分',
+] as const
 
 /** A key pasted from a merchant console: PEM (PKCS#1, PKCS#8, SPKI) or the bare base64 inside it. */
 const rsaKey = (kind: 'private' | 'public') =>
