@@ -110,6 +110,28 @@ export async function presignedGetUrl(key: string, expiresIn: number, filename: 
   return getSignedUrl(client(), command, { expiresIn })
 }
 
+/** A presigned PUT the browser uploads one object with, straight to the bucket (the bucket's CORS must allow PUT from the site). */
+export async function presignedPutUrl(key: string, expiresIn: number, contentType: string): Promise<string> {
+  await assertEndpointAllowed()
+  return getSignedUrl(client(), new PutObjectCommand({ Bucket: env().S3_BUCKET, Key: key, ContentType: contentType }), {
+    expiresIn,
+    signableHeaders: new Set(['content-type']),
+  })
+}
+
+/** The first bytes of an object and its whole size, or null when there is no object. */
+export async function readS3Head(key: string, bytes: number): Promise<{ head: Buffer; size: number } | null> {
+  await assertEndpointAllowed()
+  try {
+    const answer = await client().send(new GetObjectCommand({ Bucket: env().S3_BUCKET, Key: key, Range: `bytes=0-${bytes - 1}` }))
+    const size = Number(/\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1] ?? answer.ContentLength ?? 0)
+    return { head: Buffer.from(await answer.Body!.transformToByteArray()), size }
+  } catch (error) {
+    if (error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.$metadata.httpStatusCode === 416)) return null
+    throw storageError(`object storage could not read ${key}`, error)
+  }
+}
+
 /** The HTTP status and S3's error code (AccessDenied, NoSuchBucket ...); S3's own message and the body never go into a message. */
 function storageError(what: string, error: unknown): Error {
   if (error instanceof S3ServiceException) return new Error(`${what}: HTTP ${error.$metadata.httpStatusCode ?? '?'} ${error.name}`)

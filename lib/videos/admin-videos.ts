@@ -1,5 +1,5 @@
 import 'server-only'
-import { open, writeFile } from 'node:fs/promises'
+import { open, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
@@ -8,6 +8,7 @@ import { frameAt, probeVideo, runFfmpeg, withScratch } from '@/lib/generation/vi
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { payloadTooLarge, readBodyWithin } from '@/lib/http/body-limit'
 import type { TPageQuery } from '@/lib/http/pagination'
+import { presignedGetUrl, readS3Head } from '@/lib/storage/s3-files'
 import { newKey, putFile, putFileFromPath } from '@/lib/storage/storage'
 import { reencodeImage, sniffImageType } from '@/lib/uploads/image-upload'
 import { dropUpload, finishedUpload, maxVideoBytes } from './chunked-upload'
@@ -38,19 +39,30 @@ export async function createVideo(actor: SessionUser, ip: string, req: Request):
   if (!Number.isFinite(posterSecond) || posterSecond < 0) throw badRequest('封面时间点须为不小于 0 的秒数')
 
   return withScratch(async (dir) => {
+    // `original` is what FFmpeg reads: a file here, or (uploaded straight to S3) a presigned GET.
     let original: string
-    if (typeof uploadId === 'string' && uploadId) original = await finishedUpload(actor.id, uploadId)
-    else if (file instanceof Blob && file.size > 0) {
+    let inBucket: { key: string; head: Buffer; size: number } | null = null
+    if (typeof uploadId === 'string' && uploadId) {
+      const done = await finishedUpload(actor.id, uploadId)
+      if ('file' in done) original = done.file
+      else {
+        const found = await readS3Head(done.key, 64)
+        if (!found) throw badRequest('对象存储中没有找到上传的文件，请重新上传')
+        if (found.size !== done.size) throw badRequest('上传的文件大小不对，请重新上传')
+        inBucket = { key: done.key, ...found }
+        original = await presignedGetUrl(done.key, 3600, null)
+      }
+    } else if (file instanceof Blob && file.size > 0) {
       if (file.size > (await maxVideoBytes())) throw payloadTooLarge('视频超过了站点设置的大小上限')
       original = path.join(dir, 'original')
       await writeFile(original, Buffer.from(await file.arrayBuffer()))
     } else throw badRequest('请选择要上传的视频')
 
-    const container = sniffVideoType(await firstBytes(original))
+    const container = sniffVideoType(inBucket ? inBucket.head : await firstBytes(original))
     if (!container) throw badRequest('只支持 MP4、MOV 或 WebM 视频')
     const facts = await probeVideo(original)
     if (!facts.hasVideo || !facts.durationSec || !facts.width || !facts.height) throw badRequest('无法读取视频的时长和分辨率，请检查文件')
-    const size = (await open(original, 'r').then(async (h) => (await h.stat().finally(() => h.close())).size)) as number
+    const size = inBucket ? inBucket.size : (await stat(original)).size
 
     let posterBytes: Buffer
     if (poster instanceof Blob && poster.size > 0) {
@@ -68,12 +80,12 @@ export async function createVideo(actor: SessionUser, ip: string, req: Request):
     } else previewFile = await makePreview(original, dir)
     const previewWebm = (await firstBytes(previewFile))[0] === 0x1a
 
-    const fileKey = newKey('private/videos', container)
+    const fileKey = inBucket?.key ?? newKey('private/videos', container)
     const posterKey = newKey('video-posters', 'webp')
     const previewKey = newKey('video-previews', previewWebm ? 'webm' : 'mp4')
     await putFile(posterKey, posterWebp)
     await putFileFromPath(previewKey, previewFile)
-    await putFileFromPath(fileKey, original)
+    if (!inBucket) await putFileFromPath(fileKey, original)
     if (typeof uploadId === 'string' && uploadId) await dropUpload(uploadId)
 
     const video = await db().$transaction(async (tx) => {

@@ -44,7 +44,11 @@ export const ZVideoPatch = ZVideoFields.partial()
 export type TVideoPatch = z.infer<typeof ZVideoPatch>
 
 /** POST /api/admin/videos/uploads: start a chunked upload of `size` bytes. */
-export const ZUploadInit = z.object({ size: z.number().int('大小须为整数').positive('文件为空') })
+export const ZUploadInit = z.object({
+  size: z.number().int('大小须为整数').positive('文件为空'),
+  /** The file's name: with S3 its extension names the stored object (the bytes are checked afterwards). */
+  name: z.string().trim().max(200).optional(),
+})
 
 export type VideoListItem = {
   id: string

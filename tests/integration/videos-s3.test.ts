@@ -1,17 +1,19 @@
 // Video material with S3 storage (docs/PRODUCT.md §18): the original is streamed into the bucket
 // under private/, poster and preview get public URLs, and the player and downloads use the
-// bucket's presigned GETs, which live VIDEO_LINK_TTL_SECONDS.
+// bucket's presigned GETs, which live VIDEO_LINK_TTL_SECONDS; the console can upload straight to
+// the bucket with a presigned PUT.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import * as adminVideos from '@/app/api/admin/videos/route'
 import * as videoById from '@/app/api/videos/[id]/route'
 import * as download from '@/app/api/videos/[id]/download/route'
+import * as uploads from '@/app/api/admin/videos/uploads/route'
 import { db } from '@/lib/db'
 import { runFfmpeg, withScratch } from '@/lib/generation/video-file'
 import { startFakeS3 } from '../fakes/s3'
 import { callRoute, createUser } from '../helpers/call-route'
-import { expectOk } from '../helpers/expect-response'
+import { expectFail, expectOk } from '../helpers/expect-response'
 
 const KEYS = { bucket: 'aiimg', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }
 let s3: Awaited<ReturnType<typeof startFakeS3>>
@@ -94,3 +96,44 @@ async function anyOrder(userId: string) {
     },
   })
 }
+
+it('uploads straight to the bucket: a presigned PUT, then the create call reads the object there', async () => {
+  const clip = await withScratch(async (dir) => {
+    const out = path.join(dir, 'clip.mp4')
+    await runFfmpeg([
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x120:rate=12:duration=2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ])
+    return readFile(out)
+  })
+  const admin = await createUser({ role: 'ADMIN' })
+  expectFail(await callRoute(uploads.POST, { token: admin.token, body: { size: clip.length, name: 'a.avi' } }), 400, /只支持/)
+  const started = expectOk(await callRoute(uploads.POST, { token: admin.token, body: { size: clip.length, name: 'Clip.MP4' } }))
+  expect(started.chunks).toBe(0)
+  const put = await fetch(started.direct.url, { method: 'PUT', headers: { 'content-type': started.direct.contentType }, body: new Uint8Array(clip) })
+  expect(put.status).toBe(200)
+  const form = new FormData()
+  for (const [k, v] of Object.entries({ title: '直传素材', kind: 'free', uploadId: started.id, posterSecond: '1' })) form.set(k, v)
+  const res = await adminVideos.POST(
+    new Request('http://localhost/api/admin/videos', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form }),
+  )
+  const made = (await res.json()).data
+  expect(res.status).toBe(200)
+  expect(made).toMatchObject({ width: 160, height: 120, size: clip.length })
+  const row = await db().video.findUniqueOrThrow({ where: { id: made.id } })
+  expect(row.fileKey).toMatch(/^private\/videos\/.+\.mp4$/)
+  expect(s3.objects.get(row.fileKey)?.bytes.equals(clip)).toBe(true)
+  expect(s3.objects.has(row.posterKey)).toBe(true)
+  expect(await db().videoUpload.count({ where: { id: started.id } })).toBe(0)
+})

@@ -81,16 +81,33 @@ export type NewVideo = {
   fields: { title: string; description: string; tags: string; price: number; kind: VideoKindParam; published: boolean }
 }
 
+/** With S3: the whole file straight to the bucket by its presigned PUT (XHR, for upload progress). */
+function putToBucket(direct: { url: string; contentType: string }, file: File, onProgress: (share: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('PUT', direct.url)
+    xhr.setRequestHeader('Content-Type', direct.contentType)
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total)
+    xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(new Error(`对象存储拒绝了上传（${xhr.status}）`)))
+    xhr.onerror = () => reject(new Error('上传到对象存储失败，请检查存储桶的跨域（CORS）设置'))
+    xhr.send(file)
+  })
+}
+
 /**
- * Uploads an original in chunks (docs/PROTOCOLS.md §15): init, each chunk with its index (one
- * failed chunk is sent again, up to 3 times), then the create call with the poster, preview
- * and fields. `onProgress` gets the share of bytes sent, 0..1.
+ * Uploads an original (docs/PROTOCOLS.md §15): init, then with S3 one presigned PUT straight to
+ * the bucket, else each chunk with its index (a failed chunk is sent again, up to 3 times),
+ * then the create call with the poster, preview and fields. `onProgress` gets the share sent, 0..1.
  */
 export function useCreateVideo(onProgress: (share: number) => void) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: async (v: NewVideo) => {
-      const started = await api.post<{ id: string; chunkSize: number; chunks: number }>(videoUrls.uploads, { size: v.file.size })
+      const started = await api.post<{ id: string; chunkSize: number; chunks: number; direct?: { url: string; contentType: string } }>(videoUrls.uploads, {
+        size: v.file.size,
+        name: v.file.name,
+      })
+      if (started.direct) await putToBucket(started.direct, v.file, onProgress)
       for (let index = 0; index < started.chunks; index++) {
         const part = v.file.slice(index * started.chunkSize, Math.min(v.file.size, (index + 1) * started.chunkSize))
         for (let attempt = 1; ; attempt++) {

@@ -42,6 +42,7 @@ CREATE TABLE "VideoUpload" (
     "size" BIGINT NOT NULL,
     "chunkSize" INTEGER NOT NULL,
     "received" INTEGER[],
+    "key" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "VideoUpload_pkey" PRIMARY KEY ("id")
