@@ -1,4 +1,4 @@
-import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
@@ -130,6 +130,11 @@ export async function readS3Head(key: string, bytes: number): Promise<{ head: Bu
     if (error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.$metadata.httpStatusCode === 416)) return null
     throw storageError(`object storage could not read ${key}`, error)
   }
+}
+
+export async function removeS3(key: string): Promise<void> {
+  await assertEndpointAllowed()
+  await client().send(new DeleteObjectCommand({ Bucket: env().S3_BUCKET, Key: key }))
 }
 
 /** The HTTP status and S3's error code (AccessDenied, NoSuchBucket ...); S3's own message and the body never go into a message. */

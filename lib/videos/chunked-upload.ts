@@ -6,7 +6,7 @@ import { badRequest, notFound } from '@/lib/http/app-error'
 import { payloadTooLarge } from '@/lib/http/body-limit'
 import { getConfigValue } from '@/lib/site-config/store'
 import { env } from '@/lib/env'
-import { presignedPutUrl } from '@/lib/storage/s3-files'
+import { presignedPutUrl, removeS3 } from '@/lib/storage/s3-files'
 import { newKey } from '@/lib/storage/storage'
 
 // Chunked uploads of video originals (docs/PROTOCOLS.md §15): init with the size →
@@ -87,4 +87,18 @@ export async function finishedUpload(userId: string, id: string): Promise<{ file
 export async function dropUpload(id: string): Promise<void> {
   await db().videoUpload.deleteMany({ where: { id } })
   await rm(partFile(id), { force: true })
+}
+
+export const PRUNE_VIDEO_UPLOADS_JOB = 'prune-video-uploads'
+/** An upload not finished within a day is given up: its part file (or bucket object) goes. */
+export const UPLOAD_MAX_AGE_MS = 24 * 3600_000
+
+/** Removes abandoned uploads; returns how many. Objects put straight to S3 are deleted too. */
+export async function pruneStaleUploads(now = new Date()): Promise<number> {
+  const stale = await db().videoUpload.findMany({ where: { createdAt: { lt: new Date(now.getTime() - UPLOAD_MAX_AGE_MS) } }, select: { id: true, key: true } })
+  for (const upload of stale) {
+    if (upload.key) await removeS3(upload.key).catch(() => undefined)
+    await dropUpload(upload.id)
+  }
+  return stale.length
 }

@@ -284,3 +284,16 @@ describe('the originals', () => {
     await configure(admin.token, { VIDEO_LINK_TTL_SECONDS: 600 })
   })
 })
+
+describe('abandoned uploads', () => {
+  it('are pruned after a day with their part files', async () => {
+    const started = expectOk(await callRoute(uploads.POST, { token: admin.token, body: { size: 100 } }))
+    const { partFile, pruneStaleUploads } = await import('@/lib/videos/chunked-upload')
+    const { existsSync } = await import('node:fs')
+    expect(existsSync(partFile(started.id))).toBe(true)
+    expect(await pruneStaleUploads()).toBe(0)
+    expect(await pruneStaleUploads(new Date(Date.now() + 25 * 3600_000))).toBeGreaterThanOrEqual(1)
+    expect(existsSync(partFile(started.id))).toBe(false)
+    expect(await db().videoUpload.count({ where: { id: started.id } })).toBe(0)
+  })
+})
