@@ -4,6 +4,8 @@ import Link from 'next/link'
 import type { ReactNode } from 'react'
 import { useSiteInfo } from '@/lib/api-client/resources/site-info'
 import { ChatIcon, KeyIcon, PhoneIcon } from '@/components/ui/icons'
+import { InviteNotice } from './invite-notice'
+import { useInviteCode } from './use-invite-code'
 import { useRedirectParam } from './use-redirect-param'
 
 function Option({ href, title, note, icon, disabled }: { href: string; title: string; note: string; icon: ReactNode; disabled?: boolean }) {
@@ -34,7 +36,10 @@ function Option({ href, title, note, icon, disabled }: { href: string; title: st
 export function LoginChooser() {
   const { data: config } = useSiteInfo()
   const { carry } = useRedirectParam()
-  const withRedirect = (path: string) => (carry ? `${path}?${carry}` : path)
+  const invite = useInviteCode()
+  // An invite link leads on to the sign-up form (the code itself is kept by useInviteCode).
+  const query = [carry, invite ? `invite=${encodeURIComponent(invite)}` : ''].filter(Boolean).join('&')
+  const withRedirect = (path: string) => (query ? `${path}?${query}` : path)
   const isWechatReady = Boolean(config?.WX_ENABLED && config.WX_APP_ID)
   const isSmsReady = Boolean(config?.SMS_LOGIN_ENABLED)
 
@@ -42,6 +47,7 @@ export function LoginChooser() {
     <div>
       <h1 className="text-xl font-semibold text-white">登录</h1>
       <p className="mt-1 text-sm text-zinc-400">选择登录方式</p>
+      <InviteNotice />
       <div className="mt-6 space-y-3">
         <Option href={withRedirect('/login_by_password')} title="账号密码登录" note="使用用户名和密码登录或注册" icon={<KeyIcon className="size-5" />} />
         <Option

@@ -10,6 +10,8 @@ import { Field, Input } from '@/components/ui/field'
 import { cn } from '@/lib/ui/cn'
 import { useAction } from '@/lib/ui/use-action'
 import { TERMS_REQUIRED, TermsConsent } from './terms-consent'
+import { InviteNotice } from './invite-notice'
+import { useInviteCode } from './use-invite-code'
 import { useRedirectParam } from './use-redirect-param'
 import { useSignIn } from './use-sign-in'
 
@@ -18,7 +20,8 @@ type Mode = 'login' | 'register'
 /** /login_by_password: sign in, or create an account, with a username and password. */
 export function PasswordLoginForm() {
   const params = useSearchParams()
-  const [mode, setMode] = useState<Mode>(params.get('mode') === 'register' ? 'register' : 'login')
+  const [mode, setMode] = useState<Mode>(params.get('mode') === 'register' || params.get('invite') ? 'register' : 'login')
+  const invite = useInviteCode()
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [confirm, setConfirm] = useState('')
@@ -39,7 +42,9 @@ export function PasswordLoginForm() {
     if (mode === 'register' && !agreed) return setError(TERMS_REQUIRED)
     await run(async () => {
       const { token } = await signInWith.mutateAsync(
-        mode === 'login' ? { mode, body: { username: username.trim(), password } } : { mode, body: { username: username.trim(), password, agreeTerms: true } },
+        mode === 'login'
+          ? { mode, body: { username: username.trim(), password } }
+          : { mode, body: { username: username.trim(), password, agreeTerms: true, ...(invite ? { invite } : {}) } },
       )
       await signIn(token, target)
     })
@@ -102,6 +107,7 @@ export function PasswordLoginForm() {
           </Field>
         )}
         {mode === 'register' && <TermsConsent checked={agreed} onChange={setAgreed} />}
+        {mode === 'register' && <InviteNotice />}
         {error && (
           <p role="alert" className="text-sm text-red-400">
             {error}

@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button'
 import { OtherSignInLink } from './other-sign-in-link'
 import { SmsCodeFields } from './sms-code-fields'
 import { TERMS_REQUIRED, TermsConsent } from './terms-consent'
+import { useInviteCode } from './use-invite-code'
 import { useRedirectParam } from './use-redirect-param'
 import { useSignIn } from './use-sign-in'
 
@@ -23,6 +24,7 @@ export function SmsLoginForm() {
   const { target } = useRedirectParam()
   const signIn = useSignIn()
   const smsSignIn = useSmsSignIn()
+  const invite = useInviteCode()
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -32,7 +34,7 @@ export function SmsLoginForm() {
     if (!/^\d{6}$/.test(code)) return setError('请输入 6 位数字验证码')
     if (!agreed) return setError(TERMS_REQUIRED)
     await run(async () => {
-      const { token } = await smsSignIn.mutateAsync({ mobile: number, code, agreeTerms: true })
+      const { token } = await smsSignIn.mutateAsync({ mobile: number, code, agreeTerms: true, ...(invite ? { invite } : {}) })
       await signIn(token, target)
     })
   }

@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation'
 import { useCallback } from 'react'
 import { useStoreSession } from '@/lib/api-client/resources/auth'
+import { forgetInviteCode } from './use-invite-code'
 
 /** Keeps a fresh token, reloads the user and goes on to `target`. */
 export function useSignIn() {
@@ -11,6 +12,7 @@ export function useSignIn() {
   return useCallback(
     async (token: string, target: string) => {
       await storeSession(token)
+      forgetInviteCode()
       router.replace(target)
     },
     [storeSession, router],

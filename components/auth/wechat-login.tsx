@@ -5,6 +5,7 @@ import { RETURN_PATH_KEY } from '@/lib/app-start/rules'
 import { Loading } from '@/components/ui/spinner'
 import { OtherSignInLink } from './other-sign-in-link'
 import { TermsNotice } from './terms-consent'
+import { useInviteCode } from './use-invite-code'
 import { useRedirectParam } from './use-redirect-param'
 import { WechatQrLogin } from './wechat-qr-login'
 import { useIsWechatBrowser, wechatAuthorizeLink } from './wechat-links'
@@ -52,7 +53,8 @@ function Notice({ children }: { children: React.ReactNode }) {
  */
 function InWechat() {
   const { target } = useRedirectParam()
-  const link = wechatAuthorizeLink('login', { returnPath: target })
+  const invite = useInviteCode()
+  const link = wechatAuthorizeLink('login', { returnPath: target, invite })
   return (
     <div className="mt-6 space-y-4 text-center">
       <a

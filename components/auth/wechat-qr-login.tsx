@@ -5,6 +5,7 @@ import type { ApiError } from '@/lib/api-client/request'
 import { useCreateLoginTicket, useLoginTicketPoll, type LoginTicket } from '@/lib/api-client/resources/wechat'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
+import { useInviteCode } from './use-invite-code'
 import { useRedirectParam } from './use-redirect-param'
 import { useSignIn } from './use-sign-in'
 import { wechatAuthorizeLink } from './wechat-links'
@@ -15,12 +16,13 @@ const POLL_MS = 1500
 /** The desktop side of the QR login: a ticket's QR code, polled until the phone confirms. */
 export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
   const { target } = useRedirectParam()
+  const invite = useInviteCode()
   const signIn = useSignIn()
   const [ticket, setTicket] = useState<LoginTicket | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const [hasTimedOut, setTimedOut] = useState(false)
   const signingIn = useRef(false)
-  const { mutateAsync: createTicket } = useCreateLoginTicket()
+  const { mutateAsync: createTicket } = useCreateLoginTicket(invite)
 
   const load = useCallback(async () => {
     try {
@@ -98,7 +100,7 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
       </p>
       <p className="mt-1 text-center text-xs text-zinc-500 sm:hidden">在手机上？请在微信中打开本站，即可一键登录</p>
       {openPlatform && (
-        <a href={wechatAuthorizeLink('open', { returnPath: target })} className="mt-3 text-sm text-brand-300 hover:text-brand-200">
+        <a href={wechatAuthorizeLink('open', { returnPath: target, invite })} className="mt-3 text-sm text-brand-300 hover:text-brand-200">
           使用微信官方扫码登录
         </a>
       )}

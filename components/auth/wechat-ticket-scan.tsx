@@ -6,6 +6,7 @@ import { useScanTicket } from '@/lib/api-client/resources/wechat'
 import { WECHAT_MESSAGES } from '@/lib/auth/wechat/messages'
 import { Spinner } from '@/components/ui/spinner'
 import { Panel, messageOf } from './auth-panel'
+import { useInviteCode } from './use-invite-code'
 import { useIsWechatBrowser, wechatAuthorizeLink } from './wechat-links'
 
 /**
@@ -18,7 +19,8 @@ export function WechatTicketScan({ ticketId, from }: { ticketId: string; from: s
   const [failure, setFailure] = useState<string | null>(from ? null : WECHAT_MESSAGES['ticket-invalid'])
   const checked = useRef(false)
   const { mutateAsync: scan } = useScanTicket()
-  const link = wechatAuthorizeLink('ticket', { ticket: ticketId, from: from ?? undefined })
+  const invite = useInviteCode()
+  const link = wechatAuthorizeLink('ticket', { ticket: ticketId, from: from ?? undefined, invite })
 
   useEffect(() => {
     if (!isWechat || !from || checked.current) return

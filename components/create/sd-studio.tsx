@@ -12,6 +12,7 @@ import { PromptFields } from './prompt-fields'
 import { DEFAULT_SD_PARAMS, type SdParams } from './sd-params'
 import { TaskHistory } from './task-history'
 import { TaskResult } from './task-result'
+import { useSameAs } from './use-same-as'
 import { useSubmitTask } from '@/lib/api-client/resources/tasks'
 
 type Props = {
@@ -33,6 +34,16 @@ export function SdStudio({ title, type, extraFields, extraParams, showSize = tru
   const [taskId, setTaskId] = useState<string | null>(null)
   const [busy, run] = useAction()
   const submit = useSubmitTask()
+  useSameAs((work) =>
+    setParams((p) => ({
+      ...p,
+      prompt: work.prompt,
+      negativePrompt: work.negativePrompt,
+      ...(work.steps ? { steps: work.steps } : {}),
+      ...(work.cfgScale ? { cfgScale: work.cfgScale } : {}),
+      ...(work.sampler ? { sampler: work.sampler } : {}),
+    })),
+  )
 
   async function generate(e: FormEvent) {
     e.preventDefault()

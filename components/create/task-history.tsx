@@ -8,6 +8,8 @@ import { Badge, EmptyState } from '@/components/ui/card'
 import { LabelOptions, Select } from '@/components/ui/field'
 import { Pagination } from '@/components/ui/pagination'
 import { Loading } from '@/components/ui/spinner'
+import { ImageViewer } from '@/components/wall/image-viewer'
+import { OwnResultPanel } from '@/components/wall/own-result-panel'
 import { TASK_STATUS_LABELS, TASK_STATUS_TONES, TASK_TYPE_LABELS, stageText } from './task-labels'
 
 const PAGE_SIZE = 12
@@ -18,6 +20,8 @@ export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onO
   const [status, setStatus] = useState('')
   const [type, setType] = useState(types?.length === 1 ? types[0] : '')
   const { data, isLoading } = useMyTasks({ page, pageSize: PAGE_SIZE, status, type })
+  const [viewing, setViewing] = useState<{ id: string; index: number } | null>(null)
+  const viewed = data?.list.find((t) => t.id === viewing?.id)
 
   return (
     <section>
@@ -41,7 +45,7 @@ export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onO
           <button
             key={task.id}
             type="button"
-            onClick={() => onOpen(task)}
+            onClick={() => (onOpen(task), task.results.length > 0 && setViewing({ id: task.id, index: 0 }))}
             className={cn(
               'overflow-hidden rounded-xl bg-zinc-900 text-left ring-1 transition hover:ring-brand-500/70',
               activeId === task.id ? 'ring-brand-500' : 'ring-zinc-800',
@@ -74,6 +78,19 @@ export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onO
         ))}
       </div>
       {data && data.total > PAGE_SIZE && <Pagination page={page} pageSize={PAGE_SIZE} total={data.total} onChange={setPage} />}
+      <ImageViewer
+        slides={(viewed?.results ?? []).map((image, i) => ({
+          key: image.url,
+          src: image.url,
+          width: image.width,
+          height: image.height,
+          alt: `生成结果 ${i + 1}`,
+        }))}
+        index={viewed && viewing ? viewing.index : -1}
+        onIndexChange={(index) => viewing && setViewing({ ...viewing, index })}
+        onClose={() => setViewing(null)}
+        panel={(i) => (viewed ? <OwnResultPanel task={viewed} index={i} onDeleted={() => setViewing(null)} /> : null)}
+      />
     </section>
   )
 }

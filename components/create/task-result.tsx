@@ -57,7 +57,7 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
       )}
       {task.status === 'SUCCESS' && (
         <>
-          <TaskImages images={task.results} taskId={task.id} />
+          <TaskImages task={task} onDeleted={() => onNewTask('')} />
           <div className="flex flex-wrap gap-2">
             <Button
               size="sm"

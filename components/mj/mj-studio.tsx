@@ -7,6 +7,7 @@ import { RequireUser } from '@/components/app/require-user'
 import { Card, PageTitle } from '@/components/ui/card'
 import { Loading } from '@/components/ui/spinner'
 import { MjForm, type MjMode } from './mj-form'
+import { useSameAs } from '@/components/create/use-same-as'
 import { MjHistory } from './mj-history'
 import { MjTaskPanel } from './mj-task-panel'
 import { useMjModels } from '@/lib/api-client/resources/mj'
@@ -42,6 +43,7 @@ function NoMjModel({ canManage }: { canManage: boolean }) {
 export function MjStudio() {
   const [mode, setMode] = useState<MjMode>('IMAGINE')
   const [prompt, setPrompt] = useState('')
+  useSameAs((work) => (setMode('IMAGINE'), setPrompt(work.prompt)))
   const [taskId, setTaskId] = useState<string | null>(null)
   const panel = useRef<HTMLDivElement>(null)
   const { data: models, isError: modelsFailed } = useMjModels()

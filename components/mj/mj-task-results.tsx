@@ -1,14 +1,20 @@
-import type { TaskJson } from '@/lib/api-client/resources/tasks'
+'use client'
 
-/** A finished task's pictures, each opening full size with a download button; a describe shows the picture it read. */
+import { useState } from 'react'
+import type { TaskJson } from '@/lib/api-client/resources/tasks'
+import { ImageViewer } from '@/components/wall/image-viewer'
+import { OwnResultPanel } from '@/components/wall/own-result-panel'
+
+/** A finished task's pictures, each opening the result viewer, with a download button; a describe shows the picture it read. */
 export function MjResultGrid({ task, describedCount, source }: { task: TaskJson; describedCount: number; source: string | undefined }) {
+  const [open, setOpen] = useState(-1)
   return (
     <>
       {task.results.map((image, i) => (
         <figure key={image.url} className="group relative flex justify-center overflow-hidden rounded-xl bg-zinc-950 ring-1 ring-zinc-800">
-          <a href={image.url} target="_blank" rel="noopener noreferrer">
+          <button type="button" onClick={() => setOpen(i)} aria-label={`查看生成结果 ${i + 1}`}>
             <img src={image.url} alt={`生成结果 ${i + 1}`} width={image.width} height={image.height} className="max-h-[60vh] w-auto object-contain" />
-          </a>
+          </button>
           <a
             href={image.downloadUrl ?? image.url}
             download={`${task.id}-${i + 1}.png`}
@@ -18,6 +24,13 @@ export function MjResultGrid({ task, describedCount, source }: { task: TaskJson;
           </a>
         </figure>
       ))}
+      <ImageViewer
+        slides={task.results.map((image, i) => ({ key: image.url, src: image.url, width: image.width, height: image.height, alt: `生成结果 ${i + 1}` }))}
+        index={open}
+        onIndexChange={setOpen}
+        onClose={() => setOpen(-1)}
+        panel={(i) => <OwnResultPanel task={task} index={i} onDeleted={() => setOpen(-1)} />}
+      />
       {task.results.length === 0 && source && (
         <figure className="flex items-center gap-3 rounded-xl bg-zinc-950/60 p-2 ring-1 ring-zinc-800">
           <img src={source} alt="识别的图片" className="size-20 rounded-lg object-cover" />

@@ -8,6 +8,8 @@ import { isSignInPath, loginUrlFor } from '@/lib/safe-redirect'
  * an ApiError so callers only handle success.
  */
 export const REQUEST_TIMEOUT_MS = 60_000
+/** A streamed answer may take minutes; the server gives up on a silent upstream sooner. */
+export const STREAM_TIMEOUT_MS = 10 * 60_000
 export const TOAST_MS = 2000
 export const MSG_SYSTEM_ERROR = '系统错误'
 export const MSG_BUILD_FAILED = '服务器异常，请联系管理员'
@@ -56,6 +58,12 @@ export type RequestOptions = {
   responseType?: 'json' | 'blob'
   /** The caller shows failures itself (no toast here); 401 and 积分不足 are still handled. */
   silent?: boolean
+  /**
+   * A call that may answer with server-sent events (AI chat): a 2xx text/event-stream body
+   * goes to this reader (no 60 s limit, the caller's signal stops it); a JSON answer is
+   * handled like any other.
+   */
+  onStream?: (body: ReadableStream<Uint8Array>) => Promise<void>
 }
 
 function buildRequest(path: string, { method = 'GET', query, body, headers, signal }: RequestOptions, token: string | null, timeout: AbortSignal): Request {
@@ -79,7 +87,7 @@ const messageOf = (body: Body | undefined) => body?.errMessage || body?.message 
 
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const toast = options.silent ? () => {} : environment.toast
-  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+  const timeout = AbortSignal.timeout(options.onStream ? STREAM_TIMEOUT_MS : REQUEST_TIMEOUT_MS)
   let req: Request
   const sentToken = getStoredToken()
   try {
@@ -98,6 +106,10 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     throw new ApiError(MSG_NETWORK, 0, error)
   }
 
+  if (res.ok && options.onStream && res.body && res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await options.onStream(res.body)
+    return undefined as T
+  }
   if (res.ok && options.responseType === 'blob') return (await res.blob()) as T
   const body = (await res.json().catch(() => undefined)) as Body | undefined
   const message = messageOf(body)
@@ -136,6 +148,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 export const api = {
   get: <T>(path: string, query?: RequestOptions['query'], options?: Omit<RequestOptions, 'method' | 'query'>) =>
     request<T>(path, { ...options, method: 'GET', query }),
+  stream: (path: string, body: unknown, onStream: NonNullable<RequestOptions['onStream']>, signal?: AbortSignal) =>
+    request<void>(path, { method: 'POST', body, onStream, signal }),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
   patch: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PATCH', body: body ?? {} }),

@@ -3,6 +3,7 @@ import type { Tx } from '@/lib/db'
 import type { Status } from '@/lib/generated/prisma/enums'
 import { extendMembership } from '@/lib/memberships/extend-membership'
 import { grantVideos } from '@/lib/videos/video-purchases'
+import { creditCommission } from '@/lib/invites/commission'
 import { postGrant } from './grant-movements'
 import type { OrderGrant } from './order-grant'
 
@@ -27,7 +28,7 @@ type Claimed = {
  * The one place an order is fulfilled. A conditional update moves it to SUCCESS (from PENDING,
  * or, for money that arrived after we gave up on the order, from CANCELED or FAIL with a flag);
  * only the caller whose update changed the row credits, in the same transaction: the grant
- * through the ledger, the membership days, and the charge record. Everyone else gets false.
+ * through the ledger, the membership days, the inviter's commission and the charge record. Everyone else gets false.
  */
 export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, options: { late?: boolean } = {}): Promise<boolean> {
   const from: Status[] = options.late ? ['CANCELED', 'FAIL'] : ['PENDING']
@@ -54,6 +55,8 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
     })
   }
   if (grant.videoIds?.length) await grantVideos(tx, order.userId, order.id, grant.videoIds, grant.videoPrices)
+  // The inviter's share (docs/PRODUCT.md §17), keyed by the order like everything above.
+  await creditCommission(tx, order)
   await tx.chargeRecord.create({
     data: {
       userId: order.userId,

@@ -34,8 +34,9 @@ export const ADMIN_ORDER_SELECT = {
 
 type AdminOrderRow = Prisma.OrderGetPayload<{ select: typeof ADMIN_ORDER_SELECT }>
 
-export function adminOrderView(row: AdminOrderRow) {
+/** Generic, so a detail read with more fields (grant, notifications) keeps them in its type. */
+export function adminOrderView<R extends AdminOrderRow>(row: R): Omit<R, '_count'> & { notificationCount: number } {
   const { _count, ...rest } = row
   return { ...rest, notificationCount: _count.notifications }
 }
-export type AdminOrderView = ReturnType<typeof adminOrderView>
+export type AdminOrderView = ReturnType<typeof adminOrderView<AdminOrderRow>>

@@ -477,6 +477,15 @@ export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
     defaultValue: true,
   }),
   define({
+    name: 'WALL_AUTO_PUBLISH',
+    group: '内容安全',
+    label: '用户公开的作品直接上作品墙',
+    help: '关闭时（默认）用户公开的作品需管理员在“作品墙管理”审核通过后才显示',
+    type: 'boolean',
+    visibility: 'admin',
+    defaultValue: false,
+  }),
+  define({
     name: 'BANNED_WORDS',
     group: '内容安全',
     label: '违禁词',

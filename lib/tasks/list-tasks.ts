@@ -9,7 +9,12 @@ import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
 
 /** The caller's own tasks, newest first. */
 export async function listMyTasks(userId: string, query: TPageQuery & { status?: Status; type?: TaskType }): Promise<Page<TaskView>> {
-  const where: Prisma.TaskWhereInput = { userId, ...(query.status ? { status: query.status } : {}), ...(query.type ? { type: query.type } : {}) }
+  const where: Prisma.TaskWhereInput = {
+    userId,
+    deletedAt: null,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.type ? { type: query.type } : {}),
+  }
   const [rows, total] = await Promise.all([
     db().task.findMany({ where, select: TASK_VIEW_SELECT, orderBy: { createdAt: 'desc' }, ...pageArgs(query) }),
     db().task.count({ where }),
@@ -23,7 +28,7 @@ export type MyTaskView = TaskView & { queuePosition: number | null; waitingNote:
 /** One of the caller's tasks; another user's task is "not found", never "forbidden". */
 export async function getMyTask(userId: string, taskId: string): Promise<MyTaskView> {
   const row = await db().task.findFirst({
-    where: { id: taskId, userId },
+    where: { id: taskId, userId, deletedAt: null },
     select: { ...TASK_VIEW_SELECT, modelId: true, poolKey: true, runAfter: true, attempts: true, maxAttempts: true, backendLog: true },
   })
   if (!row) throw notFound('任务不存在')

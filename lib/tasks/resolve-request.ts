@@ -42,7 +42,7 @@ export async function resolveRequest(userId: string, type: TaskType, rawParams: 
   if (type === 'MAKE_SAME') {
     const input = parseTaskParams('MAKE_SAME', rawParams)
     const source = await db().task.findFirst({
-      where: { id: input.sourceTaskId, status: 'SUCCESS', OR: [{ isRecommended: true }, { userId }] },
+      where: { id: input.sourceTaskId, status: 'SUCCESS', OR: [{ isRecommended: true }, { userId }, { wallWork: { status: 'APPROVED' } }] },
       select: { id: true, type: true, params: true, modelId: true, customModelId: true },
     })
     if (!source) throw notFound('原作品不存在或未公开')

@@ -1,4 +1,4 @@
-import type { Status, TaskStage, TaskType } from '@/lib/generated/prisma/enums'
+import type { Status, TaskStage, TaskType, WallStatus } from '@/lib/generated/prisma/enums'
 import type { ResultButton } from '@/lib/generation/backends/types'
 import type { StoredImage } from '@/lib/generation/store-results'
 import type { StoredVideo } from '@/lib/generation/store-videos'
@@ -25,6 +25,8 @@ export type TaskView = {
   /** Midjourney: the latest preview while it runs. */
   previewUrl: string | null
   isRecommended: boolean
+  /** Its place on the image wall, when the owner published it. */
+  wallWork: { id: string; status: WallStatus; featured: boolean } | null
   refundedAt: Date | null
   createdAt: Date
   startedAt: Date | null
@@ -47,6 +49,7 @@ export const TASK_VIEW_SELECT = {
   buttons: true,
   previewUrl: true,
   isRecommended: true,
+  wallWork: { select: { id: true, status: true, featured: true } },
   refundedAt: true,
   createdAt: true,
   startedAt: true,

@@ -8,6 +8,7 @@ import { getConfigValue } from '@/lib/site-config/store'
 import { isTooCommon } from './common-passwords'
 import type { TCredentials } from './schemas'
 import { grantSignupGift } from '@/lib/ledger/grant-signup-gift'
+import { bindInviterAtSignUp } from '@/lib/invites/bind-inviter'
 
 /**
  * Sign-ups per address, every attempt counted (a taken name too, so names cannot be
@@ -24,8 +25,8 @@ const limitsFor = (ip: string): Limit[] => [
   { key: `register:ip:day:${ip}`, ...REGISTER_LIMITS.perIpDay },
 ]
 
-/** Creates a USER account with a password and signs it in; `agreeTerms` records the user's consent to the terms. */
-export async function registerUser({ username, password, agreeTerms }: TCredentials, ip: string): Promise<{ token: string }> {
+/** Creates a USER account with a password and signs it in; `agreeTerms` records the user's consent to the terms, `invite` binds an inviter. */
+export async function registerUser({ username, password, agreeTerms, invite }: TCredentials, ip: string): Promise<{ token: string }> {
   if (!(await getConfigValue<boolean>('REGISTER_ENABLED'))) throw forbidden('本站暂未开放注册')
   await takeAttempt(limitsFor(ip), '注册')
   if (isTooCommon(password, username)) throw badRequest('密码太常见，请换一个更难猜的密码')
@@ -37,6 +38,7 @@ export async function registerUser({ username, password, agreeTerms }: TCredenti
         select: { id: true, tokenVersion: true },
       })
       await grantSignupGift(tx, created.id)
+      await bindInviterAtSignUp(tx, created.id, invite)
       return created
     })
     return { token: await issueToken(user.id, user.tokenVersion) }

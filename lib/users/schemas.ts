@@ -1,6 +1,7 @@
 import { z } from '@/lib/zod'
 import { ZPasswordSchema } from '@/lib/auth/password'
 import { MOBILE_MESSAGE, MOBILE_PATTERN, normalizeMobile } from './mobile'
+import { ZOptionalInviteSchema } from '@/lib/invites/schemas'
 
 export const ZUsernameSchema = z
   .string({ error: '请输入用户名' })
@@ -16,7 +17,10 @@ export const ZMobileSchema = z.string({ error: '请输入手机号' }).transform
 /** The user ticked 我已阅读并同意《用户协议》和《隐私政策》 (optional: other clients may leave it out). */
 export const ZAgreeTermsSchema = z.boolean({ error: '用户协议同意项只能是 true 或 false' }).optional()
 
-export const ZCredentialsSchema = z.object({ username: ZUsernameSchema, password: ZPasswordSchema, agreeTerms: ZAgreeTermsSchema }).strict()
+/** `invite`: the code from a /login?invite= link (docs/PRODUCT.md §17); it binds the new account when it can. */
+export const ZCredentialsSchema = z
+  .object({ username: ZUsernameSchema, password: ZPasswordSchema, agreeTerms: ZAgreeTermsSchema, invite: ZOptionalInviteSchema })
+  .strict()
 export type TCredentials = z.infer<typeof ZCredentialsSchema>
 
 export const ZLoginSchema = z.object({ username: ZUsernameSchema, password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(128) }).strict()

@@ -1,6 +1,7 @@
 import { PRUNE_SIGN_IN_JOB, pruneSignInRecords } from '@/lib/auth/prune-sign-in-records'
 import { pruneExpiredCounters } from '@/lib/auth/rate-limit'
 import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-cards'
+import { SWEEP_CHAT_ANSWERS_JOB, sweepChatAnswers } from '@/lib/chat/drop-answer'
 import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/backend-attempts'
 import { CHECK_BACKENDS_JOB, checkBackends } from '@/lib/models/backend-health'
 import { RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
@@ -17,6 +18,8 @@ export function backgroundJobs(): BackgroundJob[] {
     { name: SWEEP_TASKS_JOB, intervalMs: SWEEP_INTERVAL_MS, run: sweepTasks },
     // Pending provider orders whose active query is due (lost notifications), and expired ones to close.
     { name: RECONCILE_ORDERS_JOB, intervalMs: RECONCILE_INTERVAL_MS, run: async () => void (await reconcileOrders()) },
+    // Chat answers a crashed web process left without text: refunded (one indexed query a minute).
+    { name: SWEEP_CHAT_ANSWERS_JOB, intervalMs: 60_000, run: async () => void (await sweepChatAnswers()) },
     // One health or model-list request per enabled backend each minute.
     { name: CHECK_BACKENDS_JOB, intervalMs: 60_000, run: checkBackends },
     { name: PRUNE_BACKEND_ATTEMPTS_JOB, intervalMs: 60 * 60_000, run: async () => void (await pruneBackendAttempts()) },

@@ -88,7 +88,11 @@ test('the admin sets up a demo model, a user generates with it, and the admin fo
   await detail.getByRole('button', { name: '关闭' }).click()
   await expect(detail).toBeHidden()
 
-  // 推荐 puts it on the image wall.
+  // 推荐 of a result its owner keeps private is refused; once published, it features the work on the image wall.
+  await row.getByRole('button', { name: '推荐', exact: true }).click()
+  await expect(page.getByText('该作品未被作者公开，不能推荐到作品墙')).toBeVisible()
+  const taskId = (await (await request.get(`/api/admin/tasks?user=${user.username}`, { headers: auth })).json()).data.list[0].id
+  expect((await request.post(`/api/tasks/${taskId}/publish`, { data: {}, headers: { authorization: `Bearer ${user.token}` } })).ok()).toBeTruthy()
   await row.getByRole('button', { name: '推荐', exact: true }).click()
   await expect(page.getByText('已推荐到作品墙')).toBeVisible()
   await expect(row).toContainText('已推荐')

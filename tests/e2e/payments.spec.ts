@@ -248,3 +248,63 @@ test('the admin finds a paid order on /admin/order_mana and its revenue on /admi
   await expect(detail.getByText(/支付通知（[1-9]）/)).toBeVisible()
   await expect(detail.getByRole('button', { name: '退款' })).toBeVisible()
 })
+
+test('签到 on /account adds the check-in points once a day', async ({ page, request }) => {
+  await newUser(page, request)
+  await page.goto('/account')
+  const before = Number(await page.getByTestId('account-points').textContent())
+  const checkIn = page.getByRole('button', { name: /^签到 \+\d+$/ })
+  const award = Number((await checkIn.textContent())!.replace(/\D/g, ''))
+  await checkIn.click()
+  await expect(page.getByText(`签到成功，获得 ${award} 积分`)).toBeVisible()
+  await expect(page.getByTestId('account-points')).toHaveText(String(before + award))
+  await expect(page.getByRole('button', { name: '今日已签到' })).toBeDisabled()
+})
+
+test('the admin sells a new points pack from /admin/subscription_mana and marks a pending order paid', async ({ page, request }) => {
+  const headers = await asAdmin(request)
+  await signInWithToken(page, headers.authorization.replace(/^Bearer /, ''))
+  await page.goto('/admin/subscription_mana')
+  await page.getByRole('tab', { name: '积分包' }).click()
+  await page.getByRole('button', { name: '新建积分包' }).click()
+  const form = page.getByRole('dialog', { name: '新建商品' })
+  const name = uniqueName('控制台积分包')
+  await form.getByLabel('名称').fill(name)
+  await form.getByLabel('价格（元）').fill('6.60')
+  await form.getByLabel('积分数').fill('660')
+  await form.getByRole('button', { name: '保存' }).click()
+  await expect(page.getByRole('row').filter({ hasText: name })).toContainText('¥6.60')
+
+  // A user starts paying it and walks away; the money arrived by other means, so the admin marks it paid.
+  const user = await registerViaApi(request)
+  const product = ((await (await request.get('/api/products')).json()).data.list as { id: number; name: string }[]).find((p) => p.name === name)!
+  const created = await request.post('/api/orders', {
+    headers: { authorization: `Bearer ${user.token}`, 'Idempotency-Key': crypto.randomUUID() },
+    data: { productId: product.id, type: 'POINTS', channel: 'WECHAT', tradeType: 'NATIVE' },
+  })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  const { outTradeNo } = (await created.json()).data.order
+  await page.goto('/admin/order_mana')
+  await page.getByLabel('搜索用户').fill(user.username)
+  await page.getByRole('button', { name: '搜索' }).click()
+  const row = page.getByRole('row').filter({ hasText: outTradeNo })
+  await expect(row.getByText('待支付')).toBeVisible()
+  await row.getByRole('button', { name: '详情' }).click()
+  await page.getByRole('dialog', { name: '订单详情' }).getByRole('button', { name: '标记已支付' }).click()
+  const confirm = page.getByRole('dialog', { name: '标记已支付' })
+  await confirm.getByLabel('原因').fill('用户提供了转账凭证')
+  await confirm.getByRole('button', { name: '确认标记' }).click()
+  await expect(page.getByText('已标记为已支付')).toBeVisible()
+  await expect(page.getByRole('dialog', { name: '订单详情' }).getByText('成功')).toBeVisible()
+  const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
+  expect(me.points).toBeGreaterThanOrEqual(660)
+})
+
+test('signed out, the landing page shows what the site sells with its price', async ({ page, request }) => {
+  const pack = await pointsPack(request, 2000, 1880)
+  await page.goto('/')
+  const card = page.getByTestId('price-card').filter({ hasText: pack.name })
+  await expect(card).toContainText('¥18.80')
+  await expect(card).toContainText('2000 积分')
+  await expect(page.getByRole('link', { name: '登录后购买 →' })).toBeVisible()
+})

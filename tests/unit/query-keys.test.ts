@@ -16,6 +16,8 @@ import { promptKeys } from '@/lib/api-client/resources/prompts'
 import { siteInfoKeys } from '@/lib/api-client/resources/site-info'
 import { taskKeys } from '@/lib/api-client/resources/tasks'
 import { wechatKeys } from '@/lib/api-client/resources/wechat'
+import { adminWallKeys } from '@/lib/api-client/resources/admin-wall'
+import { wallKeys } from '@/lib/api-client/resources/wall'
 
 // The query key factories of lib/api-client/resources: invalidating `xKeys.all` must reach
 // every key of that resource and no other resource's (react-query matches keys by prefix).
@@ -41,6 +43,8 @@ const resources: Record<string, { all: readonly unknown[]; keys: (readonly unkno
   adminPrompts: { all: adminPromptKeys.all, keys: [adminPromptKeys.all] },
   adminCustomModels: { all: adminCustomModelKeys.all, keys: [adminCustomModelKeys.all] },
   adminSiteConfig: { all: adminSiteConfigKeys.all, keys: [adminSiteConfigKeys.all] },
+  wall: { all: wallKeys.all, keys: [wallKeys.list({ sort: 'new' }, false), wallKeys.featured(12, true), wallKeys.work('w1'), wallKeys.showcases()] },
+  adminWall: { all: adminWallKeys.all, keys: [adminWallKeys.list({ page: 1, pageSize: 20, status: 'PENDING' }), adminWallKeys.showcases()] },
 }
 
 describe('query key factories', () => {
@@ -67,5 +71,7 @@ describe('query key factories', () => {
     expect(startsWith(taskKeys.detail('t1'), taskKeys.lists())).toBe(false)
     expect(startsWith(taskKeys.list(params), taskKeys.lists())).toBe(true)
     expect(startsWith(mjKeys.models(), mjKeys.trees())).toBe(false)
+    expect(startsWith(wallKeys.work('w1'), wallKeys.lists())).toBe(false)
+    expect(startsWith(wallKeys.list({ sort: 'hot' }, true), wallKeys.lists())).toBe(true)
   })
 })

@@ -30,11 +30,15 @@ export type LoginTicket = Omit<Json<NewTicket>, 'expiresAt'>
 export type TicketPoll = { status: PolledStatus; token?: string }
 
 /** The server link that starts a WeChat authorization (it 302s to WeChat with a fresh state). */
-export function wechatAuthorizeLink(purpose: Exclude<OAuthPurpose, 'bind'>, options: { returnPath?: string; ticket?: string; from?: string } = {}): string {
+export function wechatAuthorizeLink(
+  purpose: Exclude<OAuthPurpose, 'bind'>,
+  options: { returnPath?: string; ticket?: string; from?: string; invite?: string } = {},
+): string {
   const query = new URLSearchParams({ purpose })
   if (options.returnPath) query.set('return', options.returnPath)
   if (options.ticket) query.set('ticket', options.ticket)
   if (options.from) query.set('from', options.from)
+  if (options.invite) query.set('invite', options.invite)
   return `${wechatUrls.authorize}?${query}`
 }
 
@@ -53,9 +57,10 @@ export function useWechatCallback() {
   return useMutation({ mutationFn: (body: { code: string; state: string }) => api.post<WechatOutcomeJson>(wechatUrls.callback, body, { silent: true }) })
 }
 
-/** A new desktop QR login ticket. */
-export function useCreateLoginTicket() {
-  return useMutation({ mutationFn: () => api.post<LoginTicket>(wechatUrls.tickets, {}, { silent: true }) })
+/** A new desktop QR login ticket (with the sign-in link's invite code, passed on to the phone). */
+export function useCreateLoginTicket(invite?: string) {
+  const url = invite ? `${wechatUrls.tickets}?${new URLSearchParams({ invite })}` : wechatUrls.tickets
+  return useMutation({ mutationFn: () => api.post<LoginTicket>(url, {}, { silent: true }) })
 }
 
 /** The desktop's poll of its ticket, every `intervalMs` while `enabled`. */

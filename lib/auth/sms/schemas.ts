@@ -1,5 +1,6 @@
 import { z } from '@/lib/zod'
 import { ZAgreeTermsSchema, ZMobileSchema } from '@/lib/users/schemas'
+import { ZOptionalInviteSchema } from '@/lib/invites/schemas'
 
 export const SMS_PURPOSES = ['login', 'bind'] as const
 export type SmsPurpose = (typeof SMS_PURPOSES)[number]
@@ -13,4 +14,4 @@ export const ZSmsSendSchema = z.object({ mobile: ZMobileSchema, purpose: z.enum(
 
 export const ZBindMobileSchema = z.object({ mobile: ZMobileSchema, code: ZSmsCodeSchema }).strict()
 /** `agreeTerms`: the page showed the consent to the terms and the user ticked it (recorded if the sign-in creates the account). */
-export const ZSmsLoginSchema = ZBindMobileSchema.extend({ agreeTerms: ZAgreeTermsSchema })
+export const ZSmsLoginSchema = ZBindMobileSchema.extend({ agreeTerms: ZAgreeTermsSchema, invite: ZOptionalInviteSchema })

@@ -67,7 +67,7 @@ export async function completeWechatAuthorization(input: {
   if (state.purpose === 'ticket') {
     const { user, ticket } = await withOneRetryOnRace(() =>
       db().$transaction(async (tx) => {
-        const found = await findOrCreateWechatUser(tx, identity)
+        const found = await findOrCreateWechatUser(tx, identity, { invite: state.inviteCode })
         const identified = await identifyLoginTicket(tx, { ticketId: state.ticketId!, userId: found.id, state: state.state, desktop: desktop! })
         return { user: found, ticket: identified }
       }),
@@ -80,7 +80,7 @@ export async function completeWechatAuthorization(input: {
       desktop: { ...ticket.desktop, createdAt: ticket.createdAt, expiresAt: ticket.expiresAt },
     }
   }
-  const user = await withOneRetryOnRace(() => db().$transaction((tx) => findOrCreateWechatUser(tx, identity)))
+  const user = await withOneRetryOnRace(() => db().$transaction((tx) => findOrCreateWechatUser(tx, identity, { invite: state.inviteCode })))
   return { kind: 'login', token: await issueToken(user.id, user.tokenVersion), returnPath: state.returnPath }
 }
 

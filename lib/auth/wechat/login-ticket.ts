@@ -10,6 +10,7 @@ import { browserLabel } from './browser-label'
 import { openDesktopDetails, sealDesktopDetails, type DesktopDetails } from './desktop-details'
 import { WECHAT_MESSAGES } from './messages'
 import { wechatMpApp } from './wechat-config'
+import { normalizeInviteCode } from '@/lib/invites/schemas'
 
 /**
  * The desktop QR login: the desktop creates a ticket and shows a QR code of
@@ -37,14 +38,16 @@ const LIVE_STATUSES = ['PENDING', 'SCANNED', 'IDENTIFIED', 'CONFIRMED']
 /** expiresInSeconds lets the page keep time by its own clock, whatever its offset from ours. */
 export type NewTicket = { id: string; expiresAt: Date; expiresInSeconds: number; scanUrl: string; qrSvg: string }
 
-export async function createLoginTicket(input: { origin: string; ip: string; userAgent: string | null }): Promise<NewTicket> {
+export async function createLoginTicket(input: { origin: string; ip: string; userAgent: string | null; invite?: string }): Promise<NewTicket> {
   await wechatMpApp()
   await takeAttempt([{ key: `wx-ticket:ip:${input.ip}`, ...TICKET_CREATE_LIMIT }], '二维码刷新')
   const id = randomBytes(24).toString('base64url')
   const expiresAt = new Date(Date.now() + TICKET_TTL_SECONDS * 1000)
   await db().loginTicket.create({ data: { id, expiresAt } })
   const from = sealDesktopDetails(id, { ip: input.ip, browser: browserLabel(input.userAgent) })
-  const scanUrl = `${input.origin}${WX_CALLBACK_PATH}?ticket=${id}&from=${from}`
+  // An invite code from the desktop's sign-in link rides along to the phone, which may create the account (docs/PRODUCT.md §17).
+  const invite = input.invite ? normalizeInviteCode(input.invite) : ''
+  const scanUrl = `${input.origin}${WX_CALLBACK_PATH}?ticket=${id}&from=${from}${/^[0-9A-Z]{1,32}$/.test(invite) ? `&invite=${invite}` : ''}`
   const qrSvg = await QRCode.toString(scanUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } })
   return { id, expiresAt, expiresInSeconds: TICKET_TTL_SECONDS, scanUrl, qrSvg }
 }

@@ -21,11 +21,24 @@ const COOKIE_PATH = '/api/auth/wechat'
 export const OAUTH_PURPOSES = ['login', 'bind', 'ticket', 'open'] as const
 export type OAuthPurpose = (typeof OAUTH_PURPOSES)[number]
 
-export type OAuthStateRow = { state: string; purpose: OAuthPurpose; userId: string | null; ticketId: string | null; returnPath: string }
+export type OAuthStateRow = {
+  state: string
+  purpose: OAuthPurpose
+  userId: string | null
+  ticketId: string | null
+  returnPath: string
+  inviteCode: string | null
+}
 
 const STATE_INVALID = '微信授权状态无效，请重新发起微信登录'
 
-export async function createOAuthState(data: { purpose: OAuthPurpose; returnPath: string; userId?: string; ticketId?: string }): Promise<string> {
+export async function createOAuthState(data: {
+  purpose: OAuthPurpose
+  returnPath: string
+  userId?: string
+  ticketId?: string
+  inviteCode?: string
+}): Promise<string> {
   // [a-zA-Z0-9], at most 128 bytes, as WeChat requires.
   const state = randomBytes(24).toString('hex')
   await db().oAuthState.create({ data: { state, ...data, expiresAt: new Date(Date.now() + OAUTH_STATE_TTL_SECONDS * 1000) } })
@@ -44,7 +57,7 @@ export async function consumeOAuthState(state: string, cookieState: string | nul
   if (row.expiresAt <= new Date()) throw badRequest('微信授权已过期，请重新发起微信登录')
   const { count } = await db().oAuthState.updateMany({ where: { state, usedAt: null }, data: { usedAt: new Date() } })
   if (count === 0) throw badRequest('该微信授权已处理过，请重新发起微信登录')
-  return { state, purpose: row.purpose as OAuthPurpose, userId: row.userId, ticketId: row.ticketId, returnPath: row.returnPath }
+  return { state, purpose: row.purpose as OAuthPurpose, userId: row.userId, ticketId: row.ticketId, returnPath: row.returnPath, inviteCode: row.inviteCode }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from '@/lib/zod'
 import { OAUTH_PURPOSES } from './oauth-state'
+import { ZOptionalInviteSchema } from '@/lib/invites/schemas'
 
 const ZTicketIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, '二维码编号格式不正确')
 
@@ -10,6 +11,8 @@ export const ZAuthorizeQuerySchema = z.object({
   ticket: ZTicketIdSchema.optional(),
   /** The sealed desktop details from the QR link (purpose ticket). */
   from: z.string().max(400).optional(),
+  /** An invite code (docs/PRODUCT.md §17): binds the account this sign-in creates. */
+  invite: ZOptionalInviteSchema,
 })
 
 export const ZAuthorizeBodySchema = z
@@ -18,6 +21,7 @@ export const ZAuthorizeBodySchema = z
     returnPath: z.string().max(2000).optional(),
     ticketId: ZTicketIdSchema.optional(),
     ticketFrom: z.string().max(400).optional(),
+    invite: ZOptionalInviteSchema,
   })
   .strict()
 
@@ -27,6 +31,9 @@ export const ZCallbackSchema = z
     state: z.string({ error: '缺少授权状态' }).regex(/^[A-Za-z0-9]{1,128}$/, '微信授权状态无效，请重新发起微信登录'),
   })
   .strict()
+
+/** POST /api/auth/wechat/ticket?invite=: the desktop's invite code, passed on in the QR link. */
+export const ZTicketCreateQuerySchema = z.object({ invite: ZOptionalInviteSchema })
 
 export const ZTicketParamsSchema = z.object({ id: ZTicketIdSchema })
 

@@ -20,6 +20,8 @@ export type StartInput = {
   ticketId?: string
   /** The sealed desktop details of the ticket's QR link (purpose ticket). */
   ticketFrom?: string
+  /** An invite code from the sign-in page's link: kept on the state for the account the callback may create. */
+  invite?: string
   user: SessionUser | null
   origin: string
   ip: string
@@ -49,7 +51,13 @@ export async function startWechatAuthorization(input: StartInput): Promise<{ url
   }
 
   const returnPath = purpose === 'ticket' ? '/' : safeRedirectPath(input.returnPath, origin)
-  const state = await createOAuthState({ purpose, returnPath, userId, ticketId: purpose === 'ticket' ? input.ticketId : undefined })
+  const state = await createOAuthState({
+    purpose,
+    returnPath,
+    userId,
+    ticketId: purpose === 'ticket' ? input.ticketId : undefined,
+    inviteCode: purpose === 'bind' ? undefined : input.invite || undefined,
+  })
   const redirectUri = `${origin}${WX_CALLBACK_PATH}`
   const base = env().WX_OPEN_BASE
   const url = purpose === 'open' ? wechatQrConnectUrl(base, app.appId, redirectUri, state) : wechatAuthorizeUrl(base, app.appId, redirectUri, state)

@@ -3,6 +3,7 @@ import type { Tx } from '@/lib/db'
 import { badRequest, conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { generatedUsername } from '@/lib/users/generated-username'
 import { grantSignupGift } from '@/lib/ledger/grant-signup-gift'
+import { bindInviterAtSignUp } from '@/lib/invites/bind-inviter'
 
 /** Who WeChat says the user is. `openid` is null for Open Platform logins, whose openid belongs to another app. */
 export type WechatIdentity = { openid: string | null; unionid: string | null; nickname: string; avatar: string | null }
@@ -30,9 +31,10 @@ const SELECT = { id: true, tokenVersion: true, name: true, bannedAt: true, wxOpe
 /**
  * The account of a WeChat user: found by unionid (the same person across this site's
  * WeChat apps), else by openid, else created with WeChat's name and avatar. Missing
- * identifiers are added to a found account when no other account holds them.
+ * identifiers are added to a found account when no other account holds them. A new
+ * account is bound to the inviter of the link the sign-in started on (`invite`).
  */
-export async function findOrCreateWechatUser(tx: Tx, identity: WechatIdentity): Promise<SignInUser> {
+export async function findOrCreateWechatUser(tx: Tx, identity: WechatIdentity, options: { invite?: string | null } = {}): Promise<SignInUser> {
   const found =
     (identity.unionid ? await tx.user.findUnique({ where: { wxUnionId: identity.unionid }, select: SELECT }) : null) ??
     (identity.openid ? await tx.user.findUnique({ where: { wxOpenId: identity.openid }, select: SELECT }) : null)
@@ -52,6 +54,7 @@ export async function findOrCreateWechatUser(tx: Tx, identity: WechatIdentity): 
       select: SELECT,
     })
     await grantSignupGift(tx, created.id)
+    await bindInviterAtSignUp(tx, created.id, options.invite)
     return created
   }
   if (found.bannedAt) throw forbidden('账号已被禁用，请联系管理员')

@@ -1,4 +1,4 @@
-// POST /api/auth/register {username, password, agreeTerms?} → data.token: creates a USER and signs it in
+// POST /api/auth/register {username, password, agreeTerms?, invite?} → data.token: creates a USER and signs it in
 // (agreeTerms: true records that the user agreed to the terms; the site's form always sends it).
 import { route } from '@/lib/http/route'
 import { ZCredentialsSchema } from '@/lib/users/schemas'

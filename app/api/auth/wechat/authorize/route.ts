@@ -1,5 +1,5 @@
-// GET /api/auth/wechat/authorize?purpose=login|ticket|open&return=&ticket=&from=: a link that 302s to WeChat's authorize page.
-// POST {purpose, returnPath?, ticketId?, ticketFrom?} → data.url: the same, for a signed-in caller binding WeChat (purpose bind).
+// GET /api/auth/wechat/authorize?purpose=login|ticket|open&return=&ticket=&from=&invite=: a link that 302s to WeChat's authorize page.
+// POST {purpose, returnPath?, ticketId?, ticketFrom?, invite?} → data.url: the same, for a signed-in caller binding WeChat (purpose bind).
 // A ticket's authorization only identifies the phone's user; confirming is POST /api/auth/wechat/ticket/{id}/confirm.
 import { AppError } from '@/lib/http/app-error'
 import { ok } from '@/lib/http/envelope'
@@ -18,6 +18,7 @@ export const GET = route({ access: 'public', query: ZAuthorizeQuerySchema }, asy
       returnPath: query.return,
       ticketId: query.ticket,
       ticketFrom: query.from,
+      invite: query.invite,
       user,
       origin,
       ip,
@@ -41,6 +42,7 @@ export const POST = route({ access: 'public', body: ZAuthorizeBodySchema }, asyn
     returnPath: body.returnPath,
     ticketId: body.ticketId,
     ticketFrom: body.ticketFrom,
+    invite: body.invite,
     user,
     origin,
     ip,

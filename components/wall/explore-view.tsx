@@ -1,0 +1,66 @@
+'use client'
+
+import { useState, type FormEvent } from 'react'
+import type { WallType } from '@/lib/wall/schemas'
+import { Button } from '@/components/ui/button'
+import { EmptyState, PageTitle } from '@/components/ui/card'
+import { Input } from '@/components/ui/field'
+import { Tabs } from './tabs'
+import { WallGallery } from './wall-gallery'
+
+/** docs/PRODUCT.md §15: the SPEC's explore filter, after 全部. */
+type ExploreTab = 'ALL' | WallType | 'VIDEO' | 'PAYMENT_VIDEO'
+
+const TABS: { value: ExploreTab; label: string }[] = [
+  { value: 'ALL', label: '全部' },
+  { value: 'MID_JOURNEY', label: 'MJ' },
+  { value: 'VIDEO', label: '视频素材' },
+  { value: 'PAYMENT_VIDEO', label: '付费视频' },
+  { value: 'STABLE_DIFFUSION', label: 'SD' },
+]
+
+/** /home: explore the wall by kind and by words of the prompt; the video tabs wait for the video material. */
+export function ExploreView() {
+  const [tab, setTab] = useState<ExploreTab>('ALL')
+  const [draft, setDraft] = useState('')
+  const [q, setQ] = useState('')
+  const isVideo = tab === 'VIDEO' || tab === 'PAYMENT_VIDEO'
+
+  function search(e: FormEvent) {
+    e.preventDefault()
+    setQ(draft.trim())
+  }
+
+  return (
+    <div className="space-y-5">
+      <PageTitle>探索</PageTitle>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Tabs label="分类" value={tab} onChange={setTab} options={TABS} />
+        {!isVideo && (
+          <form onSubmit={search} className="flex w-full gap-2 sm:w-auto" role="search">
+            <Input
+              aria-label="搜索提示词"
+              placeholder="搜索提示词"
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              className="sm:w-64"
+              maxLength={100}
+            />
+            <Button type="submit" variant="secondary">
+              搜索
+            </Button>
+          </form>
+        )}
+      </div>
+      {isVideo ? (
+        <EmptyState>{tab === 'VIDEO' ? '视频素材即将上架，敬请期待' : '付费视频即将上架，敬请期待'}</EmptyState>
+      ) : (
+        <WallGallery
+          key={`${tab}:${q}`}
+          filter={{ sort: 'new', ...(tab === 'ALL' ? {} : { type: tab as WallType }), ...(q ? { q } : {}) }}
+          empty={q ? `没有找到包含“${q}”的作品` : '这个分类还没有作品'}
+        />
+      )}
+    </div>
+  )
+}

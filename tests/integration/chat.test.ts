@@ -1,0 +1,393 @@
+// /ai_chat's API against a fake OpenAI-compatible model that streams (tests/fakes/openai-chat.ts):
+// answers stream and are stored, a failure before the first token refunds, a cut-off answer keeps
+// what arrived, the chat membership pays instead of points, and conversations are private.
+import { createParser } from 'eventsource-parser'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import * as chatModelRoute from '@/app/api/admin/chat-models/[id]/route'
+import * as chatModelTestRoute from '@/app/api/admin/chat-models/[id]/test/route'
+import * as chatModelsAdminRoute from '@/app/api/admin/chat-models/route'
+import * as chatUsageRoute from '@/app/api/admin/chat-usage/route'
+import * as conversationRoute from '@/app/api/chat/conversations/[id]/route'
+import * as messagesRoute from '@/app/api/chat/conversations/[id]/messages/route'
+import * as conversationsRoute from '@/app/api/chat/conversations/route'
+import * as chatModelsRoute from '@/app/api/chat/models/route'
+import { openChatSecret } from '@/lib/chat/chat-secret'
+import { sweepChatAnswers } from '@/lib/chat/drop-answer'
+import { createUpload } from '@/lib/uploads/create-upload'
+import { db } from '@/lib/db'
+import { postMovement } from '@/lib/ledger/post-movement'
+import { fakePng } from '../fakes/common'
+import { startFakeChatStream, type FakeChatStream } from '../fakes/openai-chat'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectFail, expectOk } from '../helpers/expect-response'
+import { configure, rawCall } from '../helpers/sign-in'
+
+let fake: FakeChatStream
+let admin: { id: string; token: string }
+let modelId: string
+
+const PRICE = 3
+
+beforeAll(async () => {
+  fake = await startFakeChatStream()
+  admin = await createUser({ role: 'ADMIN' })
+  const created = await callRoute(chatModelsAdminRoute.POST, {
+    token: admin.token,
+    body: {
+      name: 'DeepSeek',
+      endpoint: fake.url,
+      secret: fake.key,
+      model: 'deepseek-chat',
+      systemPrompt: '你是一个乐于助人的助手。',
+      contextMessages: 6,
+      pricePerMessage: PRICE,
+      enabled: true,
+      sort: 0,
+    },
+  })
+  modelId = expectOk(created).id
+})
+afterAll(() => fake.close())
+beforeEach(() => fake.set('normal'))
+
+type Event = { event: string; data: any }
+
+/** Sends a message and reads the whole answer: the events in order, or the JSON refusal. */
+async function send(
+  token: string,
+  conversationId: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; events: Event[]; json?: any; headers: Headers }> {
+  const res = await rawCall(messagesRoute.POST, { method: 'POST', token, params: { id: conversationId }, body })
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return { status: res.status, events: [], json: await res.json(), headers: res.headers }
+  const events: Event[] = []
+  const parser = createParser({ onEvent: (e) => events.push({ event: e.event ?? 'message', data: JSON.parse(e.data) }) })
+  parser.feed(await res.text())
+  return { status: res.status, events, headers: res.headers }
+}
+
+async function conversationFor(token: string) {
+  return expectOk(await callRoute(conversationsRoute.POST, { token, body: { modelId } })).id as string
+}
+
+const pointsOf = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).points
+const messagesOf = (conversationId: string) => db().chatMessage.findMany({ where: { conversationId }, orderBy: { createdAt: 'asc' } })
+
+describe('chat models in the console', () => {
+  it('keeps the key write-only and sealed, and only an ADMIN may manage them', async () => {
+    const list = expectOk(await callRoute(chatModelsAdminRoute.GET, { token: admin.token }))
+    expect(list).toHaveLength(1)
+    expect(list[0]).toMatchObject({ name: 'DeepSeek', model: 'deepseek-chat', pricePerMessage: PRICE })
+    expect(JSON.stringify(list)).not.toContain(fake.key)
+    const row = await db().chatModel.findUniqueOrThrow({ where: { id: modelId } })
+    expect(row.secretEnc).not.toContain(fake.key)
+    expect(openChatSecret(row.secretEnc!)).toBe(fake.key)
+
+    const manager = await createUser({ role: 'MANAGER' })
+    expect(expectOk(await callRoute(chatModelsAdminRoute.GET, { token: manager.token }))).toHaveLength(1)
+    expectFail(await callRoute(chatModelRoute.PATCH, { method: 'PATCH', token: manager.token, params: { id: modelId }, body: { pricePerMessage: 0 } }), 403)
+    expectFail(await callRoute(chatModelTestRoute.POST, { method: 'POST', token: manager.token, params: { id: modelId } }), 403)
+    expectFail(
+      await callRoute(chatModelsAdminRoute.POST, { token: manager.token, body: { name: 'x', endpoint: fake.url, model: 'm', pricePerMessage: 1 } }),
+      403,
+    )
+    const user = await createUser()
+    expect(expectOk(await callRoute(chatModelsRoute.GET, { token: user.token }))).toEqual([
+      { id: modelId, name: 'DeepSeek', pricePerMessage: PRICE, vision: false },
+    ])
+    expect(JSON.stringify(expectOk(await callRoute(chatModelsRoute.GET, { token: user.token })))).not.toContain(fake.url)
+  })
+
+  it('测试连接 streams a short answer from the model and reports it', async () => {
+    const res = expectOk(await callRoute(chatModelTestRoute.POST, { method: 'POST', token: admin.token, params: { id: modelId } }))
+    expect(res.ok).toBe(true)
+    expect(res.message).toContain('连接成功')
+    fake.set('429')
+    const busy = expectOk(await callRoute(chatModelTestRoute.POST, { method: 'POST', token: admin.token, params: { id: modelId } }))
+    expect(busy).toMatchObject({ ok: false, message: expect.stringContaining('繁忙') })
+  })
+
+  it('refuses a metadata endpoint and a bad body with clear messages', async () => {
+    const bad = await callRoute(chatModelsAdminRoute.POST, {
+      token: admin.token,
+      body: { name: 'x', endpoint: 'http://169.254.169.254/v1', model: 'm', pricePerMessage: 1 },
+    })
+    expectFail(bad, 400, /元数据/)
+    expectFail(
+      await callRoute(chatModelsAdminRoute.POST, { token: admin.token, body: { name: '', endpoint: 'ftp://x', model: 'm', pricePerMessage: -1 } }),
+      400,
+    )
+  })
+})
+
+describe('a message', () => {
+  it('streams the answer piece by piece, stores both messages and charges the price once', async () => {
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    const res = await send(user.token, id, { content: '你好' })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toContain('no-cache')
+    expect(res.headers.get('x-accel-buffering')).toBe('no')
+    const deltas = res.events.filter((e) => e.event === 'delta')
+    expect(deltas.length).toBeGreaterThan(3)
+    const answer = '你说的是：你好。这是一个**测试回答**。'
+    expect(deltas.map((e) => e.data.content).join('')).toBe(answer)
+    const done = res.events.at(-1)!
+    expect(done.event).toBe('done')
+    expect(done.data).toMatchObject({ message: { role: 'ASSISTANT', content: answer, incomplete: false, points: PRICE }, points: 10 - PRICE })
+
+    expect(await pointsOf(user.id)).toBe(10 - PRICE)
+    const ledger = await db().ledgerEntry.findMany({ where: { userId: user.id, kind: { in: ['CHAT_CHARGE', 'CHAT_REFUND'] } } })
+    expect(ledger).toMatchObject([{ kind: 'CHAT_CHARGE', amount: -PRICE, reference: `chat:${done.data.message.id}:charge` }])
+
+    const listed = expectOk(await callRoute(messagesRoute.GET, { token: user.token, params: { id } }))
+    expect(listed.list.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['USER', '你好'],
+      ['ASSISTANT', answer],
+    ])
+    // The model got the key, the system prompt and the question, as a stream.
+    const call = fake.calls.at(-1)!
+    expect(call.headers.authorization).toBe(`Bearer ${fake.key}`)
+    expect(call.body).toMatchObject({
+      model: 'deepseek-chat',
+      stream: true,
+      messages: [
+        { role: 'system', content: '你是一个乐于助人的助手。' },
+        { role: 'user', content: '你好' },
+      ],
+    })
+    // The first message names the conversation.
+    const conversations = expectOk(await callRoute(conversationsRoute.GET, { token: user.token }))
+    expect(conversations.list).toMatchObject([{ id, title: '你好' }])
+  })
+
+  it('sends the earlier messages as context, and regenerating replaces the last exchange', async () => {
+    const user = await createUser({ points: 30 })
+    const id = await conversationFor(user.token)
+    await send(user.token, id, { content: '第一句' })
+    await send(user.token, id, { content: '第二句' })
+    expect((fake.calls.at(-1)!.body as { messages: unknown[] }).messages).toHaveLength(4) // system, 第一句, its answer, 第二句
+    const [, , second] = await messagesOf(id)
+    const again = await send(user.token, id, { content: '第二句改过了', replaceFrom: second!.id })
+    expect(again.events.at(-1)!.event).toBe('done')
+    expect((await messagesOf(id)).map((m) => m.content)).toEqual([
+      '第一句',
+      '你说的是：第一句。这是一个**测试回答**。',
+      '第二句改过了',
+      '你说的是：第二句改过了。这是一个**测试回答**。',
+    ])
+    expect(await pointsOf(user.id)).toBe(30 - 3 * PRICE)
+  })
+
+  it('sends pictures to a model that reads them, as image parts; a model that does not refuses them', async () => {
+    const user = await createUser({ points: 10 })
+    const upload = await createUpload(user.id, await fakePng(7))
+    const id = await conversationFor(user.token)
+    const refused = await send(user.token, id, { content: '这是什么', images: [upload.id] })
+    expect([refused.status, refused.json.errMessage]).toEqual([400, '该模型不支持图片输入，请换一个支持识图的模型'])
+
+    const vision = expectOk(
+      await callRoute(chatModelsAdminRoute.POST, {
+        token: admin.token,
+        body: { name: '识图', endpoint: fake.url, secret: fake.key, model: 'gpt-4o-mini', pricePerMessage: 1, vision: true },
+      }),
+    )
+    expectOk(await callRoute(conversationRoute.PATCH, { method: 'PATCH', token: user.token, params: { id }, body: { modelId: vision.id } }))
+    const someoneElses = await createUpload((await createUser()).id, await fakePng(8))
+    expect((await send(user.token, id, { content: '这是什么', images: [someoneElses.id] })).json.errMessage).toBe('图片不存在，请重新上传')
+
+    const res = await send(user.token, id, { content: '这是什么', images: [upload.id] })
+    expect(res.events.at(-1)!.event).toBe('done')
+    const question = (fake.calls.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages.at(-1)!
+    expect(question).toMatchObject({
+      role: 'user',
+      content: [
+        { type: 'text', text: '这是什么' },
+        { type: 'image_url', image_url: { url: expect.stringMatching(/^data:image\/png;base64,/) } },
+      ],
+    })
+    const listed = expectOk(await callRoute(messagesRoute.GET, { token: user.token, params: { id } }))
+    expect(listed.list[0]).toMatchObject({ role: 'USER', images: [upload.url] })
+    await callRoute(chatModelRoute.PATCH, { method: 'PATCH', token: admin.token, params: { id: vision.id }, body: { enabled: false } })
+  })
+
+  for (const behaviour of ['500', '429', 'cutoff-before', 'malformed'] as const) {
+    it(`refunds when the model fails before the first token (${behaviour})`, async () => {
+      const user = await createUser({ points: 10 })
+      const id = await conversationFor(user.token)
+      fake.set(behaviour)
+      const res = await send(user.token, id, { content: '你好' })
+      expect(res.events.filter((e) => e.event === 'delta')).toEqual([])
+      const last = res.events.at(-1)!
+      expect(last.event).toBe('error')
+      expect(last.data.errMessage).toEqual(expect.any(String))
+      expect(last.data.points).toBe(10)
+      expect(await pointsOf(user.id)).toBe(10)
+      const ledger = await db().ledgerEntry.findMany({ where: { userId: user.id, kind: { in: ['CHAT_CHARGE', 'CHAT_REFUND'] } }, orderBy: { id: 'asc' } })
+      expect(ledger.map((e) => [e.kind, e.amount])).toEqual([
+        ['CHAT_CHARGE', -PRICE],
+        ['CHAT_REFUND', PRICE],
+      ])
+      expect(ledger[1]!.reference).toBe(ledger[0]!.reference.replace(':charge', ':refund'))
+      // The question stays (to resend); no empty answer is stored.
+      expect((await messagesOf(id)).map((m) => m.role)).toEqual(['USER'])
+    })
+  }
+
+  it('keeps what arrived of a cut-off answer, marked incomplete, and charges for it', async () => {
+    for (const behaviour of ['cutoff', 'malformed-later'] as const) {
+      const user = await createUser({ points: 10 })
+      const id = await conversationFor(user.token)
+      fake.set(behaviour)
+      const res = await send(user.token, id, { content: '你好' })
+      const arrived = res.events
+        .filter((e) => e.event === 'delta')
+        .map((e) => e.data.content)
+        .join('')
+      expect(arrived.length).toBeGreaterThan(0)
+      const done = res.events.at(-1)!
+      expect(done).toMatchObject({ event: 'done', data: { message: { content: arrived, incomplete: true }, points: 10 - PRICE } })
+      const stored = await messagesOf(id)
+      expect(stored.at(-1)).toMatchObject({ role: 'ASSISTANT', content: arrived, incomplete: true, points: PRICE })
+      expect(await pointsOf(user.id)).toBe(10 - PRICE)
+    }
+  })
+})
+
+describe('paying', () => {
+  it('refuses without enough points as a JSON 402 (积分不足) before anything is stored or sent', async () => {
+    const user = await createUser({ points: PRICE - 1 })
+    const id = await conversationFor(user.token)
+    const before = fake.calls.length
+    const res = await send(user.token, id, { content: '你好' })
+    expect(res.status).toBe(402)
+    expect(res.json).toMatchObject({ success: false, errMessage: expect.stringMatching(/^积分不足/) })
+    expect(await messagesOf(id)).toEqual([])
+    expect(fake.calls.length).toBe(before)
+  })
+
+  it('an unlimited chat membership pays instead of points', async () => {
+    const user = await createUser({ points: 0 })
+    await db().membership.create({
+      data: { userId: user.id, kind: 'CHAT', planName: '对话月卡', expiresAt: new Date(Date.now() + 86_400_000), dailyMessages: null },
+    })
+    const id = await conversationFor(user.token)
+    for (const content of ['一', '二']) {
+      const res = await send(user.token, id, { content })
+      expect(res.events.at(-1)).toMatchObject({ event: 'done', data: { message: { points: 0 }, points: 0 } })
+    }
+    expect((await messagesOf(id)).filter((m) => m.role === 'ASSISTANT').map((m) => m.paidBy)).toEqual(['MEMBERSHIP', 'MEMBERSHIP'])
+  })
+
+  it('a daily allowance pays for that many answers a day, then points do; an expired membership pays nothing', async () => {
+    const user = await createUser({ points: PRICE })
+    await db().membership.create({
+      data: { userId: user.id, kind: 'CHAT', planName: '对话体验卡', expiresAt: new Date(Date.now() + 86_400_000), dailyMessages: 1 },
+    })
+    const id = await conversationFor(user.token)
+    expect((await send(user.token, id, { content: '一' })).events.at(-1)!.data.points).toBe(PRICE)
+    expect((await send(user.token, id, { content: '二' })).events.at(-1)!.data.points).toBe(0)
+    expect((await send(user.token, id, { content: '三' })).status).toBe(402)
+    expect((await messagesOf(id)).filter((m) => m.role === 'ASSISTANT').map((m) => m.paidBy)).toEqual(['MEMBERSHIP', 'POINTS'])
+
+    const lapsed = await createUser({ points: 0 })
+    await db().membership.create({
+      data: { userId: lapsed.id, kind: 'CHAT', planName: '对话月卡', expiresAt: new Date(Date.now() - 1000), dailyMessages: null },
+    })
+    expect((await send(lapsed.token, await conversationFor(lapsed.token), { content: '一' })).status).toBe(402)
+  })
+
+  it('usage per model and per user is visible in the console', async () => {
+    const usage = expectOk(await callRoute(chatUsageRoute.GET, { token: admin.token, query: { days: 7 } }))
+    expect(usage.models).toEqual([
+      { name: 'DeepSeek', messages: expect.any(Number), points: expect.any(Number) },
+      { name: '识图', messages: 1, points: 1 },
+    ])
+    expect(usage.models[0].messages).toBeGreaterThan(5)
+    expect(usage.users.length).toBeGreaterThan(3)
+  })
+})
+
+describe('refusals and privacy', () => {
+  it('refuses a banned word as a JSON 400 before anything is charged or sent upstream', async () => {
+    await configure(admin.token, { BANNED_WORDS: '违禁词甲\n违禁词乙' })
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    const before = fake.calls.length
+    const res = await send(user.token, id, { content: '请说说违禁词乙' })
+    expect(res.status).toBe(400)
+    expect(res.json.errMessage).toBe('消息包含违禁词“违禁词乙”，请修改后再发送')
+    expect([fake.calls.length, await pointsOf(user.id), (await messagesOf(id)).length]).toEqual([before, 10, 0])
+    await configure(admin.token, { BANNED_WORDS: '' })
+  })
+
+  it("another user's conversation is a 404 for every call", async () => {
+    const owner = await createUser({ points: 10 })
+    const other = await createUser({ points: 10 })
+    const id = await conversationFor(owner.token)
+    await send(owner.token, id, { content: '私密' })
+    const notFound = '对话不存在'
+    expectFail(await callRoute(messagesRoute.GET, { token: other.token, params: { id } }), 404, notFound)
+    expect((await send(other.token, id, { content: '偷看' })).json).toMatchObject({ success: false, errMessage: notFound })
+    expectFail(await callRoute(conversationRoute.PATCH, { method: 'PATCH', token: other.token, params: { id }, body: { title: '我的' } }), 404, notFound)
+    expectFail(await callRoute(conversationRoute.DELETE, { method: 'DELETE', token: other.token, params: { id } }), 404, notFound)
+    expect(expectOk(await callRoute(conversationsRoute.GET, { token: other.token })).list).toEqual([])
+    expect((await messagesOf(id)).length).toBe(2)
+    expect(await pointsOf(other.id)).toBe(10)
+  })
+
+  it('renames, searches, switches the model and deletes a conversation', async () => {
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    await send(user.token, id, { content: '关于猫的问题' })
+    expectOk(await callRoute(conversationRoute.PATCH, { method: 'PATCH', token: user.token, params: { id }, body: { title: '猫' } }))
+    expect(expectOk(await callRoute(conversationsRoute.GET, { token: user.token, query: { q: '猫' } })).list).toMatchObject([{ id, title: '猫' }])
+    expect(expectOk(await callRoute(conversationsRoute.GET, { token: user.token, query: { q: '测试回答' } })).total).toBe(1)
+    expect(expectOk(await callRoute(conversationsRoute.GET, { token: user.token, query: { q: '狗' } })).total).toBe(0)
+    const off = expectOk(
+      await callRoute(chatModelsAdminRoute.POST, {
+        token: admin.token,
+        body: { name: '停用的', endpoint: fake.url, model: 'm', pricePerMessage: 1, enabled: false },
+      }),
+    )
+    expectFail(await callRoute(conversationRoute.PATCH, { method: 'PATCH', token: user.token, params: { id }, body: { modelId: off.id } }), 400)
+    expectFail(await callRoute(chatModelRoute.DELETE, { method: 'DELETE', token: admin.token, params: { id: modelId } }), 409)
+    expectOk(await callRoute(chatModelRoute.DELETE, { method: 'DELETE', token: admin.token, params: { id: off.id } }))
+    expectOk(await callRoute(conversationRoute.DELETE, { method: 'DELETE', token: user.token, params: { id } }))
+    expect(await messagesOf(id)).toEqual([])
+  })
+})
+
+describe('the worker', () => {
+  it('refunds an answer a crash left without text, once, and leaves answers under way alone', async () => {
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    const answer = async (minutesAgo: number) => {
+      const row = await db().chatMessage.create({
+        data: {
+          conversationId: id,
+          userId: user.id,
+          modelId,
+          role: 'ASSISTANT',
+          content: '',
+          incomplete: true,
+          paidBy: 'POINTS',
+          points: PRICE,
+          createdAt: new Date(Date.now() - minutesAgo * 60_000),
+        },
+      })
+      await db().$transaction((tx) =>
+        postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'CHAT_CHARGE', amount: -PRICE, reference: `chat:${row.id}:charge` }),
+      )
+      return row.id
+    }
+    const crashed = await answer(30)
+    const underWay = await answer(1)
+    expect(await pointsOf(user.id)).toBe(10 - 2 * PRICE)
+    expect(await sweepChatAnswers()).toBe(1)
+    expect(await sweepChatAnswers()).toBe(0)
+    expect(await pointsOf(user.id)).toBe(10 - PRICE)
+    expect((await messagesOf(id)).map((m) => m.id)).toEqual([underWay])
+    expect(await db().ledgerEntry.count({ where: { reference: `chat:${crashed}:refund` } })).toBe(1)
+  })
+})
