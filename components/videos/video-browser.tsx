@@ -42,12 +42,13 @@ export function VideoBrowser({ kind }: { kind: VideoKindParam }) {
       >
         {kind === 'free' ? '免费视频素材' : '付费视频素材'}
       </PageTitle>
-      {tab === 'mine' ? <MyVideos /> : <Catalogue kind={kind} />}
+      {tab === 'mine' ? <MyVideos /> : <VideoCatalogue kind={kind} />}
     </div>
   )
 }
 
-function Catalogue({ kind }: { kind: VideoKindParam }) {
+/** The grid with search, tags and (paid) selection and 批量购买; also the VIDEO / PAYMENT_VIDEO tabs of /home. */
+export function VideoCatalogue({ kind }: { kind: VideoKindParam }) {
   const [keyword, setKeyword] = useState('')
   const [search, setSearch] = useState('')
   const [tag, setTag] = useState('')
