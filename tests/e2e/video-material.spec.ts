@@ -64,9 +64,12 @@ test('the admin sells a video; a buyer previews, buys with the balance, plays an
   await expect(page.getByText(title)).toBeVisible()
   await expect(page.getByText('付费 ¥3.00').first()).toBeVisible()
 
-  // A user finds it, sees the preview (never the original) and buys it with the balance.
+  // A user finds it (on /home's 付费视频 tab too), sees the preview (never the original) and buys it with the balance.
   const buyer = await userWithBalance(request, 1000)
   await signInWithToken(page, buyer.token)
+  await page.goto('/home')
+  await page.getByRole('tab', { name: '付费视频' }).click()
+  await expect(page.getByRole('link', { name: new RegExp(title) })).toBeVisible()
   await page.goto('/video_buy')
   await page.getByRole('link', { name: new RegExp(title) }).click()
   await expect(page).toHaveURL(/\/video_buy\/[^/]+$/)
