@@ -36,7 +36,20 @@ export default defineConfig({
     // The core flows again on a phone screen (the WeChat browser's size), touch and all.
     {
       name: 'phone',
-      testMatch: ['foundation.spec.ts', 'cards.spec.ts', 'generate.spec.ts', 'consent.spec.ts', 'first-hour.spec.ts', 'progress.spec.ts', 'payments*.spec.ts', 'video.spec.ts', 'chat.spec.ts', 'invites.spec.ts', 'wall.spec.ts'],
+      testMatch: [
+        'foundation.spec.ts',
+        'cards.spec.ts',
+        'generate.spec.ts',
+        'consent.spec.ts',
+        'first-hour.spec.ts',
+        'progress.spec.ts',
+        'payments*.spec.ts',
+        'video.spec.ts',
+        'chat.spec.ts',
+        'invites.spec.ts',
+        'wall.spec.ts',
+        'video-material.spec.ts',
+      ],
       use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
     },
   ],

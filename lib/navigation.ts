@@ -21,6 +21,8 @@ export const MAIN_NAV: NavItem[] = [
   { href: '/img_controlnet', label: '线稿上色', description: '上传线稿，AI 帮你上色' },
   { href: '/mj', label: 'MJ 绘画', description: 'Midjourney：四宫格、放大、变体、局部重绘', needs: 'mj-model' },
   { href: '/ai_video', label: 'AI 视频', description: '文字或图片生成短视频', needs: 'video-model' },
+  { href: '/video', label: '视频素材', description: '免费视频素材，在线播放和下载' },
+  { href: '/video_buy', label: '付费素材', description: '精选付费视频素材，可批量购买' },
   { href: '/ai_chat', label: 'AI 对话', description: '与大模型聊天：多轮对话、代码与表格' },
 ]
 
@@ -54,6 +56,8 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/charge_record', label: '充值记录' },
   { href: '/admin/user_charge_record_mana', label: '用户充值' },
   { href: '/admin/subscription_mana', label: '套餐管理' },
+  { href: '/admin/video_mana', label: '视频素材' },
+  { href: '/admin/video_buy_mana', label: '素材购买' },
   { href: '/admin/invite_mana', label: '邀请管理' },
   { href: '/admin/analysis_mana', label: '数据分析' },
   { href: '/admin/site_config', label: '站点配置' },

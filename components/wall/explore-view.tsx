@@ -3,8 +3,9 @@
 import { useState, type FormEvent } from 'react'
 import type { WallType } from '@/lib/wall/schemas'
 import { Button } from '@/components/ui/button'
-import { EmptyState, PageTitle } from '@/components/ui/card'
+import { PageTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/field'
+import { VideoCatalogue } from '@/components/videos/video-browser'
 import { Tabs } from './tabs'
 import { WallGallery } from './wall-gallery'
 
@@ -19,7 +20,7 @@ const TABS: { value: ExploreTab; label: string }[] = [
   { value: 'STABLE_DIFFUSION', label: 'SD' },
 ]
 
-/** /home: explore the wall by kind and by words of the prompt; the video tabs wait for the video material. */
+/** /home: explore the wall by kind and by words of the prompt; the video tabs show the video material (docs/PRODUCT.md §18). */
 export function ExploreView() {
   const [tab, setTab] = useState<ExploreTab>('ALL')
   const [draft, setDraft] = useState('')
@@ -53,7 +54,7 @@ export function ExploreView() {
         )}
       </div>
       {isVideo ? (
-        <EmptyState>{tab === 'VIDEO' ? '视频素材即将上架，敬请期待' : '付费视频即将上架，敬请期待'}</EmptyState>
+        <VideoCatalogue key={tab} kind={tab === 'VIDEO' ? 'free' : 'paid'} />
       ) : (
         <WallGallery
           key={`${tab}:${q}`}

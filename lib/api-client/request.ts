@@ -71,12 +71,14 @@ function buildRequest(path: string, { method = 'GET', query, body, headers, sign
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value))
   }
-  // Files go as multipart (the browser sets its boundary); everything else as JSON.
+  // Files go as multipart (the browser sets its boundary), a Blob as raw bytes (upload chunks); everything else as JSON.
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData
+  const isBlob = typeof Blob !== 'undefined' && body instanceof Blob
+  const type: Record<string, string> = isForm ? {} : { 'Content-Type': isBlob ? 'application/octet-stream' : 'application/json' }
   return new Request(url, {
     method,
-    headers: { ...(isForm ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: token } : {}), ...headers },
-    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    headers: { ...type, ...(token ? { Authorization: token } : {}), ...headers },
+    body: body === undefined ? undefined : isForm || isBlob ? (body as BodyInit) : JSON.stringify(body),
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
   })
 }
@@ -151,6 +153,7 @@ export const api = {
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
   patch: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PATCH', body: body ?? {} }),
+  put: <T>(path: string, body: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'PUT', body }),
   delete: <T>(path: string) => request<T>(path, { method: 'DELETE' }),
   download: (path: string, query?: RequestOptions['query']) => request<Blob>(path, { method: 'GET', query, responseType: 'blob' }),
   upload: <T>(path: string, file: Blob, field = 'file') => {

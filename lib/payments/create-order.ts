@@ -5,6 +5,7 @@ import { requestHash } from '@/lib/http/request-hash'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { safeRedirectPath } from '@/lib/safe-redirect'
 import { getConfigValue } from '@/lib/site-config/store'
+import { priceVideos } from '@/lib/videos/video-purchases'
 import { fulfilOrder } from './fulfil-order'
 import { alipayMerchant, siteUrl, wechatMerchant } from './merchants'
 import { purchaseOfCustomRecharge, purchaseOfProduct, type Purchase } from './order-grant'
@@ -32,7 +33,7 @@ export async function createOrder(ctx: OrderContext, input: TCreateOrder): Promi
     const earlier = await replay(ctx, hash)
     if (earlier) return earlier
   }
-  const purchase = await resolvePurchase(input)
+  const purchase = await resolvePurchase(ctx.userId, input)
   const expireMinutes = await getConfigValue<number>('ORDER_EXPIRE_MINUTES')
   const now = new Date()
   const base = {
@@ -113,8 +114,11 @@ async function payFromBalance(tx: Tx, userId: string, orderId: string, purchase:
   await fulfilOrder(tx, orderId, { by: 'balance' })
 }
 
-async function resolvePurchase(input: TCreateOrder): Promise<Purchase> {
-  if (input.type === 'BUY_VIDEO_MATERIAL' || input.type === 'BATCH_BUY_VIDEO_MATERIAL') throw badRequest('视频素材购买尚未开放')
+async function resolvePurchase(userId: string, input: TCreateOrder): Promise<Purchase> {
+  if (input.type === 'BUY_VIDEO_MATERIAL' || input.type === 'BATCH_BUY_VIDEO_MATERIAL') {
+    const priced = await priceVideos(userId, input.videoIds ?? [], input.type === 'BATCH_BUY_VIDEO_MATERIAL')
+    return { subject: priced.subject, amount: priced.total, grant: { videoIds: priced.videoIds, videoPrices: priced.prices }, productId: null }
+  }
   if (input.productId === undefined) {
     if (input.type !== 'BALANCE' || input.amount === undefined) throw badRequest('请选择要购买的商品')
     const [min, max] = await Promise.all([getConfigValue<number>('RECHARGE_MIN_CENTS'), getConfigValue<number>('RECHARGE_MAX_CENTS')])

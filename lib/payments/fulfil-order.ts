@@ -2,6 +2,7 @@ import 'server-only'
 import type { Tx } from '@/lib/db'
 import type { Status } from '@/lib/generated/prisma/enums'
 import { extendMembership } from '@/lib/memberships/extend-membership'
+import { grantVideos } from '@/lib/videos/video-purchases'
 import { creditCommission } from '@/lib/invites/commission'
 import { postGrant } from './grant-movements'
 import type { OrderGrant } from './order-grant'
@@ -53,6 +54,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
       dailyMessages: grant.dailyMessages,
     })
   }
+  if (grant.videoIds?.length) await grantVideos(tx, order.userId, order.id, grant.videoIds, grant.videoPrices)
   // The inviter's share (docs/PRODUCT.md §17), keyed by the order like everything above.
   await creditCommission(tx, order)
   await tx.chargeRecord.create({

@@ -14,6 +14,8 @@ export type OrderGrant = {
   discountPercent?: number | null
   dailyMessages?: number | null
   videoIds?: string[]
+  /** Cents paid for each of videoIds, in the same order. */
+  videoPrices?: number[]
 }
 
 export type SellableProduct = {

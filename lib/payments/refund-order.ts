@@ -6,6 +6,7 @@ import type { SessionUser } from '@/lib/auth/session'
 import { AppError, badRequest, notFound, serviceUnavailable } from '@/lib/http/app-error'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { shortenMembership } from '@/lib/memberships/extend-membership'
+import { grantVideos, revokeVideos } from '@/lib/videos/video-purchases'
 import { giveBackCommission, takeBackCommission } from '@/lib/invites/commission'
 import { getOrderForAdmin } from './admin-orders'
 import { alipayClient } from './alipay/client'
@@ -80,6 +81,7 @@ async function takeBack(tx: Tx, order: Refunding): Promise<void> {
     throw error
   }
   if (g.days && g.membership) await shortenMembership(tx, order.userId, g.membership, g.days)
+  if (g.videoIds?.length) await revokeVideos(tx, order.id)
   // The inviter's commission, when they still hold it (otherwise the record notes it was kept).
   await takeBackCommission(tx, order.id, order.refundNo)
   // Paid from the balance: the money goes back there.
@@ -100,6 +102,7 @@ async function giveBack(order: Refunding): Promise<void> {
   await db().$transaction(async (tx) => {
     await postGrant(tx, order.userId, g, { sign: 1, kind: 'ORDER_REFUND', prefix: `order:${order.id}:refund-undo:${order.refundNo}`, note: '退款失败，退回' })
     if (g.days && g.membership) await shortenMembership(tx, order.userId, g.membership, -g.days)
+    if (g.videoIds?.length) await grantVideos(tx, order.userId, order.id, g.videoIds, g.videoPrices)
     await giveBackCommission(tx, order.id, order.refundNo)
     await tx.chargeRecord.updateMany({ where: { orderId: order.id }, data: { status: 'SUCCESS', note: '退款失败' } })
     await tx.order.update({ where: { id: order.id }, data: { refundNo: null, refundReason: null } })

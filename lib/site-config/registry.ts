@@ -53,7 +53,20 @@ function define(entry: Omit<ConfigDefinition, 'schema'> & { schema?: z.ZodType }
   return { ...entry, schema: entry.schema ?? schemaByType[entry.type] }
 }
 
-export const CONFIG_GROUPS = ['基本信息', '注册与登录', '用户协议与隐私政策', '微信', '短信', '生成', '提示词翻译', '内容安全', '卡密', '支付', '积分'] as const
+export const CONFIG_GROUPS = [
+  '基本信息',
+  '注册与登录',
+  '用户协议与隐私政策',
+  '微信',
+  '短信',
+  '生成',
+  '提示词翻译',
+  '内容安全',
+  '卡密',
+  '支付',
+  '视频素材',
+  '积分',
+] as const
 
 /** A key pasted from a merchant console: PEM (PKCS#1, PKCS#8, SPKI) or the bare base64 inside it. */
 const rsaKey = (kind: 'private' | 'public') =>
@@ -434,6 +447,25 @@ export const CONFIG_REGISTRY: readonly ConfigDefinition[] = [
     visibility: 'admin',
     defaultValue: 120,
     schema: integer(60, 1800),
+  }),
+  define({
+    name: 'VIDEO_LINK_TTL_SECONDS',
+    group: '视频素材',
+    label: '视频播放与下载链接有效期（秒）',
+    help: '签名链接过期后失效，需要重新打开页面获取',
+    type: 'integer',
+    visibility: 'admin',
+    defaultValue: 600,
+    schema: integer(5, 86_400),
+  }),
+  define({
+    name: 'VIDEO_MAX_UPLOAD_MB',
+    group: '视频素材',
+    label: '视频素材上传大小上限（MB）',
+    type: 'integer',
+    visibility: 'admin',
+    defaultValue: 2048,
+    schema: integer(1, 51_200),
   }),
   define({
     name: 'AI_MARK_ENABLED',

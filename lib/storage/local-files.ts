@@ -1,11 +1,17 @@
 import { createReadStream } from 'node:fs'
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import path from 'node:path'
 import { env } from '@/lib/env'
 
 /** Files kept in DATA_DIR/files and served by app/files/[...key] (the default). */
 export const FILES_URL_PREFIX = '/files/'
+/**
+ * Keys under this folder are never served by the public /files route (nor are they public in
+ * a bucket: presigned GETs only): paid and free video originals (docs/PRODUCT.md §18).
+ */
+export const PRIVATE_PREFIX = 'private/'
+export const isPrivateKey = (key: string) => key.startsWith(PRIVATE_PREFIX)
 const KEY_PATTERN = /^[a-z0-9-]+(\/[a-zA-Z0-9._-]+)+$/
 
 export function assertKey(key: string): void {
@@ -25,6 +31,24 @@ export async function putLocal(key: string, bytes: Buffer): Promise<string> {
   await writeFile(temp, bytes)
   await rename(temp, file)
   return FILES_URL_PREFIX + key
+}
+
+/** Moves (or copies, across file systems) a finished file on disk into the store under the key. */
+export async function putLocalFromPath(key: string, source: string): Promise<void> {
+  const file = fileFor(key)
+  await mkdir(path.dirname(file), { recursive: true })
+  const temp = `${file}.${process.pid}.tmp`
+  try {
+    await rename(source, temp)
+  } catch {
+    await copyFile(source, temp)
+  }
+  await rename(temp, file)
+}
+
+/** Removes a stored file; a missing one is fine. */
+export async function removeLocal(key: string): Promise<void> {
+  await rm(fileFor(key), { force: true })
 }
 
 /** Null for a key that is malformed or not stored. */

@@ -1,5 +1,7 @@
-import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { env } from '@/lib/env'
 import { guardedAgents } from '@/lib/net/guarded-agents'
 import { allowedAddresses } from '@/lib/net/metadata-address'
@@ -82,6 +84,57 @@ export async function presignedDownloadUrl(key: string, filename: string, expire
   await assertEndpointAllowed()
   const command = new GetObjectCommand({ Bucket: env().S3_BUCKET, Key: key, ResponseContentDisposition: `attachment; filename="${filename}"` })
   return getSignedUrl(client(), command, { expiresIn })
+}
+
+/** Uploads a file from disk as a stream (large video originals are never held in memory), private (no cache header). */
+export async function putS3FromPath(key: string, file: string, contentType: string): Promise<void> {
+  await assertEndpointAllowed()
+  const { size } = await stat(file)
+  try {
+    await client().send(
+      new PutObjectCommand({ Bucket: env().S3_BUCKET, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType }),
+    )
+  } catch (error) {
+    throw storageError(`object storage refused ${key}`, error)
+  }
+}
+
+/** A presigned GET valid for `expiresIn` seconds, shown inline or saved as `filename`. */
+export async function presignedGetUrl(key: string, expiresIn: number, filename: string | null): Promise<string> {
+  await assertEndpointAllowed()
+  const command = new GetObjectCommand({
+    Bucket: env().S3_BUCKET,
+    Key: key,
+    ...(filename ? { ResponseContentDisposition: `attachment; filename="${filename}"` } : {}),
+  })
+  return getSignedUrl(client(), command, { expiresIn })
+}
+
+/** A presigned PUT the browser uploads one object with, straight to the bucket (the bucket's CORS must allow PUT from the site). */
+export async function presignedPutUrl(key: string, expiresIn: number, contentType: string): Promise<string> {
+  await assertEndpointAllowed()
+  return getSignedUrl(client(), new PutObjectCommand({ Bucket: env().S3_BUCKET, Key: key, ContentType: contentType }), {
+    expiresIn,
+    signableHeaders: new Set(['content-type']),
+  })
+}
+
+/** The first bytes of an object and its whole size, or null when there is no object. */
+export async function readS3Head(key: string, bytes: number): Promise<{ head: Buffer; size: number } | null> {
+  await assertEndpointAllowed()
+  try {
+    const answer = await client().send(new GetObjectCommand({ Bucket: env().S3_BUCKET, Key: key, Range: `bytes=0-${bytes - 1}` }))
+    const size = Number(/\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1] ?? answer.ContentLength ?? 0)
+    return { head: Buffer.from(await answer.Body!.transformToByteArray()), size }
+  } catch (error) {
+    if (error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.$metadata.httpStatusCode === 416)) return null
+    throw storageError(`object storage could not read ${key}`, error)
+  }
+}
+
+export async function removeS3(key: string): Promise<void> {
+  await assertEndpointAllowed()
+  await client().send(new DeleteObjectCommand({ Bucket: env().S3_BUCKET, Key: key }))
 }
 
 /** The HTTP status and S3's error code (AccessDenied, NoSuchBucket ...); S3's own message and the body never go into a message. */

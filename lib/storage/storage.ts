@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { env } from '@/lib/env'
-import { assertKey, FILES_URL_PREFIX, putLocal, readLocal } from './local-files'
-import { presignedDownloadUrl, putS3, readS3 } from './s3-files'
+import { assertKey, FILES_URL_PREFIX, putLocal, putLocalFromPath, readLocal } from './local-files'
+import { presignedDownloadUrl, putS3, putS3FromPath, readS3 } from './s3-files'
 
 /**
  * Where stored files go (avatars, uploads, generated images): an S3-compatible bucket
@@ -15,6 +15,8 @@ const CONTENT_TYPES: Record<string, string> = {
   jpeg: 'image/jpeg',
   gif: 'image/gif',
   mp4: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
 }
 
 export function newKey(folder: string, extension: string): string {
@@ -28,6 +30,13 @@ export async function putFile(key: string, bytes: Buffer): Promise<string> {
   assertKey(key)
   if (!env().S3_BUCKET) return putLocal(key, bytes)
   return putS3(key, bytes, CONTENT_TYPES[key.split('.').at(-1) ?? ''] ?? 'application/octet-stream')
+}
+
+/** Stores a file from disk (moved when local, streamed to S3) without reading it into memory. */
+export async function putFileFromPath(key: string, file: string): Promise<void> {
+  assertKey(key)
+  if (!env().S3_BUCKET) return putLocalFromPath(key, file)
+  await putS3FromPath(key, file, CONTENT_TYPES[key.split('.').at(-1) ?? ''] ?? 'application/octet-stream')
 }
 
 /** The stored bytes, or null when there are none. */

@@ -6,6 +6,7 @@ import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/b
 import { CHECK_BACKENDS_JOB, checkBackends } from '@/lib/models/backend-health'
 import { RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
 import { SWEEP_INTERVAL_MS, SWEEP_TASKS_JOB, sweepTasks } from '@/lib/tasks/sweep-tasks'
+import { PRUNE_VIDEO_UPLOADS_JOB, pruneStaleUploads } from '@/lib/videos/chunked-upload'
 import type { BackgroundJob } from './background-worker'
 
 /** Every background job of the app. Features add theirs here. */
@@ -29,6 +30,8 @@ export function backgroundJobs(): BackgroundJob[] {
         await pruneExpiredCounters()
       },
     },
+    // Video uploads abandoned for a day: their part files (or bucket objects) go.
+    { name: PRUNE_VIDEO_UPLOADS_JOB, intervalMs: 60 * 60_000, run: async () => void (await pruneStaleUploads()) },
     // Used-up WeChat states, QR tickets and SMS codes: three deletes on small tables.
     {
       name: PRUNE_SIGN_IN_JOB,

@@ -1,7 +1,9 @@
 // A fake S3-compatible object store: path-style PUT and GET of objects, checking AWS
 // Signature Version 4 the way S3 does (recomputing it from the request, header-signed or
 // presigned, with tests/fakes/sigv4.ts), and answering S3's XML errors. A presigned GET
-// may set the answer's Content-Disposition (response-content-disposition), as S3 does.
+// may set the answer's Content-Disposition (response-content-disposition), as S3 does; a
+// presigned PUT stores an object (browser uploads straight to the bucket); GET honours one
+// byte range (Range: bytes=a-b → 206 with Content-Range).
 import type http from 'node:http'
 import { record, startServer, type RecordedRequest } from './common'
 import { sha256, signature } from './sigv4'
@@ -75,7 +77,7 @@ export async function startFakeS3(options: { bucket: string; accessKeyId: string
     const [, bucket, ...rest] = decodeURIComponent(url.pathname).split('/')
     if (bucket !== options.bucket) return s3Error(res, 404, 'NoSuchBucket', 'The specified bucket does not exist')
     const key = rest.join('/')
-    if (req.method === 'PUT' && !presigned) {
+    if (req.method === 'PUT') {
       objects.set(key, {
         bytes: raw,
         contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'),
@@ -88,6 +90,18 @@ export async function startFakeS3(options: { bucket: string; accessKeyId: string
       const object = objects.get(key)
       if (!object) return s3Error(res, 404, 'NoSuchKey', 'The specified key does not exist.')
       const disposition = url.searchParams.get('response-content-disposition')
+      const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''))
+      if (range) {
+        const start = Number(range[1])
+        const end = Math.min(range[2] ? Number(range[2]) : object.bytes.length - 1, object.bytes.length - 1)
+        if (start >= object.bytes.length) return s3Error(res, 416, 'InvalidRange', 'The requested range is not satisfiable')
+        res.writeHead(206, {
+          'content-type': object.contentType,
+          'content-length': end - start + 1,
+          'content-range': `bytes ${start}-${end}/${object.bytes.length}`,
+        })
+        return res.end(object.bytes.subarray(start, end + 1))
+      }
       res.writeHead(200, {
         'content-type': object.contentType,
         'content-length': object.bytes.length,

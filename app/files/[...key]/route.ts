@@ -2,8 +2,8 @@
 // with byte ranges (Range: bytes=a-b → 206, beyond the end → 416) so a video can seek.
 // ?download=<name>: saved as <name> instead: the local file as an attachment, or with S3 a
 // redirect to a presigned download that S3 answers as an attachment (S3 serves ranges itself).
-import { parseRange } from '@/lib/storage/byte-range'
-import { localSize, localStream } from '@/lib/storage/local-files'
+import { rangedFileResponse } from '@/lib/storage/file-response'
+import { isPrivateKey } from '@/lib/storage/local-files'
 import { downloadName, fileForDownload } from '@/lib/storage/storage'
 
 const TYPES: Record<string, string> = {
@@ -13,10 +13,13 @@ const TYPES: Record<string, string> = {
   jpeg: 'image/jpeg',
   gif: 'image/gif',
   mp4: 'video/mp4',
+  webm: 'video/webm',
 }
 
 export async function GET(req: Request, { params }: { params: Promise<{ key: string[] }> }) {
   const key = (await params).key.join('/')
+  // Video originals: only through a signed link (app/api/videos/[id]/file), never here.
+  if (isPrivateKey(key)) return notFound()
   const type = TYPES[key.split('.').at(-1)?.toLowerCase() ?? '']
   if (!type) return notFound()
   const asked = new URL(req.url).searchParams.get('download')
@@ -29,23 +32,8 @@ export async function GET(req: Request, { params }: { params: Promise<{ key: str
 }
 
 async function file(req: Request, key: string, type: string, disposition: string): Promise<Response> {
-  const size = await localSize(key)
-  if (size === null) return notFound()
-  const headers: Record<string, string> = {
-    'Content-Type': type,
-    'Cache-Control': 'public, max-age=31536000, immutable',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Disposition': disposition,
-    'Accept-Ranges': 'bytes',
-  }
-  const range = parseRange(req.headers.get('range'), size)
-  if (range === 'unsatisfiable') return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${size}` } })
-  if (size === 0) return new Response(new Uint8Array(0), { headers: { ...headers, 'Content-Length': '0' } })
-  const { start, end } = range ?? { start: 0, end: size - 1 }
-  return new Response(localStream(key, { start, end }), {
-    status: range ? 206 : 200,
-    headers: { ...headers, 'Content-Length': String(end - start + 1), ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}) },
-  })
+  const answer = await rangedFileResponse(req, key, { type, disposition, cacheControl: 'public, max-age=31536000, immutable' })
+  return answer ?? notFound()
 }
 
 const notFound = () => new Response('Not found', { status: 404 })

@@ -30,7 +30,9 @@ export type JsapiParams = NonNullable<PaymentInstructions['jsapi']>
 
 export type CreateOrderInput = {
   productId?: number
-  type: ProductType
+  type: ProductType | 'BUY_VIDEO_MATERIAL' | 'BATCH_BUY_VIDEO_MATERIAL'
+  /** The paid video items of a BUY_VIDEO_MATERIAL / BATCH_BUY_VIDEO_MATERIAL order. */
+  videoIds?: string[]
   /** Cents; only for a custom balance recharge. */
   amount?: number
   channel: PayChannel

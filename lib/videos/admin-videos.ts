@@ -1,0 +1,254 @@
+import 'server-only'
+import { open, stat, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { db } from '@/lib/db'
+import { recordAudit } from '@/lib/audit/record-audit'
+import type { SessionUser } from '@/lib/auth/session'
+import { frameAt, probeVideo, runFfmpeg, withScratch } from '@/lib/generation/video-file'
+import { badRequest, notFound } from '@/lib/http/app-error'
+import { payloadTooLarge, readBodyWithin } from '@/lib/http/body-limit'
+import type { TPageQuery } from '@/lib/http/pagination'
+import { presignedGetUrl, readS3Head } from '@/lib/storage/s3-files'
+import { newKey, putFile, putFileFromPath } from '@/lib/storage/storage'
+import { reencodeImage, sniffImageType } from '@/lib/uploads/image-upload'
+import { dropUpload, finishedUpload, maxVideoBytes } from './chunked-upload'
+import { ZVideoFields, type AdminVideo, type TVideoPatch } from './schemas'
+import { sniffVideoType } from './video-type'
+import { toListItem, VIDEO_ROW, type VideoRow } from './video-views'
+
+/** A whole video in one multipart request is for small files; larger ones go through chunks. */
+export const DIRECT_UPLOAD_BYTES = 200 * 1024 * 1024
+export const CREATE_BODY_LIMIT = DIRECT_UPLOAD_BYTES + 64 * 1024
+/** The preview clip made from the original when the operator uploads none: its first seconds, small. */
+const PREVIEW_SECONDS = 8
+
+/**
+ * POST /api/admin/videos (multipart): the original (`file`, or `uploadId` of a finished chunked
+ * upload), `poster` (an image) or `posterSecond`, `preview` (a clip; made from the original when
+ * absent), and the fields. Duration and size are read from the file; the type from its bytes.
+ */
+export async function createVideo(actor: SessionUser, ip: string, req: Request): Promise<AdminVideo> {
+  const form = await readForm(req)
+  const fields = ZVideoFields.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')))
+  if (fields.kind === 'paid' && fields.price <= 0) throw badRequest('付费视频请设置大于 0 的价格')
+  const uploadId = form.get('uploadId')
+  const file = form.get('file')
+  const poster = form.get('poster')
+  const preview = form.get('preview')
+  const posterSecond = Number(form.get('posterSecond') ?? 1)
+  if (!Number.isFinite(posterSecond) || posterSecond < 0) throw badRequest('封面时间点须为不小于 0 的秒数')
+
+  return withScratch(async (dir) => {
+    // `original` is what FFmpeg reads: a file here, or (uploaded straight to S3) a presigned GET.
+    let original: string
+    let inBucket: { key: string; head: Buffer; size: number } | null = null
+    if (typeof uploadId === 'string' && uploadId) {
+      const done = await finishedUpload(actor.id, uploadId)
+      if ('file' in done) original = done.file
+      else {
+        const found = await readS3Head(done.key, 64)
+        if (!found) throw badRequest('对象存储中没有找到上传的文件，请重新上传')
+        if (found.size !== done.size) throw badRequest('上传的文件大小不对，请重新上传')
+        inBucket = { key: done.key, ...found }
+        original = await presignedGetUrl(done.key, 3600, null)
+      }
+    } else if (file instanceof Blob && file.size > 0) {
+      if (file.size > (await maxVideoBytes())) throw payloadTooLarge('视频超过了站点设置的大小上限')
+      original = path.join(dir, 'original')
+      await writeFile(original, Buffer.from(await file.arrayBuffer()))
+    } else throw badRequest('请选择要上传的视频')
+
+    const container = sniffVideoType(inBucket ? inBucket.head : await firstBytes(original))
+    if (!container) throw badRequest('只支持 MP4、MOV 或 WebM 视频')
+    const facts = await probeVideo(original)
+    if (!facts.hasVideo || !facts.durationSec || !facts.width || !facts.height) throw badRequest('无法读取视频的时长和分辨率，请检查文件')
+    const size = inBucket ? inBucket.size : (await stat(original)).size
+
+    let posterBytes: Buffer
+    if (poster instanceof Blob && poster.size > 0) {
+      const bytes = Buffer.from(await poster.arrayBuffer())
+      if (!sniffImageType(bytes)) throw badRequest('封面只支持 JPG、PNG、WebP 或 GIF 图片')
+      posterBytes = bytes
+    } else posterBytes = await frameAt(original, Math.min(posterSecond, Math.max(0, facts.durationSec - 0.1)))
+    const posterWebp = await reencodeImage(posterBytes, { width: 1280, height: 1280, fit: 'inside' })
+
+    let previewFile: string
+    if (preview instanceof Blob && preview.size > 0) {
+      previewFile = path.join(dir, 'preview-upload')
+      await writeFile(previewFile, Buffer.from(await preview.arrayBuffer()))
+      if (!sniffVideoType(await firstBytes(previewFile))) throw badRequest('预览片段只支持 MP4、MOV 或 WebM 视频')
+    } else previewFile = await makePreview(original, dir)
+    const previewWebm = (await firstBytes(previewFile))[0] === 0x1a
+
+    const fileKey = inBucket?.key ?? newKey('private/videos', container)
+    const posterKey = newKey('video-posters', 'webp')
+    const previewKey = newKey('video-previews', previewWebm ? 'webm' : 'mp4')
+    await putFile(posterKey, posterWebp)
+    await putFileFromPath(previewKey, previewFile)
+    if (!inBucket) await putFileFromPath(fileKey, original)
+    if (typeof uploadId === 'string' && uploadId) await dropUpload(uploadId)
+
+    const video = await db().$transaction(async (tx) => {
+      const row = await tx.video.create({
+        data: {
+          title: fields.title,
+          description: fields.description,
+          tags: fields.tags,
+          kind: fields.kind === 'paid' ? 'PAID' : 'FREE',
+          price: fields.kind === 'paid' ? fields.price : 0,
+          published: fields.published,
+          durationSec: facts.durationSec!,
+          width: facts.width!,
+          height: facts.height!,
+          size: BigInt(size),
+          fileKey,
+          posterKey,
+          previewKey,
+        },
+        select: VIDEO_ROW,
+      })
+      await recordAudit(tx, actor, ip, {
+        action: 'video.create',
+        targetType: 'Video',
+        targetId: row.id,
+        after: { title: row.title, kind: row.kind, price: row.price },
+      })
+      return row
+    })
+    return toAdmin(video, 0, 0)
+  })
+}
+
+export async function updateVideo(actor: SessionUser, ip: string, id: string, patch: TVideoPatch): Promise<AdminVideo> {
+  return db().$transaction(async (tx) => {
+    const before = await tx.video.findUnique({ where: { id }, select: VIDEO_ROW })
+    if (!before) throw notFound('视频不存在')
+    const kind = patch.kind ? (patch.kind === 'paid' ? 'PAID' : 'FREE') : before.kind
+    const price = kind === 'PAID' ? (patch.price ?? before.price) : 0
+    if (kind === 'PAID' && price <= 0) throw badRequest('付费视频请设置大于 0 的价格')
+    const row = await tx.video.update({
+      where: { id },
+      data: { title: patch.title, description: patch.description, tags: patch.tags, published: patch.published, kind, price },
+      select: VIDEO_ROW,
+    })
+    await recordAudit(tx, actor, ip, {
+      action: 'video.update',
+      targetType: 'Video',
+      targetId: id,
+      before: { title: before.title, kind: before.kind, price: before.price, published: before.published },
+      after: { title: row.title, kind: row.kind, price: row.price, published: row.published },
+    })
+    const stats = await statsOf([id])
+    return toAdmin(row, stats.get(id)?.count ?? 0, stats.get(id)?.revenue ?? 0)
+  })
+}
+
+/** A bought item is only unpublished (its buyers keep it); one nobody bought is deleted. */
+export async function deleteVideo(actor: SessionUser, ip: string, id: string): Promise<{ deleted: boolean }> {
+  return db().$transaction(async (tx) => {
+    const video = await tx.video.findUnique({ where: { id }, select: { id: true, title: true, _count: { select: { purchases: true } } } })
+    if (!video) throw notFound('视频不存在')
+    const deleted = video._count.purchases === 0
+    if (deleted) await tx.video.delete({ where: { id } })
+    else await tx.video.update({ where: { id }, data: { published: false } })
+    await recordAudit(tx, actor, ip, {
+      action: deleted ? 'video.delete' : 'video.unpublish',
+      targetType: 'Video',
+      targetId: id,
+      before: { title: video.title },
+    })
+    return { deleted }
+  })
+}
+
+export async function listAdminVideos(q: TPageQuery & { keyword?: string }): Promise<{ list: AdminVideo[]; total: number }> {
+  const where = q.keyword ? { title: { contains: q.keyword, mode: 'insensitive' as const } } : {}
+  const [rows, total] = await Promise.all([
+    db().video.findMany({ where, select: VIDEO_ROW, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (q.page - 1) * q.pageSize, take: q.pageSize }),
+    db().video.count({ where }),
+  ])
+  const stats = await statsOf(rows.map((r) => r.id))
+  return { list: rows.map((r) => toAdmin(r, stats.get(r.id)?.count ?? 0, stats.get(r.id)?.revenue ?? 0)), total }
+}
+
+/** GET /api/admin/video-purchases: the purchases (per user and item), newest first, and revenue per item. */
+export async function listVideoPurchases(q: TPageQuery & { videoId?: string; user?: string }) {
+  const where = {
+    ...(q.videoId ? { videoId: q.videoId } : {}),
+    ...(q.user ? { user: { OR: [{ id: q.user }, { username: { contains: q.user } }] } } : {}),
+  }
+  const [rows, total, perItem] = await Promise.all([
+    db().videoPurchase.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      skip: (q.page - 1) * q.pageSize,
+      take: q.pageSize,
+      select: {
+        id: true,
+        price: true,
+        createdAt: true,
+        orderId: true,
+        user: { select: { id: true, username: true } },
+        video: { select: { id: true, title: true } },
+      },
+    }),
+    db().videoPurchase.count({ where }),
+    db().videoPurchase.groupBy({ by: ['videoId'], _count: { _all: true }, _sum: { price: true }, orderBy: { _sum: { price: 'desc' } }, take: 50 }),
+  ])
+  const titles = new Map(
+    (await db().video.findMany({ where: { id: { in: perItem.map((p) => p.videoId) } }, select: { id: true, title: true } })).map((v) => [v.id, v.title]),
+  )
+  return {
+    list: rows.map((r) => ({ id: r.id, price: r.price, createdAt: r.createdAt.toISOString(), orderId: r.orderId, user: r.user, video: r.video })),
+    total,
+    perItem: perItem.map((p) => ({ videoId: p.videoId, title: titles.get(p.videoId) ?? '', purchases: p._count._all, revenue: p._sum.price ?? 0 })),
+  }
+}
+
+async function statsOf(ids: string[]) {
+  const rows = await db().videoPurchase.groupBy({ by: ['videoId'], where: { videoId: { in: ids } }, _count: { _all: true }, _sum: { price: true } })
+  return new Map(rows.map((r) => [r.videoId, { count: r._count._all, revenue: r._sum.price ?? 0 }]))
+}
+
+function toAdmin(v: VideoRow, purchases: number, revenue: number): AdminVideo {
+  return {
+    ...toListItem(v),
+    description: v.description,
+    size: Number(v.size),
+    createdAt: v.createdAt.toISOString(),
+    published: v.published,
+    purchases,
+    revenue,
+  }
+}
+
+async function readForm(req: Request): Promise<FormData> {
+  const body = await readBodyWithin(req, CREATE_BODY_LIMIT)
+  try {
+    return await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), {
+      headers: { 'content-type': req.headers.get('content-type') ?? '' },
+    }).formData()
+  } catch {
+    throw badRequest('请以 multipart/form-data 上传')
+  }
+}
+
+async function firstBytes(file: string): Promise<Uint8Array> {
+  const handle = await open(file, 'r')
+  try {
+    const buffer = Buffer.alloc(64)
+    const { bytesRead } = await handle.read(buffer, 0, 64, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
+
+async function makePreview(original: string, dir: string): Promise<string> {
+  const out = path.join(dir, 'preview.mp4')
+  await runFfmpeg([
+    ...['-v', 'error', '-y', '-t', String(PREVIEW_SECONDS), '-i', original, '-vf', 'scale=-2:360', '-an'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out],
+  ])
+  return out
+}

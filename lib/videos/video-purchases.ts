@@ -1,0 +1,42 @@
+import 'server-only'
+import { db, type Tx } from '@/lib/db'
+import { badRequest, conflict } from '@/lib/http/app-error'
+
+export type PricedVideos = { videoIds: string[]; prices: number[]; total: number; subject: string }
+
+/**
+ * What an order for these paid items costs the user (docs/PRODUCT.md §18): one item already
+ * bought is a 409 已购买; a batch leaves bought ones out of the total; nothing left is a 400.
+ */
+export async function priceVideos(userId: string, videoIds: string[], batch: boolean): Promise<PricedVideos> {
+  const ids = [...new Set(videoIds)]
+  if (ids.length === 0) throw badRequest('请选择要购买的视频')
+  if (!batch && ids.length !== 1) throw badRequest('单个购买只能选择一个视频，多个请使用批量购买')
+  const videos = await db().video.findMany({ where: { id: { in: ids }, published: true, kind: 'PAID' }, select: { id: true, title: true, price: true } })
+  if (videos.length !== ids.length) throw badRequest('视频不存在、已下架或不是付费素材')
+  const owned = new Set((await db().videoPurchase.findMany({ where: { userId, videoId: { in: ids } }, select: { videoId: true } })).map((p) => p.videoId))
+  if (!batch && owned.size > 0) throw conflict('已购买')
+  const left = ids.map((id) => videos.find((v) => v.id === id)!).filter((v) => !owned.has(v.id))
+  if (left.length === 0) throw badRequest('所选视频都已购买')
+  const total = left.reduce((sum, v) => sum + v.price, 0)
+  if (total <= 0) throw badRequest('所选视频价格为 0，无需购买')
+  const subject = left.length === 1 ? `视频素材：${left[0]!.title}`.slice(0, 100) : `视频素材 ${left.length} 个`
+  return { videoIds: left.map((v) => v.id), prices: left.map((v) => v.price), total, subject }
+}
+
+/**
+ * Inside the order's fulfilment: one purchase row per item, unique per user and video, so a
+ * replayed fulfilment (or an item bought meanwhile by another order) gives nothing twice.
+ */
+export async function grantVideos(tx: Tx, userId: string, orderId: string, videoIds: string[], prices: number[] | undefined): Promise<void> {
+  if (videoIds.length === 0) return
+  await tx.videoPurchase.createMany({
+    data: videoIds.map((videoId, i) => ({ userId, videoId, orderId, price: prices?.[i] ?? 0 })),
+    skipDuplicates: true,
+  })
+}
+
+/** A refund takes back what this order gave. */
+export async function revokeVideos(tx: Tx, orderId: string): Promise<void> {
+  await tx.videoPurchase.deleteMany({ where: { orderId } })
+}

@@ -1,0 +1,139 @@
+// Video material with S3 storage (docs/PRODUCT.md §18): the original is streamed into the bucket
+// under private/, poster and preview get public URLs, and the player and downloads use the
+// bucket's presigned GETs, which live VIDEO_LINK_TTL_SECONDS; the console can upload straight to
+// the bucket with a presigned PUT.
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import * as adminVideos from '@/app/api/admin/videos/route'
+import * as videoById from '@/app/api/videos/[id]/route'
+import * as download from '@/app/api/videos/[id]/download/route'
+import * as uploads from '@/app/api/admin/videos/uploads/route'
+import { db } from '@/lib/db'
+import { runFfmpeg, withScratch } from '@/lib/generation/video-file'
+import { startFakeS3 } from '../fakes/s3'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectFail, expectOk } from '../helpers/expect-response'
+
+const KEYS = { bucket: 'aiimg', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }
+let s3: Awaited<ReturnType<typeof startFakeS3>>
+
+beforeAll(async () => {
+  s3 = await startFakeS3(KEYS)
+  Object.assign(process.env, {
+    S3_BUCKET: KEYS.bucket,
+    S3_ENDPOINT: s3.url,
+    S3_ACCESS_KEY_ID: KEYS.accessKeyId,
+    S3_SECRET_ACCESS_KEY: KEYS.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+    S3_PUBLIC_URL: 'https://cdn.example.com/aiimg',
+  })
+})
+afterAll(() => s3.close())
+
+it('stores the original privately in the bucket and hands out presigned links only to those who may have it', async () => {
+  const clip = await withScratch(async (dir) => {
+    const out = path.join(dir, 'clip.mp4')
+    await runFfmpeg([
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x120:rate=12:duration=1',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ])
+    return readFile(out)
+  })
+  const admin = await createUser({ role: 'ADMIN' })
+  const form = new FormData()
+  for (const [k, v] of Object.entries({ title: '云端素材', kind: 'paid', price: '100', published: 'true' })) form.set(k, v)
+  form.set('file', new Blob([new Uint8Array(clip)]), 'c.mp4')
+  const res = await adminVideos.POST(
+    new Request('http://localhost/api/admin/videos', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form }),
+  )
+  const made = (await res.json()).data
+  expect(res.status).toBe(200)
+  expect(made.posterUrl).toMatch(/^https:\/\/cdn\.example\.com\/aiimg\/video-posters\//)
+
+  const row = await db().video.findUniqueOrThrow({ where: { id: made.id } })
+  expect(s3.objects.get(row.fileKey)?.bytes.equals(clip)).toBe(true)
+  // Private: no public cache header on the original.
+  expect(s3.objects.get(row.fileKey)?.cacheControl).toBeNull()
+
+  const buyer = await createUser()
+  expect((await callRoute(download.GET, { token: buyer.token, params: { id: made.id } })).status).toBe(403)
+  expect(expectOk(await callRoute(videoById.GET, { token: buyer.token, params: { id: made.id } })).playUrl).toBeUndefined()
+  await db().videoPurchase.create({ data: { userId: buyer.id, videoId: made.id, orderId: (await anyOrder(buyer.id)).id, price: 100 } })
+  const detail = expectOk(await callRoute(videoById.GET, { token: buyer.token, params: { id: made.id } }))
+  const play = new URL(detail.playUrl)
+  expect(play.origin).toBe(new URL(s3.url).origin)
+  expect(play.searchParams.get('X-Amz-Expires')).toBe('600')
+  const fetched = await fetch(play)
+  expect(fetched.status).toBe(200)
+  expect(Buffer.from(await fetched.arrayBuffer()).equals(clip)).toBe(true)
+  expect(new URL(detail.downloadUrl).searchParams.get('response-content-disposition')).toMatch(/^attachment; filename="video-.+\.mp4"$/)
+})
+
+async function anyOrder(userId: string) {
+  return db().order.create({
+    data: {
+      outTradeNo: `T${Date.now()}`,
+      userId,
+      type: 'BUY_VIDEO_MATERIAL',
+      grant: {},
+      subject: 'x',
+      amount: 100,
+      channel: 'BALANCE',
+      status: 'SUCCESS',
+      expiresAt: new Date(),
+    },
+  })
+}
+
+it('uploads straight to the bucket: a presigned PUT, then the create call reads the object there', async () => {
+  const clip = await withScratch(async (dir) => {
+    const out = path.join(dir, 'clip.mp4')
+    await runFfmpeg([
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x120:rate=12:duration=2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ])
+    return readFile(out)
+  })
+  const admin = await createUser({ role: 'ADMIN' })
+  expectFail(await callRoute(uploads.POST, { token: admin.token, body: { size: clip.length, name: 'a.avi' } }), 400, /只支持/)
+  const started = expectOk(await callRoute(uploads.POST, { token: admin.token, body: { size: clip.length, name: 'Clip.MP4' } }))
+  expect(started.chunks).toBe(0)
+  const put = await fetch(started.direct.url, { method: 'PUT', headers: { 'content-type': started.direct.contentType }, body: new Uint8Array(clip) })
+  expect(put.status).toBe(200)
+  const form = new FormData()
+  for (const [k, v] of Object.entries({ title: '直传素材', kind: 'free', uploadId: started.id, posterSecond: '1' })) form.set(k, v)
+  const res = await adminVideos.POST(
+    new Request('http://localhost/api/admin/videos', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form }),
+  )
+  const made = (await res.json()).data
+  expect(res.status).toBe(200)
+  expect(made).toMatchObject({ width: 160, height: 120, size: clip.length })
+  const row = await db().video.findUniqueOrThrow({ where: { id: made.id } })
+  expect(row.fileKey).toMatch(/^private\/videos\/.+\.mp4$/)
+  expect(s3.objects.get(row.fileKey)?.bytes.equals(clip)).toBe(true)
+  expect(s3.objects.has(row.posterKey)).toBe(true)
+  expect(await db().videoUpload.count({ where: { id: started.id } })).toBe(0)
+})

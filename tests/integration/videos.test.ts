@@ -1,0 +1,299 @@
+// Video material (docs/PRODUCT.md §18): orders for one item and a batch charge exactly the shown
+// total once, a replayed payment notification grants nothing twice, originals are reachable only
+// through signed, expiring links (with byte ranges), and never by the public /files route.
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import * as adminVideos from '@/app/api/admin/videos/route'
+import * as adminVideo from '@/app/api/admin/videos/[id]/route'
+import * as uploads from '@/app/api/admin/videos/uploads/route'
+import * as chunk from '@/app/api/admin/videos/uploads/[id]/chunks/[index]/route'
+import * as purchases from '@/app/api/admin/video-purchases/route'
+import * as refund from '@/app/api/admin/orders/[id]/refund/route'
+import * as files from '@/app/files/[...key]/route'
+import * as orders from '@/app/api/orders/route'
+import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
+import * as videos from '@/app/api/videos/route'
+import * as videoById from '@/app/api/videos/[id]/route'
+import * as download from '@/app/api/videos/[id]/download/route'
+import * as videoFile from '@/app/api/videos/[id]/file/route'
+import * as mine from '@/app/api/videos/mine/route'
+import { db } from '@/lib/db'
+import { runFfmpeg, withScratch } from '@/lib/generation/video-file'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectFail, expectOk } from '../helpers/expect-response'
+import { configureMerchants, ledgerMatchesColumns, placeOrder, startPaymentWorld, type PaymentWorld } from '../helpers/payments'
+import { configure } from '../helpers/sign-in'
+
+let world: PaymentWorld
+let admin: Awaited<ReturnType<typeof createUser>>
+let clip: Buffer
+const ids: Record<'a' | 'b' | 'c' | 'free', string> = { a: '', b: '', c: '', free: '' }
+
+async function makeClip(): Promise<Buffer> {
+  return withScratch(async (dir) => {
+    const out = path.join(dir, 'clip.mp4')
+    await runFfmpeg([
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=12:duration=2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ])
+    return readFile(out)
+  })
+}
+
+function formOf(fields: Record<string, string>, file?: Buffer): FormData {
+  const form = new FormData()
+  for (const [k, v] of Object.entries(fields)) form.set(k, v)
+  if (file) form.set('file', new Blob([new Uint8Array(file)]), 'clip.mp4')
+  return form
+}
+
+async function createVideo(form: FormData) {
+  const res = await adminVideos.POST(
+    new Request('http://localhost/api/admin/videos', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form }),
+  )
+  return { status: res.status, body: await res.json() }
+}
+
+/** Follows a link the API handed out (our signed /api/videos/{id}/file route). */
+async function follow(link: string, headers: Record<string, string> = {}) {
+  const url = new URL(link, 'http://localhost')
+  const id = url.pathname.split('/')[3]!
+  return videoFile.GET(new Request(url, { headers }), { params: Promise.resolve({ id }) })
+}
+
+const balance = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId }, select: { balance: true } })).balance
+const post = (n: { headers: Record<string, string>; body: string }) =>
+  wechatNotify.POST(new Request('http://localhost/api/pay/wechat/notify', { method: 'POST', ...n }))
+
+beforeAll(async () => {
+  world = await startPaymentWorld()
+  admin = await createUser({ role: 'ADMIN' })
+  await configureMerchants(admin.token, world)
+  clip = await makeClip()
+  const base = { description: '城市夜景', tags: '城市,夜景', published: 'true' }
+  for (const [name, price] of [
+    ['a', 300],
+    ['b', 500],
+    ['c', 700],
+  ] as const) {
+    const made = await createVideo(formOf({ ...base, title: `付费 ${name}`, kind: 'paid', price: String(price) }, clip))
+    expect(made.status).toBe(200)
+    ids[name] = made.body.data.id
+  }
+  ids.free = expectOk(await createVideo(formOf({ ...base, title: '免费素材', kind: 'free', price: '0' }, clip))).id
+}, 120_000)
+
+afterAll(async () => {
+  expect(await ledgerMatchesColumns()).toBe(true)
+  await world.close()
+})
+
+describe('the operator adds items', () => {
+  it('reads duration and size from the file, makes a poster and a preview, keeps the original private', async () => {
+    const row = await db().video.findUniqueOrThrow({ where: { id: ids.a } })
+    expect(row).toMatchObject({ kind: 'PAID', price: 300, width: 320, height: 240, published: true, tags: ['城市', '夜景'] })
+    expect(row.durationSec).toBeCloseTo(2, 0)
+    expect(Number(row.size)).toBe(clip.length)
+    expect(row.fileKey).toMatch(/^private\/videos\/.+\.mp4$/)
+    expect(row.previewKey).toMatch(/^video-previews\//)
+  })
+
+  it('refuses a file that is not a video by its bytes, and a paid item without a price', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
+    expectFail(await createVideo(formOf({ title: 'x', kind: 'free' }, png)), 400, /只支持 MP4、MOV 或 WebM/)
+    expectFail(await createVideo(formOf({ title: 'x', kind: 'paid', price: '0' }, clip)), 400, /价格/)
+    expect(await db().video.count()).toBe(4)
+  })
+
+  it('a chunked upload: chunks of the wrong size are refused, out of order is fine, a missing one blocks the create', async () => {
+    const started = expectOk(await callRoute(uploads.POST, { token: admin.token, body: { size: clip.length } }))
+    expect(started.chunks).toBe(1)
+    const put = (index: number, bytes: Buffer) =>
+      chunk.PUT(new Request('http://localhost/x', { method: 'PUT', headers: { authorization: `Bearer ${admin.token}` }, body: new Uint8Array(bytes) }), {
+        params: Promise.resolve({ id: started.id, index: String(index) }),
+      })
+    expectFail(await createVideo(formOf({ title: 'chunked', kind: 'free', uploadId: started.id })), 400, /分片未上传/)
+    expect((await put(0, clip.subarray(0, 10))).status).toBe(400)
+    expect((await put(1, clip)).status).toBe(400)
+    expect((await put(0, clip)).status).toBe(200)
+    const made = expectOk(await createVideo(formOf({ title: 'chunked', kind: 'free', uploadId: started.id })))
+    expect(made).toMatchObject({ width: 320, height: 240, size: clip.length, published: false })
+    expect(await db().videoUpload.count({ where: { id: started.id } })).toBe(0)
+    expectOk(await callRoute(adminVideo.DELETE, { method: 'DELETE', token: admin.token, params: { id: made.id } }))
+  })
+
+  it('the size limit of the site settings applies before any byte is sent', async () => {
+    expectFail(await callRoute(uploads.POST, { token: admin.token, body: { size: 3000 * 1024 * 1024 } }), 413, /不能超过/)
+  })
+})
+
+describe('buying', () => {
+  it('one item with the balance charges its price once; buying it again is 409 已购买 and charges nothing', async () => {
+    const user = await createUser({ balance: 2000 })
+    const { order } = await placeOrder(user.token, { type: 'BUY_VIDEO_MATERIAL', videoIds: [ids.a], channel: 'BALANCE' })
+    expect(order).toMatchObject({ amount: 300, status: 'SUCCESS' })
+    expect(await balance(user.id)).toBe(1700)
+    expectFail(await callRoute(orders.POST, { token: user.token, body: { type: 'BUY_VIDEO_MATERIAL', videoIds: [ids.a], channel: 'BALANCE' } }), 409, /已购买/)
+    expect(await balance(user.id)).toBe(1700)
+
+    // A batch with the bought one: only the others are charged, once.
+    const listed = expectOk(await callRoute(videos.GET, { token: user.token, query: { kind: 'paid' } }))
+    const shown = listed.list.filter((v: { id: string; bought: boolean }) => !v.bought).reduce((s: number, v: { price: number }) => s + v.price, 0)
+    expect(shown).toBe(1200)
+    const batch = await placeOrder(user.token, { type: 'BATCH_BUY_VIDEO_MATERIAL', videoIds: [ids.a, ids.b, ids.c], channel: 'BALANCE' })
+    expect(batch.order.amount).toBe(shown)
+    expect(await balance(user.id)).toBe(500)
+    expect(await db().ledgerEntry.findMany({ where: { reference: { startsWith: `order:${batch.order.id}:` } }, select: { amount: true } })).toEqual([
+      { amount: -1200 },
+    ])
+    expect(await db().videoPurchase.findMany({ where: { userId: user.id }, select: { videoId: true, price: true }, orderBy: { price: 'asc' } })).toEqual([
+      { videoId: ids.a, price: 300 },
+      { videoId: ids.b, price: 500 },
+      { videoId: ids.c, price: 700 },
+    ])
+    expect(expectOk(await callRoute(mine.GET, { token: user.token })).list).toHaveLength(3)
+    // Everything bought: nothing left to charge.
+    expectFail(
+      await callRoute(orders.POST, { token: user.token, body: { type: 'BATCH_BUY_VIDEO_MATERIAL', videoIds: [ids.a, ids.b], channel: 'BALANCE' } }),
+      400,
+      /都已购买/,
+    )
+    // The console's report.
+    const report = expectOk(await callRoute(purchases.GET, { token: admin.token, query: { user: user.username } }))
+    expect(report.total).toBe(3)
+    expect(report.perItem.find((p: { videoId: string }) => p.videoId === ids.c)).toMatchObject({ purchases: 1, revenue: 700 })
+
+    // A refund takes the items back.
+    expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: batch.order.id }, body: { reason: '测试退款' } }))
+    expect(await db().videoPurchase.count({ where: { userId: user.id } })).toBe(1)
+    expect(await balance(user.id)).toBe(1700)
+  })
+
+  it('a free item or a missing one cannot be ordered', async () => {
+    const user = await createUser({ balance: 2000 })
+    expectFail(
+      await callRoute(orders.POST, { token: user.token, body: { type: 'BUY_VIDEO_MATERIAL', videoIds: [ids.free], channel: 'BALANCE' } }),
+      400,
+      /付费素材/,
+    )
+    expectFail(
+      await callRoute(orders.POST, { token: user.token, body: { type: 'BUY_VIDEO_MATERIAL', videoIds: [ids.a, ids.b], channel: 'BALANCE' } }),
+      400,
+      /批量/,
+    )
+    expect(await balance(user.id)).toBe(2000)
+  })
+
+  it('a WeChat notification replayed 20 times at once grants the batch once', async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { type: 'BATCH_BUY_VIDEO_MATERIAL', videoIds: [ids.b, ids.c], channel: 'WECHAT', tradeType: 'NATIVE' })
+    expect(order.amount).toBe(1200)
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    const n = world.wechat.notificationFor(order.outTradeNo)
+    const replies = await Promise.all(Array.from({ length: 20 }, () => post(n)))
+    expect(replies.every((r) => r.status === 204)).toBe(true)
+    expect(await db().videoPurchase.count({ where: { userId: user.id } })).toBe(2)
+    expect(await db().chargeRecord.count({ where: { orderId: order.id } })).toBe(1)
+  })
+})
+
+describe('the originals', () => {
+  it('a paid original answers 403/404 to anyone who did not buy it, by any URL', async () => {
+    const buyer = await createUser({ balance: 1000 })
+    const other = await createUser()
+    await placeOrder(buyer.token, { type: 'BUY_VIDEO_MATERIAL', videoIds: [ids.b], channel: 'BALANCE' })
+    const { fileKey } = await db().video.findUniqueOrThrow({ where: { id: ids.b } })
+
+    // The public route, plainly or as a download.
+    const filesGet = (key: string, query = '') =>
+      files.GET(new Request(`http://localhost/files/${key}${query}`), { params: Promise.resolve({ key: key.split('/') }) })
+    expect((await filesGet(fileKey)).status).toBe(404)
+    expect((await filesGet(fileKey, '?download=x.mp4')).status).toBe(404)
+
+    // The API, signed out and as someone who did not buy it.
+    expect((await callRoute(download.GET, { params: { id: ids.b } })).status).toBe(401)
+    expectFail(await callRoute(download.GET, { token: other.token, params: { id: ids.b } }), 403, /购买后/)
+    const seen = expectOk(await callRoute(videoById.GET, { token: other.token, params: { id: ids.b } }))
+    expect(seen.playUrl).toBeUndefined()
+    expect(JSON.stringify(seen)).not.toContain('private/')
+    expect(JSON.stringify(expectOk(await callRoute(videos.GET, { query: { kind: 'paid' } })))).not.toContain('private/')
+
+    // The buyer's link works; reused for another item, or tampered with, it does not.
+    const link = expectOk(await callRoute(videoById.GET, { token: buyer.token, params: { id: ids.b } })).playUrl as string
+    const ok = await follow(link)
+    expect(ok.status).toBe(200)
+    expect(Buffer.from(await ok.arrayBuffer()).equals(clip)).toBe(true)
+    expect((await follow(link.replace(ids.b, ids.c))).status).toBe(403)
+    expect((await follow(link.replace(/s=[0-9a-f]{4}/, 's=0000'))).status).toBe(403)
+    expect((await follow(link.replace(/u=[^&]+/, `u=${other.id}`))).status).toBe(403)
+    expect((await follow(`/api/videos/${ids.b}/file`)).status).toBe(403)
+  })
+
+  it('the download redirects to a signed link that answers ranges with 206 and the right bytes', async () => {
+    const user = await createUser()
+    const res = await download.GET(new Request('http://localhost/x', { headers: { authorization: `Bearer ${user.token}` } }), {
+      params: Promise.resolve({ id: ids.free }),
+    })
+    expect(res.status).toBe(302)
+    const location = res.headers.get('location')!
+    const ranged = await follow(location, { range: 'bytes=100-1099' })
+    expect(ranged.status).toBe(206)
+    expect(ranged.headers.get('content-range')).toBe(`bytes 100-1099/${clip.length}`)
+    expect(ranged.headers.get('content-disposition')).toMatch(/^attachment; filename="video-.+\.mp4"$/)
+    expect(Buffer.from(await ranged.arrayBuffer()).equals(clip.subarray(100, 1100))).toBe(true)
+    const tail = await follow(location, { range: 'bytes=-50' })
+    expect(tail.status).toBe(206)
+    expect(Buffer.from(await tail.arrayBuffer()).equals(clip.subarray(clip.length - 50))).toBe(true)
+    expect((await follow(location, { range: `bytes=${clip.length}-` })).status).toBe(416)
+  })
+
+  it('a signed link stops working after it expires (VIDEO_LINK_TTL_SECONDS)', async () => {
+    await configure(admin.token, { VIDEO_LINK_TTL_SECONDS: 5 })
+    expectFail(
+      await callRoute((await import('@/app/api/site-config/[name]/route')).PATCH, {
+        method: 'PATCH',
+        token: admin.token,
+        params: { name: 'VIDEO_LINK_TTL_SECONDS' },
+        body: { value: 4 },
+      }),
+      400,
+    )
+    const user = await createUser()
+    const link = expectOk(await callRoute(videoById.GET, { token: user.token, params: { id: ids.free } })).playUrl as string
+    expect(Number(new URL(link, 'http://localhost').searchParams.get('e')) - Date.now() / 1000).toBeLessThanOrEqual(5.01)
+    expect((await follow(link)).status).toBe(200)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(Date.now() + 6_000)
+      expect((await follow(link)).status).toBe(403)
+    } finally {
+      vi.useRealTimers()
+    }
+    await configure(admin.token, { VIDEO_LINK_TTL_SECONDS: 600 })
+  })
+})
+
+describe('abandoned uploads', () => {
+  it('are pruned after a day with their part files', async () => {
+    const started = expectOk(await callRoute(uploads.POST, { token: admin.token, body: { size: 100 } }))
+    const { partFile, pruneStaleUploads } = await import('@/lib/videos/chunked-upload')
+    const { existsSync } = await import('node:fs')
+    expect(existsSync(partFile(started.id))).toBe(true)
+    expect(await pruneStaleUploads()).toBe(0)
+    expect(await pruneStaleUploads(new Date(Date.now() + 25 * 3600_000))).toBeGreaterThanOrEqual(1)
+    expect(existsSync(partFile(started.id))).toBe(false)
+    expect(await db().videoUpload.count({ where: { id: started.id } })).toBe(0)
+  })
+})
