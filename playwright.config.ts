@@ -36,9 +36,23 @@ export default defineConfig({
     // The core flows again on a phone screen (the WeChat browser's size), touch and all.
     {
       name: 'phone',
-      testMatch: ['foundation.spec.ts', 'cards.spec.ts', 'generate.spec.ts', 'consent.spec.ts', 'first-hour.spec.ts', 'progress.spec.ts', 'payments*.spec.ts', 'video.spec.ts', 'chat.spec.ts', 'invites.spec.ts', 'wall.spec.ts'],
+      testMatch: [
+        'foundation.spec.ts',
+        'cards.spec.ts',
+        'generate.spec.ts',
+        'consent.spec.ts',
+        'first-hour.spec.ts',
+        'progress.spec.ts',
+        'payments*.spec.ts',
+        'video.spec.ts',
+        'chat.spec.ts',
+        'invites.spec.ts',
+        'wall.spec.ts',
+        'every-route.spec.ts',
+      ],
       use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
     },
+    { name: 'reliability', testDir: 'tests/reliability', testMatch: '**/*.spec.ts', use: { viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
     command: 'node node_modules/tsx/dist/cli.mjs tests/e2e/server.ts',
