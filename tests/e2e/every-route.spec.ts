@@ -248,6 +248,8 @@ for (const [path_, route] of Object.entries(ROUTES)) {
     const problems = watch(page, route.allow)
     const res = await page.goto(route.url?.(item) ?? path_)
     expect(res!.status(), path_).toBeLessThan(400)
+    // The page CSP with a nonce (tests/e2e/security-headers.spec.ts checks the rest for pages without an id).
+    expect(res!.headers()['content-security-policy'], path_).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{20,}' 'strict-dynamic'/)
     await route.shows(page)
     await page.waitForLoadState('networkidle')
     expect(problems, path_).toEqual([])
