@@ -49,9 +49,11 @@ export default defineConfig({
         'invites.spec.ts',
         'wall.spec.ts',
         'video-material.spec.ts',
+        'every-route.spec.ts',
       ],
       use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
     },
+    { name: 'reliability', testDir: 'tests/reliability', testMatch: '**/*.spec.ts', use: { viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
     command: 'node node_modules/tsx/dist/cli.mjs tests/e2e/server.ts',

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createTestDatabase } from '../helpers/test-database'
-import { E2E_ADMIN, E2E_PORT, E2E_WORKER_PID_FILE } from './support/constants'
+import { E2E_ADMIN, E2E_DATABASE_URL_FILE, E2E_PORT, E2E_SECRETS_FILE, E2E_WEB_PID_FILE, E2E_WORKER_PID_FILE } from './support/constants'
 import { startPaymentFakes } from './support/payment-fakes'
 import { startSignInFakes } from './support/sign-in-fakes'
 
@@ -13,6 +13,8 @@ const root = path.resolve(import.meta.dirname, '../..')
 const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs')
 const dataDir = path.join(root, '.tmp', `e2e-data-${process.pid}`)
 const database = await createTestDatabase('aiimg_e2e')
+await mkdir(path.dirname(E2E_DATABASE_URL_FILE), { recursive: true })
+await writeFile(E2E_DATABASE_URL_FILE, database.url)
 // WeChat and the SMS providers are fakes; the site finds them through its env.
 const signInFakes = await startSignInFakes()
 const paymentFakes = await startPaymentFakes()
@@ -37,6 +39,13 @@ const env = {
 // 'server-only' (imported by every module that touches the database) is an empty module.
 const SERVER_CONDITION = '--conditions=react-server'
 const web = spawn(process.execPath, [tsx, SERVER_CONDITION, path.join(root, 'scripts/start.ts')], { cwd: root, stdio: 'inherit', env })
+await writeFile(E2E_WEB_PID_FILE, String(web.pid))
+// Every secret this script sets (not public keys), for the crawl that must never find one in an answer.
+const ours = { AUTH_SECRET: env.AUTH_SECRET, ADMIN_PASSWORD: env.ADMIN_PASSWORD, ...signInFakes.env, ...paymentFakes.env }
+const secrets = Object.entries(ours).filter(
+  ([name, value]) => /SECRET|PRIVATE|PASSWORD|API_V3_KEY/.test(name) && typeof value === 'string' && value.length >= 8,
+)
+await writeFile(E2E_SECRETS_FILE, JSON.stringify(Object.fromEntries(secrets)))
 let worker: ChildProcess | undefined
 
 // The worker starts once the launcher has migrated the database.
@@ -70,6 +79,9 @@ async function cleanUp(code: number) {
   await paymentFakes.close()
   await rm(dataDir, { recursive: true, force: true })
   await rm(E2E_WORKER_PID_FILE, { force: true })
+  await rm(E2E_DATABASE_URL_FILE, { force: true })
+  await rm(E2E_WEB_PID_FILE, { force: true })
+  await rm(E2E_SECRETS_FILE, { force: true })
   process.exit(code)
 }
 process.on('SIGTERM', () => void cleanUp(0))
