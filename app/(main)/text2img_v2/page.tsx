@@ -1,13 +1,11 @@
 import type { Metadata } from 'next'
-import { Suspense } from 'react'
 import { CreateHub } from '@/components/create/create-hub'
 
 export const metadata: Metadata = { title: 'AI 创作' }
 
 export default function Text2ImgV2Page() {
-  return (
-    <Suspense>
-      <CreateHub />
-    </Suspense>
-  )
+  // No Suspense boundary: the site renders every page on request (the nonce), so search params are
+  // known on the server, and a boundary would hydrate later than the layout, after the first API
+  // answers arrived, and mismatch the server's HTML (React's hydration error #418).
+  return <CreateHub />
 }
