@@ -1,6 +1,6 @@
 # Self-hosting image for the web app and the worker (same image, different command).
 #   docker compose up -d --build        (see docker-compose.yml)
-# The app runs with `npm start` = `tsx --conditions=react-server scripts/start.ts`: it applies the Prisma migrations
+# The app runs with `npm start` = `node --conditions=react-server --import tsx scripts/start.ts`: it applies the Prisma migrations
 # (WebAssembly schema engine, no native engine needed), creates the first administrator,
 # then starts Next.js through scripts/next-server.mjs. TypeScript sources are run by tsx
 # at run time, so the runtime stage keeps the sources and node_modules.

@@ -11,7 +11,6 @@ import { at } from '../helpers/present'
  * everything across Ctrl-C and a restart. A second start on the same folder is refused.
  */
 const root = path.resolve(import.meta.dirname, '../..')
-const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs')
 const PORT = Number(process.env.E2E_EMBEDDED_PORT ?? 3231)
 const BASE = `http://127.0.0.1:${PORT}`
 
@@ -21,7 +20,9 @@ function startSite(dataDir: string, port = PORT): Started {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LISTEN_HOST: '127.0.0.1', WORKER_DRAIN_SECONDS: '2' }
   for (const name of ['DATABASE_URL', 'AUTH_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'RUN_WORKER_IN_WEB', 'EMBEDDED_DATABASE']) delete env[name]
   // Its own process group, so "Ctrl-C" reaches the launcher and the web server as in a terminal.
-  const child = spawn(process.execPath, [tsx, '--conditions=react-server', path.join(root, 'scripts/start.ts')], {
+  // As `npm start` runs it: node with tsx's loader, not the tsx CLI, whose signal relay SIGKILLs a
+  // busy child that does not acknowledge Ctrl-C within 30 ms (and exits 130).
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join(root, 'scripts/start.ts')], {
     cwd: root,
     env,
     detached: true,

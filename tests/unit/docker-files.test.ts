@@ -421,7 +421,7 @@ describe('package.json', () => {
 
   it('runs what the Dockerfile copies into the image: tsx is a runtime dependency', () => {
     const full = JSON.parse(read('package.json')) as { dependencies?: Record<string, string> }
-    expect(pkg.scripts?.start).toMatch(/^tsx /)
+    expect(pkg.scripts?.start).toMatch(/^node .*--import tsx /)
     expect(full.dependencies?.tsx).toBeTruthy()
   })
 })
