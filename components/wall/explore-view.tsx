@@ -9,7 +9,7 @@ import { VideoCatalogue } from '@/components/videos/video-browser'
 import { Tabs } from './tabs'
 import { WallGallery } from './wall-gallery'
 
-/** docs/PRODUCT.md §15: the SPEC's explore filter, after 全部. */
+/** docs/PRODUCT.md §15: the explore filter of §3.2, after 全部. */
 type ExploreTab = 'ALL' | WallType | 'VIDEO' | 'PAYMENT_VIDEO'
 
 const TABS: { value: ExploreTab; label: string }[] = [

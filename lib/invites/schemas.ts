@@ -25,7 +25,7 @@ export const ZOptionalInviteSchema = z.string().max(32).optional()
 
 export const ZBindInviteSchema = z.object({ code: ZInviteCodeSchema }).strict()
 
-/** The SPEC order types that earn commission (docs/PRODUCT.md §3.2). */
+/** The order types that earn commission (docs/PRODUCT.md §3.2). */
 export const COMMISSION_ORDER_TYPES = ['BALANCE', 'POINTS', 'MEMBERSHIP', 'CHAT_MEMBERSHIP', 'BUY_VIDEO_MATERIAL', 'BATCH_BUY_VIDEO_MATERIAL'] as const
 export type CommissionOrderType = (typeof COMMISSION_ORDER_TYPES)[number]
 

@@ -46,7 +46,7 @@ export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page
   return { list: rows.map(view), total }
 }
 
-/** The SPEC's status call: bookkeeping only (money moves through orders and refunds), ADMIN and audited. */
+/** The charge-record status call (docs/PRODUCT.md §7.3): bookkeeping only (money moves through orders and refunds), ADMIN and audited. */
 export async function setChargeRecordStatus(actor: SessionUser, ip: string, id: number, status: Status, note?: string): Promise<ChargeRecordView> {
   return db().$transaction(async (tx) => {
     const before = await tx.chargeRecord.findUnique({ where: { id }, select: { status: true, note: true } })

@@ -122,7 +122,7 @@ export async function setWorkSort(actor: SessionUser, ip: string, id: string, so
 }
 
 /**
- * The SPEC's recommend / un_recommend, by task id: features a published work (and puts it
+ * The console's recommend / un_recommend (docs/PRODUCT.md §7.3), by task id: features a published work (and puts it
  * on the wall if it was waiting), or takes the feature off. A private result cannot be
  * recommended: its owner has not chosen to show it.
  */
