@@ -2,15 +2,14 @@
 
 import Link from 'next/link'
 import { useModels } from '@/lib/api-client/resources/models'
-import { useCancelTask, useSubmitTask } from '@/lib/api-client/resources/tasks'
-import { toast } from '@/lib/ui/toast-store'
+import { useSubmitTask } from '@/lib/api-client/resources/tasks'
 import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
-import { retryRequest } from './retry-request'
-import { stageText } from './task-labels'
+import { TaskFailure } from './task-failure'
 import { TaskImages } from './task-images'
+import { TaskStatusBar } from './task-status-bar'
 import { WaitingNote } from './waiting-note'
 import { hasVideoModel } from './use-catalog'
 import { useTask } from './use-task'
@@ -19,7 +18,6 @@ import { useTask } from './use-task'
 export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string | null; onNewTask: (id: string) => void; placeholder: string }) {
   const { data: task } = useTask(taskId)
   const submit = useSubmitTask()
-  const { mutateAsync: cancelTask } = useCancelTask()
   const [busy, run] = useAction()
   const hasVideo = hasVideoModel(useModels().data) === true
 
@@ -33,14 +31,7 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
 
   return (
     <Card className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-2" data-testid="task-status">
-        <span className="text-sm text-zinc-300">{stageText(task.status, task.stage, task.queuePosition, task.progress)}</span>
-        {task.status === 'PENDING' && (
-          <Button size="sm" variant="ghost" loading={busy} onClick={() => run(async () => (await cancelTask(task.id), toast.success('已取消，积分已退还')))}>
-            取消
-          </Button>
-        )}
-      </div>
+      <TaskStatusBar task={task} />
       {task.status === 'PENDING' && (
         <div className="space-y-3">
           <WaitingNote note={task.waitingNote} />
@@ -78,19 +69,7 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
           </div>
         </>
       )}
-      {(task.status === 'FAIL' || task.status === 'CANCELED') && (
-        <>
-          <p className="rounded-lg bg-red-500/10 px-3 py-2 text-sm text-red-300">{task.errorMessage ?? '任务未完成'}</p>
-          <Button
-            size="sm"
-            variant="secondary"
-            loading={busy}
-            onClick={() => run(async () => onNewTask((await submit({ ...retryRequest(task), modelId: task.model.id })).id))}
-          >
-            重新生成
-          </Button>
-        </>
-      )}
+      {(task.status === 'FAIL' || task.status === 'CANCELED') && <TaskFailure task={task} onNewTask={onNewTask} />}
     </Card>
   )
 }

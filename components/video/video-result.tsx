@@ -1,26 +1,23 @@
 'use client'
 
-import { useCancelTask, useSubmitTask, type TaskJson } from '@/lib/api-client/resources/tasks'
-import { toast } from '@/lib/ui/toast-store'
-import { useAction } from '@/lib/ui/use-action'
+import type { TaskJson } from '@/lib/api-client/resources/tasks'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
-import { retryRequest } from '@/components/create/retry-request'
-import { stageText } from '@/components/create/task-labels'
+import { TaskFailure } from '@/components/create/task-failure'
+import { TaskStatusBar } from '@/components/create/task-status-bar'
 import { useTask } from '@/components/create/use-task'
 import { WaitingNote } from '@/components/create/waiting-note'
+import { PublishControls } from '@/components/wall/publish-controls'
 
 /**
  * The clip being made: progress (minutes: the page may be closed, the task stays in 我的作品),
- * then the player with its poster, download and 做同款 (the form filled with its settings);
+ * then the player with its poster, download, 做同款 (the form filled with its settings) and
+ * 公开到作品墙;
  * or the error, with 重新生成.
  */
 export function VideoResult({ taskId, onNewTask, onReuse }: { taskId: string | null; onNewTask: (id: string) => void; onReuse: (task: TaskJson) => void }) {
   const { data: task } = useTask(taskId)
-  const submit = useSubmitTask()
-  const { mutateAsync: cancelTask } = useCancelTask()
-  const [busy, run] = useAction()
 
   if (!taskId || !task) {
     return (
@@ -33,14 +30,7 @@ export function VideoResult({ taskId, onNewTask, onReuse }: { taskId: string | n
 
   return (
     <Card className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-2" data-testid="task-status">
-        <span className="text-sm text-zinc-300">{stageText(task.status, task.stage, task.queuePosition, task.progress)}</span>
-        {task.status === 'PENDING' && (
-          <Button size="sm" variant="ghost" loading={busy} onClick={() => run(async () => (await cancelTask(task.id), toast.success('已取消，积分已退还')))}>
-            取消
-          </Button>
-        )}
-      </div>
+      <TaskStatusBar task={task} />
       {task.status === 'PENDING' && (
         <div className="space-y-3">
           <WaitingNote note={task.waitingNote} />
@@ -82,6 +72,7 @@ export function VideoResult({ taskId, onNewTask, onReuse }: { taskId: string | n
             <Button size="sm" variant="secondary" onClick={() => onReuse(task)}>
               做同款
             </Button>
+            <PublishControls task={task} index={0} />
             <span className="text-xs text-zinc-500">
               {video.durationSec ? `${Math.round(video.durationSec)} 秒` : ''}
               {video.width && video.height ? ` · ${video.width}×${video.height}` : ''}
@@ -89,19 +80,7 @@ export function VideoResult({ taskId, onNewTask, onReuse }: { taskId: string | n
           </div>
         </>
       )}
-      {(task.status === 'FAIL' || task.status === 'CANCELED') && (
-        <>
-          <p className="rounded-lg bg-red-500/10 px-3 py-2 text-sm text-red-300">{task.errorMessage ?? '任务未完成'}</p>
-          <Button
-            size="sm"
-            variant="secondary"
-            loading={busy}
-            onClick={() => run(async () => onNewTask((await submit({ ...retryRequest(task), modelId: task.model.id })).id))}
-          >
-            重新生成
-          </Button>
-        </>
-      )}
+      {(task.status === 'FAIL' || task.status === 'CANCELED') && <TaskFailure task={task} onNewTask={onNewTask} />}
     </Card>
   )
 }

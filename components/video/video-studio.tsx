@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react'
 import { useModels, type ModelOption } from '@/lib/api-client/resources/models'
 import { useProfile } from '@/lib/api-client/resources/profile'
 import { useSubmitTask, useTaskDetail, type TaskJson } from '@/lib/api-client/resources/tasks'
+import type { WallWorkJson } from '@/lib/api-client/resources/wall'
 import { videoPrice } from '@/lib/models/video-options'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
@@ -14,6 +15,7 @@ import { Button } from '@/components/ui/button'
 import { Card, PageTitle } from '@/components/ui/card'
 import { Field, Select, Textarea } from '@/components/ui/field'
 import { TaskHistory } from '@/components/create/task-history'
+import { useSameAs } from '@/components/create/use-same-as'
 import { FramePicker, type Frame } from './frame-picker'
 import { VideoResult } from './video-result'
 
@@ -40,6 +42,14 @@ function VideoStudioForm() {
   const submit = useSubmitTask()
   const movingPicture = usePictureToMove(search.get('from'), Number(search.get('n') ?? 0))
   const first = picked === undefined ? movingPicture : picked
+  useSameAs(fillFromWall)
+
+  /** 做同款 of a clip on the wall (?same=): its prompt, and its length where this model offers it. */
+  function fillFromWall(work: WallWorkJson) {
+    setPrompt(work.prompt)
+    const seconds = work.video?.durationSec
+    if (seconds) setChoice((c) => ({ ...c, durationSec: Math.round(seconds) }))
+  }
 
   const type: VideoType = first ? 'VIDEO_IMG2VIDEO' : 'VIDEO_TEXT2VIDEO'
   const offered = (models ?? []).filter((m) => m.video && typeof m.prices[type] === 'number')

@@ -9,15 +9,16 @@ import { VideoCatalogue } from '@/components/videos/video-browser'
 import { Tabs } from './tabs'
 import { WallGallery } from './wall-gallery'
 
-/** docs/PRODUCT.md §15: the explore filter of §3.2, after 全部. */
-type ExploreTab = 'ALL' | WallType | 'VIDEO' | 'PAYMENT_VIDEO'
+/** docs/PRODUCT.md §15: the explore filter of §3.2, after 全部, then the AI clips on the wall. */
+type ExploreTab = 'ALL' | WallType | 'FREE_MATERIAL' | 'PAID_MATERIAL'
 
 const TABS: { value: ExploreTab; label: string }[] = [
   { value: 'ALL', label: '全部' },
   { value: 'MID_JOURNEY', label: 'MJ' },
-  { value: 'VIDEO', label: '视频素材' },
-  { value: 'PAYMENT_VIDEO', label: '付费视频' },
+  { value: 'FREE_MATERIAL', label: '视频素材' },
+  { value: 'PAID_MATERIAL', label: '付费视频' },
   { value: 'STABLE_DIFFUSION', label: 'SD' },
+  { value: 'VIDEO', label: 'AI视频' },
 ]
 
 /** /home: explore the wall by kind and by words of the prompt; the video tabs show the video material (docs/PRODUCT.md §18). */
@@ -25,7 +26,7 @@ export function ExploreView() {
   const [tab, setTab] = useState<ExploreTab>('ALL')
   const [draft, setDraft] = useState('')
   const [q, setQ] = useState('')
-  const isVideo = tab === 'VIDEO' || tab === 'PAYMENT_VIDEO'
+  const isMaterial = tab === 'FREE_MATERIAL' || tab === 'PAID_MATERIAL'
 
   function search(e: FormEvent) {
     e.preventDefault()
@@ -37,7 +38,7 @@ export function ExploreView() {
       <PageTitle>探索</PageTitle>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Tabs label="分类" value={tab} onChange={setTab} options={TABS} />
-        {!isVideo && (
+        {!isMaterial && (
           <form onSubmit={search} className="flex w-full gap-2 sm:w-auto" role="search">
             <Input
               aria-label="搜索提示词"
@@ -53,8 +54,8 @@ export function ExploreView() {
           </form>
         )}
       </div>
-      {isVideo ? (
-        <VideoCatalogue key={tab} kind={tab === 'VIDEO' ? 'free' : 'paid'} />
+      {isMaterial ? (
+        <VideoCatalogue key={tab} kind={tab === 'FREE_MATERIAL' ? 'free' : 'paid'} />
       ) : (
         <WallGallery
           key={`${tab}:${q}`}

@@ -1,11 +1,17 @@
 'use client'
 
 import type { ReactNode } from 'react'
-import Lightbox from 'yet-another-react-lightbox'
+import Lightbox, { type Slide } from 'yet-another-react-lightbox'
+import Video from 'yet-another-react-lightbox/plugins/video'
 import Zoom from 'yet-another-react-lightbox/plugins/zoom'
 import 'yet-another-react-lightbox/styles.css'
 
-export type ViewerSlide = { key: string; src: string; width: number; height: number; alt: string }
+/** A picture, or a clip (`video`: its MP4, played over `src` as the poster). */
+export type ViewerSlide = { key: string; src: string; width: number; height: number; alt: string; video?: string }
+
+function toSlide({ video, ...s }: ViewerSlide): Slide {
+  return video ? { ...s, type: 'video', poster: s.src, sources: [{ src: video, type: 'video/mp4' }] } : s
+}
 
 const LABELS = {
   Previous: '上一张',
@@ -20,7 +26,7 @@ const LABELS = {
 
 /**
  * The one result viewer (wall, explore, showcase, creation pages, history, /mj): keyboard
- * (← → Esc), swipe, pinch and wheel zoom; `panel` draws the facts and actions of the
+ * (← → Esc), swipe, pinch and wheel zoom, clips played with the browser's controls; `panel` draws the facts and actions of the
  * slide shown, beside it on a wide screen and under it on a phone.
  */
 export function ImageViewer({
@@ -43,9 +49,10 @@ export function ImageViewer({
       open={index >= 0}
       index={Math.max(0, index)}
       close={onClose}
-      slides={slides.map((s) => ({ src: s.src, width: s.width, height: s.height, alt: s.alt, key: s.key }))}
-      plugins={[Zoom]}
+      slides={slides.map(toSlide)}
+      plugins={[Zoom, Video]}
       zoom={{ maxZoomPixelRatio: 3, scrollToZoom: true }}
+      video={{ controls: true, playsInline: true, preload: 'metadata' }}
       carousel={{ finite: slides.length <= 1, preload: 1 }}
       controller={{ closeOnBackdropClick: false }}
       labels={LABELS}

@@ -1,6 +1,6 @@
 'use client'
 
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 
 type Sized = { id: string; width: number; height: number }
 
@@ -27,11 +27,15 @@ export function placeInColumns<T extends Sized>(items: T[], columns: number): T[
   return out
 }
 
-/** A masonry of items with known sizes; nothing is drawn until the width is known. */
+/**
+ * A masonry of items with known sizes; nothing is drawn until the width is known. The width
+ * is measured before the first paint (a layout effect), so a page's own effects (the wall's
+ * load-more sentinel) never see the empty, zero-height masonry and fetch a page too early.
+ */
 export function Masonry<T extends Sized>({ items, render, maxColumns }: { items: T[]; render: (item: T, index: number) => ReactNode; maxColumns?: number }) {
   const ref = useRef<HTMLDivElement>(null)
   const [columns, setColumns] = useState(0)
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = ref.current
     if (!el) return
     const measure = () => setColumns(Math.min(maxColumns ?? 5, columnsFor(el.clientWidth)))

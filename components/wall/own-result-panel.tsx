@@ -2,27 +2,25 @@
 
 import { useState } from 'react'
 import type { TaskJson } from '@/lib/api-client/resources/tasks'
-import { useDeleteTask, usePublishTask } from '@/lib/api-client/resources/wall'
+import { useDeleteTask } from '@/lib/api-client/resources/wall'
 import { formatDateTime } from '@/lib/format'
 import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { WALL_STATUS_LABELS } from '@/lib/wall/schemas'
 import { Button } from '@/components/ui/button'
-import { copyLink } from './copy-link'
 import { Fact, isWeChat } from './image-viewer'
+import { PublishControls } from './publish-controls'
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null)
 
 /** The facts and actions of one of the user's own results, inside the viewer: publish, share, download, delete. */
 export function OwnResultPanel({ task, index, onDeleted }: { task: TaskJson; index: number; onDeleted?: () => void }) {
   const image = task.results[index]
-  const publish = usePublishTask()
   const remove = useDeleteTask()
   const [busy, run] = useAction()
   const [confirming, setConfirming] = useState(false)
   const wall = task.wallWork
   const prompt = text(task.params.userPrompt) ?? text(task.params.modalPrompt) ?? text(task.params.prompt) ?? ''
-  const published = wall && wall.status !== 'HIDDEN'
   const wechat = isWeChat()
   if (!image) return null
 
@@ -43,26 +41,7 @@ export function OwnResultPanel({ task, index, onDeleted }: { task: TaskJson; ind
         <Fact label="作品墙">{wall ? `${WALL_STATUS_LABELS[wall.status]}${wall.featured ? '（精选）' : ''}` : '未公开'}</Fact>
       </dl>
       <div className="flex flex-wrap gap-2">
-        {task.status === 'SUCCESS' && wall?.status !== 'HIDDEN' && (
-          <Button
-            size="sm"
-            variant={published ? 'secondary' : 'primary'}
-            loading={busy}
-            onClick={() =>
-              run(async () => {
-                const state = await publish.mutateAsync({ taskId: task.id, publish: !published, index })
-                toast.success(!published ? (state.status === 'APPROVED' ? '已公开到作品墙' : '已提交，审核通过后显示在作品墙') : '已取消公开')
-              })
-            }
-          >
-            {published ? '取消公开' : '公开到作品墙'}
-          </Button>
-        )}
-        {wall?.status === 'APPROVED' && (
-          <Button size="sm" variant="ghost" onClick={() => copyLink(`/image_wall?work=${wall.id}`)}>
-            复制分享链接
-          </Button>
-        )}
+        <PublishControls task={task} index={index} />
         {!wechat && (
           <a href={image.downloadUrl ?? image.url} download={`${task.id}-${index + 1}.png`} className="inline-flex">
             <Button size="sm" variant="secondary" tabIndex={-1}>

@@ -10,7 +10,7 @@ import { Masonry } from './masonry'
 import { WallWorkPanel } from './wall-work-panel'
 import { WorkTile } from './work-tile'
 
-const slideOf = (w: WallItemJson) => ({ key: w.id, src: w.imageUrl, width: w.width, height: w.height, alt: w.prompt.slice(0, 80) })
+const slideOf = (w: WallItemJson) => ({ key: w.id, src: w.imageUrl, width: w.width, height: w.height, alt: w.prompt.slice(0, 80), video: w.video?.url })
 
 /** Works in a masonry, opened in the viewer; `onOpen` tells the page which one is open (for its link). */
 export function WorkGrid({ works, maxColumns }: { works: WallItemJson[]; maxColumns?: number }) {

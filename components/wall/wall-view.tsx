@@ -3,7 +3,7 @@
 import { usePathname, useRouter, useSearchParams } from 'next/navigation'
 import { useCallback } from 'react'
 import { useProfile } from '@/lib/api-client/resources/profile'
-import type { WallType } from '@/lib/wall/schemas'
+import { WALL_TYPES, type WallType } from '@/lib/wall/schemas'
 import { PageTitle } from '@/components/ui/card'
 import { Tabs } from './tabs'
 import { SharedWork, WallGallery } from './wall-gallery'
@@ -19,7 +19,7 @@ export function WallView() {
   const requested = params.get('sort')
   const sort: 'new' | 'hot' | 'mine' = requested === 'hot' || (requested === 'mine' && isSignedIn) ? requested : 'new'
   const typeParam = params.get('type')
-  const type: TypeTab = typeParam === 'MID_JOURNEY' || typeParam === 'STABLE_DIFFUSION' ? typeParam : 'ALL'
+  const type: TypeTab = WALL_TYPES.find((t) => t === typeParam) ?? 'ALL'
   const shared = params.get('work')
 
   const set = useCallback(
@@ -58,6 +58,7 @@ export function WallView() {
                 { value: 'ALL', label: '全部' },
                 { value: 'STABLE_DIFFUSION', label: 'SD' },
                 { value: 'MID_JOURNEY', label: 'MJ' },
+                { value: 'VIDEO', label: '视频' },
               ]}
             />
           </>

@@ -65,6 +65,7 @@ export function WallWorkPanel({ work }: { work: WallItemJson }) {
         <Fact label="反向提示">{detail?.negativePrompt}</Fact>
         <Fact label="模型">{work.model}</Fact>
         <Fact label="尺寸">{`${work.width} × ${work.height}`}</Fact>
+        <Fact label="时长">{work.video?.durationSec ? `${Math.round(work.video.durationSec)} 秒` : null}</Fact>
         <Fact label="种子">{detail?.seed ?? null}</Fact>
         <Fact label="步数">{detail?.steps ?? null}</Fact>
         <Fact label="CFG">{detail?.cfgScale ?? null}</Fact>
@@ -81,7 +82,7 @@ export function WallWorkPanel({ work }: { work: WallItemJson }) {
           <Button size="sm">做同款</Button>
         </Link>
         {!wechat && (
-          <a href={work.imageUrl} download className="inline-flex">
+          <a href={work.video?.url ?? work.imageUrl} download className="inline-flex">
             <Button size="sm" variant="secondary" tabIndex={-1}>
               下载
             </Button>

@@ -5,7 +5,7 @@ import { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest, unauthorized } from '@/lib/http/app-error'
 import { decodeCursor, encodeCursor } from './cursor'
 import type { TWallQuery, WallPage, WallType } from './schemas'
-import { toWallItem, wallItemSelect } from './wall-views'
+import { toWallItem, videoOf, wallItemSelect } from './wall-views'
 
 type ListRow = {
   id: string
@@ -14,6 +14,8 @@ type ListRow = {
   modelName: string
   thumbUrl: string
   imageUrl: string
+  videoUrl: string | null
+  durationSec: number | null
   width: number
   height: number
   prompt: string
@@ -59,7 +61,7 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
   // The page is cut inside (LIMIT on the index order) before the join: joined first, the planner
   // misjudges the row comparison's selectivity and sorts every row after the cursor.
   const rows = await db().$queryRaw<ListRow[]>`
-    SELECT w."id", w."taskId", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."width", w."height", w."prompt",
+    SELECT w."id", w."taskId", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."videoUrl", w."durationSec", w."width", w."height", w."prompt",
            w."likes", w."featured", w.${key} AS "key", u."name" AS "authorName", u."avatar" AS "authorAvatar", ${liked} AS "liked"
     FROM (
       SELECT * FROM "WallWork" w
@@ -87,6 +89,7 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
       likes: r.likes,
       featured: r.featured,
       ...(viewerId ? { liked: r.liked === true } : {}),
+      ...videoOf(r),
     })),
     nextCursor,
   }

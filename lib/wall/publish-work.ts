@@ -7,9 +7,38 @@ import { getConfigValue } from '@/lib/site-config/store'
 export type PublishState = { taskId: string; wallId: string | null; status: WallStatus | null; featured: boolean }
 
 type StoredResult = { url?: unknown; thumbUrl?: unknown; width?: unknown; height?: unknown }
+type StoredClip = { url?: unknown; posterUrl?: unknown; width?: unknown; height?: unknown; durationSec?: unknown }
+type Shown = { imageUrl: string; thumbUrl: string; videoUrl: string | null; durationSec: number | null; width: number; height: number }
+
+/** What the wall shows of a task's `index`-th picture, or of its clip (the poster stands for it until played). */
+function shownOf(type: string, results: unknown, videos: unknown, index: number): Shown {
+  if (type === 'VIDEO') {
+    const clip = (Array.isArray(videos) ? (videos as StoredClip[]) : [])[index]
+    if (!clip || typeof clip.url !== 'string' || typeof clip.posterUrl !== 'string') throw conflict('该作品没有这条视频')
+    const durationSec = typeof clip.durationSec === 'number' && Number.isFinite(clip.durationSec) ? clip.durationSec : null
+    return {
+      imageUrl: clip.posterUrl,
+      thumbUrl: clip.posterUrl,
+      videoUrl: clip.url,
+      durationSec,
+      width: Number(clip.width) || 1280,
+      height: Number(clip.height) || 720,
+    }
+  }
+  const image = (Array.isArray(results) ? (results as StoredResult[]) : [])[index]
+  if (!image || typeof image.url !== 'string' || typeof image.thumbUrl !== 'string') throw conflict('该作品没有这张图片')
+  return {
+    imageUrl: image.url,
+    thumbUrl: image.thumbUrl,
+    videoUrl: null,
+    durationSec: null,
+    width: Number(image.width) || 512,
+    height: Number(image.height) || 512,
+  }
+}
 
 /**
- * The owner puts one image of a finished task on the wall (opt-in, private until then).
+ * The owner puts one image (or the clip) of a finished task on the wall (opt-in, private until then).
  * It waits for the admin unless WALL_AUTO_PUBLISH is on. Publishing again changes nothing
  * (a hidden work stays hidden: only the admin brings it back).
  */
@@ -22,6 +51,7 @@ export async function publishWork(userId: string, taskId: string, index: number)
         status: true,
         params: true,
         results: true,
+        videos: true,
         model: { select: { name: true, type: true } },
         wallWork: { select: { id: true, status: true, featured: true } },
       },
@@ -32,10 +62,7 @@ export async function publishWork(userId: string, taskId: string, index: number)
       return { taskId, wallId: task.wallWork.id, status: task.wallWork.status, featured: task.wallWork.featured }
     }
     if (task.status !== 'SUCCESS') throw conflict('只有生成成功的作品可以公开')
-    if (task.model.type === 'VIDEO') throw conflict('视频作品暂不能公开到作品墙')
-    const results = Array.isArray(task.results) ? (task.results as StoredResult[]) : []
-    const image = results[index]
-    if (!image || typeof image.url !== 'string' || typeof image.thumbUrl !== 'string') throw conflict('该作品没有这张图片')
+    const shown = shownOf(task.model.type, task.results, task.videos, index)
     const params = (task.params ?? {}) as Record<string, unknown>
     const prompt = [params.userPrompt, params.modalPrompt, params.prompt].find((p): p is string => typeof p === 'string' && p.length > 0) ?? ''
     const status: WallStatus = autoPublish ? 'APPROVED' : 'PENDING'
@@ -48,10 +75,7 @@ export async function publishWork(userId: string, taskId: string, index: number)
         listedAt: autoPublish ? new Date() : null,
         modelType: task.model.type,
         modelName: task.model.name,
-        imageUrl: image.url,
-        thumbUrl: image.thumbUrl,
-        width: Number(image.width) || 512,
-        height: Number(image.height) || 512,
+        ...shown,
         prompt: prompt.slice(0, 2000),
       },
       select: { id: true },

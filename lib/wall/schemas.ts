@@ -4,8 +4,8 @@ import { z } from '@/lib/zod'
 export const WALL_MAX_LIMIT = 60
 export const WALL_DEFAULT_LIMIT = 30
 
-/** What the wall can be filtered by: the kind of model that made the work. */
-export const WALL_TYPES = ['MID_JOURNEY', 'STABLE_DIFFUSION'] as const
+/** What the wall can be filtered by: the kind of model that made the work (VIDEO: an AI clip). */
+export const WALL_TYPES = ['MID_JOURNEY', 'STABLE_DIFFUSION', 'VIDEO'] as const
 export type WallType = (typeof WALL_TYPES)[number]
 
 export const ZWallQuerySchema = z.object({
@@ -63,6 +63,8 @@ export type WallItem = {
   likes: number
   featured: boolean
   liked?: boolean
+  /** A clip (type VIDEO): its MP4 and length; thumbUrl and imageUrl are then its poster. */
+  video?: { url: string; durationSec: number | null }
 }
 
 /** One work with the parameters it was made with (GET /api/wall/{id}). */
@@ -81,6 +83,8 @@ export type WallWorkDetail = WallItem & {
 export type WallPage = { list: WallItem[]; nextCursor: string | null }
 
 /** Where 做同款 opens, with the work's id for the page to read its parameters. */
+const SAME_PAGE: Record<WallType, string> = { MID_JOURNEY: '/mj', STABLE_DIFFUSION: '/text2img', VIDEO: '/ai_video' }
+
 export function makeSameHref(work: { id: string; type: WallType }): string {
-  return `${work.type === 'MID_JOURNEY' ? '/mj' : '/text2img'}?same=${encodeURIComponent(work.id)}`
+  return `${SAME_PAGE[work.type]}?same=${encodeURIComponent(work.id)}`
 }

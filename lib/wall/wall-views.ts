@@ -11,6 +11,8 @@ export function wallItemSelect(viewerId: string | null) {
     modelName: true,
     thumbUrl: true,
     imageUrl: true,
+    videoUrl: true,
+    durationSec: true,
     width: true,
     height: true,
     prompt: true,
@@ -28,7 +30,7 @@ export function toWallItem(row: Row, viewerId: string | null): WallItem {
   return {
     id: row.id,
     taskId: row.taskId,
-    // Only pictures are published (publish-work refuses clips), so a work's model type is a wall type.
+    // Pictures of MJ or SD models and clips are published (publish-work), so a work's model type is a wall type.
     type: row.modelType as WallType,
     thumbUrl: row.thumbUrl,
     imageUrl: row.imageUrl,
@@ -40,5 +42,11 @@ export function toWallItem(row: Row, viewerId: string | null): WallItem {
     likes: row.likes,
     featured: row.featured,
     ...(viewerId ? { liked: (row.likedBy?.length ?? 0) > 0 } : {}),
+    ...videoOf(row),
   }
+}
+
+/** The `video` field of a clip's wall item; nothing for a picture. */
+export function videoOf(row: { videoUrl: string | null; durationSec: number | null }): Pick<WallItem, 'video'> {
+  return row.videoUrl ? { video: { url: row.videoUrl, durationSec: row.durationSec } } : {}
 }

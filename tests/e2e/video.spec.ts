@@ -103,3 +103,45 @@ test('a clip from one of the user’s pictures, picked from their works', async 
   // The clip stays in 我的作品 with its poster.
   await expect(page.getByRole('heading', { name: '我的作品' })).toBeVisible()
 })
+
+test('a clip on the wall: published, approved, played in the viewer, 做同款 refills the form', async ({ page, request }) => {
+  test.setTimeout(120_000)
+  await userWithPoints(page, request, 100)
+  const prompt = uniqueName('海浪拍打礁石')
+  await page.goto('/ai_video')
+  await page.getByLabel('提示词').fill(prompt)
+  await page.getByRole('button', { name: '生成视频' }).click()
+  await expect(page.getByTestId('task-status')).toContainText('成功', { timeout: 30_000 })
+  await page.getByRole('button', { name: '公开到作品墙' }).click()
+  await expect(page.getByText('已提交，审核通过后显示在作品墙')).toBeVisible()
+  await expect(page.getByRole('button', { name: '取消公开' })).toBeVisible()
+
+  // The admin lets it on the wall.
+  const headers = await asAdmin(request)
+  const pending = (await (await request.get('/api/admin/wall?status=PENDING&pageSize=100', { headers })).json()).data.list as { id: string; prompt: string }[]
+  const work = pending.find((w) => w.prompt === prompt)
+  expect(work, 'the clip waits for the admin').toBeTruthy()
+  expect((await request.post(`/api/admin/wall/${work!.id}/approve`, { headers })).ok()).toBeTruthy()
+
+  await page.goto('/image_wall?type=VIDEO')
+  await expect(page.getByRole('tab', { name: '视频' })).toHaveAttribute('aria-selected', 'true')
+  const tile = page.getByTestId('wall-tile').filter({ hasText: prompt })
+  await expect(tile.getByTestId('tile-video')).toContainText('视频')
+  const poster = await tile.getByRole('img').getAttribute('src')
+  expect(poster).toMatch(/\.poster\.webp$/)
+  await tile.click()
+  // The viewer keeps its neighbours ready beside it: this clip's player is the one with its poster.
+  const player = page.locator(`.work-viewer video[poster="${poster}"]`)
+  await expect(player).toBeVisible()
+  expect(await player.locator('source').getAttribute('src')).toMatch(/\.mp4$/)
+  await player.evaluate(async (video: HTMLVideoElement) => {
+    video.muted = true
+    await video.play()
+  })
+  await expect.poll(() => player.evaluate((video: HTMLVideoElement) => video.currentTime), { timeout: 10_000 }).toBeGreaterThan(0)
+  await expect(page.getByTestId('viewer-panel')).toContainText('时长')
+
+  await page.getByTestId('viewer-panel').getByRole('button', { name: '做同款' }).click()
+  await expect(page).toHaveURL(/\/ai_video\?same=/)
+  await expect(page.getByLabel('提示词')).toHaveValue(prompt)
+})

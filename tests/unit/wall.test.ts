@@ -53,11 +53,13 @@ describe('wall cursors and queries', () => {
     expect(ZWallQuerySchema.safeParse({ limit: '60' }).success).toBe(true)
     expect(ZWallQuerySchema.safeParse({ limit: '61' }).success).toBe(false)
     expect(ZWallQuerySchema.safeParse({ sort: 'old' }).success).toBe(false)
-    expect(ZWallQuerySchema.safeParse({ type: 'VIDEO' }).success).toBe(false)
+    expect(ZWallQuerySchema.safeParse({ type: 'VIDEO' }).success).toBe(true)
+    expect(ZWallQuerySchema.safeParse({ type: 'VIDEO_TEXT2VIDEO' }).success).toBe(false)
   })
 
   it('做同款 opens the creation page of the work’s kind', () => {
     expect(makeSameHref({ id: 'w1', type: 'STABLE_DIFFUSION' })).toBe('/text2img?same=w1')
     expect(makeSameHref({ id: 'w2', type: 'MID_JOURNEY' })).toBe('/mj?same=w2')
+    expect(makeSameHref({ id: 'w3', type: 'VIDEO' })).toBe('/ai_video?same=w3')
   })
 })

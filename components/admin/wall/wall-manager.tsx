@@ -81,8 +81,15 @@ function WorkTable({ params, featured, onPage }: { params: AdminWallParams; feat
     {
       header: '作品',
       cell: (w) => (
-        <a href={w.imageUrl} target="_blank" rel="noopener noreferrer">
+        <a
+          href={w.videoUrl ?? w.imageUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="relative block w-16"
+          title={w.videoUrl ? '播放视频' : '查看原图'}
+        >
           <img src={w.thumbUrl} alt={w.prompt.slice(0, 40)} className="h-16 w-16 rounded-lg object-cover ring-1 ring-zinc-800" loading="lazy" />
+          {w.videoUrl && <span className="absolute bottom-1 right-1 rounded bg-black/70 px-1 text-[10px] text-white">▶ 视频</span>}
         </a>
       ),
     },
