@@ -1,15 +1,5 @@
-import { baseUrl, isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
-import {
-  dataUrl,
-  downloadResult,
-  followVideoJob,
-  looksRefused,
-  requireVideo,
-  sizeFor,
-  videoModelName,
-  videoSubmitFailure,
-  type VideoPoll,
-} from './video-follow'
+import { isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
+import { dataUrl, downloadResult, followVideoJob, looksRefused, requireVideo, sizeFor, videoProvider, videoSubmitFailure, type VideoPoll } from './video-follow'
 import { BackendError, type BackendAdapter, type BackendConfig } from './types'
 
 /**
@@ -19,10 +9,7 @@ import { BackendError, type BackendAdapter, type BackendConfig } from './types'
  * Options: `model`, `firstPollMs`, `maxPollMs`.
  */
 export function createDashscopeVideoAdapter(config: BackendConfig): BackendAdapter {
-  const api = `${baseUrl(config.endpoint).replace(/\/api\/v1$/, '')}/api/v1`
-  const host = URL.canParse(api) ? new URL(api).host : ''
-  const headers: Record<string, string> = config.secret ? { authorization: `Bearer ${config.secret}` } : {}
-  const model = videoModelName(config)
+  const { api, host, headers, model } = videoProvider(config, '/api/v1')
   const taskUrl = (id: string) => `${api}/tasks/${encodeURIComponent(id)}`
 
   return {

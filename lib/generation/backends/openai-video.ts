@@ -1,5 +1,5 @@
-import { baseUrl, isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
-import { followVideoJob, isMp4, looksRefused, requireVideo, sizeFor, videoModelName, videoSubmitFailure, type VideoPoll } from './video-follow'
+import { isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
+import { followVideoJob, isMp4, looksRefused, requireVideo, sizeFor, videoProvider, videoSubmitFailure, type VideoPoll } from './video-follow'
 import { BackendError, type BackendAdapter, type BackendConfig } from './types'
 import { sniffImageType } from '@/lib/uploads/image-upload'
 
@@ -10,9 +10,7 @@ import { sniffImageType } from '@/lib/uploads/image-upload'
  * `input_reference` file. Options: `model` (default sora-2), `firstPollMs`, `maxPollMs`.
  */
 export function createOpenaiVideoAdapter(config: BackendConfig): BackendAdapter {
-  const api = `${baseUrl(config.endpoint).replace(/\/v1$/, '')}/v1`
-  const headers: Record<string, string> = config.secret ? { authorization: `Bearer ${config.secret}` } : {}
-  const model = videoModelName(config, 'sora-2')
+  const { api, headers, model } = videoProvider(config, '/v1', 'sora-2')
   const videoUrl = (id: string) => `${api}/videos/${encodeURIComponent(id)}`
 
   async function content(id: string, variant: 'video' | 'thumbnail', signal: AbortSignal): Promise<Buffer> {

@@ -1,7 +1,7 @@
 import { safeFetchBytes, UnsafeUrlError } from '@/lib/net/safe-fetch'
 import { sniffImageType } from '@/lib/uploads/image-upload'
-import { abortError, errorText, numberOption, statusError, type HttpReply } from './http'
-import { BackendError, type BackendVideo, type GenerationJob, type RunContext, type VideoJob } from './types'
+import { abortError, baseUrl, errorText, numberOption, statusError, type HttpReply } from './http'
+import { BackendError, type BackendConfig, type BackendVideo, type GenerationJob, type RunContext, type VideoJob } from './types'
 
 /** The first poll comes within 5 s of the provider accepting a job (the issue pins it). */
 export const FIRST_POLL_MS = 3_000
@@ -140,6 +140,22 @@ export function sizeFor(video: Pick<VideoJob, 'ratio' | 'resolution'>): { width:
 export function requireVideo(job: GenerationJob): VideoJob {
   if (!job.video) throw new BackendError('REJECTED', '视频模型只能运行视频任务（文生视频、图生视频）', false)
   return job.video
+}
+
+/**
+ * What every Bearer-keyed video provider's adapter starts from: its API root (the endpoint is
+ * the host root; `prefix` such as /api/v3 is added unless the operator already typed it), that
+ * root's host (results are downloaded from it), the key's header and the model name.
+ */
+export function videoProvider(config: BackendConfig, prefix: string, fallbackModel = '') {
+  const root = baseUrl(config.endpoint)
+  const api = `${root.endsWith(prefix) ? root.slice(0, -prefix.length) : root}${prefix}`
+  return {
+    api,
+    host: URL.canParse(api) ? new URL(api).host : '',
+    headers: (config.secret ? { authorization: `Bearer ${config.secret}` } : {}) as Record<string, string>,
+    model: videoModelName(config, fallbackModel),
+  }
 }
 
 /** The model name a video adapter sends: options.model, else the model's checkpoint field. */
