@@ -70,6 +70,31 @@ export async function lockAndCheckLimits(tx: Tx, limits: Limit[], what: string):
   }
 }
 
+/** The last call holding each key in this process (on globalThis: Next.js gives each route its own modules). */
+const turns = ((globalThis as unknown as { aiimgLimitTurns?: Map<string, Promise<void>> }).aiimgLimitTurns ??= new Map())
+
+/**
+ * Runs `work` once every earlier call of this process sharing one of `limits`' keys has ended.
+ * Meant around the transaction that calls lockAndCheckLimits: a burst from one address then
+ * waits here, in memory, instead of in the database, where each waiting attempt would hold a
+ * pooled connection until the pool ran dry and every other request of the site waited behind
+ * the burst. The advisory locks still order calls of other processes.
+ */
+export async function inTurn<T>(limits: Limit[], work: () => Promise<T>): Promise<T> {
+  const keys = [...new Set(limits.map((l) => l.key))]
+  const earlier = keys.map((k) => turns.get(k)).filter((p): p is Promise<void> => p !== undefined)
+  let finish!: () => void
+  const mine = new Promise<void>((resolve) => (finish = resolve))
+  for (const key of keys) turns.set(key, mine)
+  try {
+    await Promise.all(earlier)
+    return await work()
+  } finally {
+    finish()
+    for (const key of keys) if (turns.get(key) === mine) turns.delete(key)
+  }
+}
+
 export async function countFailure(tx: Tx, limits: Limit[]): Promise<void> {
   await countEvents(limits, tx)
 }

@@ -1,6 +1,6 @@
 import 'server-only'
 import { db, type Tx } from '@/lib/db'
-import { countFailure, lockAndCheckLimits, type Limit } from '@/lib/auth/rate-limit'
+import { countFailure, inTurn, lockAndCheckLimits, type Limit } from '@/lib/auth/rate-limit'
 import { AppError, badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { hashKey } from './card-key'
@@ -13,10 +13,7 @@ export const REDEEM_LIMITS = {
   perIp: { max: 30, windowSeconds: 60 * 60 },
 }
 
-/**
- * One user's attempts queue for their turn inside the transaction, holding a connection
- * while they wait: under a burst they need longer than Prisma's 2 s default to start.
- */
+/** Attempts of one user or address take turns before their transaction (inTurn); these are for the wait on other processes. */
 const REDEEM_TX = { maxWait: 15_000, timeout: 20_000 }
 
 type CardState = {
@@ -67,20 +64,24 @@ export async function redeemCard(userId: string, ip: string, input: TRedeem): Pr
     { key: `redeem:ip:${ip}`, ...REDEEM_LIMITS.perIp },
   ]
 
-  const outcome = await db().$transaction(async (tx) => {
-    // One user's (and one address's) attempts take turns, so the failure count checked
-    // here is exact even for attempts sent at the same moment.
-    await lockAndCheckLimits(tx, limits, '卡密兑换')
-    const card =
-      'cardId' in input ? await tx.card.findFirst({ where: { id: input.cardId, holderId: userId }, select: STATE_SELECT }) : await findByKey(tx, input.cardKey)
-    const result = card ? await claim(tx, card.id, userId) : null
-    if (result) return { result }
-    const latest = card ? await tx.card.findUnique({ where: { id: card.id }, select: STATE_SELECT }) : null
-    const error = refusal(latest, userId)
-    // Only what looks like guessing counts: an unknown or invalid key, not a lost race.
-    if (error.code === 'NOT_FOUND' || latest?.status === 'FAIL') await countFailure(tx, limits)
-    return { error }
-  }, REDEEM_TX)
+  const outcome = await inTurn(limits, () =>
+    db().$transaction(async (tx) => {
+      // One user's (and one address's) attempts take turns, so the failure count checked
+      // here is exact even for attempts sent at the same moment.
+      await lockAndCheckLimits(tx, limits, '卡密兑换')
+      const card =
+        'cardId' in input
+          ? await tx.card.findFirst({ where: { id: input.cardId, holderId: userId }, select: STATE_SELECT })
+          : await findByKey(tx, input.cardKey)
+      const result = card ? await claim(tx, card.id, userId) : null
+      if (result) return { result }
+      const latest = card ? await tx.card.findUnique({ where: { id: card.id }, select: STATE_SELECT }) : null
+      const error = refusal(latest, userId)
+      // Only what looks like guessing counts: an unknown or invalid key, not a lost race.
+      if (error.code === 'NOT_FOUND' || latest?.status === 'FAIL') await countFailure(tx, limits)
+      return { error }
+    }, REDEEM_TX),
+  )
   if (outcome.error) throw outcome.error
   return outcome.result
 }

@@ -60,14 +60,14 @@ export async function adjustByAdmin(actor: SessionUser, ip: string, userId: stri
       return after
     })
   } catch (error) {
-    // The same request committed while this one ran: answer as the replay it is.
-    if (error instanceof AlreadyBookedError) {
+    const overdraws = error instanceof AppError && (error.code === 'INSUFFICIENT_POINTS' || error.message === '余额不足')
+    // The same request committed while this one ran: answer as the replay it is. A copy of
+    // a debit waits for the first one's row lock and then finds too little left to book it again.
+    if (error instanceof AlreadyBookedError || (overdraws && idempotencyKey)) {
       const first = await replayOf(request)
       if (first) return first
     }
-    if (error instanceof AppError && (error.code === 'INSUFFICIENT_POINTS' || error.message === '余额不足')) {
-      throw badRequest(error.code === 'INSUFFICIENT_POINTS' ? '扣减后积分不能小于 0' : '扣减后余额不能小于 0')
-    }
+    if (overdraws) throw badRequest(error.code === 'INSUFFICIENT_POINTS' ? '扣减后积分不能小于 0' : '扣减后余额不能小于 0')
     throw error
   }
 }

@@ -1,5 +1,5 @@
 import 'server-only'
-import { db } from '@/lib/db'
+import { db, type Tx } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { TaskType } from '@/lib/generated/prisma/enums'
 import { isSupportedBackend } from '@/lib/generation/backends/registry'
@@ -137,9 +137,13 @@ export async function queueTask(
   const maxPending = await getConfigValue<number>('TASK_MAX_PENDING_PER_USER')
 
   try {
-    const task = await db().$transaction(async (tx) => {
+    const outcome = await db().$transaction(async (tx) => {
       // The user row is the lock that makes the pending count exact under concurrent submits.
       const [user] = await tx.$queryRaw<{ points: number }[]>`SELECT "points" FROM "User" WHERE "id" = ${userId} FOR UPDATE`
+      // A repeat of this key that waited here for the first submit sees its task now: it is
+      // answered with it, not judged again against the points and pending tasks that task took.
+      const earlier = idempotencyKey ? await findByKey(userId, idempotencyKey, tx) : null
+      if (earlier) return { replayed: true as const, task: earlier }
       const pending = await tx.task.count({ where: { userId, status: 'PENDING' } })
       if (pending >= maxPending) throw tooManyRequests(`进行中的任务已达上限（${maxPending} 个），请等待完成后再提交`)
       if (!user) throw notFound('用户不存在')
@@ -173,10 +177,11 @@ export async function queueTask(
       if (cost > 0)
         await postMovement(tx, { userId, account: 'POINTS', kind: 'TASK_CHARGE', amount: -cost, reference: `task:${created.id}:charge`, note: model.name })
       await announceQueueChange(tx)
-      return created
+      return { replayed: false as const, task: created }
     })
+    if (outcome.replayed) return replay(outcome.task)
     wakeLocalRunner()
-    return toTaskView(task)
+    return toTaskView(outcome.task)
   } catch (error) {
     // Two requests with one key at the same moment: the loser returns the winner's task.
     if (idempotencyKey && (error as { code?: string }).code === 'P2002') {
@@ -187,6 +192,6 @@ export async function queueTask(
   }
 }
 
-async function findByKey(userId: string, idempotencyKey: string) {
-  return db().task.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select: { ...TASK_VIEW_SELECT, requestHash: true } })
+async function findByKey(userId: string, idempotencyKey: string, client: Tx = db()) {
+  return client.task.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select: { ...TASK_VIEW_SELECT, requestHash: true } })
 }

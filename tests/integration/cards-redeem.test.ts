@@ -1,6 +1,7 @@
 // Redeeming card keys (POST /api/my-cards/redeem): exactly once under any concurrency, the
 // value through the ledger, clear refusals, guessing throttled; cards handed to a user
 // (POST /api/admin/cards/{id}/assign, GET /api/my-cards) and stopped (…/disable).
+import pg from 'pg'
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as assignRoute from '@/app/api/admin/cards/[id]/assign/route'
 import * as disableRoute from '@/app/api/admin/cards/[id]/disable/route'
@@ -310,6 +311,34 @@ describe('throttling guesses', () => {
     // At most 10 guesses may be looked up per hour; the rest must be refused unseen.
     expect(statuses[404] ?? 0, JSON.stringify(statuses)).toBeLessThanOrEqual(10)
     expect((statuses[404] ?? 0) + (statuses[429] ?? 0)).toBe(40)
+  })
+})
+
+describe('a burst from one address', () => {
+  it('waits for its turn outside the database: no attempt holds a connection waiting for another’s lock', async () => {
+    const cards = await readyCards(admin, freshKeys(4, 'TURN'), { points: 2 })
+    const users = await quickUsers(10)
+    const watcher = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await watcher.connect()
+    // The most sessions ever seen waiting for an advisory lock (a redemption's turn) while the burst runs.
+    let mostWaiting = 0
+    let running = true
+    const watching = (async () => {
+      while (running) {
+        const { rows } = await watcher.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+        )
+        mostWaiting = Math.max(mostWaiting, rows[0]!.n)
+      }
+    })()
+    const results = await Promise.all(users.flatMap((user) => cards.map((card) => redeemKey(user, card.key, '10.77.0.1'))))
+    running = false
+    await watching
+    await watcher.end()
+    expect(results.filter((r) => r.status === 200)).toHaveLength(4)
+    expect(results.filter((r) => r.status === 409)).toHaveLength(36)
+    expect(mostWaiting).toBe(0)
+    await expectLedgerInvariants()
   })
 })
 

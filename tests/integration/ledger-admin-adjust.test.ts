@@ -204,6 +204,15 @@ describe('POST /api/admin/user/{id}/adjust', () => {
     await expectLedgerInvariants()
   })
 
+  it('20 copies at once of a debit that takes everything: every copy gets the first answer, none is told 不能小于 0', async () => {
+    const user = await quickUser({ points: 30, balance: 50 })
+    const key = randomUUID()
+    const results = await Promise.all(Array.from({ length: 20 }, () => adjust(admin, user.id, { points: -30, balance: -50, reason: '清零' }, key)))
+    expect(results.map((r) => [r.status, r.body.errMessage ?? r.body.data])).toEqual(results.map(() => [200, { points: 0, balance: 0 }]))
+    expect(await auditsOf(user.id)).toHaveLength(1)
+    await expectLedgerInvariants()
+  })
+
   it('the Idempotency-Key header: a replay answers 200 with the first result, books nothing more, and the header wins over a body requestId', async () => {
     const user = await quickUser({ points: 10, balance: 0 })
     const key = `console-${randomUUID()}`

@@ -55,6 +55,17 @@ describe('submitting', () => {
     expect(other.status).toBe(409)
   })
 
+  it('a key sent together by a user who can pay for one task only: every answer is that task, none is 积分不足', async () => {
+    const user = await createUser({ points: 10 })
+    const key = { 'idempotency-key': 'form-one-only' }
+    const answers = await Promise.all(Array.from({ length: 8 }, () => submit(user.token, text2img(), key)))
+    expect(answers.map((a) => `${a.status} ${a.body.errMessage ?? ''}`.trim())).toEqual(Array(8).fill('200'))
+    expect(new Set(answers.map((a) => a.body.data.id)).size).toBe(1)
+    expect(await points(user.id)).toBe(0)
+    expect(await db().task.count({ where: { userId: user.id } })).toBe(1)
+    expect(await ledgerRows(answers[0]!.body.data.id)).toHaveLength(1)
+  })
+
   it('insufficient points write nothing; the message starts with 积分不足', async () => {
     const user = await createUser({ points: 5 })
     const res = await submit(user.token)
