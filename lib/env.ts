@@ -47,6 +47,14 @@ export const ZEnvSchema = z.object({
   /** Seconds a stopping worker gives running tasks to finish before handing them to other workers. */
   WORKER_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(25),
   /**
+   * A claimed task's lease: a worker that stops answering (killed, frozen, cut off) loses
+   * its tasks to the others within 1.5 times this (heartbeats every quarter of it, the
+   * sweeper looks every half).
+   */
+  WORKER_LEASE_SECONDS: z.coerce.number().int().min(4).max(600).default(60),
+  /** How often the worker asks each enabled backend for its health (two failures in a row take it out of routing). */
+  BACKEND_CHECK_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  /**
    * S3-compatible object storage for stored files (AWS S3, Aliyun OSS, Tencent COS, MinIO).
    * Unset S3_BUCKET: files stay in DATA_DIR/files and are served by the app.
    */

@@ -1,8 +1,11 @@
 import 'server-only'
 import { db } from '@/lib/db'
+import { env } from '@/lib/env'
 
-/** A claimed task is this worker's until the lease runs out; heartbeats extend it. */
-export const LEASE_MS = 60_000
+/** A claimed task is this worker's until the lease runs out (WORKER_LEASE_SECONDS); heartbeats extend it. */
+export function leaseMs(): number {
+  return env().WORKER_LEASE_SECONDS * 1000
+}
 /** Once started, a task has this long to finish (unless its model says otherwise). */
 export const RUN_TIMEOUT_MS = 10 * 60_000
 /** Backends looked at per claim, least busy first. */
@@ -49,7 +52,7 @@ export async function claimTask(workerId: string): Promise<ClaimedTask | null> {
 
 async function claimOrphan(workerId: string): Promise<ClaimedTask | null> {
   const rows = await db().$queryRaw<ClaimedTask[]>`
-    UPDATE "Task" SET "leaseOwner" = ${workerId}, "leaseExpiresAt" = now() + ${`${LEASE_MS} milliseconds`}::interval
+    UPDATE "Task" SET "leaseOwner" = ${workerId}, "leaseExpiresAt" = now() + ${`${leaseMs()} milliseconds`}::interval
     WHERE "id" = (
       SELECT "id" FROM "Task" WHERE "status" = 'PENDING' AND "stage" = 'RUNNING' AND "leaseOwner" IS NULL
       ORDER BY "createdAt" FOR UPDATE SKIP LOCKED LIMIT 1)
@@ -157,7 +160,7 @@ export async function claimOnBackend(candidate: Candidate, workerId: string, opt
         LIMIT 1 FOR UPDATE OF t SKIP LOCKED
       )
       UPDATE "Task" SET
-        "modelId" = ${candidate.id}, "stage" = 'SUBMITTING', "leaseOwner" = ${workerId}, "leaseExpiresAt" = now() + ${`${LEASE_MS} milliseconds`}::interval,
+        "modelId" = ${candidate.id}, "stage" = 'SUBMITTING', "leaseOwner" = ${workerId}, "leaseExpiresAt" = now() + ${`${leaseMs()} milliseconds`}::interval,
         "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", now()),
         "deadlineAt" = LEAST("deadlineAt", now() + ${`${RUN_TIMEOUT_MS} milliseconds`}::interval)
       FROM chosen WHERE "Task"."id" = chosen."id"

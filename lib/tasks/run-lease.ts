@@ -3,9 +3,8 @@ import { db } from '@/lib/db'
 import type { RunContext } from '@/lib/generation/backends/types'
 import { storePreview } from '@/lib/generation/store-results'
 import { onTaskNudge } from '@/lib/signals/task-nudges'
-import { LEASE_MS } from './claim-task'
+import { leaseMs } from './claim-task'
 
-const HEARTBEAT_MS = 15_000
 const PROGRESS_WRITE_MS = 1_000
 
 /** Runs in this process by task id, so a cancel signal can stop one at once. */
@@ -24,7 +23,7 @@ export type Lease = {
 }
 
 /**
- * Holds a claimed task's lease while it runs: a heartbeat renews it every 15 s, writes the
+ * Holds a claimed task's lease while it runs: a heartbeat renews it every quarter of the lease, writes the
  * progress at most once a second and notices when the task ended elsewhere (cancelled,
  * timed out, taken over). The deadline, a cancel signal and the worker's shutdown stop the run.
  */
@@ -40,6 +39,7 @@ export function holdLease(task: { id: string; deadlineAt: Date }, workerId: stri
   activeRuns.set(task.id, () => stopWith('ended-elsewhere'))
   const deadline = setTimeout(() => stopWith('deadline'), Math.max(0, task.deadlineAt.getTime() - Date.now()))
 
+  const lease = leaseMs()
   let progress = 0
   let writtenProgress = 0
   let lastWrite = 0
@@ -47,7 +47,7 @@ export function holdLease(task: { id: string; deadlineAt: Date }, workerId: stri
     const shouldWrite = progress !== writtenProgress && Date.now() - lastWrite >= PROGRESS_WRITE_MS
     const { count } = await db().task.updateMany({
       where: { id: task.id, leaseOwner: workerId, status: 'PENDING' },
-      data: { leaseExpiresAt: new Date(Date.now() + LEASE_MS), ...(shouldWrite ? { progress } : {}) },
+      data: { leaseExpiresAt: new Date(Date.now() + lease), ...(shouldWrite ? { progress } : {}) },
     })
     if (shouldWrite) {
       writtenProgress = progress
@@ -55,7 +55,7 @@ export function holdLease(task: { id: string; deadlineAt: Date }, workerId: stri
     }
     if (count === 0) stopWith('ended-elsewhere') // cancelled, timed out or taken over
   }
-  const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS)
+  const beat = setInterval(() => void heartbeat().catch(() => undefined), lease / 4)
   let previews = 0
   let isSavingPreview = false
   const ctx: RunContext = {

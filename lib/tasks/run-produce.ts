@@ -4,6 +4,17 @@ import { BackendError, type BackendAdapter, type GenerationJob, type RunContext,
 import type { ClaimedTask } from './claim-task'
 
 /**
+ * The backend ran an earlier attempt whose images went to a worker that died (SD WebUI
+ * answers on the submit's own connection). The task fails with BACKEND_LOST and a refund,
+ * but the loss is ours, not the backend's: it does not count against its health.
+ */
+export class LostWithWorkerError extends BackendError {
+  constructor() {
+    super('UPSTREAM_FAILED', 'the backend ran an earlier attempt whose result cannot be fetched', false, { code: 'BACKEND_LOST' })
+  }
+}
+
+/**
  * Submit (or resume) and wait: the images, however the backend delivers them. After an
  * attempt that ended without an answer it first asks the backend whether it has the job,
  * so an accepted job is never submitted twice. `onAccepted` runs once the backend gave
@@ -21,8 +32,7 @@ export async function produce(
     // The previous attempt ended without an answer (its worker died or drained mid-submit,
     // or the backend did not answer in time): the backend may have the job.
     const known = await adapter.probe(job)
-    if (known.known && !known.upstreamId)
-      throw new BackendError('UPSTREAM_FAILED', 'the backend ran an earlier attempt whose result cannot be fetched', false, { code: 'BACKEND_LOST' })
+    if (known.known && !known.upstreamId) throw new LostWithWorkerError()
     if (known.known) upstreamId = known.upstreamId
   }
   if (!upstreamId) {

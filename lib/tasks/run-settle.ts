@@ -10,6 +10,7 @@ import { announceQueueChangeNow } from '@/lib/signals/queue-signal'
 import { getConfigValue } from '@/lib/site-config/store'
 import { MissingInputError } from './build-job'
 import { completeTask, failTask, type Shortfall } from './finish-task'
+import { LostWithWorkerError } from './run-produce'
 import type { StopReason } from './run-lease'
 import { TASK_ERROR_MESSAGES, taskErrorMessage } from './task-views'
 
@@ -113,7 +114,8 @@ export async function settleFailure(error: unknown, run: FailedRun): Promise<voi
   const retryable = error instanceof BackendError && error.retryable && error.code !== 'ABORTED' && !run.accepted ? error : null
   const blame = retryable ? await blameFor(retryable, run.model) : 'none'
   if (blame === 'backend') await recordBackendFailure(modelId, taskId, `${retryable!.code}: ${retryable!.message}`)
-  else if (error instanceof BackendError && BACKEND_FAULTS.has(error.code)) await recordTaskFailure(modelId, taskId, `${error.code}: ${error.message}`)
+  else if (error instanceof BackendError && BACKEND_FAULTS.has(error.code) && !(error instanceof LostWithWorkerError))
+    await recordTaskFailure(modelId, taskId, `${error.code}: ${error.message}`)
   if (retryable && run.attempts < run.maxAttempts) {
     // The backend failed: a pool's task moves to another instance at once, a lone
     // backend's waits (the health check brings the backend back, or the sweeper refunds).

@@ -1,13 +1,16 @@
 import 'server-only'
 import { db } from '@/lib/db'
+import { env } from '@/lib/env'
 import { announceQueueChange, wakeLocalRunner } from '@/lib/signals/queue-signal'
 import { getConfigValue } from '@/lib/site-config/store'
 import { failTask } from './finish-task'
 import { TASK_ERROR_MESSAGES } from './task-views'
 
 export const SWEEP_TASKS_JOB = 'sweep-tasks'
-/** How often the sweeper looks (a worker job). */
-export const SWEEP_INTERVAL_MS = 30_000
+/** How often the sweeper looks (a worker job): twice per lease, so a dead worker's task waits at most 1.5 leases. */
+export function sweepIntervalMs(): number {
+  return env().WORKER_LEASE_SECONDS * 500
+}
 const BATCH = 100
 
 /**
@@ -75,7 +78,7 @@ async function failStrandedTasks(): Promise<number> {
     LIMIT ${BATCH}`
   if (rows.length === 0) return 0
   const limitMs = (await getConfigValue<number>('BACKEND_OUTAGE_REFUND_SECONDS')) * 1000
-  const cutoff = Date.now() - Math.max(0, limitMs - SWEEP_INTERVAL_MS)
+  const cutoff = Date.now() - Math.max(0, limitMs - sweepIntervalMs())
   const due = rows.filter((row) => row.waitingSince.getTime() <= cutoff)
   for (const row of due) {
     await failTask(row.id, { errorCode: 'BACKEND_DOWN', errorMessage: `模型「${row.modelName}」暂时不可用，任务已取消，积分已退还` })

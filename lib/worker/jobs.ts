@@ -1,11 +1,12 @@
 import { PRUNE_SIGN_IN_JOB, pruneSignInRecords } from '@/lib/auth/prune-sign-in-records'
 import { pruneExpiredCounters } from '@/lib/auth/rate-limit'
+import { env } from '@/lib/env'
 import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-cards'
 import { SWEEP_CHAT_ANSWERS_JOB, sweepChatAnswers } from '@/lib/chat/drop-answer'
 import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/backend-attempts'
 import { CHECK_BACKENDS_JOB, checkBackends } from '@/lib/models/backend-health'
 import { RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
-import { SWEEP_INTERVAL_MS, SWEEP_TASKS_JOB, sweepTasks } from '@/lib/tasks/sweep-tasks'
+import { SWEEP_TASKS_JOB, sweepIntervalMs, sweepTasks } from '@/lib/tasks/sweep-tasks'
 import { PRUNE_VIDEO_UPLOADS_JOB, pruneStaleUploads } from '@/lib/videos/chunked-upload'
 import type { BackgroundJob } from './background-worker'
 
@@ -14,14 +15,14 @@ export function backgroundJobs(): BackgroundJob[] {
   return [
     // Woken by each import; the interval only catches work left by a crash.
     { name: CHECK_CARDS_JOB, intervalMs: 60_000, run: checkPendingCards },
-    // Expired leases, deadlines and tasks stranded on an out backend: three indexed queries every 30 s when all is well.
-    { name: SWEEP_TASKS_JOB, intervalMs: SWEEP_INTERVAL_MS, run: sweepTasks },
+    // Expired leases, deadlines and tasks stranded on an out backend: three indexed queries every half lease (30 s) when all is well.
+    { name: SWEEP_TASKS_JOB, intervalMs: sweepIntervalMs(), run: sweepTasks },
     // Pending provider orders whose active query is due (lost notifications), and expired ones to close.
     { name: RECONCILE_ORDERS_JOB, intervalMs: RECONCILE_INTERVAL_MS, run: async () => void (await reconcileOrders()) },
     // Chat answers a crashed web process left without text: refunded (one indexed query a minute).
     { name: SWEEP_CHAT_ANSWERS_JOB, intervalMs: 60_000, run: async () => void (await sweepChatAnswers()) },
-    // One health or model-list request per enabled backend each minute.
-    { name: CHECK_BACKENDS_JOB, intervalMs: 60_000, run: checkBackends },
+    // One health or model-list request per enabled backend every BACKEND_CHECK_SECONDS (a minute).
+    { name: CHECK_BACKENDS_JOB, intervalMs: env().BACKEND_CHECK_SECONDS * 1000, run: checkBackends },
     { name: PRUNE_BACKEND_ATTEMPTS_JOB, intervalMs: 60 * 60_000, run: async () => void (await pruneBackendAttempts()) },
     {
       name: 'prune-rate-limits',

@@ -28,6 +28,8 @@ describe('parseEnv defaults', () => {
       RUN_WORKER_IN_WEB: false,
       WORKER_TASK_SLOTS: 4,
       WORKER_DRAIN_SECONDS: 25,
+      WORKER_LEASE_SECONDS: 60,
+      BACKEND_CHECK_SECONDS: 60,
       S3_REGION: 'us-east-1',
       S3_FORCE_PATH_STYLE: false,
     })
@@ -65,6 +67,8 @@ describe('parseEnv valid values', () => {
       RUN_WORKER_IN_WEB: '1',
       WORKER_TASK_SLOTS: '8',
       WORKER_DRAIN_SECONDS: '60',
+      WORKER_LEASE_SECONDS: '10',
+      BACKEND_CHECK_SECONDS: '5',
     })
     expect(env).toMatchObject({
       NODE_ENV: 'production',
@@ -81,6 +85,8 @@ describe('parseEnv valid values', () => {
       RUN_WORKER_IN_WEB: true,
       WORKER_TASK_SLOTS: 8,
       WORKER_DRAIN_SECONDS: 60,
+      WORKER_LEASE_SECONDS: 10,
+      BACKEND_CHECK_SECONDS: 5,
       S3_REGION: 'us-east-1',
       S3_FORCE_PATH_STYLE: false,
     })
@@ -126,6 +132,9 @@ describe('parseEnv rejects malformed values, naming the variable', () => {
     ['ADMIN_PASSWORD', 'short'],
     ['TRUST_PROXY', 'yes'],
     ['RUN_WORKER_IN_WEB', 'TRUE'],
+    // A lease shorter than a few heartbeats would lose live workers' tasks.
+    ['WORKER_LEASE_SECONDS', '3'],
+    ['BACKEND_CHECK_SECONDS', '1'],
   ])('%s=%j', (name, value) => {
     const error = errorOf({ [name]: value })
     expect(error.message).toContain(name)
