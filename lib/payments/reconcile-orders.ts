@@ -8,7 +8,8 @@ export const RECONCILE_INTERVAL_MS = 20_000
 /** When the active queries of a pending order come, counted from its creation; then every 30 minutes. */
 export const QUERY_SCHEDULE_MS = [60_000, 3 * 60_000, 10 * 60_000, 30 * 60_000]
 const LATER_EVERY_MS = 30 * 60_000
-const BATCH = 20
+/** Orders claimed per batch; a full batch tells the worker to run the job again at once. */
+export const RECONCILE_BATCH = 20
 
 type Claimed = { id: string; outTradeNo: string; channel: 'WECHAT' | 'ALIPAY'; queryCount: number; createdAt: Date; expiresAt: Date }
 
@@ -30,7 +31,7 @@ export async function reconcileOrders(now = new Date()): Promise<number> {
     const rows = await tx.$queryRaw<Claimed[]>`
       SELECT "id", "outTradeNo", "channel"::text AS "channel", "queryCount", "createdAt", "expiresAt" FROM "Order"
       WHERE "status" = 'PENDING' AND "nextQueryAt" <= ${now} AND "channel" <> 'BALANCE'
-      ORDER BY "nextQueryAt" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`
+      ORDER BY "nextQueryAt" LIMIT ${RECONCILE_BATCH} FOR UPDATE SKIP LOCKED`
     for (const row of rows) {
       const expired = row.expiresAt <= now
       await tx.order.update({

@@ -5,7 +5,7 @@ import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-ca
 import { SWEEP_CHAT_ANSWERS_JOB, sweepChatAnswers } from '@/lib/chat/drop-answer'
 import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/backend-attempts'
 import { CHECK_BACKENDS_JOB, checkBackends } from '@/lib/models/backend-health'
-import { RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
+import { RECONCILE_BATCH, RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
 import { SWEEP_TASKS_JOB, sweepIntervalMs, sweepTasks } from '@/lib/tasks/sweep-tasks'
 import { PRUNE_VIDEO_UPLOADS_JOB, pruneStaleUploads } from '@/lib/videos/chunked-upload'
 import type { BackgroundJob } from './background-worker'
@@ -17,8 +17,9 @@ export function backgroundJobs(): BackgroundJob[] {
     { name: CHECK_CARDS_JOB, intervalMs: 60_000, run: checkPendingCards },
     // Expired leases, deadlines and tasks stranded on an out backend: three indexed queries every half lease (30 s) when all is well.
     { name: SWEEP_TASKS_JOB, intervalMs: sweepIntervalMs(), run: sweepTasks },
-    // Pending provider orders whose active query is due (lost notifications), and expired ones to close.
-    { name: RECONCILE_ORDERS_JOB, intervalMs: RECONCILE_INTERVAL_MS, run: async () => void (await reconcileOrders()) },
+    // Pending provider orders whose active query is due (lost notifications), and expired ones to close;
+    // a full batch runs again at once, so a backlog drains at the providers' pace, not 20 per interval.
+    { name: RECONCILE_ORDERS_JOB, intervalMs: RECONCILE_INTERVAL_MS, run: async () => (await reconcileOrders()) === RECONCILE_BATCH },
     // Chat answers a crashed web process left without text: refunded (one indexed query a minute).
     { name: SWEEP_CHAT_ANSWERS_JOB, intervalMs: 60_000, run: async () => void (await sweepChatAnswers()) },
     // One health or model-list request per enabled backend every BACKEND_CHECK_SECONDS (a minute).

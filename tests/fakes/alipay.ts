@@ -108,7 +108,8 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
       out_trade_no: outTradeNo,
       buyer_id: '2088102177846880',
       seller_id: keys.sellerId,
-      trade_status: trade?.status === 'TRADE_FINISHED' ? 'TRADE_FINISHED' : 'TRADE_SUCCESS',
+      // The trade as it stands (a closed trade is never reported paid); an unknown one as paid.
+      trade_status: trade?.status ?? 'TRADE_SUCCESS',
       total_amount: trade?.totalAmount ?? '0.01',
       receipt_amount: trade?.totalAmount ?? '0.01',
       buyer_pay_amount: trade?.totalAmount ?? '0.01',
@@ -184,8 +185,22 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
     record(calls, req, url, params)
 
     if (url.pathname === '/__control/pay' && req.method === 'POST') {
-      const trade = await pay(params.out_trade_no ?? '')
+      if (!trades.has(params.out_trade_no ?? '')) return sendText(res, 404, JSON.stringify({ error: 'ACQ.TRADE_NOT_EXIST' }), 'application/json')
+      const trade = await pay(params.out_trade_no ?? '', { notify: params.notify !== 'false' })
       return sendText(res, 200, JSON.stringify({ status: trade.status }), 'application/json')
+    }
+    if (url.pathname === '/__control/trade' && req.method === 'GET') {
+      const trade = trades.get(params.out_trade_no ?? '')
+      if (!trade) return sendText(res, 404, JSON.stringify({ error: 'ACQ.TRADE_NOT_EXIST' }), 'application/json')
+      return sendText(res, 200, JSON.stringify({ status: trade.status, opened: trade.opened, totalAmount: trade.totalAmount }), 'application/json')
+    }
+    // The notification Alipay would send for a trade, signed here, for a test to deliver itself;
+    // the named fields (total_amount, app_id, seller_id, trade_status) are replaced before signing.
+    if (url.pathname === '/__control/notification' && req.method === 'POST') {
+      const body = notificationFor(params.out_trade_no ?? '', (p) => {
+        for (const field of ['total_amount', 'app_id', 'seller_id', 'trade_status'] as const) if (params[field] !== undefined) p[field] = params[field]
+      })
+      return sendText(res, 200, JSON.stringify({ body }), 'application/json')
     }
     if (url.pathname === '/cashier/pay' && req.method === 'POST') {
       const trade = await pay(params.out_trade_no ?? '')

@@ -94,6 +94,20 @@ export function makePlatformCertificate(): PlatformCertificate {
   }
 }
 
+/** What a test asks POST /__control/notification for: the order's notification, optionally altered before signing. */
+export type ControlNotification = {
+  out_trade_no: string
+  /** The transaction's amount.total, mchid, appid or out_trade_no instead of the order's. */
+  total?: number
+  mchid?: string
+  appid?: string
+  claimed_out_trade_no?: string
+  /** Signed this many seconds ago. */
+  age_seconds?: number
+  /** The ciphertext's GCM tag corrupted, the body still signed correctly. */
+  break_tag?: boolean
+}
+
 export type FakeWechatPayOptions = {
   keys: WechatPayKeys
   /** Sign with a platform certificate instead of the 微信支付公钥. */
@@ -183,8 +197,16 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
     amount: { total: order.total, payer_total: order.total, currency: 'CNY', payer_currency: 'CNY' },
   })
 
-  /** A notification for the order as WeChat would send it; `change` alters the decrypted transaction. */
-  const notificationFor = (outTradeNo: string, change: (t: Record<string, unknown>) => void = () => {}, at = new Date()): WechatNotification => {
+  /**
+   * A notification for the order as WeChat would send it; `change` alters the decrypted transaction,
+   * `breakTag` flips the last byte of the ciphertext (its GCM tag) before the body is signed.
+   */
+  const notificationFor = (
+    outTradeNo: string,
+    change: (t: Record<string, unknown>) => void = () => {},
+    at = new Date(),
+    options: { breakTag?: boolean } = {},
+  ): WechatNotification => {
     const order = orders.get(outTradeNo)
     const plain: Record<string, unknown> = order
       ? transaction(order)
@@ -193,7 +215,9 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
     const nonce = randomBytes(6).toString('hex')
     const cipher = createCipheriv('aes-256-gcm', Buffer.from(keys.apiV3Key), Buffer.from(nonce))
     cipher.setAAD(Buffer.from('transaction'))
-    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(plain), 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64')
+    const sealed = Buffer.concat([cipher.update(JSON.stringify(plain), 'utf8'), cipher.final(), cipher.getAuthTag()])
+    if (options.breakTag) sealed[sealed.length - 1]! ^= 0xff
+    const ciphertext = sealed.toString('base64')
     const body = JSON.stringify({
       id: randomUUID(),
       create_time: beijingTime(at),
@@ -234,10 +258,15 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
     await Promise.all(Array.from({ length: settings.duplicate }, () => deliver(order.outTradeNo, n).catch(() => 0)))
   }
 
-  /** The buyer pays: the order becomes SUCCESS and (unless lost) its notification is sent. */
-  const pay = async (outTradeNo: string, opts: { notify?: boolean } = {}): Promise<FakeWechatOrder> => {
+  /**
+   * The buyer pays: the order becomes SUCCESS and (unless lost) its notification is sent.
+   * `reopen` pays an order closed meanwhile (the buyer had scanned before the close and WeChat
+   * took the money anyway).
+   */
+  const pay = async (outTradeNo: string, opts: { notify?: boolean; reopen?: boolean } = {}): Promise<FakeWechatOrder> => {
     const order = orders.get(outTradeNo)
     if (!order) throw new Error(`unknown order ${outTradeNo}`)
+    if (opts.reopen && order.state === 'CLOSED') order.state = 'NOTPAY'
     if (order.state === 'NOTPAY') {
       order.state = 'SUCCESS'
       order.transactionId = '4200' + Date.now().toString().slice(-10) + randomBytes(5).toString('hex').slice(0, 8)
@@ -296,8 +325,31 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
 
     // Control routes for tests (the e2e browser's "buyer").
     if (path === '/__control/pay' && req.method === 'POST') {
-      const order = await pay(String(body?.out_trade_no ?? ''))
+      const outTradeNo = String(body?.out_trade_no ?? '')
+      if (!orders.has(outTradeNo)) return sendJson(res, 404, { error: 'ORDER_NOT_EXIST' })
+      const order = await pay(outTradeNo, { notify: body?.notify !== false, reopen: body?.reopen === true })
       return sendJson(res, 200, { state: order.state })
+    }
+    if (path === '/__control/order' && req.method === 'GET') {
+      const order = orders.get(url.searchParams.get('out_trade_no') ?? '')
+      return order ? sendJson(res, 200, { state: order.state, total: order.total }) : sendJson(res, 404, { error: 'ORDER_NOT_EXIST' })
+    }
+    // The notification WeChat would send for an order, signed and encrypted here, for a test to deliver
+    // itself (as is, replayed, or altered: ControlNotification says how).
+    if (path === '/__control/notification' && req.method === 'POST') {
+      const ask = (body ?? {}) as ControlNotification
+      const n = notificationFor(
+        ask.out_trade_no,
+        (t) => {
+          if (ask.total !== undefined) (t.amount as { total: number }).total = ask.total
+          if (ask.mchid !== undefined) t.mchid = ask.mchid
+          if (ask.appid !== undefined) t.appid = ask.appid
+          if (ask.claimed_out_trade_no !== undefined) t.out_trade_no = ask.claimed_out_trade_no
+        },
+        new Date(Date.now() - (ask.age_seconds ?? 0) * 1000),
+        { breakTag: ask.break_tag },
+      )
+      return sendJson(res, 200, n)
     }
     if (path === '/h5pay' && req.method === 'GET') {
       const redirect = url.searchParams.get('redirect_url') ?? ''

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as orderById from '@/app/api/orders/[id]/route'
 import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
 import { db } from '@/lib/db'
-import { reconcileOrders } from '@/lib/payments/reconcile-orders'
+import { RECONCILE_BATCH, RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
+import { startBackgroundWorker } from '@/lib/worker/background-worker'
+import { backgroundJobs } from '@/lib/worker/jobs'
 import { beijingTime } from '../fakes/wechat-pay'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectOk } from '../helpers/expect-response'
@@ -163,6 +165,34 @@ describe('lost notifications', () => {
         nextQueryAt: null,
       })
     } finally {
+      world.wechat.settings.loseNotifications = false
+    }
+  })
+
+  it('a backlog of due orders is worked off at once by the worker, not one batch per interval', async () => {
+    world.wechat.settings.loseNotifications = true
+    const worker = startBackgroundWorker(
+      backgroundJobs().filter((j) => j.name === RECONCILE_ORDERS_JOB),
+      () => {},
+    )
+    try {
+      const user = await createUser()
+      const ids: string[] = []
+      for (let i = 0; i < 2 * RECONCILE_BATCH + 5; i++) {
+        const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT', tradeType: 'NATIVE' })
+        await world.wechat.pay(order.outTradeNo)
+        ids.push(order.id)
+      }
+      // A minute later (many orders whose notifications were lost): all due at once; the worker is woken as by its timer.
+      await db().order.updateMany({ where: { id: { in: ids } }, data: { nextQueryAt: new Date(Date.now() - 1000) } })
+      worker.wake(RECONCILE_ORDERS_JOB)
+      const settled = () => db().order.count({ where: { id: { in: ids }, status: 'SUCCESS' } })
+      const deadline = Date.now() + RECONCILE_INTERVAL_MS / 2
+      while ((await settled()) < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+      expect(await settled()).toBe(ids.length)
+      expect(await points(user.id)).toBe(ids.length * 1000)
+    } finally {
+      await worker.stop()
       world.wechat.settings.loseNotifications = false
     }
   })

@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { APIRequestContext } from '@playwright/test'
 import { makeAlipayKeys, startFakeAlipay } from '../../fakes/alipay'
-import { makeWechatPayKeys, startFakeWechatPay } from '../../fakes/wechat-pay'
+import { makeWechatPayKeys, startFakeWechatPay, type ControlNotification } from '../../fakes/wechat-pay'
 import { asAdmin } from './session'
 
 const FAKES_FILE = path.resolve(import.meta.dirname, '../../../.tmp/e2e-payment-fakes.json')
@@ -58,22 +58,65 @@ export async function enablePayments(request: APIRequestContext): Promise<void> 
   }
 }
 
-/** The buyer pays a WeChat order (scans the NATIVE QR, confirms in WeChat): WeChat notifies the site. */
-export async function payWechatOrder(outTradeNo: string): Promise<void> {
+/**
+ * The buyer pays a WeChat order (scans the NATIVE QR, confirms in WeChat): WeChat notifies the site,
+ * unless `notify` is false (a lost notification). `reopen` pays an order closed meanwhile.
+ */
+export async function payWechatOrder(outTradeNo: string, options: { notify?: boolean; reopen?: boolean } = {}): Promise<void> {
   const res = await fetch(`${(await written()).wechat}/__control/pay`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ out_trade_no: outTradeNo }),
+    body: JSON.stringify({ out_trade_no: outTradeNo, ...options }),
   })
   if (!res.ok) throw new Error(`fake WeChat Pay refused to pay ${outTradeNo}: ${res.status}`)
 }
 
-/** The buyer pays an Alipay trade outside the page (scans the precreate QR). */
-export async function payAlipayOrder(outTradeNo: string): Promise<void> {
+/** The buyer pays an Alipay trade outside the page (scans the precreate QR); `notify: false` loses the notification. */
+export async function payAlipayOrder(outTradeNo: string, options: { notify?: boolean } = {}): Promise<void> {
   const res = await fetch(`${(await written()).alipay}/__control/pay`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: `out_trade_no=${outTradeNo}`,
+    body: new URLSearchParams({ out_trade_no: outTradeNo, notify: String(options.notify !== false) }).toString(),
   })
   if (!res.ok) throw new Error(`fake Alipay refused to pay ${outTradeNo}: ${res.status}`)
+}
+
+export type WechatNotification = { headers: Record<string, string>; body: string }
+
+/** The notification the WeChat Pay fake would send for an order, signed and encrypted by the fake (alterations: ControlNotification). */
+export async function wechatNotification(outTradeNo: string, alter: Omit<ControlNotification, 'out_trade_no'> = {}): Promise<WechatNotification> {
+  const res = await fetch(`${(await written()).wechat}/__control/notification`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ out_trade_no: outTradeNo, ...alter }),
+  })
+  if (!res.ok) throw new Error(`fake WeChat Pay made no notification for ${outTradeNo}: ${res.status}`)
+  return (await res.json()) as WechatNotification
+}
+
+/** The form body the Alipay fake would POST for a trade, signed by the fake after replacing the given fields. */
+export async function alipayNotification(
+  outTradeNo: string,
+  alter: Partial<Record<'total_amount' | 'app_id' | 'seller_id' | 'trade_status', string>> = {},
+): Promise<string> {
+  const res = await fetch(`${(await written()).alipay}/__control/notification`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ out_trade_no: outTradeNo, ...alter }).toString(),
+  })
+  if (!res.ok) throw new Error(`fake Alipay made no notification for ${outTradeNo}: ${res.status}`)
+  return ((await res.json()) as { body: string }).body
+}
+
+/** What the provider's fake says about a trade now (WeChat trade_state or Alipay trade_status), or null when it never saw it. */
+export async function providerState(channel: 'WECHAT' | 'ALIPAY', outTradeNo: string): Promise<string | null> {
+  const fakes = await written()
+  const url =
+    channel === 'WECHAT'
+      ? `${fakes.wechat}/__control/order?out_trade_no=${encodeURIComponent(outTradeNo)}`
+      : `${fakes.alipay}/__control/trade?out_trade_no=${encodeURIComponent(outTradeNo)}`
+  const res = await fetch(url)
+  if (res.status === 404) return null
+  const data = (await res.json()) as { state?: string; status?: string }
+  return data.state ?? data.status ?? null
 }
