@@ -25,21 +25,57 @@ export const SESSION_OPTIONS = '-c TimeZone=UTC'
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 }
 
 /**
- * A pool whose idle connections may die (database restart, failover) without taking
- * the process with them: pg emits those errors on the pool, and an unheard 'error'
- * event would crash Node. The pool reconnects on the next query.
+ * How long the app waits on the database before it gives up and answers 503
+ * (docs/DECISIONS.md, "Database timeouts"). Without them a database behind a silent
+ * network (packets dropped, nothing refused) holds every request and worker loop forever.
+ * - a new connection, TCP and start-up: 5 s (a healthy one takes milliseconds);
+ * - a free pooled connection, for a query or a transaction: 15 s, as TRANSACTION_OPTIONS;
+ * - one statement's answer: 20 s, above the slowest statement the app sends (10,000 card
+ *   keys in one INSERT).
+ * None for the embedded database: it is in this process, no network can swallow its
+ * answers, and it serves even a new connection's start-up only between transactions.
  */
-function createPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, options: SESSION_OPTIONS })
+export type DbTimeouts = { connectMs: number; poolWaitMs: number; statementMs: number }
+export const DB_TIMEOUTS: DbTimeouts = { connectMs: 5_000, poolWaitMs: 15_000, statementMs: 20_000 }
+
+/** pg's pool reads one connectionTimeoutMillis for both waits; each new connection gets its own, shorter one here. */
+function timedClient(connectMs: number): typeof pg.Client {
+  return class TimedClient extends pg.Client {
+    constructor(config: pg.ClientConfig = {}) {
+      super({ ...config, connectionTimeoutMillis: connectMs })
+    }
+  }
+}
+
+/** Whether pg stopped waiting for a statement (query_timeout) whose answer never came: the connection is still busy with it. */
+function waitingForAnswer(client: pg.PoolClient): boolean {
+  return Boolean((client as unknown as { _getActiveQuery?(): unknown })._getActiveQuery?.())
+}
+
+/**
+ * A pool whose connections may die (database restart, failover, a cut network) without
+ * taking the process with them: pg emits the errors of idle ones on the pool, and an
+ * unheard 'error' event would crash Node. A connection that failed is dropped and the next
+ * query opens a new one, so the pool heals itself when the database is back.
+ */
+export function createPool(connectionString: string, max: number, timeouts: DbTimeouts | null): pg.Pool {
+  const limits = timeouts ? { Client: timedClient(timeouts.connectMs), connectionTimeoutMillis: timeouts.poolWaitMs, query_timeout: timeouts.statementMs } : {}
+  const pool = new pg.Pool({ connectionString, max, options: SESSION_OPTIONS, keepAlive: true, keepAliveInitialDelayMillis: 10_000, ...limits })
   pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`))
+  // The Prisma adapter releases a transaction's connection without its error, so one whose
+  // statement timed out would go back to the pool still waiting for that answer, and the
+  // next statement on it would wait out a timeout of its own. Ending it drops it from the pool.
+  pool.on('release', (error, client) => {
+    if (!error && waitingForAnswer(client)) void client.end().catch(() => undefined)
+  })
   return pool
 }
 
 /** The one Prisma client of this process, created on first use. */
 export function db(): PrismaClient {
   if (!globalForDb.prisma) {
-    const { DATABASE_URL, DATABASE_POOL_SIZE } = env()
-    globalForDb.pool = createPool(DATABASE_URL, DATABASE_POOL_SIZE)
+    const { DATABASE_URL, DATABASE_POOL_SIZE, EMBEDDED_DATABASE } = env()
+    globalForDb.pool = createPool(DATABASE_URL, DATABASE_POOL_SIZE, EMBEDDED_DATABASE ? null : DB_TIMEOUTS)
     globalForDb.prisma = new PrismaClient({ adapter: new PrismaPg(globalForDb.pool), transactionOptions: TRANSACTION_OPTIONS })
   }
   return globalForDb.prisma
@@ -47,7 +83,8 @@ export function db(): PrismaClient {
 
 /** A client of its own for a script step (start-up); close() ends its connections. */
 export function createDb(connectionString: string, max = 10): { client: PrismaClient; close(): Promise<void> } {
-  const pool = createPool(connectionString, max)
+  // Start-up steps (the first admin) wait for the database, embedded or not.
+  const pool = createPool(connectionString, max, null)
   const client = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS })
   return { client, close: async () => (await client.$disconnect(), await pool.end()) }
 }

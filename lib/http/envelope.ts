@@ -1,5 +1,6 @@
 import { z } from '@/lib/zod'
 import { AppError, ERROR_STATUS } from './app-error'
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable'
 import { fieldLabel } from './field-labels'
 
 /** The response shape of every endpoint (docs/PRODUCT.md §7.1). */
@@ -70,6 +71,17 @@ export function errorToResponse(error: unknown): Response {
   if (code === 'P2003') return fail(ERROR_STATUS.CONFLICT, 'CONFLICT', '记录仍被其他数据引用，无法删除')
   // No database connection came free in time: the server is overloaded, not broken.
   if (code === 'P2028') return fail(ERROR_STATUS.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', '系统繁忙，请稍后再试')
+  if (isDatabaseUnavailable(error)) {
+    // One line, not the stack: during an outage every request ends here.
+    console.error(`[api] database unavailable: ${firstLine(error)}`)
+    return fail(ERROR_STATUS.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE)
+  }
   console.error('[api] unexpected error', error)
   return fail(500, 'INTERNAL', '系统错误')
+}
+
+function firstLine(error: unknown): string {
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  const text = typeof message === 'string' ? message.trim().split('\n').at(-1) : String(error)
+  return typeof code === 'string' ? `${code} ${text}` : `${text}`
 }

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { DB_TIMEOUTS } from '@/lib/db'
 import { JOB_CHANNEL } from './job-signal'
 
 /**
@@ -9,13 +10,18 @@ export function listenForJobs(databaseUrl: string, onSignal: (name: string) => v
   return listenOnChannel(databaseUrl, JOB_CHANNEL, onSignal, log)
 }
 
-/** Keeps a connection LISTENing on `channel` (reconnecting after errors); `onConnect` runs after each (re)connect. */
+/**
+ * Keeps a connection LISTENing on `channel` (reconnecting after errors); `onConnect` runs
+ * after each (re)connect, `onDisconnect` when the connection is lost (notifications sent
+ * until the next connect are missed).
+ */
 export function listenOnChannel(
   databaseUrl: string,
   channel: string,
   onSignal: (payload: string) => void,
   log: (m: string) => void = console.log,
   onConnect?: () => void,
+  onDisconnect?: () => void,
 ): () => Promise<void> {
   let client: pg.Client | undefined
   let stopped = false
@@ -23,12 +29,16 @@ export function listenOnChannel(
 
   const connect = async () => {
     if (stopped) return
-    const next = new pg.Client({ connectionString: databaseUrl })
+    // A connect that hangs (a database behind a black hole) gives up and is tried again, as a refused one is.
+    const next = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: DB_TIMEOUTS.connectMs, keepAlive: true })
     next.on('notification', (msg) => msg.payload && onSignal(msg.payload))
     next.on('error', (error) => {
       log(`[listen] ${channel} lost its connection: ${error.message}`)
       void next.end().catch(() => undefined)
-      if (client === next) schedule()
+      if (client === next) {
+        onDisconnect?.()
+        schedule()
+      }
     })
     try {
       await next.connect()
@@ -49,6 +59,7 @@ export function listenOnChannel(
   void connect()
   return async () => {
     stopped = true
+    onDisconnect?.()
     clearTimeout(retry)
     await client?.end().catch(() => undefined)
   }

@@ -2,6 +2,7 @@ import 'server-only'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { BackendError, type WaitOutcome } from '@/lib/generation/backends/types'
+import { isDatabaseUnavailable } from '@/lib/http/database-unavailable'
 import { storeResults } from '@/lib/generation/store-results'
 import { storeVideos } from '@/lib/generation/store-videos'
 import type { ModelConnection } from '@/lib/models/backend-config'
@@ -96,6 +97,11 @@ export async function settleFailure(error: unknown, run: FailedRun): Promise<voi
   const modelId = run.model.id
   if (run.stopReason === 'ended-elsewhere') return // the canceller or the sweeper already ended it
   if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId, run.accepted)
+  // The database went away (storing the result, renewing the lease): neither the task's fault
+  // nor the backend's, and failing it would refund a result that may be done. The lease stays;
+  // when it expires the sweeper resumes or requeues the task (docs/DECISIONS.md "Database timeouts").
+  if (!(error instanceof BackendError) && isDatabaseUnavailable(error))
+    return void console.error(`[worker] task ${taskId}: database unavailable, left to the sweeper`)
   if (error instanceof BackendError && error.code === 'BUSY' && !run.accepted) return askAgainWhenBusy(error, run)
   if (run.stopReason === 'deadline') {
     if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId))

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from '@/lib/http/database-unavailable'
+
 /**
  * Runs the app's background jobs in a loop each: a job runs, then sleeps for its
  * interval unless woken early. Used by `npm run worker` and, for the embedded default,
@@ -9,6 +11,16 @@ export type BackgroundJob = {
   intervalMs: number
   /** Returns true when it did work and should run again at once (a backlog). */
   run(): Promise<boolean | void>
+}
+
+/** The stack, except when the database is out of reach: then every job fails each round the same way, and one line says it. */
+function describe(error: unknown): string {
+  if (isDatabaseUnavailable(error))
+    return `database unavailable: ${String((error as { message?: unknown }).message ?? error)
+      .trim()
+      .split('\n')
+      .at(-1)}`
+  return error instanceof Error ? (error.stack ?? error.message) : String(error)
 }
 
 export type RunningWorker = { wake(name: string): void; stop(): Promise<void> }
@@ -23,7 +35,7 @@ export function startBackgroundWorker(jobs: BackgroundJob[], log: (message: stri
       try {
         again = (await job.run()) === true
       } catch (error) {
-        log(`[worker] ${job.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+        log(`[worker] ${job.name} failed: ${describe(error)}`)
       }
       if (stopped) break
       if (!again) {

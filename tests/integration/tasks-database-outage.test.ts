@@ -1,0 +1,58 @@
+// A task whose attempt ran into the database being away (docs/DECISIONS.md "Database timeouts"):
+// it is neither failed nor refunded on the spot, since its result may be done; its lease runs
+// out and the sweeper brings it back, and it ends charged once.
+import { describe, expect, it } from 'vitest'
+import * as tasksRoute from '@/app/api/tasks/route'
+import { db } from '@/lib/db'
+import { claimTask } from '@/lib/tasks/claim-task'
+import { settleFailure } from '@/lib/tasks/run-settle'
+import { sweepTasks } from '@/lib/tasks/sweep-tasks'
+import { callRoute, createUser } from '../helpers/call-route'
+import { createModel, drainQueue } from '../helpers/tasks'
+
+const ledger = async (taskId: string) =>
+  (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [
+    r.reference.split(':')[2],
+    r.amount,
+  ])
+
+describe('the database away while a task settles', () => {
+  it('the task stays leased and unrefunded; after its lease the sweeper requeues it and it succeeds, charged once', async () => {
+    const model = await createModel({ name: 'db-away' })
+    const user = await createUser({ points: 50 })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'a heron', width: 64, height: 64, count: 1 } },
+    })
+    expect(res.status).toBe(200)
+    const taskId = res.body.data.id as string
+    const claimed = (await claimTask('w-db-away'))!
+    expect(claimed.id).toBe(taskId)
+    const row = await db().task.findUniqueOrThrow({ where: { id: taskId } })
+
+    // Storing the images failed: the connection dropped. The database is back by the time the failure is settled.
+    await settleFailure(new Error('Connection terminated unexpectedly'), {
+      taskId,
+      model,
+      poolKey: null,
+      workerId: 'w-db-away',
+      attempts: claimed.attempts,
+      maxAttempts: row.maxAttempts,
+      accepted: false,
+      stopReason: null,
+      deadlineAt: row.deadlineAt,
+      previousLog: row.backendLog,
+    })
+    expect(await db().task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ status: 'PENDING', leaseOwner: 'w-db-away' })
+    expect(await ledger(taskId)).toEqual([['charge', -10]])
+
+    // Nothing renews the lease; once it has run out the sweeper hands the task on.
+    await db().task.update({ where: { id: taskId }, data: { leaseExpiresAt: new Date(Date.now() - 1) } })
+    await sweepTasks()
+    await db().task.update({ where: { id: taskId }, data: { runAfter: new Date() } })
+    await drainQueue('w-db-back')
+    expect(await db().task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ status: 'SUCCESS' })
+    expect(await ledger(taskId)).toEqual([['charge', -10]])
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(40)
+  })
+})
