@@ -44,7 +44,8 @@ async function paymentFor(tx: Tx, userId: string, price: number): Promise<ChatPa
 async function imagePart(userId: string, uploadIds: string[]): Promise<{ urls: string[]; dataUrls: string[] }> {
   if (!uploadIds.length) return { urls: [], dataUrls: [] }
   const rows = await db().uploadedImage.findMany({ where: { id: { in: uploadIds }, userId }, select: { id: true, url: true, storageKey: true } })
-  if (rows.length !== new Set(uploadIds).size) throw badRequest('图片不存在，请重新上传')
+  // Another user's upload is answered like a missing one: 404, as task inputs are (submit-task.ts).
+  if (rows.length !== new Set(uploadIds).size) throw notFound('图片不存在，请重新上传')
   const dataUrls = await Promise.all(
     rows.map(async (r) => {
       const bytes = await readStoredFile(r.storageKey)

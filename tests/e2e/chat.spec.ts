@@ -1,12 +1,30 @@
 // /ai_chat against a fake OpenAI-compatible model that streams slowly (tests/fakes/openai-chat.ts):
 // the answer appears piece by piece, 停止 keeps what arrived, 重新生成 replaces it, the conversation
 // is there after a reload, and a <script> in the model's Markdown shows as text.
-import { expect, test } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 import { startFakeChatStream, type FakeChatStream } from '../fakes/openai-chat'
 import { adminToken, asAdmin, signInWithToken, uniqueName, userWithPoints } from './support/session'
 
 const SCRIPT = '<script>window.__pwned = 1</script>'
 const LONG = Array.from({ length: 60 }, (_, i) => `第${i + 1}句。`).join('')
+
+const onPhone = () => test.info().project.name === 'phone'
+
+/** Taps on a phone, clicks on a desktop: how a person presses a control there. */
+const press = (control: Locator) => (onPhone() ? control.tap() : control.click())
+
+/** Writes a message and sends it: on a phone tapping the box, typing and tapping 发送; on a desktop typing and Enter. */
+async function send(page: Page, text: string) {
+  const box = page.getByLabel('输入消息')
+  if (!onPhone()) {
+    await box.fill(text)
+    return box.press('Enter')
+  }
+  await box.tap()
+  await box.clear()
+  await page.keyboard.type(text)
+  await page.getByRole('button', { name: '发送', exact: true }).tap()
+}
 
 let fake: FakeChatStream
 test.beforeAll(async () => {
@@ -21,7 +39,7 @@ test.beforeAll(async () => {
 })
 test.afterAll(() => fake?.close())
 
-test('a user chats with streaming answers, stops one, regenerates it and finds the conversation after a reload', async ({ page, request }, testInfo) => {
+test('a user chats with streaming answers, stops one, regenerates it and finds the conversation after a reload', async ({ page, request }) => {
   const name = uniqueName('对话')
   const created = await request.post('/api/admin/chat-models', {
     headers: await asAdmin(request),
@@ -32,9 +50,7 @@ test('a user chats with streaming answers, stops one, regenerates it and finds t
 
   await page.goto('/ai_chat')
   await page.getByLabel('模型').selectOption({ label: `${name}（1 积分/条）` })
-  const box = page.getByLabel('输入消息')
-  await box.fill('你好')
-  await box.press('Enter')
+  await send(page, '你好')
 
   // The answer grows while it streams: part of it is there before the end, with 停止 offered.
   const streaming = page.locator('[data-streaming="true"]')
@@ -52,17 +68,16 @@ test('a user chats with streaming answers, stops one, regenerates it and finds t
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined()
 
   // 停止 keeps what arrived, marked incomplete.
-  await box.fill('说长一点')
-  await box.press('Enter')
+  await send(page, '说长一点')
   await expect(streaming).toContainText('第3句')
-  await page.getByRole('button', { name: '停止' }).click()
+  await press(page.getByRole('button', { name: '停止' }))
   const stopped = page.locator('[data-role="assistant"]').last()
   await expect(stopped).toContainText('回答不完整')
   await expect(stopped).toContainText('第1句')
   await expect(stopped).not.toContainText('第60句')
 
   // 重新生成 answers that question again, in full.
-  await page.getByRole('button', { name: '重新生成' }).click()
+  await press(page.getByRole('button', { name: '重新生成' }))
   await expect(streaming).toContainText('第1句')
   await expect(page.locator('[data-role="assistant"]').last()).toContainText('第60句', { timeout: 20_000 })
   await expect(page.getByText('回答不完整')).toHaveCount(0)
@@ -71,15 +86,15 @@ test('a user chats with streaming answers, stops one, regenerates it and finds t
   // After a reload the conversation is in the list (titled by its first message) and open.
   await page.reload()
   await expect(page.getByRole('heading', { name: '你好', exact: true })).toBeVisible()
-  if (testInfo.project.name === 'phone') await page.getByRole('button', { name: '对话', exact: true }).click()
+  if (onPhone()) await press(page.getByRole('button', { name: '对话', exact: true }))
   await expect(page.getByRole('navigation', { name: '对话列表' }).getByRole('button', { name: '你好', exact: true })).toBeVisible()
-  if (testInfo.project.name === 'phone') await page.getByRole('button', { name: '关闭对话列表' }).click()
+  if (onPhone()) await press(page.getByRole('button', { name: '关闭对话列表' }))
   await expect(page.locator('[data-role="assistant"]')).toHaveCount(2)
   await expect(page.locator('[data-role="assistant"]').last()).toContainText('第60句')
   await expect(page.locator('[data-role="assistant"]').first().getByText(SCRIPT)).toBeVisible()
 })
 
-test('without points the 积分不足 dialog opens, the message stays in the box and no empty conversation is left', async ({ page, request }, testInfo) => {
+test('without points the 积分不足 dialog opens, the message stays in the box and no empty conversation is left', async ({ page, request }) => {
   const name = uniqueName('付费')
   const created = await request.post('/api/admin/chat-models', {
     headers: await asAdmin(request),
@@ -90,38 +105,37 @@ test('without points the 积分不足 dialog opens, the message stays in the box
   await page.goto('/ai_chat')
   await page.getByLabel('模型').selectOption({ label: `${name}（5 积分/条）` })
   const box = page.getByLabel('输入消息')
-  await box.fill('你好')
-  await box.press('Enter')
+  await send(page, '你好')
   const recharge = page.getByRole('dialog', { name: '积分不足' })
   await expect(recharge).toBeVisible()
-  // The recharge dialog of the payments: the user closes it without buying.
-  await page.keyboard.press('Escape')
+  // The recharge dialog of the payments: the user closes it without buying (on a phone, a tap above the sheet).
+  if (onPhone()) await page.touchscreen.tap(195, 30)
+  else await page.keyboard.press('Escape')
   await expect(recharge).toBeHidden()
   await expect(box).toHaveValue('你好')
   await expect(page.getByRole('heading', { name: '新对话' })).toBeVisible()
-  if (testInfo.project.name === 'phone') await page.getByRole('button', { name: '对话', exact: true }).click()
+  if (onPhone()) await press(page.getByRole('button', { name: '对话', exact: true }))
   await expect(page.getByRole('navigation', { name: '对话列表' }).getByText('还没有对话')).toBeVisible()
 })
 
 test("an admin adds a chat model in 对话模型 and 测试连接 answers with the model's words", async ({ page, request }) => {
-  test.skip(test.info().project.name === 'phone', 'the console flow is the same on a phone; desktop is enough')
   const name = uniqueName('控制台')
   await signInWithToken(page, await adminToken(request))
   await page.goto('/admin/chat_model_mana')
-  await page.getByRole('button', { name: '新建对话模型' }).click()
+  await press(page.getByRole('button', { name: '新建对话模型' }))
   const form = page.getByRole('dialog', { name: '新建对话模型' })
   await form.getByLabel('名称', { exact: true }).fill(name)
   await form.getByLabel('模型名称').fill('deepseek-chat')
   await form.getByLabel('接口地址').fill(`${fake.url}/v1`)
   await form.getByLabel('密钥').fill(fake.key)
   await form.getByLabel('每条消息积分').fill('2')
-  await form.getByRole('button', { name: '保存' }).click()
+  await press(form.getByRole('button', { name: '保存' }))
   await expect(page.getByText('对话模型已创建')).toBeVisible()
   const row = page.getByRole('row').filter({ hasText: name })
   await expect(row).toContainText('deepseek-chat')
   await expect(row).not.toContainText(fake.key)
   fake.set('normal')
-  await row.getByRole('button', { name: '测试连接' }).click()
+  await press(row.getByRole('button', { name: '测试连接' }))
   await expect(page.getByText(/^连接成功，模型回复：/)).toBeVisible()
   fake.set('slow')
 })

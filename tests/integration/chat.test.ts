@@ -194,7 +194,8 @@ describe('a message', () => {
     )
     expectOk(await callRoute(conversationRoute.PATCH, { method: 'PATCH', token: user.token, params: { id }, body: { modelId: vision.id } }))
     const someoneElses = await createUpload((await createUser()).id, await fakePng(8))
-    expect((await send(user.token, id, { content: '这是什么', images: [someoneElses.id] })).json.errMessage).toBe('图片不存在，请重新上传')
+    const theirs = await send(user.token, id, { content: '这是什么', images: [someoneElses.id] })
+    expect([theirs.status, theirs.json.errMessage]).toEqual([404, '图片不存在，请重新上传'])
 
     const res = await send(user.token, id, { content: '这是什么', images: [upload.id] })
     expect(res.events.at(-1)!.event).toBe('done')

@@ -1,9 +1,15 @@
-// User A on 1,000 ids aimed at user B's tasks and orders (B's real ids on every route that takes
-// one, the rest random ids): each answers 404, and B's rows are unchanged afterwards. A's card
-// list never shows B's card.
+// User A on 1,000 ids aimed at user B's rows: B's real ids on every route that takes one (tasks,
+// orders, conversations, card keys and card ids, uploads given as task, video-frame, Midjourney
+// and chat inputs, result images of B's tasks), B's private video file under /files, then random
+// ids and file keys: each answers 404. Signed links to a paid video B bought, with A's id put in,
+// the expiry pushed out or A's own download, answer 403 (the link is the permission, docs/PRODUCT.md
+// §18). Afterwards B's rows read back unchanged and A holds nothing of B's.
 import type { APIRequestContext } from '@playwright/test'
 import { asAdmin, registerViaApi, uniqueName } from '../e2e/support/session'
+import { at } from '../helpers/present'
+import { withDatabase } from './support/database'
 import { expect, figure, test } from './support/fixtures'
+import { mp4Clip, png } from './support/media'
 
 const PROBES = 1000
 
@@ -13,75 +19,181 @@ async function json(request: APIRequestContext, url: string, token: string) {
   return (await res.json()).data
 }
 
+type Probe = { method: string; url: string; data?: unknown; expect?: number }
+
 test('user A on 1,000 ids of user B: 404 each, nothing of B changed', async ({ request }) => {
-  test.setTimeout(240_000)
+  test.setTimeout(300_000)
   const admin = await asAdmin(request)
   const a = await registerViaApi(request)
   const b = await registerViaApi(request)
   const bAuth = { authorization: `Bearer ${b.token}` }
+  const aAuth = { authorization: `Bearer ${a.token}` }
+  const adminPost = async (url: string, data: unknown) => {
+    const res = await request.post(url, { headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() }, data })
+    expect(res.ok(), `${url}: ${await res.text()}`).toBeTruthy()
+    return (await res.json()).data
+  }
   const bId = (await json(request, '/api/users/profile', b.token)).id
-  const adjusted = await request.post(`/api/admin/user/${bId}/adjust`, {
-    headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() },
-    data: { points: 10, balance: 1000, reason: 'sweep' },
-  })
-  expect(adjusted.ok(), await adjusted.text()).toBeTruthy()
+  const aId = (await json(request, '/api/users/profile', a.token)).id
+  await adminPost(`/api/admin/user/${bId}/adjust`, { points: 10, balance: 1000, reason: 'sweep' })
 
   // B's task (the demo renderer) and B's order for a points pack, paid from the balance.
   const task = await request.post('/api/tasks', { headers: bAuth, data: { type: 'SD_TEXT2IMG', params: { prompt: 'ownership sweep', count: 1 } } })
   expect(task.ok(), await task.text()).toBeTruthy()
   const taskId = (await task.json()).data.id as string
-  const product = await request.post('/api/admin/products', {
-    headers: admin,
-    data: { type: 'POINTS', name: uniqueName('sweep'), description: '', price: 100, points: 100 },
-  })
-  expect(product.ok(), await product.text()).toBeTruthy()
+  const product = await adminPost('/api/admin/products', { type: 'POINTS', name: uniqueName('sweep'), description: '', price: 100, points: 100 })
   const order = await request.post('/api/orders', {
     headers: { ...bAuth, 'Idempotency-Key': crypto.randomUUID() },
-    data: { productId: (await product.json()).data.id, type: 'POINTS', channel: 'BALANCE' },
+    data: { productId: product.id, type: 'POINTS', channel: 'BALANCE' },
   })
   expect(order.ok(), await order.text()).toBeTruthy()
   const orderId = (await order.json()).data.order.id as string
+
+  // B's upload, B's conversation with a model that reads images, and a card key held by B.
+  const uploaded = await request.post('/api/uploads', {
+    headers: bAuth,
+    multipart: { file: { name: 'b.png', mimeType: 'image/png', buffer: await png(24, '#b33') } },
+  })
+  expect(uploaded.ok(), await uploaded.text()).toBeTruthy()
+  const uploadId = (await uploaded.json()).data.id as string
+  const vision = await adminPost('/api/admin/chat-models', {
+    name: uniqueName('识图'),
+    endpoint: 'http://127.0.0.1:9',
+    model: 'x',
+    pricePerMessage: 0,
+    vision: true,
+  })
+  const conversationOf = async (auth: Record<string, string>) =>
+    (await (await request.post('/api/chat/conversations', { headers: auth, data: { modelId: vision.id } })).json()).data.id as string
+  const bConversation = await conversationOf(bAuth)
+  const aConversation = await conversationOf(aAuth)
+  const cardKey = `O${Date.now().toString(36).toUpperCase()}OWNB`
+  const { batchId } = await adminPost('/api/admin/cards/batch_import', { cards: [cardKey], points: 7 })
+  let cardId = 0
+  await expect
+    .poll(
+      async () => {
+        const card = (await json(request, `/api/admin/cards?batchId=${batchId}`, admin.authorization.replace('Bearer ', ''))).list[0]
+        cardId = card?.id ?? 0
+        return card?.status
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('SUCCESS')
+  await adminPost(`/api/admin/cards/${cardId}/assign`, { userId: bId })
+
+  // A paid video B bought: B's signed link to the original, and where the original is stored.
+  const uploadedVideo = await request.post('/api/admin/videos', {
+    headers: admin,
+    multipart: {
+      file: { name: 'clip.mp4', mimeType: 'video/mp4', buffer: await mp4Clip() },
+      title: uniqueName('付费'),
+      kind: 'paid',
+      price: '200',
+      published: 'true',
+    },
+  })
+  expect(uploadedVideo.ok(), await uploadedVideo.text()).toBeTruthy()
+  const videoId = (await uploadedVideo.json()).data.id as string
+  const bought = await request.post('/api/orders', {
+    headers: { ...bAuth, 'Idempotency-Key': crypto.randomUUID() },
+    data: { type: 'BUY_VIDEO_MATERIAL', videoIds: [videoId], channel: 'BALANCE' },
+  })
+  expect(bought.ok(), await bought.text()).toBeTruthy()
+  const bLink = new URL((await json(request, `/api/videos/${videoId}`, b.token)).playUrl, 'http://site')
+  expect((await request.get(`${bLink.pathname}${bLink.search}`)).status(), 'B’s own link plays').toBe(200)
+  const fileKey = await withDatabase(
+    async (db) => (await db.query<{ fileKey: string }>('SELECT "fileKey" FROM "Video" WHERE id = $1', [videoId])).rows[0]?.fileKey,
+  )
+  const linkWith = (change: Record<string, string>) => {
+    const query = new URLSearchParams(bLink.search)
+    for (const [k, v] of Object.entries(change)) query.set(k, v)
+    return `${bLink.pathname}?${query}`
+  }
+
   await expect.poll(async () => (await json(request, `/api/tasks/${taskId}`, b.token)).status, { timeout: 30_000 }).toBe('SUCCESS')
-  const before = { task: await json(request, `/api/tasks/${taskId}`, b.token), order: await json(request, `/api/orders/${orderId}`, b.token) }
+  const bState = async () => ({
+    task: await json(request, `/api/tasks/${taskId}`, b.token),
+    order: await json(request, `/api/orders/${orderId}`, b.token),
+    messages: await json(request, `/api/chat/conversations/${bConversation}/messages`, b.token),
+    conversations: await json(request, '/api/chat/conversations', b.token),
+    cards: await json(request, '/api/my-cards', b.token),
+    video: Boolean((await json(request, `/api/videos/${videoId}`, b.token)).playUrl),
+  })
+  const before = await bState()
 
   // Every route that takes B's id, with B's real ids; then random ids on the reads until 1,000.
-  const aimed: Array<[string, string]> = [
-    ['GET', `/api/tasks/${taskId}`],
-    ['DELETE', `/api/tasks/${taskId}`],
-    ['POST', `/api/tasks/${taskId}/publish`],
-    ['POST', `/api/tasks/${taskId}/unpublish`],
-    ['POST', `/api/tasks/${taskId}/cancel`],
-    ['POST', `/api/tasks/${taskId}/action`],
-    ['GET', `/api/orders/${orderId}`],
-    ['POST', `/api/orders/${orderId}/cancel`],
-    ['GET', `/api/chat/conversations/${taskId}/messages`],
-    ['PATCH', `/api/chat/conversations/${taskId}`],
-    ['DELETE', `/api/chat/conversations/${taskId}`],
+  const sd = (params: Record<string, unknown>) => ({ type: 'SD_IMG2IMG', params: { prompt: 'x', count: 1, ...params } })
+  const aimed: Probe[] = [
+    { method: 'GET', url: `/api/tasks/${taskId}` },
+    { method: 'DELETE', url: `/api/tasks/${taskId}` },
+    { method: 'POST', url: `/api/tasks/${taskId}/publish`, data: { index: 0 } },
+    { method: 'POST', url: `/api/tasks/${taskId}/unpublish` },
+    { method: 'POST', url: `/api/tasks/${taskId}/cancel` },
+    { method: 'POST', url: `/api/tasks/${taskId}/action`, data: { customId: 'MJ::JOB::upsample::1::x' } },
+    { method: 'GET', url: `/api/orders/${orderId}` },
+    { method: 'POST', url: `/api/orders/${orderId}/cancel` },
+    { method: 'GET', url: `/api/chat/conversations/${bConversation}/messages` },
+    { method: 'POST', url: `/api/chat/conversations/${bConversation}/messages`, data: { content: '你好' } },
+    { method: 'PATCH', url: `/api/chat/conversations/${bConversation}`, data: { title: 'x' } },
+    { method: 'DELETE', url: `/api/chat/conversations/${bConversation}` },
+    // B's upload and B's result image as A's inputs.
+    { method: 'POST', url: '/api/tasks', data: sd({ initImageId: uploadId }) },
+    { method: 'POST', url: '/api/tasks', data: { type: 'SD_IMGINPAINT', params: { prompt: 'x', count: 1, initImageId: uploadId, maskImageId: uploadId } } },
+    { method: 'POST', url: '/api/tasks', data: { type: 'MJ_IMG2IMG', params: { mjAction: 'DESCRIBE', referenceImageIds: [uploadId] } } },
+    { method: 'POST', url: '/api/tasks', data: { type: 'VIDEO_IMG2VIDEO', params: { prompt: 'x', durationSec: 5, imageId: uploadId } } },
+    { method: 'POST', url: '/api/tasks', data: { type: 'VIDEO_IMG2VIDEO', params: { prompt: 'x', durationSec: 5, imageId: `task:${taskId}:0` } } },
+    { method: 'POST', url: '/api/tasks', data: { type: 'MAKE_SAME', params: { sourceTaskId: taskId } } },
+    { method: 'POST', url: `/api/chat/conversations/${aConversation}/messages`, data: { content: '这是什么', images: [uploadId] } },
+    // B's card, by its id and by its key.
+    { method: 'POST', url: '/api/my-cards/redeem', data: { cardId } },
+    { method: 'POST', url: '/api/my-cards/redeem', data: { cardKey } },
+    // The stored original of B's video, straight from /files, and with the path dressed up.
+    { method: 'GET', url: `/files/${fileKey}` },
+    { method: 'GET', url: `/files/${fileKey}?download=a.mp4` },
+    { method: 'GET', url: `/files/uploads/..%2F${fileKey}` },
+    { method: 'GET', url: `/files/${String(fileKey).replace('/', '%2F')}` },
+    // B's signed link to the paid original: made A's, or made to last; A's own download.
+    { method: 'GET', url: linkWith({ u: aId }), expect: 403 },
+    { method: 'GET', url: linkWith({ e: String(Math.floor(Date.now() / 1000) + 86_400 * 365) }), expect: 403 },
+    { method: 'GET', url: linkWith({ s: 'x'.repeat(String(new URLSearchParams(bLink.search).get('s')).length) }), expect: 403 },
+    { method: 'GET', url: `/api/videos/${videoId}/download`, expect: 403 },
   ]
+  const real = aimed.length
   const guess = () => `c${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`
-  const reads = ['/api/tasks/', '/api/orders/', '/api/chat/conversations/']
-  while (aimed.length < PROBES) aimed.push(['GET', `${reads[aimed.length % reads.length]}${guess()}${aimed.length % 3 === 2 ? '/messages' : ''}`])
+  const reads = [(id: string) => `/api/tasks/${id}`, (id: string) => `/api/orders/${id}`, (id: string) => `/api/chat/conversations/${id}/messages`]
+  const files = [(id: string) => `/files/uploads/${id}.png`, (id: string) => `/files/results/${id}.webp`]
+  for (const all = [...reads, ...files]; aimed.length < PROBES;) aimed.push({ method: 'GET', url: at(all, aimed.length % all.length)(guess()) })
 
   const wrong: string[] = []
-  const aAuth = { authorization: `Bearer ${a.token}`, 'Idempotency-Key': '' }
+  const answered = { 404: 0, 403: 0 }
   for (let i = 0; i < aimed.length; i += 20) {
     await Promise.all(
-      aimed.slice(i, i + 20).map(async ([method, url]) => {
+      aimed.slice(i, i + 20).map(async ({ method, url, data, expect: wanted = 404 }) => {
         // A valid body for each write, so the answer is about whose row it is, not about the input.
-        const data = url.endsWith('/action') ? { customId: 'MJ::JOB::upsample::1::x' } : url.endsWith('/publish') ? { index: 0 } : { title: 'x' }
-        const body = method === 'POST' || method === 'PATCH' ? { data } : {}
-        const res = await request.fetch(url, { method, headers: { ...aAuth, 'Idempotency-Key': crypto.randomUUID() }, ...body })
-        if (res.status() !== 404) wrong.push(`${method} ${url}: ${res.status()} ${(await res.text()).slice(0, 120)}`)
+        const body = data ?? (method === 'POST' || method === 'PATCH' ? { title: 'x' } : undefined)
+        const res = await request.fetch(url, {
+          method,
+          headers: { ...aAuth, 'Idempotency-Key': crypto.randomUUID() },
+          maxRedirects: 0,
+          ...(body ? { data: body } : {}),
+        })
+        if (res.status() !== wanted) wrong.push(`${method} ${url}: ${res.status()}, not ${wanted}: ${(await res.text()).slice(0, 120)}`)
+        else answered[wanted as 404 | 403]++
       }),
     )
   }
-  figure('ownership probes by user A', aimed.length)
-  figure('ownership probes not answered 404', wrong.length)
+  figure('ownership probes by user A (B’s real ids / random)', `${aimed.length} (${real} / ${aimed.length - real})`)
+  figure('ownership probes answered 404 / 403 (signed video links)', `${answered[404]} / ${answered[403]}`)
+  figure('ownership probes answered otherwise', wrong.length)
   expect(wrong).toEqual([])
 
-  // B's rows are as they were; A's card list does not show B's.
-  expect(await json(request, `/api/tasks/${taskId}`, b.token)).toEqual(before.task)
-  expect(await json(request, `/api/orders/${orderId}`, b.token)).toEqual(before.order)
+  // B's rows are as they were; A holds none of B's cards and got no image of B's into a task.
+  expect(await bState()).toEqual(before)
   const aCards = await json(request, '/api/my-cards', a.token)
   expect(Array.isArray(aCards) ? aCards : aCards.list).toEqual([])
+  expect((await json(request, '/api/tasks', a.token)).total).toBe(0)
+  expect((await json(request, `/api/chat/conversations/${aConversation}/messages`, a.token)).total).toBe(0)
+  // The model never answered anyone: out of the way of the specs that follow.
+  expect((await request.patch(`/api/admin/chat-models/${vision.id}`, { headers: admin, data: { enabled: false } })).ok()).toBeTruthy()
 })

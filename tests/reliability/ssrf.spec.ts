@@ -2,8 +2,12 @@
 // (IPv4, decimal, hex, IPv4-mapped IPv6, AWS's IPv6), is refused, at saving or at 测试连接,
 // with a Chinese message. Loopback and private addresses stay allowed for backends on purpose
 // (an operator's relay on the LAN, docs/RELIABILITY.md §2); user-given URLs have their own,
-// stricter list (lib/net/safe-fetch.ts, unit-tested).
-import { asAdmin, uniqueName } from '../e2e/support/session'
+// stricter list (lib/net/safe-fetch.ts, unit-tested). A backend at an allowed address that answers
+// with a redirect to an internal host (another port of this machine, the metadata service) is not
+// followed there, neither on 测试连接 nor in a task, nor when the image URL it gives redirects.
+import net, { type AddressInfo } from 'node:net'
+import { sendJson, startServer } from '../fakes/common'
+import { asAdmin, registerViaApi, uniqueName } from '../e2e/support/session'
 import { expect, figure, test } from './support/fixtures'
 
 const TARGETS = [
@@ -46,4 +50,135 @@ test('model backends at metadata and link-local addresses are refused', async ({
   }
   figure('SSRF targets refused', `${outcomes.length} / ${TARGETS.length}`)
   console.log(outcomes.join('\n'))
+})
+
+/** Counts every TCP connection to it, whatever the protocol: an internal service that must never be reached. */
+async function startTrap() {
+  let connections = 0
+  const server = net.createServer((socket) => {
+    connections++
+    socket.destroy()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { port: (server.address() as AddressInfo).port, connections: () => connections, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+/**
+ * A backend at an allowed address (this machine's loopback, as an operator's LAN relay would be)
+ * that answers every call with a 302 to an internal target: /t<n>/... redirects to targets[n].
+ * The one exception is OpenAI's image generation, which answers properly with an image URL on
+ * the backend's own host, and that URL then redirects.
+ */
+async function startRedirector(targets: string[]) {
+  let hits = 0
+  const fake = await startServer((req, res, url) => {
+    hits++
+    const n = Number(/^\/t(\d+)\//.exec(url.pathname)?.[1])
+    if (req.method === 'POST' && url.pathname.endsWith('/images/generations'))
+      return sendJson(res, 200, { created: 1, data: [{ url: `${fake.url}/t${n}/image.png` }] })
+    res.writeHead(302, { location: targets[n] ?? '/' })
+    res.end()
+  })
+  return { ...fake, hits: () => hits }
+}
+
+test('a backend that redirects to an internal host is not followed there', async ({ request }) => {
+  test.setTimeout(240_000)
+  const admin = await asAdmin(request)
+  const trap = await startTrap()
+  // The trap itself: a connection is counted (and then taken off again).
+  await new Promise<void>((resolve, reject) => net.connect(trap.port, '127.0.0.1', resolve).on('error', reject))
+  await expect.poll(trap.connections).toBe(1)
+  const targets = [
+    `http://127.0.0.1:${trap.port}/latest/meta-data/`,
+    `https://127.0.0.1:${trap.port}/`,
+    `http://localhost:${trap.port}/admin`,
+    'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+    'http://[::ffff:a9fe:a9fe]/latest/meta-data/',
+  ]
+  const backend = await startRedirector(targets)
+  const user = await registerViaApi(request)
+  const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
+  const adjusted = await request.post(`/api/admin/user/${me.id}/adjust`, {
+    headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() },
+    data: { points: 100, reason: 'ssrf' },
+  })
+  expect(adjusted.ok(), await adjusted.text()).toBeTruthy()
+
+  const refused: string[] = []
+  const created = async (url: string, data: Record<string, unknown>) => {
+    const res = await request.post(url, { headers: admin, data })
+    expect(res.ok(), await res.text()).toBeTruthy()
+    return (await res.json()).data.id as string
+  }
+  for (const [n, target] of targets.entries()) {
+    const endpoint = `${backend.url}/t${n}`
+    // 测试连接 of every kind of backend, and of a chat model.
+    for (const kind of ['sd-webui', 'comfyui', 'openai-images', 'mj-proxy'] as const) {
+      const mj = kind === 'mj-proxy'
+      const id = await created('/api/admin/models', {
+        name: uniqueName('跳转'),
+        type: mj ? 'MID_JOURNEY' : 'STABLE_DIFFUSION',
+        backend: kind,
+        endpoint,
+        secret: 'sk-ssrf',
+        prices: mj ? { MJ_IMAGINE: 1 } : { SD_TEXT2IMG: 1 },
+        enabled: false,
+      })
+      const tested = (await (await request.post(`/api/admin/models/${id}/test`, { headers: admin })).json()).data
+      expect(tested.ok, `${kind} → ${target}: ${JSON.stringify(tested)}`).toBe(false)
+      refused.push(`${kind} 测试连接 → ${target}: ${tested.message}`)
+      await request.delete(`/api/admin/models/${id}`, { headers: admin })
+    }
+    const chatId = await created('/api/admin/chat-models', {
+      name: uniqueName('跳转'),
+      endpoint,
+      secret: 'sk-ssrf',
+      model: 'x',
+      pricePerMessage: 0,
+      enabled: false,
+    })
+    const chatTest = (await (await request.post(`/api/admin/chat-models/${chatId}/test`, { headers: admin })).json()).data
+    expect(chatTest.ok, `chat → ${target}: ${JSON.stringify(chatTest)}`).toBe(false)
+    refused.push(`chat 测试连接 → ${target}: ${chatTest.message}`)
+    await request.delete(`/api/admin/chat-models/${chatId}`, { headers: admin })
+
+    // Real tasks: SD WebUI's txt2img answers the redirect; OpenAI's image URL redirects.
+    for (const kind of ['sd-webui', 'openai-images'] as const) {
+      const modelId = await created('/api/admin/models', {
+        name: uniqueName('跳转'),
+        backend: kind,
+        endpoint,
+        secret: 'sk-ssrf',
+        prices: { SD_TEXT2IMG: 1 },
+        sort: 10_000,
+      })
+      const submitted = await request.post('/api/tasks', {
+        headers: { authorization: `Bearer ${user.token}` },
+        data: { type: 'SD_TEXT2IMG', modelId, params: { prompt: 'ssrf redirect', count: 1 } },
+      })
+      expect(submitted.ok(), await submitted.text()).toBeTruthy()
+      const taskId = (await submitted.json()).data.id
+      let task = { status: '', errorMessage: '' as string | null }
+      await expect
+        .poll(
+          async () => {
+            task = (await (await request.get(`/api/tasks/${taskId}`, { headers: { authorization: `Bearer ${user.token}` } })).json()).data
+            return task.status
+          },
+          { timeout: 60_000 },
+        )
+        .toBe('FAIL')
+      refused.push(`${kind} task → ${target}: FAIL (${task.errorMessage ?? ''})`)
+      await request.patch(`/api/admin/models/${modelId}`, { headers: admin, data: { enabled: false } })
+    }
+  }
+  console.log(refused.join('\n'))
+  figure('SSRF redirects to internal hosts: backend calls refused', `${refused.length} / ${targets.length * 7}`)
+  const reached = trap.connections() - 1
+  figure('SSRF redirector answers / connections reaching the internal trap', `${backend.hits()} / ${reached}`)
+  expect(backend.hits()).toBeGreaterThanOrEqual(targets.length * 7)
+  expect(reached).toBe(0)
+  await backend.close()
+  await trap.close()
 })

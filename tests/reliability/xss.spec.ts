@@ -1,80 +1,10 @@
 // 50 XSS payloads as task prompts and as display names, shown back on the pages that list them
 // (the user's own creation page and account menu, the console's task and user lists) while
 // Chromium watches: a payload that ran would call _x() (set up before any page script) or open
-// a dialog. Chat messages are not covered yet (no chat model in this suite, docs/RELIABILITY.md §4).
-import type { Page } from '@playwright/test'
+// a dialog. Chat messages carry the same payloads in chat-xss.spec.ts.
 import { asAdmin, signInWithToken, uniqueName, loginViaApi } from '../e2e/support/session'
 import { expect, figure, test } from './support/fixtures'
-
-const PAYLOADS = [
-  '<script>_x()</script>',
-  '<img src=x onerror=_x()>',
-  '<svg onload=_x()>',
-  '<svg><script>_x()</script></svg>',
-  '<body onload=_x()>',
-  '<iframe src="javascript:_x()">',
-  '<iframe srcdoc="<script>parent._x()</script>">',
-  '<a href="javascript:_x()">a</a>',
-  '<input autofocus onfocus=_x()>',
-  '<details open ontoggle=_x()>',
-  '<video><source onerror=_x()></video>',
-  '<audio src=x onerror=_x()>',
-  '<marquee onstart=_x()>',
-  '<object data="javascript:_x()">',
-  '<embed src="javascript:_x()">',
-  '<math><a href="javascript:_x()">m</a></math>',
-  '<form><button formaction=javascript:_x()>b',
-  '<isindex action=javascript:_x()>',
-  '<select autofocus onfocus=_x()>',
-  '<textarea autofocus onfocus=_x()>',
-  '<keygen autofocus onfocus=_x()>',
-  '<div style="background:url(javascript:_x())">',
-  '<style>@import "javascript:_x()";</style>',
-  '<link rel=import href="data:text/html,<script>_x()</script>">',
-  '<meta http-equiv="refresh" content="0;javascript:_x()">',
-  '<base href="javascript:_x()//">',
-  '"><script>_x()</script>',
-  "'><img src=x onerror=_x()>",
-  '</textarea><script>_x()</script>',
-  '</title><script>_x()</script>',
-  '</script><script>_x()</script>',
-  '<scr<script>ipt>_x()</script>',
-  '<SCRIPT SRC=data:,_x()></SCRIPT>',
-  '<img src="x" onerror="&#95;x()">',
-  '<img src=x onerror=\\u005fx()>',
-  '<img/src/onerror=_x()>',
-  '<svg/onload=_x()//',
-  '"onmouseover="_x()"',
-  'javascript:_x()',
-  'data:text/html,<script>_x()</script>',
-  '{{constructor.constructor("_x()")()}}',
-  '${_x()}',
-  '<!--<img src="--><img src=x onerror=_x()//">',
-  '<noscript><p title="</noscript><img src=x onerror=_x()>">',
-  '<template><img src=x onerror=_x()></template>',
-  '[x](javascript:_x())',
-  '![x](x" onerror="_x())',
-  '<img src=x onerror=alert(1)>',
-  '<script>alert(document.domain)</script>',
-  '<svg><animate onbegin=_x() attributeName=x>',
-]
-
-/** Marks the page: _x() counts executions, alert/confirm/prompt would open dialogs that are counted too. */
-async function watchForScripts(page: Page): Promise<() => Promise<number>> {
-  let dialogs = 0
-  page.on('dialog', (dialog) => {
-    dialogs++
-    void dialog.dismiss()
-  })
-  await page.addInitScript(() => {
-    const w = window as unknown as { _x: () => void; __xss: number }
-    w.__xss = 0
-    w._x = () => {
-      w.__xss++
-    }
-  })
-  return async () => dialogs + (await page.evaluate(() => (window as unknown as { __xss: number }).__xss))
-}
+import { PAYLOADS, watchForScripts } from './support/xss-payloads'
 
 test('50 XSS payloads as prompts and names run nowhere they are shown', async ({ page, request }) => {
   test.setTimeout(240_000)

@@ -7,9 +7,9 @@ import { E2E_DATABASE_URL_FILE } from '../../e2e/support/constants'
 
 type Mismatch = { username: string; balance: number; ledgerBalance: number; points: number; ledgerPoints: number }
 
-/** Users whose balance or points differ from the sum of their ledger rows. */
-export async function ledgerMismatches(): Promise<{ users: number; mismatches: Mismatch[] }> {
-  const client = new pg.Client({ connectionString: readFileSync(E2E_DATABASE_URL_FILE, 'utf8').trim() })
+/** Users whose balance or points differ from the sum of their ledger rows (in the e2e database unless told another). */
+export async function ledgerMismatches(databaseUrl?: string): Promise<{ users: number; mismatches: Mismatch[] }> {
+  const client = new pg.Client({ connectionString: databaseUrl ?? readFileSync(E2E_DATABASE_URL_FILE, 'utf8').trim() })
   await client.connect()
   try {
     const { rows } = await client.query<Mismatch & { total: string }>(`
