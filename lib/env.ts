@@ -78,6 +78,13 @@ export const ZEnvSchema = z.object({
   /** SMS provider endpoints (tests point them at fakes). */
   ALIYUN_SMS_ENDPOINT: z.url().default('https://dysmsapi.aliyuncs.com'),
   TENCENT_SMS_ENDPOINT: z.url().default('https://sms.tencentcloudapi.com'),
+  /**
+   * How long a web process may reuse a signed-in user it looked up (seconds; 0 = look up
+   * on every request). Changes to a user reach every process at once through a database
+   * notification (lib/auth/session-cache.ts); this bounds a missed one. Unset: 10, and 0
+   * under NODE_ENV=test.
+   */
+  SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).optional(),
   /** Run the background worker inside the web process (the embedded default does). */
   RUN_WORKER_IN_WEB: booleanString.default(false),
 })

@@ -1,22 +1,26 @@
 import 'server-only'
 import { db } from '@/lib/db'
 import type { Role } from '@/lib/generated/prisma/enums'
+import { cachedSessionRow } from './session-cache'
 import { readBearerToken } from './token'
 
 export type SessionUser = { id: string; username: string; name: string; role: Role }
 
 /**
- * The user behind a request, read fresh from the database every time: a token whose
- * version is stale (logout, password change, ban) or whose user is gone counts as none,
- * and a role change takes effect on the next request.
+ * The user behind a request: a token whose version is stale (logout, password change,
+ * ban) or whose user is gone counts as none, and a role change takes effect on the next
+ * request. The row comes from the database, or from the short per-process cache that
+ * every change to it empties (./session-cache.ts).
  */
 export async function resolveSessionUser(headers: Headers): Promise<SessionUser | null> {
   const claims = await readBearerToken(headers)
   if (!claims) return null
-  const user = await db().user.findUnique({
-    where: { id: claims.sub },
-    select: { id: true, username: true, name: true, role: true, tokenVersion: true, bannedAt: true },
-  })
+  const user = await cachedSessionRow(claims.sub, () =>
+    db().user.findUnique({
+      where: { id: claims.sub },
+      select: { id: true, username: true, name: true, role: true, tokenVersion: true, bannedAt: true },
+    }),
+  )
   if (!user || user.tokenVersion !== claims.ver || user.bannedAt) return null
   return { id: user.id, username: user.username, name: user.name, role: user.role }
 }

@@ -14,14 +14,27 @@ export function issueToken(userId: string, tokenVersion: number): Promise<string
   return encode({ token: { sub: userId, ver: tokenVersion }, secret: env().AUTH_SECRET, maxAge: TOKEN_MAX_AGE_SECONDS })
 }
 
+// Decrypting a token derives its key and runs AES-GCM each time; a token's claims never
+// change, so each process keeps the recent ones until they expire.
+const MAX_DECODED = 10_000
+const decoded = new Map<string, { claims: TokenClaims; expiresAt: number }>()
+
 /**
  * Reads the bearer token of a request. Only the Authorization header counts: the app
  * sets no cookies, so there is nothing a cross-site request could ride on.
  */
 export async function readBearerToken(headers: Headers): Promise<TokenClaims | null> {
-  if (!headers.get('authorization')?.startsWith('Bearer ')) return null
-  const onlyTheHeader = { headers: new Headers({ authorization: headers.get('authorization')! }), cookies: {} }
+  const authorization = headers.get('authorization')
+  if (!authorization?.startsWith('Bearer ')) return null
+  const known = decoded.get(authorization)
+  if (known && known.expiresAt > Date.now()) return known.claims
+  const onlyTheHeader = { headers: new Headers({ authorization }), cookies: {} }
   const payload = await getToken({ req: onlyTheHeader as never, secret: env().AUTH_SECRET })
   if (!payload || typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null
-  return { sub: payload.sub, ver: payload.ver }
+  const claims = { sub: payload.sub, ver: payload.ver }
+  if (typeof payload.exp === 'number') {
+    if (decoded.size >= MAX_DECODED) decoded.delete(decoded.keys().next().value!)
+    decoded.set(authorization, { claims, expiresAt: payload.exp * 1000 })
+  }
+  return claims
 }

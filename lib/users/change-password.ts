@@ -2,6 +2,7 @@ import 'server-only'
 import { db } from '@/lib/db'
 import { hashPassword, verifyPassword } from '@/lib/auth/password'
 import { takeAttempt } from '@/lib/auth/rate-limit'
+import { forgetSessionUser } from '@/lib/auth/session-cache'
 import { issueToken } from '@/lib/auth/token'
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { isTooCommon } from './common-passwords'
@@ -29,5 +30,6 @@ export async function changePassword(userId: string, currentPassword: string, ne
     data: { passwordHash, tokenVersion: { increment: 1 } },
     select: { tokenVersion: true },
   })
+  forgetSessionUser(userId)
   return { token: await issueToken(userId, updated.tokenVersion) }
 }

@@ -2,7 +2,7 @@ import 'server-only'
 import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
-import type { Prisma } from '@/lib/generated/prisma/client'
+import { Prisma } from '@/lib/generated/prisma/client'
 import type { WallStatus } from '@/lib/generated/prisma/enums'
 import { conflict, notFound } from '@/lib/http/app-error'
 import { pageArgs, type Page } from '@/lib/http/pagination'
@@ -17,6 +17,8 @@ export type AdminWallWork = {
   model: string
   thumbUrl: string
   imageUrl: string
+  /** A clip's MP4 (type VIDEO); the images are then its poster. */
+  videoUrl: string | null
   width: number
   height: number
   prompt: string
@@ -35,50 +37,50 @@ export async function listWallForAdmin(query: {
   featured?: string
   reported?: string
 }): Promise<Page<AdminWallWork>> {
-  const where: Prisma.WallWorkWhereInput = {
-    ...(query.status ? { status: query.status } : {}),
-    ...(query.featured ? { featured: true } : {}),
-    ...(query.reported ? { reports: { gt: 0 } } : {}),
-  }
-  const orderBy: Prisma.WallWorkOrderByWithRelationInput[] = query.reported
-    ? [{ reports: 'desc' }, { id: 'desc' }]
+  const conditions = [
+    query.status ? Prisma.sql`w."status" = ${query.status}::"WallStatus"` : null,
+    query.featured ? Prisma.sql`w."featured"` : null,
+    query.reported ? Prisma.sql`w."reports" > 0` : null,
+  ].filter((c) => c !== null)
+  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty
+  const order = query.reported
+    ? Prisma.sql`w."reports" DESC, w."id" DESC`
     : query.featured
-      ? [{ sort: 'desc' }, { listedAt: 'desc' }, { id: 'desc' }]
+      ? Prisma.sql`w."sort" DESC, w."listedAt" DESC, w."id" DESC`
       : query.status === 'PENDING'
-        ? [{ createdAt: 'asc' }, { id: 'asc' }]
-        : [{ createdAt: 'desc' }, { id: 'desc' }]
-  const [rows, total] = await Promise.all([
-    db().wallWork.findMany({
-      where,
-      orderBy,
-      ...pageArgs(query),
-      select: {
-        id: true,
-        taskId: true,
-        status: true,
-        featured: true,
-        sort: true,
-        modelType: true,
-        modelName: true,
-        thumbUrl: true,
-        imageUrl: true,
-        width: true,
-        height: true,
-        prompt: true,
-        likes: true,
-        reports: true,
-        createdAt: true,
-        listedAt: true,
-        user: { select: { id: true, name: true } },
-      },
-    }),
-    db().wallWork.count({ where }),
-  ])
+        ? Prisma.sql`w."createdAt" ASC, w."id" ASC`
+        : Prisma.sql`w."createdAt" DESC, w."id" DESC`
+  const { skip, take } = pageArgs(query)
+  const counted = [
+    query.status ? Prisma.sql`c."status" = ${query.status}::"WallStatus"` : null,
+    query.featured ? Prisma.sql`c."featured"` : null,
+    query.reported ? Prisma.sql`c."reported"` : null,
+  ].filter((c) => c !== null)
+  const countWhere = counted.length ? Prisma.sql`WHERE ${Prisma.join(counted, ' AND ')}` : Prisma.empty
+  // One statement: the exact total from the counters the triggers on "WallWork" keep in step
+  // with every write (migration list_counts, at most 12 rows summed), and the page with its
+  // authors, cut on the index order before the join. An empty page is one row of the total.
+  const rows = await db().$queryRaw<Array<PageRow>>`
+    SELECT t."total", w."id", w."taskId", w."status", w."featured", w."sort", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."videoUrl", w."width",
+           w."height", w."prompt", w."likes", w."reports", w."createdAt", w."listedAt", u."id" AS "authorId", u."name" AS "authorName"
+    FROM (SELECT coalesce(sum(c."n"), 0)::int AS "total" FROM "WallWorkCount" c ${countWhere}) t
+    LEFT JOIN LATERAL (SELECT * FROM "WallWork" w ${where} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) w ON true
+    LEFT JOIN "User" u ON u."id" = w."userId"
+    ORDER BY ${order}`
   return {
-    list: rows.map(({ modelType, modelName, user, ...r }) => ({ ...r, type: modelType, model: modelName, author: user })),
-    total,
+    list: rows
+      .filter((r) => r.id !== null)
+      .map(({ total: _total, modelType, modelName, authorId, authorName, ...r }) => ({
+        ...r,
+        type: modelType,
+        model: modelName,
+        author: { id: authorId, name: authorName },
+      })),
+    total: rows[0]?.total ?? 0,
   }
 }
+
+type PageRow = Omit<AdminWallWork, 'type' | 'model' | 'author'> & { total: number; modelType: string; modelName: string; authorId: string; authorName: string }
 
 /** Approves a submission (or brings a hidden work back): it goes on the wall as its newest work. */
 export async function approveWork(actor: SessionUser, ip: string, id: string): Promise<{ id: string; status: WallStatus }> {

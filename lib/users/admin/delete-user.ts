@@ -2,6 +2,7 @@ import 'server-only'
 import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import { canManageUser } from '@/lib/auth/permissions'
+import { forgetSessionUser } from '@/lib/auth/session-cache'
 import type { SessionUser } from '@/lib/auth/session'
 import { conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { assertNotLastAdmin } from './last-admin-guard'
@@ -22,5 +23,6 @@ export async function deleteUserByAdmin(actor: SessionUser, ip: string, id: stri
     await tx.user.delete({ where: { id } })
     await recordAudit(tx, actor, ip, { action: 'user.delete', targetType: 'User', targetId: id, before: target })
   })
+  forgetSessionUser(id)
   return { id }
 }

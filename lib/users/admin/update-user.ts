@@ -3,6 +3,7 @@ import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import { hashPassword } from '@/lib/auth/password'
 import { assignableRoles, canManageUser } from '@/lib/auth/permissions'
+import { forgetSessionUser } from '@/lib/auth/session-cache'
 import type { SessionUser } from '@/lib/auth/session'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest, conflict, forbidden, notFound } from '@/lib/http/app-error'
@@ -19,7 +20,7 @@ import { assertNotLastAdmin } from './last-admin-guard'
 export async function updateUserByAdmin(actor: SessionUser, ip: string, id: string, input: TAdminUserUpdate): Promise<AdminUserRow> {
   const passwordHash = input.password ? await hashPassword(input.password) : undefined
   try {
-    return await db().$transaction(async (tx) => {
+    const updated = await db().$transaction(async (tx) => {
       const target = await tx.user.findUnique({ where: { id }, select: { ...ADMIN_USER_SELECT } })
       if (!target) throw notFound('用户不存在')
       if (!canManageUser(actor.role, target.role)) throw forbidden('没有权限修改该用户')
@@ -52,6 +53,8 @@ export async function updateUserByAdmin(actor: SessionUser, ip: string, id: stri
       })
       return toAdminUserRow(row)
     })
+    forgetSessionUser(id)
+    return updated
   } catch (error) {
     if ((error as { code?: string }).code === 'P2002') throw conflict('手机号已被其他用户绑定')
     throw error
