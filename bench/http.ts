@@ -1,0 +1,249 @@
+// Speed over HTTP: the production build started as a site owner starts it (scripts/start.ts,
+// `next start` behind the small peer-address server), on a fresh database with 100,000
+// cards and 100,000 works on the wall, loaded by autocannon with 10 connections. For each
+// route: throughput, p50, p99 and the throughput's ratio to GET /api/health, a route
+// handler that does nothing (the framework's ceiling on this machine, measured in the same
+// run, in rounds alternating with each route's), and the CPU each request costs the web
+// process tree and the database backends (steadier than req/s on a shared machine). Then
+// the memory of the web process tree (RSS: the launcher and the Next.js server) under
+// steady mixed load, after 2 minutes and at the end. No worker process runs: submitted
+// tasks stay queued, so the CPU is the web's alone. Prints figures; asserts nothing.
+//   Run: npm run build && npm run bench:http -- [--minutes 10] [--seconds 15] [--only <route name part>]
+// (BENCH_ROWS=20000 for a quicker seed; PORT defaults to 3341.)
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { siteCpu, startSite, treeRssMb } from './site'
+
+const { values: args } = parseArgs({
+  options: { minutes: { type: 'string', default: '10' }, seconds: { type: 'string', default: '15' }, only: { type: 'string' } },
+})
+const MINUTES = Number(args.minutes)
+const SECONDS = Number(args.seconds)
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000)
+const CONNECTIONS = 10
+const PORT = Number(process.env.PORT ?? 3341)
+const BASE = `http://127.0.0.1:${PORT}`
+
+const site = await startSite('http', PORT)
+const { issueToken } = await import('../lib/auth/token')
+const pool = new pg.Pool({ connectionString: site.databaseUrl, max: 4 })
+
+async function seed() {
+  const [model] = (await pool.query(`SELECT id FROM "AiModel" WHERE backend = 'demo' AND type = 'STABLE_DIFFUSION' LIMIT 1`)).rows
+  const [admin] = (await pool.query(`SELECT id FROM "User" WHERE username = 'admin'`)).rows
+  // 2,000 users with points (each submit of the POST run goes to the next one, so no one
+  // reaches the pending-task limit), 200 of whom own the works.
+  await pool.query(
+    `INSERT INTO "User" (id, username, name, points, "updatedAt") SELECT 'bench-u' || g, 'bench_u' || g, '画手' || g, 100000, now() FROM generate_series(1, 2000) g`,
+  )
+  await pool.query(
+    `INSERT INTO "Task" (id, "userId", type, status, stage, params, "modelId", "priceSnapshot", "chargedPoints", "deadlineAt", "updatedAt", "createdAt")
+     SELECT 'bench-t' || g, 'bench-u' || (g % 200 + 1), 'SD_TEXT2IMG', 'SUCCESS', 'DONE', jsonb_build_object('prompt', '山间云海 ' || g, 'count', 1), $2, '{}', 1, now(), now(),
+            timestamp '2026-01-01' + g * interval '1 second'
+     FROM generate_series(1, $1) g`,
+    [ROWS, model.id],
+  )
+  await pool.query(
+    `INSERT INTO "WallWork" (id, "taskId", "userId", status, "modelType", "modelName", "imageUrl", "thumbUrl", width, height, prompt, likes, reports, "listedAt", "updatedAt", "createdAt")
+     SELECT 'bench-w' || lpad(g::text, 7, '0'), 'bench-t' || g, 'bench-u' || (g % 200 + 1),
+            (CASE WHEN g % 20 = 0 THEN 'PENDING' WHEN g % 20 = 1 THEN 'HIDDEN' ELSE 'APPROVED' END)::"WallStatus",
+            'STABLE_DIFFUSION', 'demo', '/files/results/b/' || g || '.png', '/files/results/b/' || g || '.thumb.webp', 512, 512, '山间云海 ' || g,
+            floor(power(random(), 6) * 500)::int, (g % 97 = 0)::int,
+            CASE WHEN g % 20 > 1 THEN timestamp '2026-01-01' + (g / 50) * interval '1 second' END, now(), timestamp '2026-01-01' + g * interval '1 second'
+     FROM generate_series(1, $1) g`,
+    [ROWS],
+  )
+  const batch = (await pool.query(`INSERT INTO "CardBatch"(points, count, "createdById") VALUES (10, $1, $2) RETURNING id`, [ROWS, admin.id])).rows[0].id
+  await pool.query(
+    `INSERT INTO "Card"("keyHash", "cardKeyEnc", "keyMask", points, "batchId", status)
+     SELECT md5(g::text), 'sealed', 'ABC******XYZ', 10, $2, (CASE WHEN g % 10 = 0 THEN 'FAIL' ELSE 'SUCCESS' END)::"Status" FROM generate_series(1, $1) g`,
+    [ROWS, batch],
+  )
+  await pool.query('ANALYZE')
+  return { admin: admin.id as string }
+}
+
+type Target = { name: string; path: string; method?: 'GET' | 'POST'; tokens?: string[]; body?: string }
+type Figures = { name: string; rps: number; p50: number; p99: number; errors: number; served: number; webCpuMs: number; dbCpuMs: number }
+
+const databaseName = new URL(site.databaseUrl).pathname.slice(1)
+const backends = async () =>
+  (await pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [databaseName])).rows.map((r) => r.pid)
+
+async function run(target: Target, seconds: number): Promise<Figures> {
+  const cpu = await siteCpu(site.pid, backends)
+  const figures = await load(target, seconds)
+  const used = await cpu()
+  return { ...figures, webCpuMs: used.web, dbCpuMs: used.db }
+}
+
+function load(target: Target, seconds: number): Promise<Omit<Figures, 'webCpuMs' | 'dbCpuMs'>> {
+  let next = 0
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: BASE,
+        connections: CONNECTIONS,
+        duration: seconds,
+        requests: [
+          {
+            method: target.method ?? 'GET',
+            path: target.path,
+            body: target.body,
+            setupRequest: (req) => {
+              const headers: Record<string, string> = { ...(req.headers as Record<string, string>) }
+              if (target.body) headers['content-type'] = 'application/json'
+              if (target.tokens) headers.authorization = `Bearer ${target.tokens[next++ % target.tokens.length]}`
+              return { ...req, headers }
+            },
+          },
+        ],
+      },
+      (error, result) => {
+        if (error) return reject(error)
+        const served = result.requests.total - result.non2xx - result.errors - result.timeouts
+        resolve({
+          name: target.name,
+          rps: served / (result.duration || seconds),
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          errors: result.non2xx + result.errors + result.timeouts,
+          served,
+        })
+      },
+    )
+  })
+}
+
+/** Rounds of one route as one figure: mean throughput, median p50, worst p99, all errors. */
+function merge(rounds: Figures[]): Figures {
+  const p50s = rounds.map((r) => r.p50).sort((a, b) => a - b)
+  return {
+    name: rounds[0]!.name,
+    rps: rounds.reduce((sum, r) => sum + r.rps, 0) / rounds.length,
+    p50: p50s[Math.floor(p50s.length / 2)]!,
+    p99: Math.max(...rounds.map((r) => r.p99)),
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    served: rounds.reduce((sum, r) => sum + r.served, 0),
+    webCpuMs: rounds.reduce((sum, r) => sum + r.webCpuMs, 0),
+    dbCpuMs: rounds.reduce((sum, r) => sum + r.dbCpuMs, 0),
+  }
+}
+
+try {
+  const ids = await seed()
+  const users = Array.from({ length: 2000 }, (_, i) => `bench-u${i + 1}`)
+  const tokens = await Promise.all(users.map((id) => issueToken(id, 0)))
+  // Readers: 100 signed-in users, each back within a second or two (a page polling, a
+  // person clicking), as on a site in use. The POST run spreads over all 2,000.
+  const readers = tokens.slice(0, 100)
+  const adminToken = [await issueToken(ids.admin, 0)]
+  const owner = [tokens[0]!] // bench-u1 owns 500 tasks of the 100,000
+  const submit = JSON.stringify({ type: 'SD_TEXT2IMG', params: { prompt: '一只橘猫坐在窗台上', count: 1 } })
+
+  const ceiling: Target = { name: 'GET /api/health (ceiling)', path: '/api/health' }
+  const targets: Target[] = [
+    { name: 'GET /api/site-config/site-info', path: '/api/site-config/site-info' },
+    { name: 'GET /api/users/profile (signed in)', path: '/api/users/profile', tokens: readers },
+    { name: `GET /api/admin/cards page 1 (${ROWS.toLocaleString()} cards)`, path: '/api/admin/cards?page=1&pageSize=20', tokens: adminToken },
+    {
+      name: 'GET /api/admin/cards?status=SUCCESS last page',
+      path: `/api/admin/cards?status=SUCCESS&page=${Math.ceil((ROWS * 0.9) / 20)}&pageSize=20`,
+      tokens: adminToken,
+    },
+    { name: `GET /api/admin/wall page 1 (${ROWS.toLocaleString()} works)`, path: '/api/admin/wall?page=1&pageSize=20', tokens: adminToken },
+    { name: 'GET /api/admin/wall?status=PENDING page 1', path: '/api/admin/wall?status=PENDING&page=1&pageSize=20', tokens: adminToken },
+    { name: 'GET /api/wall (first page, signed in)', path: '/api/wall?limit=30', tokens: readers },
+    { name: 'GET /api/wall (anonymous)', path: '/api/wall?limit=30' },
+    { name: 'GET /api/tasks (500 tasks of the caller)', path: '/api/tasks?page=1&pageSize=20', tokens: owner },
+    { name: 'POST /api/tasks (demo backend)', path: '/api/tasks', method: 'POST', tokens, body: submit },
+  ]
+
+  if (args.only) targets.splice(0, targets.length, ...targets.filter((t) => t.name.includes(args.only!)))
+  // Warm every route (lazily loaded chunks, plans, pools) before measuring.
+  for (const t of [ceiling, ...targets]) await run(t, 2)
+  // Other work on a shared machine comes and goes, so each route is measured in rounds
+  // alternating with the ceiling, and its ratio is to the ceiling's rounds beside it.
+  const ROUNDS = 3
+  const rows: Array<Figures & { ceiling: Figures }> = []
+  for (const t of targets) {
+    const mine: Figures[] = []
+    const tops: Figures[] = []
+    for (let r = 0; r < ROUNDS; r++) {
+      tops.push(await run(ceiling, Math.max(1, Math.round(SECONDS / ROUNDS))))
+      mine.push(await run(t, Math.max(1, Math.round(SECONDS / ROUNDS))))
+    }
+    rows.push({ ...merge(mine), ceiling: merge(tops) })
+  }
+
+  console.log(
+    `\nHTTP, ${CONNECTIONS} connections, ${ROWS.toLocaleString()} cards and works; each route ${SECONDS} s in ${ROUNDS} rounds, ` +
+      'each round beside a round of the ceiling (GET /api/health); p50/p99: median and worst of the rounds;\n' +
+      'web CPU: the web process tree per request served; web CPU ratio = ceiling web CPU/req ÷ route web CPU/req, the throughput ratio\n' +
+      'when the single-threaded web process is what limits (PostgreSQL runs on the other core); db CPU: its backends per request',
+  )
+  console.table(
+    rows.map((f) => ({
+      route: f.name,
+      'req/s': Math.round(f.rps),
+      'p50 ms': f.p50,
+      'p99 ms': f.p99,
+      'ceiling req/s': Math.round(f.ceiling.rps),
+      'ceiling p99 ms': f.ceiling.p99,
+      'ratio to ceiling': `${(f.rps / f.ceiling.rps).toFixed(2)}×`,
+      'web CPU ms/req': (f.webCpuMs / f.served).toFixed(2),
+      'ceiling web CPU ms/req': (f.ceiling.webCpuMs / f.ceiling.served).toFixed(2),
+      'web CPU ratio': `${(f.ceiling.webCpuMs / f.ceiling.served / (f.webCpuMs / f.served)).toFixed(2)}×`,
+      'db CPU ms/req': (f.dbCpuMs / f.served).toFixed(2),
+      'non-2xx': f.errors,
+    })),
+  )
+
+  // What a 总计 N 条 costs PostgreSQL: counting every row (as the lists did) or summing the kept counters.
+  const sqlMs = async (sql: string) => {
+    for (let i = 0; i < 5; i++) await pool.query(sql)
+    const start = performance.now()
+    for (let i = 0; i < 50; i++) await pool.query(sql)
+    return ((performance.now() - start) / 50).toFixed(2)
+  }
+  console.log("\nThe lists' totals in PostgreSQL, mean of 50 sequential queries (ms)")
+  console.table([
+    { total: 'all cards', 'count(*)': await sqlMs(`SELECT count(*) FROM "Card"`), 'kept counters': await sqlMs(`SELECT sum(n) FROM "CardCount"`) },
+    {
+      total: 'cards SUCCESS',
+      'count(*)': await sqlMs(`SELECT count(*) FROM "Card" WHERE status = 'SUCCESS'`),
+      'kept counters': await sqlMs(`SELECT sum(n) FROM "CardCount" WHERE status = 'SUCCESS'`),
+    },
+    { total: 'all wall works', 'count(*)': await sqlMs(`SELECT count(*) FROM "WallWork"`), 'kept counters': await sqlMs(`SELECT sum(n) FROM "WallWorkCount"`) },
+    {
+      total: 'wall works PENDING',
+      'count(*)': await sqlMs(`SELECT count(*) FROM "WallWork" WHERE status = 'PENDING'`),
+      'kept counters': await sqlMs(`SELECT sum(n) FROM "WallWorkCount" WHERE status = 'PENDING'`),
+    },
+  ])
+
+  // Steady mixed load: the reads above in turn, RSS sampled after 2 minutes and at the end.
+  const mixed = targets.filter((t) => t.method !== 'POST')
+  const rssStart = await treeRssMb(site.pid)
+  const samples: Array<[number, number]> = []
+  const started = Date.now()
+  while (Date.now() - started < MINUTES * 60_000) {
+    for (const t of mixed) {
+      await run(t, 5)
+      const minute = (Date.now() - started) / 60_000
+      if (samples.length === 0 && minute >= Math.min(2, MINUTES)) samples.push([minute, await treeRssMb(site.pid)])
+      if (Date.now() - started >= MINUTES * 60_000) break
+    }
+  }
+  samples.push([(Date.now() - started) / 60_000, await treeRssMb(site.pid)])
+  console.log(`\nMemory of the web process tree (RSS) under steady mixed load, ${MINUTES} min`)
+  console.table([
+    { when: 'after seeding, before the load', 'RSS MB': Math.round(rssStart) },
+    ...samples.map(([m, mb]) => ({ when: `after ${m.toFixed(1)} min`, 'RSS MB': Math.round(mb) })),
+  ])
+  if (samples.length === 2) console.log(`growth from ${samples[0]![0].toFixed(1)} min to the end: ${Math.round(samples[1]![1] - samples[0]![1])} MB`)
+} finally {
+  await pool.end()
+  await site.stop()
+}
