@@ -2,12 +2,18 @@
 
 import { Toaster as Sonner } from 'sonner'
 
-/** Where toasts show: top centre, stacked (never folded behind each other), in the site's dark colours. */
+/**
+ * Where toasts show: top centre just under the header (on a phone, under its navigation row
+ * too), stacked (never folded behind each other), in the site's dark colours. Over the header
+ * they would hide the user menu and the navigation for as long as they last.
+ */
 export function Toaster() {
   return (
     <Sonner
       theme="dark"
       position="top-center"
+      offset={{ top: 64 }}
+      mobileOffset={{ top: 104 }}
       expand
       visibleToasts={4}
       gap={8}

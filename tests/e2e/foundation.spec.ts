@@ -23,6 +23,9 @@ test('a newcomer registers, sees the profile and logs out', async ({ page }) => 
   await page.getByRole('button', { name: '保存昵称' }).click()
   await expect(page.getByText('已保存')).toBeVisible()
   await expect(page.getByRole('button', { name: '新来的画师' })).toBeVisible()
+  // The toast settles under the header (its navigation row too, on a phone): the user menu stays in reach.
+  const header = (await page.locator('header').boundingBox())!
+  await expect.poll(async () => (await page.getByText('已保存').boundingBox())?.y ?? 0).toBeGreaterThanOrEqual(header.y + header.height)
 
   await page.getByRole('button', { name: '新来的画师' }).click()
   await page.getByRole('menuitem', { name: '退出登录' }).click()
