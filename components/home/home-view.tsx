@@ -9,17 +9,16 @@ import { USER_MENU } from '@/lib/navigation'
 import { useMainNav } from '@/components/create/use-catalog'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
-import { WorkGrid } from '@/components/wall/wall-gallery'
 import { PriceSection } from './price-section'
+import { SAMPLE_COUNT, SampleGrid } from './sample-grid'
 
-const SAMPLES = 12
 const SHOWROOM = new Set(['/', '/image_wall', '/showcase', '/home'])
 
 /** The landing page: works made here, what each mode does, the prices, the way in, and (signed in) the user's standing. */
 export function HomeView() {
   const { data: config } = useSiteInfo()
   const { profile, isSignedIn } = useProfile()
-  const { data: samples, isPending } = useFeaturedWorks(SAMPLES)
+  const { data: samples, isPending } = useFeaturedWorks(SAMPLE_COUNT)
   const nav = useMainNav()
   const modes = nav.filter((n) => !SHOWROOM.has(n.href))
 
@@ -50,20 +49,21 @@ export function HomeView() {
         </div>
       </section>
 
-      {profile && (
+      {/* Drawn as soon as the token is known, the figures filled in when the profile arrives: the samples below do not move then. */}
+      {isSignedIn && (
         <Card>
           <div className="flex flex-wrap items-center gap-x-10 gap-y-4">
             <div>
               <div className="text-xs text-zinc-500">欢迎回来</div>
-              <div className="mt-1 text-lg font-medium text-white">{profile.name}</div>
+              <div className="mt-1 text-lg font-medium text-white">{profile?.name ?? '\u00a0'}</div>
             </div>
             <div>
               <div className="text-xs text-zinc-500">积分</div>
-              <div className="mt-1 text-lg font-medium text-white">{profile.points}</div>
+              <div className="mt-1 text-lg font-medium text-white">{profile ? profile.points : '—'}</div>
             </div>
             <div>
               <div className="text-xs text-zinc-500">余额（元）</div>
-              <div className="mt-1 text-lg font-medium text-white">{formatCents(profile.balance)}</div>
+              <div className="mt-1 text-lg font-medium text-white">{profile ? formatCents(profile.balance) : '—'}</div>
             </div>
           </div>
         </Card>
@@ -81,17 +81,7 @@ export function HomeView() {
             进入作品墙 →
           </Link>
         </div>
-        {isPending ? (
-          <div className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-hidden>
-            {Array.from({ length: 8 }, (_, i) => (
-              <div key={i} className="aspect-square animate-pulse rounded-xl bg-zinc-900 ring-1 ring-zinc-800" />
-            ))}
-          </div>
-        ) : samples && samples.length > 0 ? (
-          <WorkGrid works={samples} maxColumns={4} />
-        ) : (
-          <p className="rounded-2xl bg-zinc-900/70 p-6 text-center text-sm text-zinc-500 ring-1 ring-zinc-800">作品墙还没有作品，来创作第一幅吧</p>
-        )}
+        <SampleGrid works={isPending ? undefined : (samples ?? [])} />
       </section>
 
       {modes.length > 0 && (

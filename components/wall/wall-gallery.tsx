@@ -18,14 +18,21 @@ export function WorkGrid({ works, maxColumns }: { works: WallItemJson[]; maxColu
   return (
     <>
       <Masonry items={works} maxColumns={maxColumns} render={(work, i) => <WorkTile key={work.id} work={work} onOpen={() => setOpen(i)} />} />
-      <ImageViewer
-        slides={works.map(slideOf)}
-        index={open}
-        onIndexChange={setOpen}
-        onClose={() => setOpen(-1)}
-        panel={(i) => (works[i] ? <WallWorkPanel work={works[i]} /> : null)}
-      />
+      <WorkViewer works={works} index={open} onIndexChange={setOpen} />
     </>
+  )
+}
+
+/** The viewer over a list of works, open at `index` (-1: closed), with each work's panel. */
+export function WorkViewer({ works, index, onIndexChange }: { works: WallItemJson[]; index: number; onIndexChange: (index: number) => void }) {
+  return (
+    <ImageViewer
+      slides={works.map(slideOf)}
+      index={index}
+      onIndexChange={onIndexChange}
+      onClose={() => onIndexChange(-1)}
+      panel={(i) => (works[i] ? <WallWorkPanel work={works[i]} /> : null)}
+    />
   )
 }
 

@@ -3,7 +3,7 @@
 import { usePathname, useRouter, useSearchParams } from 'next/navigation'
 import { useCallback } from 'react'
 import { useProfile } from '@/lib/api-client/resources/profile'
-import { WALL_TYPES, type WallType } from '@/lib/wall/schemas'
+import { WALL_TYPES, type WallType } from '@/lib/wall/labels'
 import { PageTitle } from '@/components/ui/card'
 import { Tabs } from './tabs'
 import { SharedWork, WallGallery } from './wall-gallery'

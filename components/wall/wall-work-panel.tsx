@@ -7,7 +7,7 @@ import { useReportWork, useToggleFavorite, useToggleLike, useWallWork, type Wall
 import { formatDateTime } from '@/lib/format'
 import { cn } from '@/lib/ui/cn'
 import { toast } from '@/lib/ui/toast-store'
-import { makeSameHref } from '@/lib/wall/schemas'
+import { makeSameHref } from '@/lib/wall/labels'
 import { Button } from '@/components/ui/button'
 import { copyLink } from './copy-link'
 import { Fact, isWeChat } from './image-viewer'

@@ -2,14 +2,18 @@
 
 import type { WallItemJson } from '@/lib/api-client/resources/wall'
 
-/** One work on a wall (a clip by its poster, marked 视频): its thumbnail at its real aspect ratio (space kept before it loads), the prompt and likes on hover. */
-export function WorkTile({ work, onOpen }: { work: WallItemJson; onOpen: () => void }) {
+/**
+ * One work on a wall (a clip by its poster, marked 视频): its thumbnail at its real aspect ratio
+ * (space kept before it loads), the prompt and likes on hover. With `fill`, it fills a cell
+ * sized by its parent instead, its thumbnail cropped to the cell.
+ */
+export function WorkTile({ work, onOpen, fill = false }: { work: WallItemJson; onOpen: () => void; fill?: boolean }) {
   return (
     <button
       type="button"
       onClick={onOpen}
-      className="group relative block w-full overflow-hidden rounded-xl bg-zinc-900 text-left ring-1 ring-zinc-800 transition hover:ring-brand-500/70 focus-visible:outline-2 focus-visible:outline-brand-400"
-      style={{ aspectRatio: `${work.width} / ${work.height}` }}
+      className={`group relative block w-full overflow-hidden rounded-xl bg-zinc-900 text-left ring-1 ring-zinc-800 transition hover:ring-brand-500/70 focus-visible:outline-2 focus-visible:outline-brand-400 ${fill ? 'h-full' : ''}`}
+      style={fill ? undefined : { aspectRatio: `${work.width} / ${work.height}` }}
       aria-label={`查看作品：${work.prompt.slice(0, 40)}`}
       data-testid="wall-tile"
     >

@@ -2,7 +2,7 @@
 
 import { useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query'
 import { useCallback, useState } from 'react'
-import { DEFAULT_PAGE_SIZE, type Page } from '@/lib/http/pagination'
+import { DEFAULT_PAGE_SIZE, type Page } from '@/lib/http/page'
 
 /** A list's filters as the page holds them: text of inputs and selects, '' meaning "any". */
 export type ListFilters = Record<string, string>

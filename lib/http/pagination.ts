@@ -1,16 +1,13 @@
 import { z } from '@/lib/zod'
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page'
 
-/** docs/PRODUCT.md §9: 20 per page. The hard maximum keeps one request cheap. */
-export const DEFAULT_PAGE_SIZE = 20
-export const MAX_PAGE_SIZE = 100
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from './page'
 
 export const ZPageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 })
 export type TPageQuery = z.infer<typeof ZPageQuerySchema>
-
-export type Page<T> = { list: T[]; total: number }
 
 /** Prisma skip/take for a page. */
 export function pageArgs({ page, pageSize }: TPageQuery) {

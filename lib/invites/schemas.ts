@@ -1,5 +1,6 @@
 import { z } from '@/lib/zod'
 import { ZPageQuerySchema } from '@/lib/http/pagination'
+import { COMMISSION_ORDER_TYPES } from './order-types'
 
 /** Invite codes: 8 characters of an alphabet without look-alikes (no 0/O, 1/I/L). */
 export const INVITE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'
@@ -24,10 +25,6 @@ export const ZInviteCodeSchema = z
 export const ZOptionalInviteSchema = z.string().max(32).optional()
 
 export const ZBindInviteSchema = z.object({ code: ZInviteCodeSchema }).strict()
-
-/** The order types that earn commission (docs/PRODUCT.md §3.2). */
-export const COMMISSION_ORDER_TYPES = ['BALANCE', 'POINTS', 'MEMBERSHIP', 'CHAT_MEMBERSHIP', 'BUY_VIDEO_MATERIAL', 'BATCH_BUY_VIDEO_MATERIAL'] as const
-export type CommissionOrderType = (typeof COMMISSION_ORDER_TYPES)[number]
 
 const ZPercent = z.number({ error: '比例须为整数' }).int('比例须为整数').min(0, '比例不能小于 0').max(100, '比例不能超过 100')
 

@@ -2,7 +2,8 @@ import 'server-only'
 import { db, type Tx } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
-import { COMMISSION_ORDER_TYPES, type CommissionOrderType, type TCommissionUpdate } from './schemas'
+import { COMMISSION_ORDER_TYPES, type CommissionOrderType } from './order-types'
+import type { TCommissionUpdate } from './schemas'
 
 export type InviteSettingsView = {
   rates: Record<CommissionOrderType, number>

@@ -1,4 +1,4 @@
-import type { MJ_PRICE_KEYS } from '@/lib/models/schemas'
+import type { MJ_PRICE_KEYS } from '@/lib/models/rules'
 
 // What a Midjourney button (customId, docs/PROTOCOLS.md §1.6) does, what it costs, and how it
 // reads. customIds are copied from the parent task, never made up; this only classifies.

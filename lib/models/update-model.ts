@@ -10,7 +10,8 @@ import { auditedModel, MODEL_SELECT, toAdminModelRow, type AdminModelRow } from 
 import { assertChangesAllowed, secretData } from './model-changes'
 import { assertEndpointAllowed } from './model-endpoint'
 import { NO_LOAD } from './model-load'
-import { modelPairProblem, type TModelUpdate } from './schemas'
+import { modelPairProblem } from './rules'
+import type { TModelUpdate } from './schemas'
 
 export async function updateModel(actor: SessionUser, ip: string, id: string, input: TModelUpdate): Promise<AdminModelRow> {
   const { secret, ...data } = input

@@ -1,12 +1,11 @@
 import { z } from '@/lib/zod'
+import { WALL_STATUSES, WALL_TYPES, type WallType } from './labels'
+
+export type { WallType }
 
 /** GET /api/wall: at most 60 a page (docs/PRODUCT.md §15). */
 export const WALL_MAX_LIMIT = 60
 export const WALL_DEFAULT_LIMIT = 30
-
-/** What the wall can be filtered by: the kind of model that made the work (VIDEO: an AI clip). */
-export const WALL_TYPES = ['MID_JOURNEY', 'STABLE_DIFFUSION', 'VIDEO'] as const
-export type WallType = (typeof WALL_TYPES)[number]
 
 export const ZWallQuerySchema = z.object({
   cursor: z.string().max(200).optional(),
@@ -23,9 +22,6 @@ export const ZWallQuerySchema = z.object({
 export type TWallQuery = z.infer<typeof ZWallQuerySchema>
 
 export const ZPublishSchema = z.object({ index: z.number().int().min(0).max(15).default(0) }).strict()
-
-export const WALL_STATUSES = ['PENDING', 'APPROVED', 'HIDDEN'] as const
-export const WALL_STATUS_LABELS: Record<(typeof WALL_STATUSES)[number], string> = { PENDING: '待审核', APPROVED: '已上墙', HIDDEN: '已隐藏' }
 
 export const ZAdminWallQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -81,10 +77,3 @@ export type WallWorkDetail = WallItem & {
 }
 
 export type WallPage = { list: WallItem[]; nextCursor: string | null }
-
-/** Where 做同款 opens, with the work's id for the page to read its parameters. */
-const SAME_PAGE: Record<WallType, string> = { MID_JOURNEY: '/mj', STABLE_DIFFUSION: '/text2img', VIDEO: '/ai_video' }
-
-export function makeSameHref(work: { id: string; type: WallType }): string {
-  return `${SAME_PAGE[work.type]}?same=${encodeURIComponent(work.id)}`
-}

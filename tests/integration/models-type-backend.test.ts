@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import * as modelRoute from '@/app/api/admin/models/[id]/route'
 import * as modelsRoute from '@/app/api/admin/models/route'
 import { db } from '@/lib/db'
-import { MJ_ON_SD_WEBUI_MESSAGE, VIDEO_BACKEND_MESSAGE, VIDEO_PAIR_MESSAGE } from '@/lib/models/schemas'
+import { MJ_ON_SD_WEBUI_MESSAGE, VIDEO_BACKEND_MESSAGE, VIDEO_PAIR_MESSAGE } from '@/lib/models/rules'
 import { callRoute, createUser } from '../helpers/call-route'
 
 let admin: { token: string }

@@ -114,6 +114,18 @@ describe('layers (docs/ARCHITECTURE.md)', () => {
     return result
   }
 
+  const isZod = new Map<string, boolean>()
+  /** Whether a file reaches zod (the package or lib/zod.ts) through its value imports. */
+  const reachesZod = (file: string, seen = new Set<string>()): boolean => {
+    if (isZod.has(file)) return isZod.get(file)!
+    if (seen.has(file)) return false
+    seen.add(file)
+    const own = file === 'lib/zod.ts' || /^\s*import\s+(?!type\s)[^']*from\s+'zod(\/[^']*)?'/m.test(readFileSync(path.join(root, file), 'utf8'))
+    const result = own || (graph.get(file) ?? importsOf(file)).some((i) => !i.isTypeOnly && reachesZod(i.target, seen))
+    isZod.set(file, result)
+    return result
+  }
+
   /** The elements a row allows, with its words expanded. */
   const allowedFor = (row: Row): Set<string> => {
     const allowed = new Set(leaves)
@@ -163,6 +175,11 @@ describe('layers (docs/ARCHITECTURE.md)', () => {
       }
     }
     expect(refused).toEqual([])
+  })
+
+  it('browser code reaches no zod through value imports (the schemas stay on the server)', () => {
+    const browser = new Set(ofKind('browser'))
+    expect([...graph.keys()].filter((file) => browser.has(elementOf(file)) && reachesZod(file))).toEqual([])
   })
 
   it('lib/ has no import cycle (type imports count)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { childTaskType, classifyCustomId, priceKeyOf, submissionPriceKey } from '@/lib/mj/actions'
 import { describedPrompts, parseButtons, parseProgress, parseTask } from '@/lib/generation/backends/mj-task'
-import { MJ_PRICE_KEYS } from '@/lib/models/schemas'
+import { MJ_PRICE_KEYS } from '@/lib/models/rules'
 
 const h = '9f0c3f2a6d7e4b1c8a5d2e9f0b3c6a7d'
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { columnsFor, placeInColumns } from '@/components/wall/masonry'
 import { decodeCursor, encodeCursor } from '@/lib/wall/cursor'
-import { makeSameHref, ZWallQuerySchema } from '@/lib/wall/schemas'
+import { makeSameHref } from '@/lib/wall/labels'
+import { ZWallQuerySchema } from '@/lib/wall/schemas'
 
 describe('the wall masonry', () => {
   it('puts each work in the shortest column by its aspect ratio', () => {

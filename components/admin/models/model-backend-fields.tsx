@@ -2,7 +2,7 @@
 
 import type { ModelType } from '@/lib/generated/prisma/enums'
 import type { BackendKind } from '@/lib/generation/backends/types'
-import { modelPairProblem } from '@/lib/models/schemas'
+import { modelPairProblem } from '@/lib/models/rules'
 import { Field, Input, LabelOptions, Select } from '@/components/ui/field'
 import { BACKEND_HINTS, BACKEND_LABELS, MODEL_TYPE_LABELS } from './model-labels'
 

@@ -1,7 +1,7 @@
 import type { ModelInput } from '@/lib/api-client/resources/admin-models'
 import type { ModelType } from '@/lib/generated/prisma/enums'
 import type { BackendKind } from '@/lib/generation/backends/types'
-import { modelPairProblem } from '@/lib/models/schemas'
+import { modelPairProblem } from '@/lib/models/rules'
 import { formatJsonObject, parseIntegerInput, parseJsonObject } from '@/components/admin/shared/json-object'
 import { PRICE_KEYS, priceKeysFor, priceLabel, pricesOf, type ModelRow } from './model-labels'
 import type { PriceInputs } from './model-price-table'

@@ -1,7 +1,7 @@
 import type { ModelRow } from '@/lib/api-client/resources/admin-models'
 import type { ModelType, TaskType } from '@/lib/generated/prisma/enums'
 import type { BackendKind } from '@/lib/generation/backends/types'
-import { MJ_PRICE_KEYS, VIDEO_PRICE_KEYS } from '@/lib/models/schemas'
+import { MJ_PRICE_KEYS, VIDEO_PRICE_KEYS } from '@/lib/models/rules'
 import { MJ_PRICE_LABELS } from '@/lib/mj/actions'
 import { taskTypeLabel } from '@/components/create/task-labels'
 

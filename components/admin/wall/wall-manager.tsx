@@ -13,7 +13,7 @@ import {
 import { formatDateTime } from '@/lib/format'
 import { toast } from '@/lib/ui/toast-store'
 import { attempt } from '@/lib/ui/use-action'
-import { WALL_STATUS_LABELS } from '@/lib/wall/schemas'
+import { WALL_STATUS_LABELS } from '@/lib/wall/labels'
 import { Button } from '@/components/ui/button'
 import { Badge, PageTitle } from '@/components/ui/card'
 import { DataTable, type Column } from '@/components/ui/data-table'
