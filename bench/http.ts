@@ -261,6 +261,43 @@ try {
       'count(*)': await sqlMs(`SELECT count(*) FROM "WallWork" WHERE status = 'PENDING'`),
       'kept counters': await sqlMs(`SELECT sum(n) FROM "WallWorkCount" WHERE status = 'PENDING'`),
     },
+    { total: 'all users', 'count(*)': await sqlMs(`SELECT count(*) FROM "User"`), 'kept counters': await sqlMs(`SELECT sum(n) FROM "UserCount"`) },
+    { total: 'all tasks', 'count(*)': await sqlMs(`SELECT count(*) FROM "Task"`), 'kept counters': await sqlMs(`SELECT sum(n) FROM "TaskStatusCount"`) },
+    {
+      total: 'tasks SUCCESS',
+      'count(*)': await sqlMs(`SELECT count(*) FROM "Task" WHERE status = 'SUCCESS'`),
+      'kept counters': await sqlMs(`SELECT sum(n) FROM "TaskStatusCount" WHERE status = 'SUCCESS'`),
+    },
+    { total: 'all orders', 'count(*)': await sqlMs(`SELECT count(*) FROM "Order"`), 'kept counters': await sqlMs(`SELECT sum(n) FROM "OrderCount"`) },
+    {
+      total: 'all charge records',
+      'count(*)': await sqlMs(`SELECT count(*) FROM "ChargeRecord"`),
+      'kept counters': await sqlMs(`SELECT sum(n) FROM "ChargeRecordCount"`),
+    },
+  ])
+  // What the filters that still count their matches cost (no counter can answer them).
+  console.log('\nCounted totals of searches, users and dates, mean of 50 sequential queries (ms)')
+  console.table([
+    {
+      total: 'users, keyword "bench_x12" (sequential scan)',
+      ms: await sqlMs(`SELECT count(*) FROM "User" WHERE username ILIKE '%bench_x12%' OR name ILIKE '%bench_x12%' OR mobile LIKE '%bench_x12%'`),
+    },
+    {
+      total: 'tasks of the users a search names (11 owners, 5,500 tasks)',
+      ms: await sqlMs(
+        `SELECT count(*) FROM "Task" WHERE "userId" = ANY (ARRAY(SELECT id FROM "User" WHERE username ILIKE '%bench\\_u7%' OR name ILIKE '%bench\\_u7%' OR id = 'bench_u7'))`,
+      ),
+    },
+    { total: 'tasks, one day', ms: await sqlMs(`SELECT count(*) FROM "Task" WHERE "createdAt" >= '2026-01-01' AND "createdAt" < '2026-01-02'`) },
+    { total: 'tasks, every date (100,000)', ms: await sqlMs(`SELECT count(*) FROM "Task" WHERE "createdAt" >= '2000-01-01' AND "createdAt" < '2100-01-01'`) },
+    {
+      total: 'orders of one user (50)',
+      ms: await sqlMs(
+        `SELECT count(*) FROM "Order" WHERE "userId" = ANY (ARRAY(SELECT id FROM "User" WHERE id = 'bench-u7' OR username LIKE '%bench-u7%' OR name LIKE '%bench-u7%' OR mobile = 'bench-u7')) OR "outTradeNo" = 'bench-u7'`,
+      ),
+    },
+    { total: 'orders, every date (100,000)', ms: await sqlMs(`SELECT count(*) FROM "Order" WHERE "createdAt" >= '2000-01-01' AND "createdAt" < '2100-01-01'`) },
+    { total: 'charge records of one user (50)', ms: await sqlMs(`SELECT count(*) FROM "ChargeRecord" WHERE "userId" = 'bench-u7'`) },
   ])
 
   // Steady mixed load: the reads above in turn, RSS sampled after 2 minutes and at the end.
