@@ -1,6 +1,6 @@
 // Speed over HTTP: the production build started as a site owner starts it (scripts/start.ts,
 // `next start` behind the small peer-address server), on a fresh database with 100,000
-// cards and 100,000 works on the wall, loaded by autocannon with 10 connections. For each
+// cards, works on the wall, tasks, users, orders and charge records, loaded by autocannon with 10 connections. For each
 // route: throughput, p50, p99 and the throughput's ratio to GET /api/health, a route
 // handler that does nothing (the framework's ceiling on this machine, measured in the same
 // run, in rounds alternating with each route's), and the CPU each request costs the web
@@ -8,7 +8,7 @@
 // the memory of the web process tree (RSS: the launcher and the Next.js server) under
 // steady mixed load, after 2 minutes and at the end. No worker process runs: submitted
 // tasks stay queued, so the CPU is the web's alone. Prints figures; asserts nothing.
-//   Run: npm run build && npm run bench:http -- [--minutes 10] [--seconds 15] [--only <route name part>]
+//   Run: npm run build && npm run bench:http -- [--minutes 10] [--seconds 15] [--only <route name part>[,<another>]]
 // (BENCH_ROWS=20000 for a quicker seed; PORT defaults to 3341.)
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
@@ -59,6 +59,30 @@ async function seed() {
     `INSERT INTO "Card"("keyHash", "cardKeyEnc", "keyMask", points, "batchId", status)
      SELECT md5(g::text), 'sealed', 'ABC******XYZ', 10, $2, (CASE WHEN g % 10 = 0 THEN 'FAIL' ELSE 'SUCCESS' END)::"Status" FROM generate_series(1, $1) g`,
     [ROWS, batch],
+  )
+  // The other console lists: 100,000 users in all (a few managers and admins), and as many
+  // orders, each paid one with its charge record, spread over the channels and types.
+  await pool.query(
+    `INSERT INTO "User" (id, username, name, mobile, role, "updatedAt", "createdAt")
+     SELECT 'bench-x' || g, 'bench_x' || g, '用户' || g, '139' || lpad(g::text, 8, '0'),
+            (CASE WHEN g % 1000 = 0 THEN 'MANAGER' ELSE 'USER' END)::"Role", now(), timestamp '2025-01-01' + g * interval '1 minute'
+     FROM generate_series(2001, $1) g`,
+    [ROWS],
+  )
+  await pool.query(
+    `INSERT INTO "Order" (id, "outTradeNo", "userId", type, "grant", subject, amount, channel, status, "paidAt", "expiresAt", "updatedAt", "createdAt")
+     SELECT 'bench-o' || g, 'BENCH' || lpad(g::text, 10, '0'), 'bench-u' || (g % 2000 + 1),
+            (CASE WHEN g % 3 = 0 THEN 'BALANCE' WHEN g % 5 = 0 THEN 'MEMBERSHIP' ELSE 'POINTS' END)::"OrderType", '{"points": 100}', '积分 100', 1000,
+            (CASE WHEN g % 2 = 0 THEN 'WECHAT' ELSE 'ALIPAY' END)::"PayChannel",
+            (CASE WHEN g % 10 = 0 THEN 'PENDING' WHEN g % 10 = 1 THEN 'CANCELED' ELSE 'SUCCESS' END)::"Status",
+            now(), now(), now(), timestamp '2026-01-01' + g * interval '1 minute'
+     FROM generate_series(1, $1) g`,
+    [ROWS],
+  )
+  await pool.query(
+    `INSERT INTO "ChargeRecord" ("userId", "orderId", type, channel, amount, points, status, "updatedAt", "createdAt")
+     SELECT "userId", id, type, channel, amount, 100, (CASE WHEN status = 'SUCCESS' THEN 'SUCCESS' ELSE 'FAIL' END)::"Status", now(), "createdAt"
+     FROM "Order" WHERE id LIKE 'bench-o%' ORDER BY "createdAt"`,
   )
   await pool.query('ANALYZE')
   return { admin: admin.id as string }
@@ -154,13 +178,29 @@ try {
     },
     { name: `GET /api/admin/wall page 1 (${ROWS.toLocaleString()} works)`, path: '/api/admin/wall?page=1&pageSize=20', tokens: adminToken },
     { name: 'GET /api/admin/wall?status=PENDING page 1', path: '/api/admin/wall?status=PENDING&page=1&pageSize=20', tokens: adminToken },
+    { name: `GET /api/users page 1 (admin, ${ROWS.toLocaleString()} users)`, path: '/api/users?page=1&pageSize=20', tokens: adminToken },
+    { name: 'GET /api/users?role=MANAGER page 1 (admin)', path: '/api/users?role=MANAGER&page=1&pageSize=20', tokens: adminToken },
+    { name: `GET /api/admin/tasks page 1 (${ROWS.toLocaleString()} tasks)`, path: '/api/admin/tasks?page=1&pageSize=20', tokens: adminToken },
+    { name: 'GET /api/admin/tasks?status=SUCCESS page 1', path: '/api/admin/tasks?status=SUCCESS&page=1&pageSize=20', tokens: adminToken },
+    { name: `GET /api/admin/orders page 1 (${ROWS.toLocaleString()} orders)`, path: '/api/admin/orders?page=1&pageSize=20', tokens: adminToken },
+    {
+      name: 'GET /api/admin/orders?status=PENDING&channel=WECHAT page 1',
+      path: '/api/admin/orders?status=PENDING&channel=WECHAT&page=1&pageSize=20',
+      tokens: adminToken,
+    },
+    {
+      name: `GET /api/admin/charge-records page 1 (${ROWS.toLocaleString()} records)`,
+      path: '/api/admin/charge-records?page=1&pageSize=20',
+      tokens: adminToken,
+    },
+    { name: 'GET /api/admin/charge-records?type=BALANCE page 1', path: '/api/admin/charge-records?type=BALANCE&page=1&pageSize=20', tokens: adminToken },
     { name: 'GET /api/wall (first page, signed in)', path: '/api/wall?limit=30', tokens: readers },
     { name: 'GET /api/wall (anonymous)', path: '/api/wall?limit=30' },
     { name: 'GET /api/tasks (500 tasks of the caller)', path: '/api/tasks?page=1&pageSize=20', tokens: owner },
     { name: 'POST /api/tasks (demo backend)', path: '/api/tasks', method: 'POST', tokens, body: submit },
   ]
 
-  if (args.only) targets.splice(0, targets.length, ...targets.filter((t) => t.name.includes(args.only!)))
+  if (args.only) targets.splice(0, targets.length, ...targets.filter((t) => args.only!.split(',').some((part) => t.name.includes(part))))
   // Warm every route (lazily loaded chunks, plans, pools) before measuring.
   for (const t of [ceiling, ...targets]) await run(t, 2)
   // Other work on a shared machine comes and goes, so each route is measured in rounds
@@ -178,7 +218,7 @@ try {
   }
 
   console.log(
-    `\nHTTP, ${CONNECTIONS} connections, ${ROWS.toLocaleString()} cards and works; each route ${SECONDS} s in ${ROUNDS} rounds, ` +
+    `\nHTTP, ${CONNECTIONS} connections, ${ROWS.toLocaleString()} rows of each list; each route ${SECONDS} s in ${ROUNDS} rounds, ` +
       'each round beside a round of the ceiling (GET /api/health); p50/p99: median and worst of the rounds;\n' +
       'web CPU: the web process tree per request served; web CPU ratio = ceiling web CPU/req ÷ route web CPU/req, the throughput ratio\n' +
       'when the single-threaded web process is what limits (PostgreSQL runs on the other core); db CPU: its backends per request',
@@ -221,6 +261,43 @@ try {
       'count(*)': await sqlMs(`SELECT count(*) FROM "WallWork" WHERE status = 'PENDING'`),
       'kept counters': await sqlMs(`SELECT sum(n) FROM "WallWorkCount" WHERE status = 'PENDING'`),
     },
+    { total: 'all users', 'count(*)': await sqlMs(`SELECT count(*) FROM "User"`), 'kept counters': await sqlMs(`SELECT sum(n) FROM "UserCount"`) },
+    { total: 'all tasks', 'count(*)': await sqlMs(`SELECT count(*) FROM "Task"`), 'kept counters': await sqlMs(`SELECT sum(n) FROM "TaskStatusCount"`) },
+    {
+      total: 'tasks SUCCESS',
+      'count(*)': await sqlMs(`SELECT count(*) FROM "Task" WHERE status = 'SUCCESS'`),
+      'kept counters': await sqlMs(`SELECT sum(n) FROM "TaskStatusCount" WHERE status = 'SUCCESS'`),
+    },
+    { total: 'all orders', 'count(*)': await sqlMs(`SELECT count(*) FROM "Order"`), 'kept counters': await sqlMs(`SELECT sum(n) FROM "OrderCount"`) },
+    {
+      total: 'all charge records',
+      'count(*)': await sqlMs(`SELECT count(*) FROM "ChargeRecord"`),
+      'kept counters': await sqlMs(`SELECT sum(n) FROM "ChargeRecordCount"`),
+    },
+  ])
+  // What the filters that still count their matches cost (no counter can answer them).
+  console.log('\nCounted totals of searches, users and dates, mean of 50 sequential queries (ms)')
+  console.table([
+    {
+      total: 'users, keyword "bench_x12" (sequential scan)',
+      ms: await sqlMs(`SELECT count(*) FROM "User" WHERE username ILIKE '%bench_x12%' OR name ILIKE '%bench_x12%' OR mobile LIKE '%bench_x12%'`),
+    },
+    {
+      total: 'tasks of the users a search names (11 owners, 5,500 tasks)',
+      ms: await sqlMs(
+        `SELECT count(*) FROM "Task" WHERE "userId" = ANY (ARRAY(SELECT id FROM "User" WHERE username ILIKE '%bench\\_u7%' OR name ILIKE '%bench\\_u7%' OR id = 'bench_u7'))`,
+      ),
+    },
+    { total: 'tasks, one day', ms: await sqlMs(`SELECT count(*) FROM "Task" WHERE "createdAt" >= '2026-01-01' AND "createdAt" < '2026-01-02'`) },
+    { total: 'tasks, every date (100,000)', ms: await sqlMs(`SELECT count(*) FROM "Task" WHERE "createdAt" >= '2000-01-01' AND "createdAt" < '2100-01-01'`) },
+    {
+      total: 'orders of one user (50)',
+      ms: await sqlMs(
+        `SELECT count(*) FROM "Order" WHERE "userId" = ANY (ARRAY(SELECT id FROM "User" WHERE id = 'bench-u7' OR username LIKE '%bench-u7%' OR name LIKE '%bench-u7%' OR mobile = 'bench-u7')) OR "outTradeNo" = 'bench-u7'`,
+      ),
+    },
+    { total: 'orders, every date (100,000)', ms: await sqlMs(`SELECT count(*) FROM "Order" WHERE "createdAt" >= '2000-01-01' AND "createdAt" < '2100-01-01'`) },
+    { total: 'charge records of one user (50)', ms: await sqlMs(`SELECT count(*) FROM "ChargeRecord" WHERE "userId" = 'bench-u7'`) },
   ])
 
   // Steady mixed load: the reads above in turn, RSS sampled after 2 minutes and at the end.

@@ -1,6 +1,6 @@
 import 'server-only'
 import { db } from '@/lib/db'
-import type { Prisma } from '@/lib/generated/prisma/client'
+import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
@@ -32,19 +32,44 @@ export type ChargeRecordView = ReturnType<typeof view>
 /** /admin/charge_record and /admin/user_charge_record_mana (with userId). */
 export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page<ChargeRecordView>> {
   const range = beijingRange(query.from, query.to)
-  const where: Prisma.ChargeRecordWhereInput = {
-    ...(query.userId ? { userId: query.userId } : {}),
-    ...(query.type ? { type: query.type } : {}),
-    ...(query.channel ? { channel: query.channel } : {}),
-    ...(query.status ? { status: query.status } : {}),
-    ...(range ? { createdAt: range } : {}),
+  const kept = [
+    query.type ? Prisma.sql`"type" = ${query.type}::"OrderType"` : null,
+    query.channel ? Prisma.sql`"channel" = ${query.channel}::"PayChannel"` : null,
+    query.status ? Prisma.sql`"status" = ${query.status}::"Status"` : null,
+  ].filter((c) => c !== null)
+  const conditions = [
+    ...kept,
+    query.userId ? Prisma.sql`"userId" = ${query.userId}` : null,
+    range?.gte ? Prisma.sql`"createdAt" >= ${range.gte}` : null,
+    range?.lt ? Prisma.sql`"createdAt" < ${range.lt}` : null,
+  ].filter((c) => c !== null)
+  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty
+  // The exact total: by type, channel and status alone, the counters the triggers on
+  // "ChargeRecord" keep in step with every write (migration other_list_counts); a user or dates
+  // count their matches (through the ("userId", …) and "createdAt" indexes).
+  const total =
+    query.userId || range
+      ? Prisma.sql`SELECT count(*)::int AS "total" FROM "ChargeRecord" ${where}`
+      : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "ChargeRecordCount" ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`
+  // One statement: the total, and the page cut on the id (or "userId", id) index before the
+  // joins to its owner and order. An empty page is one row of the total.
+  const rows = await db().$queryRaw<PageRow[]>`
+    SELECT c."total", r."id", u."id" AS "userId", u."name" AS "userName", u."username" AS "userUsername", r."orderId", o."outTradeNo", r."type",
+           r."channel", r."amount", r."points", r."balance", r."days", r."status", r."note", r."createdAt"
+    FROM (${total}) c
+    LEFT JOIN LATERAL (SELECT * FROM "ChargeRecord" ${where} ORDER BY "id" DESC LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}) r ON true
+    LEFT JOIN "User" u ON u."id" = r."userId"
+    LEFT JOIN "Order" o ON o."id" = r."orderId"
+    ORDER BY r."id" DESC`
+  return {
+    list: rows
+      .filter((r) => r.id !== null)
+      .map(({ total: _total, id, userId, userName, userUsername, ...rest }) => ({ id, user: { id: userId, name: userName, username: userUsername }, ...rest })),
+    total: rows[0]?.total ?? 0,
   }
-  const [rows, total] = await Promise.all([
-    db().chargeRecord.findMany({ where, orderBy: { id: 'desc' }, select: SELECT, skip: (query.page - 1) * query.pageSize, take: query.pageSize }),
-    db().chargeRecord.count({ where }),
-  ])
-  return { list: rows.map(view), total }
 }
+
+type PageRow = Omit<ChargeRecordView, 'user'> & { total: number; userId: string; userName: string; userUsername: string }
 
 /** The charge-record status call (docs/PRODUCT.md §7.3): bookkeeping only (money moves through orders and refunds), ADMIN and audited. */
 export async function setChargeRecordStatus(actor: SessionUser, ip: string, id: number, status: Status, note?: string): Promise<ChargeRecordView> {

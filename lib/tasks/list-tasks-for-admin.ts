@@ -1,33 +1,95 @@
 import 'server-only'
 import { db } from '@/lib/db'
 import { escapeLike } from '@/lib/db/like'
-import type { Prisma } from '@/lib/generated/prisma/client'
+import { Prisma } from '@/lib/generated/prisma/client'
+import type { Status, TaskStage, TaskType, WallStatus } from '@/lib/generated/prisma/enums'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
-import { ADMIN_TASK_SELECT, type AdminTaskFilter, type AdminTaskRow } from './admin-task-views'
+import type { AdminTaskFilter, AdminTaskRow } from './admin-task-views'
 import { toTaskView } from './task-views'
 
 /** GET /api/admin/tasks: every task, newest first, filtered by type, status, user and date. */
 export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Promise<Page<AdminTaskRow>> {
   const user = query.user?.trim()
-  const where: Prisma.TaskWhereInput = {
-    ...(query.type ? { type: query.type } : {}),
-    ...(query.status ? { status: query.status } : {}),
-    ...(user
-      ? {
-          user: {
-            OR: [
-              { username: { contains: escapeLike(user), mode: 'insensitive' } },
-              { name: { contains: escapeLike(user), mode: 'insensitive' } },
-              { id: user },
-            ],
-          },
-        }
-      : {}),
-    ...(query.from || query.to ? { createdAt: { ...(query.from ? { gte: query.from } : {}), ...(query.to ? { lt: query.to } : {}) } } : {}),
-  }
-  const [rows, total] = await Promise.all([
-    db().task.findMany({ where, select: ADMIN_TASK_SELECT, orderBy: { createdAt: 'desc' }, ...pageArgs(query) }),
-    db().task.count({ where }),
-  ])
-  return { list: rows.map((r) => ({ ...toTaskView(r), user: r.user })), total }
+  const like = user ? `%${escapeLike(user)}%` : ''
+  const kept = [query.type ? Prisma.sql`"type" = ${query.type}::"TaskType"` : null, query.status ? Prisma.sql`"status" = ${query.status}::"Status"` : null]
+  const conditions = [
+    ...kept,
+    // The user's tasks through the ("userId", "createdAt") index, for every user the text names.
+    user ? Prisma.sql`"userId" = ANY (ARRAY(SELECT "id" FROM "User" WHERE "username" ILIKE ${like} OR "name" ILIKE ${like} OR "id" = ${user}))` : null,
+    query.from ? Prisma.sql`"createdAt" >= ${query.from}` : null,
+    query.to ? Prisma.sql`"createdAt" < ${query.to}` : null,
+  ].filter((c) => c !== null)
+  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty
+  const counted = kept.filter((c) => c !== null)
+  // The exact total: by type and status alone, the counters the triggers on "Task" keep in step
+  // with every write (migration other_list_counts); a user or a date range counts its matches.
+  const total =
+    user || query.from || query.to
+      ? Prisma.sql`SELECT count(*)::int AS "total" FROM "Task" ${where}`
+      : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "TaskStatusCount" ${counted.length ? Prisma.sql`WHERE ${Prisma.join(counted, ' AND ')}` : Prisma.empty}`
+  const { skip, take } = pageArgs(query)
+  // One statement: the total, and the page cut on the (status,) createdAt, id index before the
+  // joins to its model, wall entry and owner. An empty page is one row of the total.
+  const rows = await db().$queryRaw<PageRow[]>`
+    SELECT c."total", t."id", t."type", t."status", t."stage", t."progress", t."params", t."chargedPoints", t."errorMessage", t."results", t."videos",
+           t."parentId", t."action", t."buttons", t."previewUrl", t."isRecommended", w."id" AS "wallWorkId", w."status" AS "wallWorkStatus",
+           w."featured" AS "wallWorkFeatured", t."refundedAt", t."createdAt", t."startedAt", t."finishedAt", m."id" AS "modelId", m."name" AS "modelName",
+           u."id" AS "userId", u."username" AS "userUsername", u."name" AS "userName"
+    FROM (${total}) c
+    LEFT JOIN LATERAL (
+      SELECT "id", "userId", "modelId", "type", "status", "stage", "progress", "params", "chargedPoints", "errorMessage", "results", "videos", "parentId",
+             "action", "buttons", "previewUrl", "isRecommended", "refundedAt", "createdAt", "startedAt", "finishedAt"
+      FROM "Task" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}) t ON true
+    LEFT JOIN "AiModel" m ON m."id" = t."modelId"
+    LEFT JOIN "WallWork" w ON w."taskId" = t."id"
+    LEFT JOIN "User" u ON u."id" = t."userId"
+    ORDER BY t."createdAt" DESC, t."id" DESC`
+  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
+}
+
+type PageRow = {
+  total: number
+  id: string
+  type: TaskType
+  status: Status
+  stage: TaskStage
+  progress: number
+  params: unknown
+  chargedPoints: number
+  errorMessage: string | null
+  results: unknown
+  videos: unknown
+  parentId: string | null
+  action: string | null
+  buttons: unknown
+  previewUrl: string | null
+  isRecommended: boolean
+  wallWorkId: string | null
+  wallWorkStatus: WallStatus | null
+  wallWorkFeatured: boolean | null
+  refundedAt: Date | null
+  createdAt: Date
+  startedAt: Date | null
+  finishedAt: Date | null
+  modelId: string
+  modelName: string
+  userId: string
+  userUsername: string
+  userName: string
+}
+
+function toRow({
+  total: _total,
+  wallWorkId,
+  wallWorkStatus,
+  wallWorkFeatured,
+  modelId,
+  modelName,
+  userId,
+  userUsername,
+  userName,
+  ...task
+}: PageRow): AdminTaskRow {
+  const wallWork = wallWorkId ? { id: wallWorkId, status: wallWorkStatus!, featured: wallWorkFeatured! } : null
+  return { ...toTaskView({ ...task, wallWork, model: { id: modelId, name: modelName } }), user: { id: userId, username: userUsername, name: userName } }
 }
