@@ -11,6 +11,7 @@ import * as adminOrdersRoute from '@/app/api/admin/orders/route'
 import * as chargeRecordsRoute from '@/app/api/admin/charge-records/route'
 import * as chargeStatusRoute from '@/app/api/admin/charge-records/[id]/status/route'
 import { db } from '@/lib/db'
+import { compactCounts } from '@/lib/db/compact-counts'
 import { callRoute, createUser } from '../helpers/call-route'
 
 let pool: pg.Pool
@@ -28,10 +29,10 @@ const PAIRS = {
   charges: [`SELECT count(*) FROM "ChargeRecord"`, `SELECT coalesce(sum(n), 0) FROM "ChargeRecordCount"`],
   // Per key too: a change moved between keys must leave both right, not only the sum.
   keys: [
-    `SELECT count(*) FROM ((SELECT role, count(*) FROM "User" GROUP BY 1 EXCEPT SELECT role, n FROM "UserCount" WHERE n <> 0)
-      UNION ALL (SELECT role, n FROM "UserCount" WHERE n <> 0 EXCEPT SELECT role, count(*) FROM "User" GROUP BY 1)) x`,
-    `SELECT count(*) FROM ((SELECT type, status, count(*) FROM "Task" GROUP BY 1, 2 EXCEPT SELECT type, status, n FROM "TaskStatusCount" WHERE n <> 0)
-      UNION ALL (SELECT type, status, n FROM "TaskStatusCount" WHERE n <> 0 EXCEPT SELECT type, status, count(*) FROM "Task" GROUP BY 1, 2)) x`,
+    `SELECT count(*) FROM ((SELECT role, count(*) FROM "User" GROUP BY 1 EXCEPT SELECT role, sum(n) FROM "UserCount" GROUP BY 1 HAVING sum(n) <> 0)
+      UNION ALL (SELECT role, sum(n) FROM "UserCount" GROUP BY 1 HAVING sum(n) <> 0 EXCEPT SELECT role, count(*) FROM "User" GROUP BY 1)) x`,
+    `SELECT count(*) FROM ((SELECT type, status, count(*) FROM "Task" GROUP BY 1, 2 EXCEPT SELECT type, status, sum(n) FROM "TaskStatusCount" GROUP BY 1, 2 HAVING sum(n) <> 0)
+      UNION ALL (SELECT type, status, sum(n) FROM "TaskStatusCount" GROUP BY 1, 2 HAVING sum(n) <> 0 EXCEPT SELECT type, status, count(*) FROM "Task" GROUP BY 1, 2)) x`,
   ],
 } as const
 
@@ -69,8 +70,8 @@ const addUsers = (tag: string, n: number) =>
     tag,
     n,
   ])
-const addTasks = (owner: string, tag: string, n: number) =>
-  pool.query(
+const addTasks = (owner: string, tag: string, n: number, client: Pick<pg.Pool, 'query'> = pool) =>
+  client.query(
     `INSERT INTO "Task" (id, "userId", type, status, stage, params, "modelId", "priceSnapshot", "chargedPoints", "deadlineAt", "updatedAt")
      SELECT $2 || g, $1, (CASE WHEN g % 3 = 0 THEN 'MJ_TEXT2IMG' ELSE 'SD_TEXT2IMG' END)::"TaskType", 'PENDING', 'QUEUED', '{}', 'ocount-model', '{}', 1, now(), now()
      FROM generate_series(1, $3::int) g`,
@@ -89,6 +90,52 @@ const addOrders = (owner: string, tag: string, n: number) =>
   )
 
 describe('user, task, order and charge-record counts', () => {
+  it('are folded by the worker into one row per key, the totals unchanged', async () => {
+    const owner = await createUser()
+    await pool.query(`INSERT INTO "AiModel" (id, name, backend, "updatedAt") VALUES ('ocount-model', 'demo', 'demo', now()) ON CONFLICT DO NOTHING`)
+    for (let i = 0; i < 5; i++) await addTasks(owner.id, `ocfold${i}-`, 3)
+    await pool.query(`UPDATE "Task" SET status = 'SUCCESS' WHERE id LIKE 'ocfold1-%'`)
+    const perKey = `SELECT type, status, count(*)::int AS "rows", sum(n)::int AS n FROM "TaskStatusCount" GROUP BY 1, 2 HAVING sum(n) <> 0 ORDER BY 1, 2`
+    const before = (await pool.query(perKey)).rows
+    expect(before.some((r) => r.rows > 1)).toBe(true)
+    await compactCounts()
+    const after = (await pool.query(perKey)).rows
+    expect(after.map((r) => r.rows)).toEqual(after.map(() => 1))
+    expect(after.map(({ type, status, n }) => ({ type, status, n }))).toEqual(before.map(({ type, status, n }) => ({ type, status, n })))
+    expect((await pool.query(`SELECT (${PAIRS.keys[1]})::int AS wrong`)).rows[0].wrong).toBe(0)
+  })
+
+  it('never make a submit and a refund of one user wait for each other', async () => {
+    const owner = await createUser()
+    await pool.query(`INSERT INTO "AiModel" (id, name, backend, "updatedAt") VALUES ('ocount-model', 'demo', 'demo', now()) ON CONFLICT DO NOTHING`)
+    await addTasks(owner.id, 'oclock-a', 1)
+    const refund = await pool.connect()
+    const submit = await pool.connect()
+    try {
+      // A refund: the task ends (its counters move), then the ledger takes the user's row.
+      await refund.query('BEGIN')
+      await refund.query(`UPDATE "Task" SET status = 'FAIL', stage = 'DONE' WHERE id = 'oclock-a1'`)
+      // A submit: the user's row, then a new task of the same type, pending. Had the refund
+      // locked a counter row for (type, PENDING), this would wait for it while the refund
+      // waits for the user's row: a deadlock. The lock timeout turns a wait into a failure.
+      await submit.query('BEGIN')
+      await submit.query(`SET LOCAL lock_timeout = '2s'`)
+      await submit.query(`SELECT 1 FROM "User" WHERE id = $1 FOR UPDATE`, [owner.id])
+      await addTasks(owner.id, 'oclock-b', 1, submit)
+      const credit = refund.query(`UPDATE "User" SET points = points + 1 WHERE id = $1`, [owner.id])
+      await submit.query('COMMIT')
+      await credit
+      await refund.query('COMMIT')
+    } finally {
+      await refund.query('ROLLBACK').catch(() => undefined)
+      await submit.query('ROLLBACK').catch(() => undefined)
+      refund.release()
+      submit.release()
+    }
+    const { rows } = await pool.query(`SELECT (${PAIRS.keys[1]})::int AS wrong`)
+    expect(rows[0].wrong).toBe(0)
+  })
+
   it('stay exact under concurrent inserts, status changes, bulk updates, deletions and rollbacks', async () => {
     const admin = await createUser({ role: 'ADMIN' })
     const owner = await createUser({ name: '计数用户' })
@@ -100,6 +147,10 @@ describe('user, task, order and charge-record counts', () => {
 
     const result = await watched(() =>
       Promise.all([
+        // The worker folding the deltas, all the while.
+        (async () => {
+          for (let i = 0; i < 30; i++) await compactCounts()
+        })(),
         // Inserts, one statement each of many rows.
         ...Array.from({ length: 4 }, async (_, i) => {
           await addUsers(`ocu${i + 1}-`, 50)
@@ -135,8 +186,6 @@ describe('user, task, order and charge-record counts', () => {
           for (let i = 0; i < 8; i++) {
             await pool.query(`DELETE FROM "User" WHERE id IN (${pick('User')})`)
             await pool.query(`DELETE FROM "Task" WHERE id IN (${pick('Task')})`)
-            // Each its own statement: one transaction that moves charge-record counters before
-            // order counters would meet fulfilment (order, then its record) in the opposite order.
             const gone = await pool.query(
               `DELETE FROM "ChargeRecord" WHERE id IN (SELECT id FROM "ChargeRecord" ORDER BY random() LIMIT 3) RETURNING "orderId"`,
             )

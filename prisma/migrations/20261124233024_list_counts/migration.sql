@@ -1,20 +1,22 @@
 -- CreateTable
 CREATE TABLE "CardCount" (
+    "id" BIGSERIAL NOT NULL,
     "batchId" INTEGER NOT NULL,
     "status" "Status" NOT NULL,
     "n" INTEGER NOT NULL,
 
-    CONSTRAINT "CardCount_pkey" PRIMARY KEY ("batchId","status")
+    CONSTRAINT "CardCount_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "WallWorkCount" (
+    "id" BIGSERIAL NOT NULL,
     "status" "WallStatus" NOT NULL,
     "featured" BOOLEAN NOT NULL,
     "reported" BOOLEAN NOT NULL,
     "n" INTEGER NOT NULL,
 
-    CONSTRAINT "WallWorkCount_pkey" PRIMARY KEY ("status","featured","reported")
+    CONSTRAINT "WallWorkCount_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateIndex
@@ -28,27 +30,28 @@ CREATE INDEX "WallWork_reports_id_idx" ON "WallWork"("reports" DESC, "id" DESC);
 
 -- Hand-written: the counters are kept by statement-level triggers, so they change in the
 -- same transaction as the rows (a rolled-back change leaves them as they were) and a bulk
--- statement (an import of 10,000 cards, the background check) costs one counter update per
--- (batch, status), not one per row. Deltas are applied in key order, so two transactions
--- never wait for each other's counter rows in opposite orders.
+-- statement (an import of 10,000 cards, the background check) adds one row per (batch,
+-- status) it moves, not one per row. The counters only ever get new rows, deltas, that a
+-- reader sums: a writer never updates, so never locks, a counter row another one needs.
+-- Upserting one row per key would make every transaction that moves a key wait for every
+-- other one moving it, and deadlock with a transaction that takes the same locks in the
+-- other order (a user's row, then the counter). The worker folds the deltas into one row
+-- per key every minute (lib/worker/compact-counts.ts).
 CREATE FUNCTION card_count_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO "CardCount" AS c ("batchId", "status", "n")
-      SELECT "batchId", "status", count(*) FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
-      ON CONFLICT ("batchId", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "CardCount" ("batchId", "status", "n")
+      SELECT "batchId", "status", count(*) FROM new_rows GROUP BY 1, 2;
   ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO "CardCount" AS c ("batchId", "status", "n")
-      SELECT "batchId", "status", -count(*) FROM old_rows GROUP BY 1, 2 ORDER BY 1, 2
-      ON CONFLICT ("batchId", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "CardCount" ("batchId", "status", "n")
+      SELECT "batchId", "status", -count(*) FROM old_rows GROUP BY 1, 2;
   ELSE
-    INSERT INTO "CardCount" AS c ("batchId", "status", "n")
+    INSERT INTO "CardCount" ("batchId", "status", "n")
       SELECT "batchId", "status", sum(d) FROM (
         SELECT "batchId", "status", 1 AS d FROM new_rows
         UNION ALL
         SELECT "batchId", "status", -1 AS d FROM old_rows
-      ) moved GROUP BY 1, 2 HAVING sum(d) <> 0 ORDER BY 1, 2
-      ON CONFLICT ("batchId", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+      ) moved GROUP BY 1, 2 HAVING sum(d) <> 0;
   END IF;
   RETURN NULL;
 END $$;
@@ -62,21 +65,18 @@ END $$;
 CREATE FUNCTION wall_work_count_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO "WallWorkCount" AS c ("status", "featured", "reported", "n")
-      SELECT "status", "featured", "reports" > 0, count(*) FROM new_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-      ON CONFLICT ("status", "featured", "reported") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "WallWorkCount" ("status", "featured", "reported", "n")
+      SELECT "status", "featured", "reports" > 0, count(*) FROM new_rows GROUP BY 1, 2, 3;
   ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO "WallWorkCount" AS c ("status", "featured", "reported", "n")
-      SELECT "status", "featured", "reports" > 0, -count(*) FROM old_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-      ON CONFLICT ("status", "featured", "reported") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "WallWorkCount" ("status", "featured", "reported", "n")
+      SELECT "status", "featured", "reports" > 0, -count(*) FROM old_rows GROUP BY 1, 2, 3;
   ELSE
-    INSERT INTO "WallWorkCount" AS c ("status", "featured", "reported", "n")
+    INSERT INTO "WallWorkCount" ("status", "featured", "reported", "n")
       SELECT "status", "featured", "reported", sum(d) FROM (
         SELECT "status", "featured", "reports" > 0 AS "reported", 1 AS d FROM new_rows
         UNION ALL
         SELECT "status", "featured", "reports" > 0, -1 FROM old_rows
-      ) moved GROUP BY 1, 2, 3 HAVING sum(d) <> 0 ORDER BY 1, 2, 3
-      ON CONFLICT ("status", "featured", "reported") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+      ) moved GROUP BY 1, 2, 3 HAVING sum(d) <> 0;
   END IF;
   RETURN NULL;
 END $$;

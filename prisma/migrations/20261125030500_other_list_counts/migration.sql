@@ -6,39 +6,43 @@ DROP INDEX "User_createdAt_idx";
 
 -- CreateTable
 CREATE TABLE "UserCount" (
+    "id" BIGSERIAL NOT NULL,
     "role" "Role" NOT NULL,
     "n" INTEGER NOT NULL,
 
-    CONSTRAINT "UserCount_pkey" PRIMARY KEY ("role")
+    CONSTRAINT "UserCount_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "TaskStatusCount" (
+    "id" BIGSERIAL NOT NULL,
     "type" "TaskType" NOT NULL,
     "status" "Status" NOT NULL,
     "n" INTEGER NOT NULL,
 
-    CONSTRAINT "TaskStatusCount_pkey" PRIMARY KEY ("type","status")
+    CONSTRAINT "TaskStatusCount_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "OrderCount" (
+    "id" BIGSERIAL NOT NULL,
     "type" "OrderType" NOT NULL,
     "channel" "PayChannel" NOT NULL,
     "status" "Status" NOT NULL,
     "n" INTEGER NOT NULL,
 
-    CONSTRAINT "OrderCount_pkey" PRIMARY KEY ("type","channel","status")
+    CONSTRAINT "OrderCount_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "ChargeRecordCount" (
+    "id" BIGSERIAL NOT NULL,
     "type" "OrderType" NOT NULL,
     "channel" "PayChannel" NOT NULL,
     "status" "Status" NOT NULL,
     "n" INTEGER NOT NULL,
 
-    CONSTRAINT "ChargeRecordCount_pkey" PRIMARY KEY ("type","channel","status")
+    CONSTRAINT "ChargeRecordCount_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateIndex
@@ -64,30 +68,27 @@ CREATE INDEX "User_role_createdAt_id_idx" ON "User"("role", "createdAt", "id");
 
 -- Hand-written, as in migration list_counts: the counters of the console's user, task, order
 -- and charge-record lists are kept by statement-level triggers with transition tables, in the
--- same transaction as the rows (a rolled-back change leaves them as they were); a bulk
--- statement costs one counter update per key it moves, and deltas are applied in key order so
--- two writers never wait for each other's counter rows in opposite orders. An UPDATE trigger
+-- same transaction as the rows (a rolled-back change leaves them as they were), as rows of
+-- deltas that readers sum and the worker folds together: a submit (the user's row, then a new
+-- task) and a refund (the task, then the user's row) never meet on a counter row. An UPDATE trigger
 -- cannot name its columns when it has transition tables, so it runs on every update; an update
 -- that moves no row between keys (points, progress, leases) writes nothing (HAVING sum <> 0).
 
 CREATE FUNCTION user_count_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO "UserCount" AS c ("role", "n")
-      SELECT "role", count(*) FROM new_rows GROUP BY 1 ORDER BY 1
-      ON CONFLICT ("role") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "UserCount" ("role", "n")
+      SELECT "role", count(*) FROM new_rows GROUP BY 1;
   ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO "UserCount" AS c ("role", "n")
-      SELECT "role", -count(*) FROM old_rows GROUP BY 1 ORDER BY 1
-      ON CONFLICT ("role") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "UserCount" ("role", "n")
+      SELECT "role", -count(*) FROM old_rows GROUP BY 1;
   ELSE
-    INSERT INTO "UserCount" AS c ("role", "n")
+    INSERT INTO "UserCount" ("role", "n")
       SELECT "role", sum(d) FROM (
         SELECT "role", 1 AS d FROM new_rows
         UNION ALL
         SELECT "role", -1 AS d FROM old_rows
-      ) moved GROUP BY 1 HAVING sum(d) <> 0 ORDER BY 1
-      ON CONFLICT ("role") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+      ) moved GROUP BY 1 HAVING sum(d) <> 0;
   END IF;
   RETURN NULL;
 END $$;
@@ -101,21 +102,18 @@ END $$;
 CREATE FUNCTION task_status_count_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO "TaskStatusCount" AS c ("type", "status", "n")
-      SELECT "type", "status", count(*) FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
-      ON CONFLICT ("type", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "TaskStatusCount" ("type", "status", "n")
+      SELECT "type", "status", count(*) FROM new_rows GROUP BY 1, 2;
   ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO "TaskStatusCount" AS c ("type", "status", "n")
-      SELECT "type", "status", -count(*) FROM old_rows GROUP BY 1, 2 ORDER BY 1, 2
-      ON CONFLICT ("type", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "TaskStatusCount" ("type", "status", "n")
+      SELECT "type", "status", -count(*) FROM old_rows GROUP BY 1, 2;
   ELSE
-    INSERT INTO "TaskStatusCount" AS c ("type", "status", "n")
+    INSERT INTO "TaskStatusCount" ("type", "status", "n")
       SELECT "type", "status", sum(d) FROM (
         SELECT "type", "status", 1 AS d FROM new_rows
         UNION ALL
         SELECT "type", "status", -1 AS d FROM old_rows
-      ) moved GROUP BY 1, 2 HAVING sum(d) <> 0 ORDER BY 1, 2
-      ON CONFLICT ("type", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+      ) moved GROUP BY 1, 2 HAVING sum(d) <> 0;
   END IF;
   RETURN NULL;
 END $$;
@@ -129,21 +127,18 @@ END $$;
 CREATE FUNCTION order_count_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO "OrderCount" AS c ("type", "channel", "status", "n")
-      SELECT "type", "channel", "status", count(*) FROM new_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-      ON CONFLICT ("type", "channel", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "OrderCount" ("type", "channel", "status", "n")
+      SELECT "type", "channel", "status", count(*) FROM new_rows GROUP BY 1, 2, 3;
   ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO "OrderCount" AS c ("type", "channel", "status", "n")
-      SELECT "type", "channel", "status", -count(*) FROM old_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-      ON CONFLICT ("type", "channel", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "OrderCount" ("type", "channel", "status", "n")
+      SELECT "type", "channel", "status", -count(*) FROM old_rows GROUP BY 1, 2, 3;
   ELSE
-    INSERT INTO "OrderCount" AS c ("type", "channel", "status", "n")
+    INSERT INTO "OrderCount" ("type", "channel", "status", "n")
       SELECT "type", "channel", "status", sum(d) FROM (
         SELECT "type", "channel", "status", 1 AS d FROM new_rows
         UNION ALL
         SELECT "type", "channel", "status", -1 AS d FROM old_rows
-      ) moved GROUP BY 1, 2, 3 HAVING sum(d) <> 0 ORDER BY 1, 2, 3
-      ON CONFLICT ("type", "channel", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+      ) moved GROUP BY 1, 2, 3 HAVING sum(d) <> 0;
   END IF;
   RETURN NULL;
 END $$;
@@ -157,21 +152,18 @@ END $$;
 CREATE FUNCTION charge_record_count_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO "ChargeRecordCount" AS c ("type", "channel", "status", "n")
-      SELECT "type", "channel", "status", count(*) FROM new_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-      ON CONFLICT ("type", "channel", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "ChargeRecordCount" ("type", "channel", "status", "n")
+      SELECT "type", "channel", "status", count(*) FROM new_rows GROUP BY 1, 2, 3;
   ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO "ChargeRecordCount" AS c ("type", "channel", "status", "n")
-      SELECT "type", "channel", "status", -count(*) FROM old_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-      ON CONFLICT ("type", "channel", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+    INSERT INTO "ChargeRecordCount" ("type", "channel", "status", "n")
+      SELECT "type", "channel", "status", -count(*) FROM old_rows GROUP BY 1, 2, 3;
   ELSE
-    INSERT INTO "ChargeRecordCount" AS c ("type", "channel", "status", "n")
+    INSERT INTO "ChargeRecordCount" ("type", "channel", "status", "n")
       SELECT "type", "channel", "status", sum(d) FROM (
         SELECT "type", "channel", "status", 1 AS d FROM new_rows
         UNION ALL
         SELECT "type", "channel", "status", -1 AS d FROM old_rows
-      ) moved GROUP BY 1, 2, 3 HAVING sum(d) <> 0 ORDER BY 1, 2, 3
-      ON CONFLICT ("type", "channel", "status") DO UPDATE SET "n" = c."n" + EXCLUDED."n";
+      ) moved GROUP BY 1, 2, 3 HAVING sum(d) <> 0;
   END IF;
   RETURN NULL;
 END $$;
