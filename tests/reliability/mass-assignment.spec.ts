@@ -137,8 +137,10 @@ async function writeEndpoints(): Promise<Endpoint[]> {
 async function scan(bystanderId: string) {
   return withDatabase(async (db) => {
     const { rows: columns } = await db.query<{ table_name: string; column_name: string; data_type: string }>(
+      // The kept list totals ("…Count") are written by triggers from the other tables' rows, never
+      // from a request: their rows of deltas carry the statuses and flags of the rows they count.
       `SELECT table_name, column_name, data_type FROM information_schema.columns
-       WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
+       WHERE table_schema = 'public' AND table_name <> '_prisma_migrations' AND table_name NOT LIKE '%Count'`,
     )
     const parts: string[] = []
     for (const { table_name: t, column_name: c, data_type: type } of columns) {
@@ -155,7 +157,7 @@ async function scan(bystanderId: string) {
       }
     }
     const { rows } = await db.query<{ at: string; hits: number; bystander: number }>(parts.join(' UNION ALL '), [`%${bystanderId}%`])
-    // Rows with a status of their own (the kept counters have a status column but no rows to cancel).
+    // Rows with a status of their own.
     const withId = new Set(columns.filter((c) => c.column_name === 'id').map((c) => c.table_name))
     const statusTables = [...new Set(columns.filter((c) => c.column_name === 'status' && withId.has(c.table_name)).map((c) => c.table_name))]
     const { rows: canceled } = await db.query<{ row: string }>(
