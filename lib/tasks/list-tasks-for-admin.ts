@@ -2,10 +2,9 @@ import 'server-only'
 import { db } from '@/lib/db'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
-import type { Status, TaskStage, TaskType, WallStatus } from '@/lib/generated/prisma/enums'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import type { AdminTaskFilter, AdminTaskRow } from './admin-task-views'
-import { toTaskView } from './task-views'
+import { TASK_PAGE_COLUMNS, taskViewOfRow, type TaskPageRow } from './task-page-row'
 
 /** GET /api/admin/tasks: every task, newest first, filtered by type, status, user and date. */
 export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Promise<Page<AdminTaskRow>> {
@@ -31,9 +30,7 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
   // One statement: the total, and the page cut on the (status,) createdAt, id index before the
   // joins to its model, wall entry and owner. An empty page is one row of the total.
   const rows = await db().$queryRaw<PageRow[]>`
-    SELECT c."total", t."id", t."type", t."status", t."stage", t."progress", t."params", t."chargedPoints", t."errorMessage", t."results", t."videos",
-           t."parentId", t."action", t."buttons", t."previewUrl", t."isRecommended", w."id" AS "wallWorkId", w."status" AS "wallWorkStatus",
-           w."featured" AS "wallWorkFeatured", t."refundedAt", t."createdAt", t."startedAt", t."finishedAt", m."id" AS "modelId", m."name" AS "modelName",
+    SELECT c."total", ${TASK_PAGE_COLUMNS},
            u."id" AS "userId", u."username" AS "userUsername", u."name" AS "userName"
     FROM (${total}) c
     LEFT JOIN LATERAL (
@@ -47,49 +44,8 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
   return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
 }
 
-type PageRow = {
-  total: number
-  id: string
-  type: TaskType
-  status: Status
-  stage: TaskStage
-  progress: number
-  params: unknown
-  chargedPoints: number
-  errorMessage: string | null
-  results: unknown
-  videos: unknown
-  parentId: string | null
-  action: string | null
-  buttons: unknown
-  previewUrl: string | null
-  isRecommended: boolean
-  wallWorkId: string | null
-  wallWorkStatus: WallStatus | null
-  wallWorkFeatured: boolean | null
-  refundedAt: Date | null
-  createdAt: Date
-  startedAt: Date | null
-  finishedAt: Date | null
-  modelId: string
-  modelName: string
-  userId: string
-  userUsername: string
-  userName: string
-}
+type PageRow = TaskPageRow & { total: number; userId: string; userUsername: string; userName: string }
 
-function toRow({
-  total: _total,
-  wallWorkId,
-  wallWorkStatus,
-  wallWorkFeatured,
-  modelId,
-  modelName,
-  userId,
-  userUsername,
-  userName,
-  ...task
-}: PageRow): AdminTaskRow {
-  const wallWork = wallWorkId ? { id: wallWorkId, status: wallWorkStatus!, featured: wallWorkFeatured! } : null
-  return { ...toTaskView({ ...task, wallWork, model: { id: modelId, name: modelName } }), user: { id: userId, username: userUsername, name: userName } }
+function toRow({ userId, userUsername, userName, ...task }: PageRow): AdminTaskRow {
+  return { ...taskViewOfRow(task), user: { id: userId, username: userUsername, name: userName } }
 }

@@ -1,10 +1,11 @@
 import 'server-only'
 import { db } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
-import type { Status, TaskStage, TaskType, WallStatus } from '@/lib/generated/prisma/enums'
+import type { Status, TaskType } from '@/lib/generated/prisma/enums'
 import { notFound } from '@/lib/http/app-error'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { getConfigValue } from '@/lib/site-config/store'
+import { TASK_PAGE_COLUMNS, taskViewOfRow, type TaskPageRow } from './task-page-row'
 import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
 
 /**
@@ -25,72 +26,17 @@ export async function listMyTasks(userId: string, query: TPageQuery & { status?:
   const mine = Prisma.join(conditions, ' AND ')
   const { skip, take } = pageArgs(query)
   const rows = await db().$queryRaw<PageRow[]>`
-    SELECT k."total", t."id", t."type", t."status", t."stage", t."progress", t."params", t."chargedPoints", t."errorMessage", t."results", t."videos",
-           t."parentId", t."action", t."buttons", t."previewUrl", t."isRecommended", w."id" AS "wallWorkId", w."status" AS "wallWorkStatus",
-           w."featured" AS "wallWorkFeatured", t."refundedAt", t."createdAt", t."startedAt", t."finishedAt", m."id" AS "modelId", m."name" AS "modelName"
+    SELECT k."total", ${TASK_PAGE_COLUMNS}
     FROM (SELECT count(*)::int AS "total" FROM "Task" WHERE ${mine}) k
     LEFT JOIN LATERAL (SELECT "id" FROM "Task" WHERE ${mine} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}) p ON true
     LEFT JOIN "Task" t ON t."id" = p."id"
     LEFT JOIN "AiModel" m ON m."id" = t."modelId"
     LEFT JOIN "WallWork" w ON w."taskId" = t."id"
     ORDER BY t."createdAt" DESC, t."id" DESC`
-  return { list: rows.filter((r) => r.id !== null).map(toView), total: rows[0]?.total ?? 0 }
+  return { list: rows.filter((r) => r.id !== null).map(taskViewOfRow), total: rows[0]?.total ?? 0 }
 }
 
-type PageRow = {
-  total: number
-  id: string
-  type: TaskType
-  status: Status
-  stage: TaskStage
-  progress: number
-  params: unknown
-  chargedPoints: number
-  errorMessage: string | null
-  results: unknown
-  videos: unknown
-  parentId: string | null
-  action: string | null
-  buttons: unknown
-  previewUrl: string | null
-  isRecommended: boolean
-  wallWorkId: string | null
-  wallWorkStatus: WallStatus | null
-  wallWorkFeatured: boolean | null
-  refundedAt: Date | null
-  createdAt: Date
-  startedAt: Date | null
-  finishedAt: Date | null
-  modelId: string
-  modelName: string
-}
-
-// The keys in the order the Prisma select gave them, so the answer stays the same bytes.
-function toView({ total: _total, wallWorkId, wallWorkStatus, wallWorkFeatured, modelId, modelName, ...t }: PageRow): TaskView {
-  return toTaskView({
-    id: t.id,
-    type: t.type,
-    status: t.status,
-    stage: t.stage,
-    progress: t.progress,
-    params: t.params,
-    chargedPoints: t.chargedPoints,
-    errorMessage: t.errorMessage,
-    results: t.results,
-    videos: t.videos,
-    parentId: t.parentId,
-    action: t.action,
-    buttons: t.buttons,
-    previewUrl: t.previewUrl,
-    isRecommended: t.isRecommended,
-    wallWork: wallWorkId ? { id: wallWorkId, status: wallWorkStatus!, featured: wallWorkFeatured! } : null,
-    refundedAt: t.refundedAt,
-    createdAt: t.createdAt,
-    startedAt: t.startedAt,
-    finishedAt: t.finishedAt,
-    model: { id: modelId, name: modelName },
-  })
-}
+type PageRow = TaskPageRow & { total: number }
 
 /** A task as its page polls it: where it stands in the queue, and why it waits when something holds it up. */
 export type MyTaskView = TaskView & { queuePosition: number | null; waitingNote: string | null }
