@@ -8,6 +8,7 @@ import { badRequest, notFound } from '@/lib/http/app-error'
 import type { Page } from '@/lib/http/pagination'
 import { beijingRange } from '@/lib/beijing-time'
 import { fulfilOrder } from './fulfil-order'
+import { keptFilters } from './kept-filters'
 import { ADMIN_ORDER_SELECT, adminOrderView, type AdminOrderView } from './order-views'
 import type { TAdminOrderQuery } from './schemas'
 
@@ -16,11 +17,7 @@ export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<
   const user = query.user
   const like = user ? `%${escapeLike(user)}%` : ''
   const range = beijingRange(query.from, query.to)
-  const kept = [
-    query.type ? Prisma.sql`"type" = ${query.type}::"OrderType"` : null,
-    query.channel ? Prisma.sql`"channel" = ${query.channel}::"PayChannel"` : null,
-    query.status ? Prisma.sql`"status" = ${query.status}::"Status"` : null,
-  ].filter((c) => c !== null)
+  const kept = keptFilters(query)
   const conditions = [
     ...kept,
     // Through the ("userId", "createdAt") and "outTradeNo" indexes: the orders of every user the text names, or the order it is the number of.

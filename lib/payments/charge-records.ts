@@ -7,6 +7,7 @@ import type { SessionUser } from '@/lib/auth/session'
 import { badRequest, notFound } from '@/lib/http/app-error'
 import type { Page } from '@/lib/http/pagination'
 import { beijingDayStart, beijingRange } from '@/lib/beijing-time'
+import { keptFilters } from './kept-filters'
 import type { TChargeRecordQuery } from './schemas'
 
 const SELECT = {
@@ -32,11 +33,7 @@ export type ChargeRecordView = ReturnType<typeof view>
 /** /admin/charge_record and /admin/user_charge_record_mana (with userId). */
 export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page<ChargeRecordView>> {
   const range = beijingRange(query.from, query.to)
-  const kept = [
-    query.type ? Prisma.sql`"type" = ${query.type}::"OrderType"` : null,
-    query.channel ? Prisma.sql`"channel" = ${query.channel}::"PayChannel"` : null,
-    query.status ? Prisma.sql`"status" = ${query.status}::"Status"` : null,
-  ].filter((c) => c !== null)
+  const kept = keptFilters(query)
   const conditions = [
     ...kept,
     query.userId ? Prisma.sql`"userId" = ${query.userId}` : null,
