@@ -8,7 +8,8 @@ export type Db = PrismaClient
 /** A transaction client, for domain functions that join their caller's transaction. */
 export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0]
 
-const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pool?: pg.Pool }
+type StatementNames = (query: { sql: string }) => string
+const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pool?: pg.Pool; names?: StatementNames }
 
 /**
  * Every session runs in UTC: the columns are TIMESTAMP without time zone, Prisma reads and
@@ -71,12 +72,32 @@ export function createPool(connectionString: string, max: number, timeouts: DbTi
   return pool
 }
 
+/**
+ * Names Prisma's statements so that each pooled connection parses a statement once and then
+ * only binds it, and PostgreSQL may keep its plan: on a busy list that is a third of the
+ * database's work per page (docs/DECISIONS.md, "Speed: prepared statements"). A statement
+ * text gets one name for the life of the process; past `limit` texts, new ones go unnamed, so
+ * a run of ad-hoc texts cannot grow every connection's cache without end.
+ */
+export function statementNames(limit = 2_000): StatementNames {
+  const names = new Map<string, string>()
+  return ({ sql }) => {
+    let name = names.get(sql)
+    if (name === undefined && names.size < limit) names.set(sql, (name = `q${names.size + 1}`))
+    // pg reads an absent name as an unnamed statement, parsed anew each time.
+    return name as string
+  }
+}
+
 /** The one Prisma client of this process, created on first use. */
 export function db(): PrismaClient {
   if (!globalForDb.prisma) {
     const { DATABASE_URL, DATABASE_POOL_SIZE, EMBEDDED_DATABASE } = env()
     globalForDb.pool = createPool(DATABASE_URL, DATABASE_POOL_SIZE, EMBEDDED_DATABASE ? null : DB_TIMEOUTS)
-    globalForDb.prisma = new PrismaClient({ adapter: new PrismaPg(globalForDb.pool), transactionOptions: TRANSACTION_OPTIONS })
+    // Not on the embedded database: its connections share one session, where names would collide.
+    globalForDb.names = EMBEDDED_DATABASE ? undefined : statementNames()
+    const adapter = new PrismaPg(globalForDb.pool, globalForDb.names ? { statementNameGenerator: globalForDb.names } : {})
+    globalForDb.prisma = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS })
   }
   return globalForDb.prisma
 }
@@ -94,4 +115,5 @@ export async function disconnectDb(): Promise<void> {
   await globalForDb.pool?.end().catch(() => undefined)
   globalForDb.prisma = undefined
   globalForDb.pool = undefined
+  globalForDb.names = undefined
 }
