@@ -102,6 +102,15 @@ export function db(): PrismaClient {
   return globalForDb.prisma
 }
 
+/**
+ * The pool under db() and its statement names, for the reads that skip Prisma (lib/db/read-rows.ts).
+ * They share the names, so a text gets the same one whichever way it reaches a connection.
+ */
+export function dbPool(): { pool: pg.Pool; names?: StatementNames } {
+  db()
+  return { pool: globalForDb.pool!, names: globalForDb.names }
+}
+
 /** A client of its own for a script step (start-up); close() ends its connections. */
 export function createDb(connectionString: string, max = 10): { client: PrismaClient; close(): Promise<void> } {
   // Start-up steps (the first admin) wait for the database, embedded or not.

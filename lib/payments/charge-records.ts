@@ -1,5 +1,6 @@
 import 'server-only'
 import { db } from '@/lib/db'
+import { readRows } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
 import { recordAudit } from '@/lib/audit/record-audit'
@@ -50,14 +51,14 @@ export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page
       : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "ChargeRecordCount" ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`
   // One statement: the total, and the page cut on the id (or "userId", id) index before the
   // joins to its owner and order. An empty page is one row of the total.
-  const rows = await db().$queryRaw<PageRow[]>`
+  const rows = await readRows<PageRow[]>(Prisma.sql`
     SELECT c."total", r."id", u."id" AS "userId", u."name" AS "userName", u."username" AS "userUsername", r."orderId", o."outTradeNo", r."type",
            r."channel", r."amount", r."points", r."balance", r."days", r."status", r."note", r."createdAt"
     FROM (${total}) c
     LEFT JOIN LATERAL (SELECT * FROM "ChargeRecord" ${where} ORDER BY "id" DESC LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}) r ON true
     LEFT JOIN "User" u ON u."id" = r."userId"
     LEFT JOIN "Order" o ON o."id" = r."orderId"
-    ORDER BY r."id" DESC`
+    ORDER BY r."id" DESC`)
   return {
     list: rows
       .filter((r) => r.id !== null)
@@ -96,11 +97,11 @@ export async function chargeTotalsByDate(from: string, to: string): Promise<DayT
   const days = Math.round((end.getTime() - start.getTime()) / 86_400_000)
   if (days < 1) throw badRequest('结束日期不能早于开始日期')
   if (days > MAX_DAYS) throw badRequest(`一次最多查询 ${MAX_DAYS} 天`)
-  const rows = await db().$queryRaw<{ day: string; type: string; channel: string; amount: bigint; count: bigint }[]>`
+  const rows = await readRows<{ day: string; type: string; channel: string; amount: bigint; count: bigint }[]>(Prisma.sql`
     SELECT to_char(("createdAt" AT TIME ZONE 'UTC') AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS "day", "type"::text AS "type", "channel"::text AS "channel",
       SUM("amount") AS "amount", COUNT(*) AS "count"
     FROM "ChargeRecord" WHERE "createdAt" >= ${start} AND "createdAt" < ${end} AND "status" = 'SUCCESS'
-    GROUP BY 1, 2, 3`
+    GROUP BY 1, 2, 3`)
   const byDay = new Map<string, DayTotals>()
   for (let i = 0; i < days; i++) {
     const date = new Date(start.getTime() + i * 86_400_000 + 8 * 3600_000).toISOString().slice(0, 10)

@@ -1,5 +1,6 @@
 import 'server-only'
 import { db } from '@/lib/db'
+import { readRows } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest, unauthorized } from '@/lib/http/app-error'
@@ -60,7 +61,7 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
   // One statement: the page, its authors and the caller's likes (the benchmark sends the same SQL to pg).
   // The page is cut inside (LIMIT on the index order) before the join: joined first, the planner
   // misjudges the row comparison's selectivity and sorts every row after the cursor.
-  const rows = await db().$queryRaw<ListRow[]>`
+  const rows = await readRows<ListRow[]>(Prisma.sql`
     SELECT w."id", w."taskId", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."videoUrl", w."durationSec", w."width", w."height", w."prompt",
            w."likes", w."featured", w.${key} AS "key", u."name" AS "authorName", u."avatar" AS "authorAvatar", ${liked} AS "liked"
     FROM (
@@ -69,7 +70,7 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
       ORDER BY w.${key} DESC, w."id" DESC
       LIMIT ${query.limit + 1}
     ) w JOIN "User" u ON u."id" = w."userId"
-    ORDER BY w.${key} DESC, w."id" DESC`
+    ORDER BY w.${key} DESC, w."id" DESC`)
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)
   const nextCursor =

@@ -4,7 +4,9 @@
 // once the database is back, by itself.
 import { PrismaPg } from '@prisma/adapter-pg'
 import { afterEach, describe, expect, inject, it } from 'vitest'
-import { createPool, type DbTimeouts } from '@/lib/db'
+import { createPool, statementNames, type DbTimeouts } from '@/lib/db'
+import { readRows } from '@/lib/db/read-rows'
+import { Prisma } from '@/lib/generated/prisma/client'
 import { PrismaClient } from '@/lib/generated/prisma/client'
 import { isDatabaseUnavailable } from '@/lib/http/database-unavailable'
 import { startTcpProxy, type TcpProxy } from '../fakes/tcp-proxy'
@@ -26,9 +28,12 @@ async function throughProxy() {
   const url = new URL(target)
   url.port = String(proxy.port)
   const pool = createPool(url.toString(), 3, TIMEOUTS)
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 3_000, timeout: 5_000 } })
+  // Named statements, as db() names them: a connection that was lost takes its prepared statements with it.
+  const names = statementNames()
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: names }), transactionOptions: { maxWait: 3_000, timeout: 5_000 } })
   ends = [() => prisma.$disconnect(), () => pool.end()]
-  return { proxy, pool, prisma }
+  const read = () => readRows<{ n: number }[]>(Prisma.sql`SELECT count(*)::int AS "n" FROM "User" WHERE "role" = ${'ADMIN'}::"Role"`, { pool, names })
+  return { proxy, pool, prisma, read }
 }
 
 const failure = (promise: Promise<unknown>) =>
@@ -39,14 +44,18 @@ const failure = (promise: Promise<unknown>) =>
 
 describe('the pool when the database goes away', () => {
   it('cut: reads and transactions fail as unavailable; after the restore the pool reconnects', async () => {
-    const { proxy, prisma } = await throughProxy()
+    const { proxy, prisma, read } = await throughProxy()
     expect(await prisma.user.count()).toBeGreaterThanOrEqual(0)
+    expect((await read())[0]!.n).toBeGreaterThanOrEqual(0)
     await proxy.cut()
     expect(isDatabaseUnavailable(await failure(prisma.user.count()))).toBe(true)
     expect(isDatabaseUnavailable(await failure(prisma.$transaction(async (tx) => tx.user.count())))).toBe(true)
+    // The reads that skip Prisma fail as unavailable too (the refused connection is a bare ECONNREFUSED).
+    expect(isDatabaseUnavailable(await failure(read()))).toBe(true)
     await proxy.restore()
     expect(await prisma.user.count()).toBeGreaterThanOrEqual(0)
     expect(await prisma.$transaction(async (tx) => tx.user.count())).toBeGreaterThanOrEqual(0)
+    expect((await read())[0]!.n).toBeGreaterThanOrEqual(0)
   })
 
   it('black hole: a read gives up after the statement timeout, a new connection after the connect timeout', async () => {

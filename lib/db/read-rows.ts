@@ -1,0 +1,40 @@
+import 'server-only'
+import pg from 'pg'
+import { dbPool } from '@/lib/db'
+import type { Prisma } from '@/lib/generated/prisma/client'
+
+/**
+ * Column types read as Prisma's `$queryRaw` reads them, so a query moved here answers the
+ * same values: TIMESTAMP (without time zone, stored as UTC) and DATE as UTC Dates, int8 as
+ * BigInt. pg's own parsers would read the timestamps in the process's time zone.
+ */
+const PARSERS: Record<number, (value: string) => unknown> = {
+  20: (value) => BigInt(value),
+  1082: (value) => new Date(`${value}T00:00:00Z`),
+  1114: (value) => new Date(`${value.replace(' ', 'T')}Z`),
+}
+const types = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => (format !== 'binary' && PARSERS[oid]) || pg.types.getTypeParser(oid, format as 'text'),
+} as pg.CustomTypesConfig
+
+/** Dates go as UTC text: pg would send local time with an offset, which a TIMESTAMP column drops. */
+const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? value.toString() : value)
+
+/**
+ * One read statement sent straight to the pool under db(), past Prisma's query engine, for
+ * the busiest lists (docs/DECISIONS.md, "Speed: prepared statements, reads on pg"): the rows
+ * as objects, typed as `$queryRaw` types them. Not for writes or transactions: those stay
+ * with Prisma. A socket error (the database unreachable) is reported as the driver adapter
+ * reports it, so the request still answers 503.
+ */
+export async function readRows<Rows extends object[]>(query: Prisma.Sql, { pool, names } = dbPool()): Promise<Rows> {
+  try {
+    const result = await pool.query({ text: query.text, values: query.values.map(valueOf), types, name: names?.({ sql: query.text }) })
+    return result.rows as Rows
+  } catch (error) {
+    if (typeof (error as { code?: unknown }).code === 'string' && /^E[A-Z]+$/.test((error as { code: string }).code)) {
+      throw new Error('database unreachable', { cause: { kind: 'DatabaseNotReachable', error } })
+    }
+    throw error
+  }
+}
