@@ -23,7 +23,6 @@ const { checkPendingCards } = await import('../lib/cards/check-pending-cards')
 const { hashKey, maskKey, sealKey } = await import('../lib/cards/card-key')
 const { REDEEM_LIMITS } = await import('../lib/cards/redeem-card')
 const { db, disconnectDb } = await import('../lib/db')
-const { nearerEndWindow } = await import('../lib/http/pagination')
 const pool = new pg.Pool({ connectionString: database.url, max: 20 })
 
 try {
@@ -80,11 +79,11 @@ try {
     [`last page (${lastPage})`, lastPage],
   ] as const) {
     const ours = await load(LIST_REQUESTS, CONCURRENCY, () => callRoute(listRoute.GET, { token: admin.token, query: { page, pageSize: 20 } }))
-    // The same steps listCards takes: the total, the page's ids from the nearer end of
+    // What listCards reads, in plain steps: the total, the page's ids from the nearer end of
     // the index, then those rows.
     const floor = await load(LIST_REQUESTS, CONCURRENCY, async () => {
       const count = Number((await pool.query(`SELECT count(*) FROM "Card"`)).rows[0].count)
-      const w = nearerEndWindow({ skip: (page - 1) * 20, take: 20 }, count)!
+      const w = nearerEnd((page - 1) * 20, 20, count)
       const ids = await pool.query(`SELECT id FROM "Card" ORDER BY id ${w.order === 'asc' ? 'ASC' : 'DESC'} LIMIT $1 OFFSET $2`, [w.take, w.skip])
       await pool.query(
         `SELECT c.id, c."cardNo", c."keyMask", c.points, c.status, c."failReason", c."usedAt", c."disabledAt", c."expiresAt", c."createdAt", u.id AS uid, u.name, h.id AS hid, h.name AS hname, b.id AS bid, b.note
@@ -177,4 +176,10 @@ try {
   await pool.end()
   await disconnectDb()
   await database.drop()
+}
+
+/** A newest-first page read from the nearer end of the index: past the middle, oldest first from the far end. */
+function nearerEnd(skip: number, take: number, total: number): { order: 'asc' | 'desc'; skip: number; take: number } {
+  const size = Math.max(0, Math.min(take, total - skip))
+  return skip * 2 <= total ? { order: 'desc', skip, take: size } : { order: 'asc', skip: Math.max(0, total - skip - take), take: size }
 }

@@ -1,41 +1,56 @@
 import 'server-only'
 import { db } from '@/lib/db'
+import { readRows } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
-import { nearerEndWindow, pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
+import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { MY_CARD_SELECT, toAdminCardRow, toMyCard, type AdminCardRow, type MyCard } from './card-views'
 
 /** The admin card list, newest first: /admin/cards_mana (docs/PRODUCT.md §2.4). */
 export async function listCards(query: TPageQuery & { status?: Status; keyword?: string; batchId?: number }): Promise<Page<AdminCardRow>> {
   const keyword = query.keyword ? `%${escapeLike(query.keyword.toUpperCase())}%` : undefined
-  const total = keyword
-    ? await db().card.count({ where: { ...filterOf(query), cardNo: { contains: escapeLike(query.keyword!.toUpperCase()) } } })
-    : await keptCount(query)
-  const window = nearerEndWindow(pageArgs(query), total)
-  if (!window) return { list: [], total }
-  const conditions = [
-    query.status ? Prisma.sql`"status" = ${query.status}::"Status"` : null,
-    query.batchId ? Prisma.sql`"batchId" = ${query.batchId}` : null,
-    keyword ? Prisma.sql`"cardNo" LIKE ${keyword}` : null,
-  ].filter((c) => c !== null)
+  const kept = [query.status ? Prisma.sql`"status" = ${query.status}::"Status"` : null, query.batchId ? Prisma.sql`"batchId" = ${query.batchId}` : null].filter(
+    (c) => c !== null,
+  )
+  const conditions = [...kept, keyword ? Prisma.sql`"cardNo" LIKE ${keyword}` : null].filter((c) => c !== null)
   const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty
-  const order = window.order === 'asc' ? Prisma.sql`ASC` : Prisma.sql`DESC`
-  // One statement: the page's ids from the index alone, walked from whichever end is nearer
-  // (so the last page costs what the first does), then those rows with their people and batch.
-  const rows = await db().$queryRaw<PageRow[]>`
-    SELECT c."id", c."cardNo", c."keyMask", c."points", c."status", c."failReason", c."usedAt", c."disabledAt", c."expiresAt", c."createdAt",
+  // The exact total: by status and batch, the counters the triggers on "Card" keep in step with
+  // every write (migration list_counts); a keyword search counts its matches.
+  const total = keyword
+    ? Prisma.sql`SELECT count(*)::int AS "total" FROM "Card" ${where}`
+    : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "CardCount" ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`
+  const { skip, take } = pageArgs(query)
+  // One statement: the total, then the page's ids from the index alone, walked from whichever
+  // end is nearer (so the last page costs what the first does): pages in the first half
+  // newest first with OFFSET skip, the others oldest first from the far end. The total decides
+  // which branch runs (the other is a one-time filter that is never executed), then those rows
+  // are joined to their people and batch. An empty page is one row of the total.
+  const rows = await readRows<PageRow[]>(Prisma.sql`
+    WITH k AS (${total})
+    SELECT k."total", c."id", c."cardNo", c."keyMask", c."points", c."status", c."failReason", c."usedAt", c."disabledAt", c."expiresAt", c."createdAt",
            c."usedById", u."name" AS "usedByName", c."holderId", h."name" AS "holderName", c."batchId", b."note" AS "batchNote"
-    FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" ${order} LIMIT ${window.take} OFFSET ${window.skip}) p
-    JOIN "Card" c ON c."id" = p."id"
-    JOIN "CardBatch" b ON b."id" = c."batchId"
+    FROM k
+    LEFT JOIN LATERAL (
+      SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" DESC LIMIT ${take} OFFSET ${skip}) newest
+      WHERE ${skip} * 2 <= k."total"
+      UNION ALL
+      SELECT "id" FROM (
+        SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" ASC LIMIT ${take} OFFSET greatest(k."total" - ${skip} - ${take}, 0)) far
+        LIMIT greatest(least(${take}, k."total" - ${skip}), 0)
+      ) oldest
+      WHERE ${skip} * 2 > k."total"
+    ) p ON true
+    LEFT JOIN "Card" c ON c."id" = p."id"
+    LEFT JOIN "CardBatch" b ON b."id" = c."batchId"
     LEFT JOIN "User" u ON u."id" = c."usedById"
     LEFT JOIN "User" h ON h."id" = c."holderId"
-    ORDER BY c."id" DESC`
-  return { list: rows.map(toRow), total }
+    ORDER BY c."id" DESC`)
+  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
 }
 
 type PageRow = Omit<AdminCardRow, 'cardKey' | 'claimant' | 'holder' | 'batch'> & {
+  total: number
   keyMask: string
   usedById: string | null
   usedByName: string | null
@@ -45,33 +60,13 @@ type PageRow = Omit<AdminCardRow, 'cardKey' | 'claimant' | 'holder' | 'batch'> &
   batchNote: string | null
 }
 
-function toRow({ usedById, usedByName, holderId, holderName, batchId, batchNote, ...card }: PageRow): AdminCardRow {
+function toRow({ total: _total, usedById, usedByName, holderId, holderName, batchId, batchNote, ...card }: PageRow): AdminCardRow {
   return toAdminCardRow({
     ...card,
     usedBy: usedById ? { id: usedById, name: usedByName ?? '' } : null,
     holder: holderId ? { id: holderId, name: holderName ?? '' } : null,
     batch: { id: batchId, note: batchNote },
   })
-}
-
-const filterOf = (query: { status?: Status; batchId?: number }) => ({
-  ...(query.status ? { status: query.status } : {}),
-  ...(query.batchId ? { batchId: query.batchId } : {}),
-})
-
-/**
- * The exact number of cards for a status and/or batch filter, from the counters the
- * triggers on "Card" keep in step with every write (migration list_counts): a few rows
- * summed instead of every card counted. A keyword search still counts its matches.
- */
-async function keptCount(query: { status?: Status; batchId?: number }): Promise<number> {
-  const conditions = [
-    query.status ? Prisma.sql`"status" = ${query.status}::"Status"` : null,
-    query.batchId ? Prisma.sql`"batchId" = ${query.batchId}` : null,
-  ].filter((c) => c !== null)
-  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty
-  const [kept] = await db().$queryRaw<{ total: number }[]>`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "CardCount" ${where}`
-  return kept?.total ?? 0
 }
 
 /**

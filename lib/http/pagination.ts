@@ -13,15 +13,3 @@ export type TPageQuery = z.infer<typeof ZPageQuerySchema>
 export function pageArgs({ page, pageSize }: TPageQuery) {
   return { skip: (page - 1) * pageSize, take: pageSize }
 }
-
-/**
- * For a list shown newest first (descending): the same page read from the nearer end of
- * the index. A deep page near the end becomes a short ascending read instead of a long
- * OFFSET. Null when the page lies past the end.
- */
-export function nearerEndWindow({ skip, take }: { skip: number; take: number }, total: number): { order: 'asc' | 'desc'; skip: number; take: number } | null {
-  if (skip >= total) return null
-  const size = Math.min(take, total - skip)
-  if (skip <= total / 2) return { order: 'desc', skip, take: size }
-  return { order: 'asc', skip: total - skip - size, take: size }
-}
