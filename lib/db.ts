@@ -9,7 +9,7 @@ export type Db = PrismaClient
 export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0]
 
 type StatementNames = (query: { sql: string }) => string
-const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pool?: pg.Pool; names?: StatementNames }
+const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pool?: pg.Pool; genericPool?: pg.Pool; names?: StatementNames }
 
 /**
  * Every session runs in UTC: the columns are TIMESTAMP without time zone, Prisma reads and
@@ -59,9 +59,9 @@ function waitingForAnswer(client: pg.PoolClient): boolean {
  * unheard 'error' event would crash Node. A connection that failed is dropped and the next
  * query opens a new one, so the pool heals itself when the database is back.
  */
-export function createPool(connectionString: string, max: number, timeouts: DbTimeouts | null): pg.Pool {
+export function createPool(connectionString: string, max: number, timeouts: DbTimeouts | null, options = SESSION_OPTIONS): pg.Pool {
   const limits = timeouts ? { Client: timedClient(timeouts.connectMs), connectionTimeoutMillis: timeouts.poolWaitMs, query_timeout: timeouts.statementMs } : {}
-  const pool = new pg.Pool({ connectionString, max, options: SESSION_OPTIONS, keepAlive: true, keepAliveInitialDelayMillis: 10_000, ...limits })
+  const pool = new pg.Pool({ connectionString, max, options, keepAlive: true, keepAliveInitialDelayMillis: 10_000, ...limits })
   pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`))
   // The Prisma adapter releases a transaction's connection without its error, so one whose
   // statement timed out would go back to the pool still waiting for that answer, and the
@@ -105,10 +105,26 @@ export function db(): PrismaClient {
 /**
  * The pool under db() and its statement names, for the reads that skip Prisma (lib/db/read-rows.ts).
  * They share the names, so a text gets the same one whichever way it reaches a connection.
+ * `generic`: a pool of its own (half the size) whose connections always run a prepared
+ * statement on its generic plan, planned once per connection, for the reads whose best plan
+ * does not depend on their values (docs/DECISIONS.md, "Speed: prepared statements, reads on
+ * pg"). Left to itself PostgreSQL plans those anew every time, because a generic plan's
+ * estimate looks worse than a plan for the values at hand. The embedded database has one
+ * session for every connection, so there the main pool serves them.
  */
-export function dbPool(): { pool: pg.Pool; names?: StatementNames } {
+export function dbPool(plan: 'custom' | 'generic' = 'custom'): { pool: pg.Pool; names?: StatementNames } {
   db()
-  return { pool: globalForDb.pool!, names: globalForDb.names }
+  if (plan === 'custom' || !globalForDb.names) return { pool: globalForDb.pool!, names: globalForDb.names }
+  if (!globalForDb.genericPool) {
+    const { DATABASE_URL, DATABASE_POOL_SIZE } = env()
+    globalForDb.genericPool = createPool(
+      DATABASE_URL,
+      Math.ceil(DATABASE_POOL_SIZE / 2),
+      DB_TIMEOUTS,
+      `${SESSION_OPTIONS} -c plan_cache_mode=force_generic_plan`,
+    )
+  }
+  return { pool: globalForDb.genericPool, names: globalForDb.names }
 }
 
 /** A client of its own for a script step (start-up); close() ends its connections. */
@@ -122,7 +138,9 @@ export function createDb(connectionString: string, max = 10): { client: PrismaCl
 export async function disconnectDb(): Promise<void> {
   await globalForDb.prisma?.$disconnect()
   await globalForDb.pool?.end().catch(() => undefined)
+  await globalForDb.genericPool?.end().catch(() => undefined)
   globalForDb.prisma = undefined
   globalForDb.pool = undefined
+  globalForDb.genericPool = undefined
   globalForDb.names = undefined
 }

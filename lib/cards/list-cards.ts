@@ -1,6 +1,6 @@
 import 'server-only'
-import { db } from '@/lib/db'
-import { readRows } from '@/lib/db/read-rows'
+import { db, dbPool } from '@/lib/db'
+import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
@@ -26,17 +26,18 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
   // newest first with OFFSET skip, the others oldest first from the far end. The total decides
   // which branch runs (the other is a one-time filter that is never executed), then those rows
   // are joined to their people and batch. An empty page is one row of the total.
-  const rows = await readRows<PageRow[]>(Prisma.sql`
+  const rows = await readRows<PageRow[]>(
+    Prisma.sql`
     WITH k AS (${total})
     SELECT k."total", c."id", c."cardNo", c."keyMask", c."points", c."status", c."failReason", c."usedAt", c."disabledAt", c."expiresAt", c."createdAt",
            c."usedById", u."name" AS "usedByName", c."holderId", h."name" AS "holderName", c."batchId", b."note" AS "batchNote"
     FROM k
     LEFT JOIN LATERAL (
-      SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" DESC LIMIT ${take} OFFSET ${skip}) newest
+      SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) newest
       WHERE ${skip} * 2 <= k."total"
       UNION ALL
       SELECT "id" FROM (
-        SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" ASC LIMIT ${take} OFFSET greatest(k."total" - ${skip} - ${take}, 0)) far
+        SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" ASC LIMIT ${pageLimit(take)} OFFSET greatest(k."total" - ${skip} - ${take}, 0)) far
         LIMIT greatest(least(${take}, k."total" - ${skip}), 0)
       ) oldest
       WHERE ${skip} * 2 > k."total"
@@ -45,7 +46,9 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
     LEFT JOIN "CardBatch" b ON b."id" = c."batchId"
     LEFT JOIN "User" u ON u."id" = c."usedById"
     LEFT JOIN "User" h ON h."id" = c."holderId"
-    ORDER BY c."id" DESC`)
+    ORDER BY c."id" DESC`,
+    dbPool('generic'),
+  )
   return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
 }
 

@@ -1,7 +1,7 @@
 import 'server-only'
 import pg from 'pg'
 import { dbPool } from '@/lib/db'
-import type { Prisma } from '@/lib/generated/prisma/client'
+import { Prisma } from '@/lib/generated/prisma/client'
 
 /**
  * Column types read as Prisma's `$queryRaw` reads them, so a query moved here answers the
@@ -25,9 +25,10 @@ const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString()
  * the busiest lists (docs/DECISIONS.md, "Speed: prepared statements, reads on pg"): the rows
  * as objects, typed as `$queryRaw` types them. Not for writes or transactions: those stay
  * with Prisma. A socket error (the database unreachable) is reported as the driver adapter
- * reports it, so the request still answers 503.
+ * reports it, so the request still answers 503. `dbPool('generic')` as the second argument
+ * runs it on its generic plan.
  */
-export async function readRows<Rows extends object[]>(query: Prisma.Sql, { pool, names } = dbPool()): Promise<Rows> {
+export async function readRows<Rows extends object[]>(query: Prisma.Sql, { pool, names }: ReturnType<typeof dbPool> = dbPool()): Promise<Rows> {
   try {
     const result = await pool.query({ text: query.text, values: query.values.map(valueOf), types, name: names?.({ sql: query.text }) })
     return result.rows as Rows
@@ -37,4 +38,14 @@ export async function readRows<Rows extends object[]>(query: Prisma.Sql, { pool,
     }
     throw error
   }
+}
+
+/**
+ * A page size written into the statement instead of bound: a generic plan then knows the
+ * page is small (a bound LIMIT counts as a tenth of the table) and keeps to the index. Only
+ * for a validated size, so the texts stay few.
+ */
+export function pageLimit(take: number): Prisma.Sql {
+  if (!Number.isInteger(take) || take < 0 || take > 1_000) throw new Error(`not a page size: ${take}`)
+  return Prisma.raw(String(take))
 }

@@ -1,6 +1,6 @@
 import 'server-only'
-import { db } from '@/lib/db'
-import { readRows } from '@/lib/db/read-rows'
+import { db, dbPool } from '@/lib/db'
+import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { recordAudit } from '@/lib/audit/record-audit'
@@ -38,14 +38,17 @@ export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<
       : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "OrderCount" ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`
   // One statement: the total, and the page cut on the (status,) createdAt, id index before the
   // join to its owner and the count of its notifications. An empty page is one row of the total.
-  const rows = await readRows<PageRow[]>(Prisma.sql`
+  const rows = await readRows<PageRow[]>(
+    Prisma.sql`
     SELECT c."total", o."id", o."outTradeNo", o."type", o."subject", o."amount", o."channel", o."tradeType", o."alipayMethod", o."status", o."createdAt",
            o."paidAt", o."expiresAt", o."refundedAt", o."providerTxnId", o."flag", o."refundReason", u."id" AS "userId", u."name" AS "userName",
            u."username" AS "userUsername", (SELECT count(*)::int FROM "PaymentNotification" n WHERE n."orderId" = o."id") AS "notificationCount"
     FROM (${total}) c
-    LEFT JOIN LATERAL (SELECT * FROM "Order" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}) o ON true
+    LEFT JOIN LATERAL (SELECT * FROM "Order" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(query.pageSize)} OFFSET ${(query.page - 1) * query.pageSize}) o ON true
     LEFT JOIN "User" u ON u."id" = o."userId"
-    ORDER BY o."createdAt" DESC, o."id" DESC`)
+    ORDER BY o."createdAt" DESC, o."id" DESC`,
+    dbPool('generic'),
+  )
   return {
     list: rows
       .filter((r) => r.id !== null)

@@ -1,6 +1,6 @@
 import 'server-only'
-import { db } from '@/lib/db'
-import { readRows } from '@/lib/db/read-rows'
+import { db, dbPool } from '@/lib/db'
+import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
 import { recordAudit } from '@/lib/audit/record-audit'
@@ -51,14 +51,17 @@ export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page
       : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "ChargeRecordCount" ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`
   // One statement: the total, and the page cut on the id (or "userId", id) index before the
   // joins to its owner and order. An empty page is one row of the total.
-  const rows = await readRows<PageRow[]>(Prisma.sql`
+  const rows = await readRows<PageRow[]>(
+    Prisma.sql`
     SELECT c."total", r."id", u."id" AS "userId", u."name" AS "userName", u."username" AS "userUsername", r."orderId", o."outTradeNo", r."type",
            r."channel", r."amount", r."points", r."balance", r."days", r."status", r."note", r."createdAt"
     FROM (${total}) c
-    LEFT JOIN LATERAL (SELECT * FROM "ChargeRecord" ${where} ORDER BY "id" DESC LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}) r ON true
+    LEFT JOIN LATERAL (SELECT * FROM "ChargeRecord" ${where} ORDER BY "id" DESC LIMIT ${pageLimit(query.pageSize)} OFFSET ${(query.page - 1) * query.pageSize}) r ON true
     LEFT JOIN "User" u ON u."id" = r."userId"
     LEFT JOIN "Order" o ON o."id" = r."orderId"
-    ORDER BY r."id" DESC`)
+    ORDER BY r."id" DESC`,
+    dbPool('generic'),
+  )
   return {
     list: rows
       .filter((r) => r.id !== null)

@@ -1,5 +1,6 @@
 import 'server-only'
-import { readRows } from '@/lib/db/read-rows'
+import { dbPool } from '@/lib/db'
+import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
@@ -29,18 +30,21 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
   const { skip, take } = pageArgs(query)
   // One statement: the total, and the page cut on the (status,) createdAt, id index before the
   // joins to its model, wall entry and owner. An empty page is one row of the total.
-  const rows = await readRows<PageRow[]>(Prisma.sql`
+  const rows = await readRows<PageRow[]>(
+    Prisma.sql`
     SELECT c."total", ${TASK_PAGE_COLUMNS},
            u."id" AS "userId", u."username" AS "userUsername", u."name" AS "userName"
     FROM (${total}) c
     LEFT JOIN LATERAL (
       SELECT "id", "userId", "modelId", "type", "status", "stage", "progress", "params", "chargedPoints", "errorMessage", "results", "videos", "parentId",
              "action", "buttons", "previewUrl", "isRecommended", "refundedAt", "createdAt", "startedAt", "finishedAt"
-      FROM "Task" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}) t ON true
+      FROM "Task" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) t ON true
     LEFT JOIN "AiModel" m ON m."id" = t."modelId"
     LEFT JOIN "WallWork" w ON w."taskId" = t."id"
     LEFT JOIN "User" u ON u."id" = t."userId"
-    ORDER BY t."createdAt" DESC, t."id" DESC`)
+    ORDER BY t."createdAt" DESC, t."id" DESC`,
+    dbPool('generic'),
+  )
   return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
 }
 

@@ -1,6 +1,6 @@
 import 'server-only'
-import { db } from '@/lib/db'
-import { readRows } from '@/lib/db/read-rows'
+import { db, dbPool } from '@/lib/db'
+import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status, TaskType } from '@/lib/generated/prisma/enums'
 import { notFound } from '@/lib/http/app-error'
@@ -26,14 +26,17 @@ export async function listMyTasks(userId: string, query: TPageQuery & { status?:
   ].filter((c) => c !== null)
   const mine = Prisma.join(conditions, ' AND ')
   const { skip, take } = pageArgs(query)
-  const rows = await readRows<PageRow[]>(Prisma.sql`
+  const rows = await readRows<PageRow[]>(
+    Prisma.sql`
     SELECT k."total", ${TASK_PAGE_COLUMNS}
     FROM (SELECT count(*)::int AS "total" FROM "Task" WHERE ${mine}) k
-    LEFT JOIN LATERAL (SELECT "id" FROM "Task" WHERE ${mine} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}) p ON true
+    LEFT JOIN LATERAL (SELECT "id" FROM "Task" WHERE ${mine} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) p ON true
     LEFT JOIN "Task" t ON t."id" = p."id"
     LEFT JOIN "AiModel" m ON m."id" = t."modelId"
     LEFT JOIN "WallWork" w ON w."taskId" = t."id"
-    ORDER BY t."createdAt" DESC, t."id" DESC`)
+    ORDER BY t."createdAt" DESC, t."id" DESC`,
+    dbPool('generic'),
+  )
   return { list: rows.filter((r) => r.id !== null).map(taskViewOfRow), total: rows[0]?.total ?? 0 }
 }
 

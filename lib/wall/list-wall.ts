@@ -1,6 +1,6 @@
 import 'server-only'
-import { db } from '@/lib/db'
-import { readRows } from '@/lib/db/read-rows'
+import { db, dbPool } from '@/lib/db'
+import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest, unauthorized } from '@/lib/http/app-error'
@@ -61,16 +61,19 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
   // One statement: the page, its authors and the caller's likes (the benchmark sends the same SQL to pg).
   // The page is cut inside (LIMIT on the index order) before the join: joined first, the planner
   // misjudges the row comparison's selectivity and sorts every row after the cursor.
-  const rows = await readRows<ListRow[]>(Prisma.sql`
+  const rows = await readRows<ListRow[]>(
+    Prisma.sql`
     SELECT w."id", w."taskId", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."videoUrl", w."durationSec", w."width", w."height", w."prompt",
            w."likes", w."featured", w.${key} AS "key", u."name" AS "authorName", u."avatar" AS "authorAvatar", ${liked} AS "liked"
     FROM (
       SELECT * FROM "WallWork" w
       WHERE w."status" = 'APPROVED' ${type} ${words} ${favorites} ${after}
       ORDER BY w.${key} DESC, w."id" DESC
-      LIMIT ${query.limit + 1}
+      LIMIT ${pageLimit(query.limit + 1)}
     ) w JOIN "User" u ON u."id" = w."userId"
-    ORDER BY w.${key} DESC, w."id" DESC`)
+    ORDER BY w.${key} DESC, w."id" DESC`,
+    dbPool('generic'),
+  )
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)
   const nextCursor =

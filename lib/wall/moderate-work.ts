@@ -1,6 +1,6 @@
 import 'server-only'
-import { db } from '@/lib/db'
-import { readRows } from '@/lib/db/read-rows'
+import { db, dbPool } from '@/lib/db'
+import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { Prisma } from '@/lib/generated/prisma/client'
@@ -61,13 +61,16 @@ export async function listWallForAdmin(query: {
   // One statement: the exact total from the counters the triggers on "WallWork" keep in step
   // with every write (migration list_counts, at most 12 rows summed), and the page with its
   // authors, cut on the index order before the join. An empty page is one row of the total.
-  const rows = await readRows<Array<PageRow>>(Prisma.sql`
+  const rows = await readRows<Array<PageRow>>(
+    Prisma.sql`
     SELECT t."total", w."id", w."taskId", w."status", w."featured", w."sort", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."videoUrl", w."width",
            w."height", w."prompt", w."likes", w."reports", w."createdAt", w."listedAt", u."id" AS "authorId", u."name" AS "authorName"
     FROM (SELECT coalesce(sum(c."n"), 0)::int AS "total" FROM "WallWorkCount" c ${countWhere}) t
-    LEFT JOIN LATERAL (SELECT * FROM "WallWork" w ${where} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) w ON true
+    LEFT JOIN LATERAL (SELECT * FROM "WallWork" w ${where} ORDER BY ${order} LIMIT ${pageLimit(take)} OFFSET ${skip}) w ON true
     LEFT JOIN "User" u ON u."id" = w."userId"
-    ORDER BY ${order}`)
+    ORDER BY ${order}`,
+    dbPool('generic'),
+  )
   return {
     list: rows
       .filter((r) => r.id !== null)

@@ -1,5 +1,6 @@
 import 'server-only'
-import { readRows } from '@/lib/db/read-rows'
+import { dbPool } from '@/lib/db'
+import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Role } from '@/lib/generated/prisma/enums'
@@ -21,12 +22,15 @@ export async function listUsers(query: TPageQuery & { keyword?: string; role?: R
     : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "UserCount" ${query.role ? Prisma.sql`WHERE "role" = ${query.role}::"Role"` : Prisma.empty}`
   const { skip, take } = pageArgs(query)
   // One statement: the total, and the page cut on the (role,) createdAt, id index. An empty page is one row of the total.
-  const rows = await readRows<PageRow[]>(Prisma.sql`
+  const rows = await readRows<PageRow[]>(
+    Prisma.sql`
     SELECT t."total", u."id", u."username", u."name", u."avatar", u."mobile", u."role", u."points", u."balance", u."wxOpenId", u."createdAt",
            u."bannedAt", u."updatedAt", u."agreedTermsAt"
     FROM (${total}) t
-    LEFT JOIN LATERAL (SELECT * FROM "User" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}) u ON true
-    ORDER BY u."createdAt" DESC, u."id" DESC`)
+    LEFT JOIN LATERAL (SELECT * FROM "User" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) u ON true
+    ORDER BY u."createdAt" DESC, u."id" DESC`,
+    dbPool('generic'),
+  )
   return { list: rows.filter((r) => r.id !== null).map(({ total: _total, ...r }) => toAdminUserRow(r)), total: rows[0]?.total ?? 0 }
 }
 

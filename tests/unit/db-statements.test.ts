@@ -1,5 +1,7 @@
+// How the database layer names its statements and writes page sizes into them (lib/db.ts, lib/db/read-rows.ts).
 import { describe, expect, it } from 'vitest'
 import { statementNames } from '@/lib/db'
+import { pageLimit } from '@/lib/db/read-rows'
 
 describe('statementNames', () => {
   it('gives a text the same name every time, and another text another name', () => {
@@ -14,5 +16,13 @@ describe('statementNames', () => {
     names({ sql: 'SELECT 2' })
     expect(names({ sql: 'SELECT 3' })).toBeUndefined()
     expect(names({ sql: 'SELECT 1' })).toBe(first)
+  })
+})
+
+describe('pageLimit', () => {
+  it('writes a page size into the statement, and refuses anything else', () => {
+    expect(pageLimit(20).text).toBe('20')
+    expect(pageLimit(20).values).toEqual([])
+    for (const bad of [-1, 1.5, 1_001, Number.NaN]) expect(() => pageLimit(bad)).toThrow()
   })
 })
