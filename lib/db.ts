@@ -75,7 +75,7 @@ export function createPool(connectionString: string, max: number, timeouts: DbTi
 /**
  * Names Prisma's statements so that each pooled connection parses a statement once and then
  * only binds it, and PostgreSQL may keep its plan: on a busy list that is a third of the
- * database's work per page (docs/DECISIONS.md, "Speed: prepared statements"). A statement
+ * database's work per page (docs/DECISIONS.md, "Speed: prepared statements, reads on pg"). A statement
  * text gets one name for the life of the process; past `limit` texts, new ones go unnamed, so
  * a run of ad-hoc texts cannot grow every connection's cache without end.
  */
