@@ -100,11 +100,11 @@ export async function chargeTotalsByDate(from: string, to: string): Promise<DayT
   const days = Math.round((end.getTime() - start.getTime()) / 86_400_000)
   if (days < 1) throw badRequest('结束日期不能早于开始日期')
   if (days > MAX_DAYS) throw badRequest(`一次最多查询 ${MAX_DAYS} 天`)
-  const rows = await readRows<{ day: string; type: string; channel: string; amount: bigint; count: bigint }[]>(Prisma.sql`
+  const rows = await db().$queryRaw<{ day: string; type: string; channel: string; amount: bigint; count: bigint }[]>`
     SELECT to_char(("createdAt" AT TIME ZONE 'UTC') AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS "day", "type"::text AS "type", "channel"::text AS "channel",
       SUM("amount") AS "amount", COUNT(*) AS "count"
     FROM "ChargeRecord" WHERE "createdAt" >= ${start} AND "createdAt" < ${end} AND "status" = 'SUCCESS'
-    GROUP BY 1, 2, 3`)
+    GROUP BY 1, 2, 3`
   const byDay = new Map<string, DayTotals>()
   for (let i = 0; i < days; i++) {
     const date = new Date(start.getTime() + i * 86_400_000 + 8 * 3600_000).toISOString().slice(0, 10)
