@@ -1,17 +1,15 @@
 'use client'
 
-import Link from 'next/link'
-import { useModels } from '@/lib/api-client/resources/models'
 import { useSubmitTask } from '@/lib/api-client/resources/tasks'
 import { useAction } from '@/lib/ui/use-action'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
+import { MakeItMoveLink } from '@/components/video/make-it-move-link'
 import { TaskFailure } from './task-failure'
 import { TaskImages } from './task-images'
 import { TaskStatusBar } from './task-status-bar'
 import { WaitingNote } from './waiting-note'
-import { hasVideoModel } from './use-catalog'
 import { useTask } from './use-task'
 
 /** The task just submitted: live progress, then the images (download, 做同款), or the error. */
@@ -19,7 +17,6 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
   const { data: task } = useTask(taskId)
   const submit = useSubmitTask()
   const [busy, run] = useAction()
-  const hasVideo = hasVideoModel(useModels().data) === true
 
   if (!taskId || !task) {
     return (
@@ -58,14 +55,7 @@ export function TaskResult({ taskId, onNewTask, placeholder }: { taskId: string 
             >
               做同款
             </Button>
-            {hasVideo && task.results.length > 0 && (
-              <Link
-                href={`/ai_video?from=${task.id}&n=0`}
-                className="inline-flex h-8 items-center rounded-lg bg-zinc-800 px-3 text-sm text-white transition hover:bg-zinc-700"
-              >
-                让它动起来
-              </Link>
-            )}
+            {task.results.length > 0 && <MakeItMoveLink taskId={task.id} index={0} />}
           </div>
         </>
       )}

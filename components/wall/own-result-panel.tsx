@@ -8,6 +8,7 @@ import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { WALL_STATUS_LABELS } from '@/lib/wall/labels'
 import { Button } from '@/components/ui/button'
+import { MakeItMoveLink } from '@/components/video/make-it-move-link'
 import { Fact, isWeChat } from './image-viewer'
 import { PublishControls } from './publish-controls'
 
@@ -42,6 +43,7 @@ export function OwnResultPanel({ task, index, onDeleted }: { task: TaskJson; ind
       </dl>
       <div className="flex flex-wrap gap-2">
         <PublishControls task={task} index={index} />
+        {task.videos.length === 0 && <MakeItMoveLink taskId={task.id} index={index} />}
         {!wechat && (
           <a href={image.downloadUrl ?? image.url} download={`${task.id}-${index + 1}.png`} className="inline-flex">
             <Button size="sm" variant="secondary" tabIndex={-1}>

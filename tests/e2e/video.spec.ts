@@ -1,9 +1,11 @@
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { startFakeArk, type FakeArk } from '../fakes/ark-video'
+import { solidPng } from '../fakes/jobs'
 import { asAdmin, uniqueName, userWithPoints } from './support/session'
 
-// A user makes a clip from a prompt and another from one of their pictures on /ai_video,
-// watches the progress, plays the result and downloads it (fake Ark behind a VIDEO model).
+// A user makes a clip from a prompt and another from one of their pictures on /ai_video
+// (picked there, or sent from the result viewer with 让它动起来), watches the progress, plays
+// the result and downloads it (fake Ark behind a VIDEO model that takes a last frame too).
 
 let fake: FakeArk
 const created: string[] = []
@@ -26,7 +28,7 @@ test.beforeAll(async ({ request }) => {
     endpoint: fake.url,
     secret: 'ark-test',
     prices: { VIDEO_TEXT2VIDEO: 10, VIDEO_IMG2VIDEO: 12, VIDEO_PER_SECOND: 2 },
-    options: { model: 'doubao-seedance-test', durations: [5, 10], resolutions: ['480p', '720p'], firstPollMs: 300, maxPollMs: 400 },
+    options: { model: 'doubao-seedance-test', durations: [5, 10], resolutions: ['480p', '720p'], lastFrame: true, firstPollMs: 300, maxPollMs: 400 },
     sort: -50,
   })
 })
@@ -35,6 +37,17 @@ test.afterAll(async ({ request }) => {
   for (const id of created) await request.patch(`/api/admin/models/${id}`, { headers: await asAdmin(request), data: { enabled: false } })
   await fake.close()
 })
+
+/** A finished picture of the user's, made on a demo renderer model of its own; its task id. */
+async function makePicture(request: APIRequestContext, token: string, prompt: string): Promise<string> {
+  const demo = await createModel(request, { name: uniqueName('演示'), backend: 'demo', prices: { SD_TEXT2IMG: 1 }, options: { stepMs: 0 }, sort: 500 })
+  const headers = { authorization: `Bearer ${token}` }
+  const picture = await request.post('/api/tasks', { headers, data: { type: 'SD_TEXT2IMG', modelId: demo, params: { prompt, width: 512, height: 512 } } })
+  expect(picture.ok(), await picture.text()).toBeTruthy()
+  const id = (await picture.json()).data.id as string
+  await expect.poll(async () => (await (await request.get(`/api/tasks/${id}`, { headers })).json()).data.status, { timeout: 20_000 }).toBe('SUCCESS')
+  return id
+}
 
 async function watchAndCheck(page: import('@playwright/test').Page) {
   await expect(page.getByRole('progressbar')).toBeVisible()
@@ -55,7 +68,10 @@ async function watchAndCheck(page: import('@playwright/test').Page) {
 test('a clip from a prompt: price, progress, player, download', async ({ page, request }) => {
   test.setTimeout(90_000)
   await userWithPoints(page, request, 100)
-  await page.goto('/ai_video')
+  // Reached from the mode picker of /text2img_v2.
+  await page.goto('/text2img_v2')
+  await page.getByRole('tablist', { name: '生成模式' }).getByRole('tab', { name: 'AI 视频' }).click()
+  await expect(page).toHaveURL(/\/ai_video$/)
   await expect(page.getByRole('heading', { name: 'AI 视频' })).toBeVisible()
   await page.getByLabel('提示词').fill('一只橘猫在窗台上伸懒腰，镜头缓缓推近')
   await expect(page.getByTestId('task-cost')).toHaveText('20')
@@ -71,16 +87,7 @@ test('a clip from a prompt: price, progress, player, download', async ({ page, r
 test('a clip from one of the user’s pictures, picked from their works', async ({ page, request }) => {
   test.setTimeout(90_000)
   const user = await userWithPoints(page, request, 100)
-  // A picture of theirs, made on the demo renderer.
-  const demo = await createModel(request, { name: uniqueName('演示'), backend: 'demo', prices: { SD_TEXT2IMG: 1 }, options: { stepMs: 0 }, sort: 500 })
-  const headers = { authorization: `Bearer ${user.token}` }
-  const picture = await request.post('/api/tasks', {
-    headers,
-    data: { type: 'SD_TEXT2IMG', modelId: demo, params: { prompt: 'a red fox', width: 512, height: 512 } },
-  })
-  expect(picture.ok(), await picture.text()).toBeTruthy()
-  const pictureId = (await picture.json()).data.id as string
-  await expect.poll(async () => (await (await request.get(`/api/tasks/${pictureId}`, { headers })).json()).data.status, { timeout: 20_000 }).toBe('SUCCESS')
+  await makePicture(request, user.token, 'a red fox')
 
   await page.goto('/ai_video')
   await page.getByLabel('提示词').fill('狐狸转头看向镜头')
@@ -102,6 +109,33 @@ test('a clip from one of the user’s pictures, picked from their works', async 
   expect(sent.content[1]!.image_url!.url).toMatch(/^data:image\/png;base64,/)
   // The clip stays in 我的作品 with its poster.
   await expect(page.getByRole('heading', { name: '我的作品' })).toBeVisible()
+})
+
+test('让它动起来 from the result viewer: that picture is the first frame, an upload the last', async ({ page, request }) => {
+  test.setTimeout(90_000)
+  const user = await userWithPoints(page, request, 100)
+  const prompt = uniqueName('灯塔与海鸥')
+  const pictureId = await makePicture(request, user.token, prompt)
+  await page.goto('/text2img')
+  await page
+    .getByRole('button', { name: new RegExp(prompt.slice(0, 10)) })
+    .first()
+    .click()
+  await page.getByTestId('viewer-panel').getByRole('link', { name: '让它动起来' }).click()
+  await expect(page).toHaveURL(new RegExp(`/ai_video\\?from=${pictureId}&n=0$`))
+  await expect(page.getByRole('img', { name: '首帧（可选）' })).toBeVisible()
+  await page.getByLabel('提示词').fill('海鸥飞过灯塔，天色渐暗')
+  await page.getByLabel('尾帧（可选）').setInputFiles({ name: 'dusk.png', mimeType: 'image/png', buffer: await solidPng(96, 64, '#553377') })
+  await expect(page.getByRole('img', { name: '尾帧（可选）' })).toBeVisible()
+  await page.getByRole('button', { name: '生成视频' }).click()
+  await watchAndCheck(page)
+  const sent = fake.requests('/api/v3/contents/generations/tasks', 'POST').at(-1)!.body as {
+    content: Array<{ type: string; role?: string; image_url?: { url: string } }>
+  }
+  expect(sent.content.slice(1).map((c) => [c.role, c.image_url!.url.slice(0, 22)])).toEqual([
+    ['first_frame', 'data:image/png;base64,'],
+    ['last_frame', 'data:image/png;base64,'],
+  ])
 })
 
 test('a clip on the wall: published, approved, played in the viewer, 做同款 refills the form', async ({ page, request }) => {
