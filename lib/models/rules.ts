@@ -18,9 +18,19 @@ const VIDEO_CAPABLE: readonly string[] = [...VIDEO_BACKENDS, 'comfyui', 'demo']
 export const VIDEO_PAIR_MESSAGE = '视频类型的模型请选择视频后端（火山方舟、阿里云百炼、OpenAI 兼容视频接口、ComfyUI 视频工作流或内置演示渲染器）'
 export const VIDEO_BACKEND_MESSAGE = '视频后端只能用于视频类型的模型'
 
+export const NO_LAST_FRAME_MESSAGE = 'OpenAI 兼容视频接口（/v1/videos）只接受首帧，不支持尾帧：请去掉选项中的 "lastFrame": true'
+
 /** Why this type cannot run on this backend, or null when it can (the console form asks the same before it sends). */
 export function modelPairProblem(type: string, backend: string): string | null {
   if (type === 'VIDEO') return VIDEO_CAPABLE.includes(backend) ? null : VIDEO_PAIR_MESSAGE
   if (VIDEO_BACKENDS.includes(backend)) return VIDEO_BACKEND_MESSAGE
   return UNSUPPORTED_TYPES[backend as (typeof BACKEND_KINDS)[number]]?.includes(type) ? MJ_ON_SD_WEBUI_MESSAGE : null
+}
+
+/** The pair's problem, or what the options ask of a backend that cannot do it (a last frame /v1/videos has no field for). */
+export function modelSetupProblem(type: string, backend: string, options: unknown): string | null {
+  const pair = modelPairProblem(type, backend)
+  if (pair) return pair
+  const lastFrame = Boolean(options && typeof options === 'object' && (options as Record<string, unknown>).lastFrame === true)
+  return backend === 'openai-video' && lastFrame ? NO_LAST_FRAME_MESSAGE : null
 }

@@ -1,6 +1,6 @@
 import { z } from '@/lib/zod'
 import { BACKEND_KINDS } from '@/lib/generation/backends/types'
-import { modelPairProblem, PRICE_KEYS } from './rules'
+import { modelSetupProblem, PRICE_KEYS } from './rules'
 
 const endpoint = z
   .string()
@@ -36,7 +36,7 @@ export const ZModelInputSchema = z
   .strict()
   .refine((m) => m.backend === 'demo' || m.endpoint !== '', { message: '请填写接口地址', path: ['endpoint'] })
   .superRefine((m, ctx) => {
-    const problem = modelPairProblem(m.type, m.backend)
+    const problem = modelSetupProblem(m.type, m.backend, m.options)
     if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['backend'] })
   })
 export type TModelInput = z.infer<typeof ZModelInputSchema>

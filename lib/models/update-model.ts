@@ -10,7 +10,7 @@ import { auditedModel, MODEL_SELECT, toAdminModelRow, type AdminModelRow } from 
 import { assertChangesAllowed, secretData } from './model-changes'
 import { assertEndpointAllowed } from './model-endpoint'
 import { NO_LOAD } from './model-load'
-import { modelPairProblem } from './rules'
+import { modelSetupProblem } from './rules'
 import type { TModelUpdate } from './schemas'
 
 export async function updateModel(actor: SessionUser, ip: string, id: string, input: TModelUpdate): Promise<AdminModelRow> {
@@ -24,7 +24,7 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
     assertChangesAllowed(actor, before, data.endpoint, secret)
     const backend = data.backend ?? before.backend
     if (backend !== 'demo' && (data.endpoint ?? before.endpoint) === '') throw badRequest('请填写接口地址')
-    const pairProblem = modelPairProblem(data.type ?? before.type, backend)
+    const pairProblem = modelSetupProblem(data.type ?? before.type, backend, data.options ?? before.options)
     if (pairProblem) throw badRequest(pairProblem)
     const model = await tx.aiModel.update({
       where: { id },

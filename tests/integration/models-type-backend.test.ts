@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import * as modelRoute from '@/app/api/admin/models/[id]/route'
 import * as modelsRoute from '@/app/api/admin/models/route'
 import { db } from '@/lib/db'
-import { MJ_ON_SD_WEBUI_MESSAGE, VIDEO_BACKEND_MESSAGE, VIDEO_PAIR_MESSAGE } from '@/lib/models/rules'
+import { MJ_ON_SD_WEBUI_MESSAGE, NO_LAST_FRAME_MESSAGE, VIDEO_BACKEND_MESSAGE, VIDEO_PAIR_MESSAGE } from '@/lib/models/rules'
 import { callRoute, createUser } from '../helpers/call-route'
 
 let admin: { token: string }
@@ -67,5 +67,21 @@ describe('video models', () => {
     expect([sdOnArk.status, sdOnArk.body.errMessage]).toEqual([400, VIDEO_BACKEND_MESSAGE])
     const toSd = await patch(made.body.data.id as string, { type: 'STABLE_DIFFUSION' })
     expect([toSd.status, toSd.body.errMessage]).toEqual([400, VIDEO_BACKEND_MESSAGE])
+  })
+
+  it('a last frame only where the protocol has a field for it: /v1/videos takes the first frame alone', async () => {
+    const relay = { type: 'VIDEO', backend: 'openai-video', endpoint: 'http://127.0.0.1:1' }
+    const before = await db().aiModel.count()
+    const made = await create({ name: 'sora 尾帧', ...relay, options: { model: 'sora-2', lastFrame: true } })
+    expect([made.status, made.body.errMessage]).toEqual([400, NO_LAST_FRAME_MESSAGE])
+    expect(await db().aiModel.count()).toBe(before)
+
+    const plain = (await create({ name: 'sora', ...relay, options: { model: 'sora-2' } })).body.data.id as string
+    const turnedOn = await patch(plain, { options: { model: 'sora-2', lastFrame: true } })
+    expect([turnedOn.status, turnedOn.body.errMessage]).toEqual([400, NO_LAST_FRAME_MESSAGE])
+    expect((await db().aiModel.findUniqueOrThrow({ where: { id: plain } })).options).toEqual({ model: 'sora-2' })
+    // Ark and DashScope send both frames.
+    for (const backend of ['ark-video', 'dashscope-video'])
+      expect((await create({ name: `${backend} 尾帧`, type: 'VIDEO', backend, endpoint: 'http://127.0.0.1:1', options: { lastFrame: true } })).status).toBe(200)
   })
 })

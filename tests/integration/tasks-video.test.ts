@@ -217,6 +217,46 @@ describe('video tasks', () => {
     expect(await points(other.id)).toBe(100)
   })
 
+  it('first and last frame: both reach Ark inline with their roles; a model without last frames refuses one, nothing charged', async () => {
+    ark.set({ behaviour: 'normal' })
+    const { sealModelSecret } = await import('@/lib/models/model-secret')
+    const both = await videoModel('ark-frames', 'ark-video', ark.url, sealModelSecret('ark-test'), { lastFrame: true })
+    const firstOnly = await videoModel('ark-first', 'ark-video', ark.url, sealModelSecret('ark-test'))
+    const user = await createUser({ points: 100 })
+    const frames = []
+    for (const [name, colour] of [
+      ['first', '#2244aa'],
+      ['last', '#aa4422'],
+    ] as const) {
+      const png = await solidPng(64, 48, colour)
+      const storageKey = `uploads/202611/${name}-${Date.now()}.png`
+      await putFile(storageKey, png)
+      const upload = await db().uploadedImage.create({
+        data: { userId: user.id, url: `/files/${storageKey}`, storageKey, width: 64, height: 48, bytes: png.length },
+      })
+      frames.push({ id: upload.id, png })
+    }
+    const [first, last] = frames as [(typeof frames)[0], (typeof frames)[0]]
+
+    const refused = await submit(user.token, firstOnly.id, { imageId: first.id, lastImageId: last.id }, 'VIDEO_IMG2VIDEO')
+    expect([refused.status, refused.body.errMessage]).toEqual([400, '该模型不支持指定尾帧'])
+    expect(await points(user.id)).toBe(100)
+
+    const res = await submit(user.token, both.id, { imageId: first.id, lastImageId: last.id }, 'VIDEO_IMG2VIDEO')
+    expect(res.status).toBe(200)
+    const id = (res.body.data as { id: string }).id
+    await drainQueue()
+    expect(await task(id)).toMatchObject({ status: 'SUCCESS' })
+    const sent = ark.requests('/api/v3/contents/generations/tasks', 'POST').at(-1)!.body as {
+      content: Array<{ type: string; role?: string; image_url?: { url: string } }>
+    }
+    expect(sent.content.slice(1)).toEqual([
+      { type: 'image_url', role: 'first_frame', image_url: { url: `data:image/png;base64,${first.png.toString('base64')}` } },
+      { type: 'image_url', role: 'last_frame', image_url: { url: `data:image/png;base64,${last.png.toString('base64')}` } },
+    ])
+    expect(await points(user.id)).toBe(100 - (12 + 10))
+  })
+
   it('a worker dies after Ark accepted the clip: another resumes polling it and never submits twice; the model’s deadline applies', async () => {
     ark.set({ behaviour: 'slow', slowPolls: 6 })
     const { sealModelSecret } = await import('@/lib/models/model-secret')

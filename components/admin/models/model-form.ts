@@ -1,7 +1,7 @@
 import type { ModelInput } from '@/lib/api-client/resources/admin-models'
 import type { ModelType } from '@/lib/generated/prisma/enums'
 import type { BackendKind } from '@/lib/generation/backends/types'
-import { modelPairProblem } from '@/lib/models/rules'
+import { modelPairProblem, modelSetupProblem } from '@/lib/models/rules'
 import { formatJsonObject, parseIntegerInput, parseJsonObject } from '@/components/admin/shared/json-object'
 import { PRICE_KEYS, priceKeysFor, priceLabel, pricesOf, type ModelRow } from './model-labels'
 import type { PriceInputs } from './model-price-table'
@@ -76,6 +76,8 @@ export function readModelForm(model: ModelRow | null, v: ModelFormValues, canEdi
   if (!Number.isInteger(order)) return { error: '排序需为整数' }
   const options = parseJsonObject(v.optionsText)
   if (options.error !== null) return { error: options.error, optionsError: options.error }
+  const setup = modelSetupProblem(v.type, v.backend, options.value)
+  if (setup) return { error: setup, optionsError: setup }
   return {
     error: null,
     body: {
