@@ -1,6 +1,7 @@
-// The HTTP server around Next.js, started by scripts/start.ts. It exists for one
-// reason: route handlers cannot see the TCP peer address, so this server writes it
-// into X-Client-IP, overwriting whatever a client sent (lib/http/client-ip.ts).
+// The HTTP server around Next.js, started by scripts/start.ts. Route handlers cannot see
+// the TCP peer address, so this server writes it into X-Client-IP, overwriting whatever a
+// client sent (lib/http/client-ip.ts); and Next.js answers 500 for a page that failed,
+// so this server answers 503 instead when the failure was the database being out of reach.
 // It reads no environment itself: scripts/start.ts passes the validated settings
 // (lib/env.ts) as --port, --host and --drain-seconds.
 import http from 'node:http'
@@ -23,8 +24,25 @@ const app = next({ dev, port, hostname })
 const handle = app.getRequestHandler()
 await app.prepare()
 
+// Pages that failed because the database could not be reached: instrumentation.ts adds the
+// request's serial here while the page renders, before Next.js writes its 500.
+const unavailable = (globalThis.aiimgDatabaseUnavailableRequests ??= new Set())
+let serial = 0
+
 const server = http.createServer((req, res) => {
   req.headers['x-client-ip'] = req.socket.remoteAddress ?? ''
+  const id = String(++serial)
+  req.headers['x-request-serial'] = id
+  const writeHead = res.writeHead
+  // An outage is the database's, not a fault of the page: 503 with a hint when to come back.
+  res.writeHead = function (status, ...rest) {
+    if (unavailable.delete(id) && status === 500) {
+      this.setHeader('Retry-After', '10')
+      return writeHead.call(this, 503, ...rest)
+    }
+    return writeHead.call(this, status, ...rest)
+  }
+  res.once('close', () => unavailable.delete(id))
   handle(req, res)
 })
 // A port already in use (say, a second `npm start` on the same machine) ends this process

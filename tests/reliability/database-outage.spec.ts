@@ -36,7 +36,7 @@ const INTERNALS = [
   /\/work\/|node_modules/,
 ]
 
-type Call = { loop: number; kind: string; started: number; ended: number; status: number; text: string }
+type Call = { loop: number; kind: string; started: number; ended: number; status: number; text: string; retryAfter: string | null }
 type User = { id: string; username: string; token: string }
 
 const parseJson = (text: string): Record<string, unknown> => {
@@ -86,6 +86,7 @@ async function runOutages(site: OwnSite, proxy: TcpProxy, direct: pg.Client, dat
     const started = Date.now()
     let status = -1
     let text = ''
+    let retryAfter: string | null = null
     try {
       const res = await fetch(`${base}${path}`, {
         method,
@@ -94,11 +95,12 @@ async function runOutages(site: OwnSite, proxy: TcpProxy, direct: pg.Client, dat
         signal: AbortSignal.timeout(120_000),
       })
       status = res.status
+      retryAfter = res.headers.get('retry-after')
       text = await res.text()
     } catch (error) {
       text = `no answer: ${(error as Error).message}`
     }
-    const entry = { loop, kind, started, ended: Date.now(), status, text }
+    const entry = { loop, kind, started, ended: Date.now(), status, text, retryAfter }
     if (loop >= 0) calls.push(entry)
     return entry
   }
@@ -208,14 +210,16 @@ async function runOutages(site: OwnSite, proxy: TcpProxy, direct: pg.Client, dat
   }
 
   /**
-   * A page during an outage: an error status with nothing of the error in the HTML (Next.js
-   * sends an empty error shell with the errors' digests when the root layout fails), and in
-   * Chromium the Chinese error page with 重试 (app/global-error.tsx, rendered by the browser).
+   * A page during an outage: 503 with Retry-After (scripts/next-server.mjs, marked by
+   * instrumentation.ts) and nothing of the error in the HTML (Next.js sends an empty error
+   * shell with the errors' digests when the root layout fails), and in Chromium the Chinese
+   * error page with 重试 (app/global-error.tsx, rendered by the browser).
    */
   const pageDuringOutage = async (label: string) => {
     const html = await call(-1, 'page', 'GET', '/text2img')
     figure(`${label}: /text2img status`, html.status)
-    expect(html.status, 'a page during the outage is an error, not a half-rendered page').toBeGreaterThanOrEqual(500)
+    expect(html.status, 'a page during the outage answers 503, as the API does').toBe(503)
+    expect(html.retryAfter, 'and says when to come back').toBe('10')
     for (const pattern of INTERNALS) expect(html.text, `${label}: the page shows no ${pattern}`).not.toMatch(pattern)
     await page.goto(`${base}/text2img`, { timeout: 60_000 })
     await expect(page.getByRole('heading', { name: '服务暂时不可用' })).toBeVisible()
