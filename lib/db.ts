@@ -14,9 +14,11 @@ const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pool?: pg.
 /**
  * Every session runs in UTC: the columns are TIMESTAMP without time zone, Prisma reads and
  * writes them as UTC, and now() / CURRENT_TIMESTAMP in SQL must agree with that even when
- * the server's or database's time zone is, say, Asia/Shanghai.
+ * the server's or database's time zone is, say, Asia/Shanghai. And timestamps are sent as
+ * ISO text (`2026-01-01 08:00:00.123`), which the readers parse, whatever DateStyle the
+ * server was given.
  */
-export const SESSION_OPTIONS = '-c TimeZone=UTC'
+export const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO'
 
 /**
  * Prisma's default wait for a transaction to start is 2 s. Bursts (many redemptions or

@@ -1,14 +1,14 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
-import { pageLimit, readRows } from '@/lib/db/read-rows'
+import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
-import { MY_CARD_SELECT, toAdminCardRow, toMyCard, type AdminCardRow, type MyCard } from './card-views'
+import { MY_CARD_SELECT, toMyCard, type AdminCardRow, type MyCard } from './card-views'
 
 /** The admin card list, newest first: /admin/cards_mana (docs/PRODUCT.md §2.4). */
-export async function listCards(query: TPageQuery & { status?: Status; keyword?: string; batchId?: number }): Promise<Page<AdminCardRow>> {
+export async function listCards(query: TPageQuery & { status?: Status; keyword?: string; batchId?: number }): Promise<Page<Listed<AdminCardRow>>> {
   const keyword = query.keyword ? `%${escapeLike(query.keyword.toUpperCase())}%` : undefined
   const kept = [query.status ? Prisma.sql`"status" = ${query.status}::"Status"` : null, query.batchId ? Prisma.sql`"batchId" = ${query.batchId}` : null].filter(
     (c) => c !== null,
@@ -52,7 +52,7 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
   return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
 }
 
-type PageRow = Omit<AdminCardRow, 'cardKey' | 'claimant' | 'holder' | 'batch'> & {
+type PageRow = Listed<Omit<AdminCardRow, 'cardKey' | 'claimant' | 'holder' | 'batch'>> & {
   total: number
   keyMask: string
   usedById: string | null
@@ -63,13 +63,23 @@ type PageRow = Omit<AdminCardRow, 'cardKey' | 'claimant' | 'holder' | 'batch'> &
   batchNote: string | null
 }
 
-function toRow({ total: _total, usedById, usedByName, holderId, holderName, batchId, batchNote, ...card }: PageRow): AdminCardRow {
-  return toAdminCardRow({
-    ...card,
-    usedBy: usedById ? { id: usedById, name: usedByName ?? '' } : null,
-    holder: holderId ? { id: holderId, name: holderName ?? '' } : null,
-    batch: { id: batchId, note: batchNote },
-  })
+/** Key by key in the order toAdminCardRow gives them (one literal per row: see lib/tasks/task-page-row.ts). */
+function toRow(c: PageRow): Listed<AdminCardRow> {
+  return {
+    id: c.id,
+    cardNo: c.cardNo,
+    points: c.points,
+    status: c.status,
+    failReason: c.failReason,
+    usedAt: c.usedAt,
+    disabledAt: c.disabledAt,
+    expiresAt: c.expiresAt,
+    createdAt: c.createdAt,
+    holder: c.holderId ? { id: c.holderId, name: c.holderName ?? '' } : null,
+    batch: { id: c.batchId, note: c.batchNote },
+    cardKey: c.keyMask,
+    claimant: c.usedById ? { id: c.usedById, name: c.usedByName ?? '' } : null,
+  }
 }
 
 /**

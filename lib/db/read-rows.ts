@@ -4,14 +4,27 @@ import { dbPool } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
 
 /**
- * Column types read as Prisma's `$queryRaw` reads them, so a query moved here answers the
- * same values: TIMESTAMP (without time zone, stored as UTC) and DATE as UTC Dates, int8 as
- * BigInt. pg's own parsers would read the timestamps in the process's time zone.
+ * A TIMESTAMP (without time zone, stored as UTC; ISO DateStyle, lib/db.ts) as the text its
+ * Date would have in JSON: `2026-01-01 08:00:01.123456` → `2026-01-01T08:00:01.123Z`. The
+ * lists only send their timestamps, so a Date made here (through Next.js's instrumented
+ * constructor) and turned back into this text by JSON.stringify was work for nothing.
+ */
+export function isoTimestamp(value: string): string {
+  return `${value.slice(0, 10)}T${value.slice(11, 19)}.${`${value.slice(20, 23)}000`.slice(0, 3)}Z`
+}
+
+/** A row type as readRows answers it: its timestamps are the ISO text of isoTimestamp. */
+export type Listed<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] }
+
+/**
+ * Column types read so that a query moved here answers the same JSON as Prisma's
+ * `$queryRaw`: TIMESTAMP as its ISO text (above), DATE as a UTC Date, int8 as BigInt. pg's
+ * own parsers would read the timestamps in the process's time zone.
  */
 const PARSERS: Record<number, (value: string) => unknown> = {
   20: (value) => BigInt(value),
   1082: (value) => new Date(`${value}T00:00:00Z`),
-  1114: (value) => new Date(`${value.replace(' ', 'T')}Z`),
+  1114: isoTimestamp,
 }
 const types = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') => (format !== 'binary' && PARSERS[oid]) || pg.types.getTypeParser(oid, format as 'text'),
@@ -23,7 +36,7 @@ const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString()
 /**
  * One read statement sent straight to the pool under db(), past Prisma's query engine, for
  * the busiest lists (docs/DECISIONS.md, "Speed: prepared statements, reads on pg"): the rows
- * as objects, typed as `$queryRaw` types them. Not for writes or transactions: those stay
+ * as objects, typed as `$queryRaw` types them but for timestamps (`Listed`). Not for writes or transactions: those stay
  * with Prisma. A socket error (the database unreachable) is reported as the driver adapter
  * reports it, so the request still answers 503. `dbPool('generic')` as the second argument
  * runs it on its generic plan.

@@ -1,6 +1,6 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
-import { pageLimit, readRows } from '@/lib/db/read-rows'
+import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { recordAudit } from '@/lib/audit/record-audit'
@@ -14,7 +14,7 @@ import { ADMIN_ORDER_SELECT, adminOrderView, type AdminOrderView } from './order
 import type { TAdminOrderQuery } from './schemas'
 
 /** /admin/order_mana: every order, filtered by type, channel, status, user (id, username, name or phone) and Beijing dates. */
-export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<AdminOrderView>> {
+export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<Listed<AdminOrderView>>> {
   const user = query.user
   const like = user ? `%${escapeLike(user)}%` : ''
   const range = beijingRange(query.from, query.to)
@@ -49,19 +49,34 @@ export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<
     ORDER BY o."createdAt" DESC, o."id" DESC`,
     dbPool('generic'),
   )
+  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
+}
+
+/** Key by key in the order the console's Prisma select gives them (one literal per row: see lib/tasks/task-page-row.ts). */
+function toRow(o: PageRow): Listed<AdminOrderView> {
   return {
-    list: rows
-      .filter((r) => r.id !== null)
-      .map(({ total: _total, userId, userName, userUsername, notificationCount, ...order }) => ({
-        ...order,
-        user: { id: userId, name: userName, username: userUsername },
-        notificationCount,
-      })),
-    total: rows[0]?.total ?? 0,
+    id: o.id,
+    outTradeNo: o.outTradeNo,
+    type: o.type,
+    subject: o.subject,
+    amount: o.amount,
+    channel: o.channel,
+    tradeType: o.tradeType,
+    alipayMethod: o.alipayMethod,
+    status: o.status,
+    createdAt: o.createdAt,
+    paidAt: o.paidAt,
+    expiresAt: o.expiresAt,
+    refundedAt: o.refundedAt,
+    providerTxnId: o.providerTxnId,
+    flag: o.flag,
+    refundReason: o.refundReason,
+    user: { id: o.userId, name: o.userName, username: o.userUsername },
+    notificationCount: o.notificationCount,
   }
 }
 
-type PageRow = Omit<AdminOrderView, 'user'> & { total: number; userId: string; userName: string; userUsername: string }
+type PageRow = Listed<Omit<AdminOrderView, 'user'>> & { total: number; userId: string; userName: string; userUsername: string }
 
 /** One order with what it grants and every notification received for it. */
 export async function getOrderForAdmin(orderId: string) {

@@ -1,6 +1,6 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
-import { pageLimit, readRows } from '@/lib/db/read-rows'
+import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
 import { recordAudit } from '@/lib/audit/record-audit'
@@ -32,7 +32,7 @@ const view = ({ order, ...rest }: Row) => ({ ...rest, outTradeNo: order.outTrade
 export type ChargeRecordView = ReturnType<typeof view>
 
 /** /admin/charge_record and /admin/user_charge_record_mana (with userId). */
-export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page<ChargeRecordView>> {
+export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page<Listed<ChargeRecordView>>> {
   const range = beijingRange(query.from, query.to)
   const kept = keptFilters(query)
   const conditions = [
@@ -62,15 +62,29 @@ export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page
     ORDER BY r."id" DESC`,
     dbPool('generic'),
   )
+  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
+}
+
+/** Key by key in the order of the statement's columns (one literal per row: see lib/tasks/task-page-row.ts). */
+function toRow(r: PageRow): Listed<ChargeRecordView> {
   return {
-    list: rows
-      .filter((r) => r.id !== null)
-      .map(({ total: _total, id, userId, userName, userUsername, ...rest }) => ({ id, user: { id: userId, name: userName, username: userUsername }, ...rest })),
-    total: rows[0]?.total ?? 0,
+    id: r.id,
+    user: { id: r.userId, name: r.userName, username: r.userUsername },
+    orderId: r.orderId,
+    outTradeNo: r.outTradeNo,
+    type: r.type,
+    channel: r.channel,
+    amount: r.amount,
+    points: r.points,
+    balance: r.balance,
+    days: r.days,
+    status: r.status,
+    note: r.note,
+    createdAt: r.createdAt,
   }
 }
 
-type PageRow = Omit<ChargeRecordView, 'user'> & { total: number; userId: string; userName: string; userUsername: string }
+type PageRow = Listed<Omit<ChargeRecordView, 'user'>> & { total: number; userId: string; userName: string; userUsername: string }
 
 /** The charge-record status call (docs/PRODUCT.md §7.3): bookkeeping only (money moves through orders and refunds), ADMIN and audited. */
 export async function setChargeRecordStatus(actor: SessionUser, ip: string, id: number, status: Status, note?: string): Promise<ChargeRecordView> {

@@ -1,6 +1,6 @@
 import 'server-only'
 import { dbPool } from '@/lib/db'
-import { pageLimit, readRows } from '@/lib/db/read-rows'
+import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
@@ -8,7 +8,7 @@ import type { AdminTaskFilter, AdminTaskRow } from './admin-task-views'
 import { TASK_PAGE_COLUMNS, taskViewOfRow, type TaskPageRow } from './task-page-row'
 
 /** GET /api/admin/tasks: every task, newest first, filtered by type, status, user and date. */
-export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Promise<Page<AdminTaskRow>> {
+export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Promise<Page<Listed<AdminTaskRow>>> {
   const user = query.user?.trim()
   const like = user ? `%${escapeLike(user)}%` : ''
   const kept = [query.type ? Prisma.sql`"type" = ${query.type}::"TaskType"` : null, query.status ? Prisma.sql`"status" = ${query.status}::"Status"` : null]
@@ -50,6 +50,6 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
 
 type PageRow = TaskPageRow & { total: number; userId: string; userUsername: string; userName: string }
 
-function toRow({ userId, userUsername, userName, ...task }: PageRow): AdminTaskRow {
-  return { ...taskViewOfRow(task), user: { id: userId, username: userUsername, name: userName } }
+function toRow(row: PageRow): Listed<AdminTaskRow> {
+  return Object.assign(taskViewOfRow(row), { user: { id: row.userId, username: row.userUsername, name: row.userName } })
 }

@@ -1,6 +1,6 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
-import { pageLimit, readRows } from '@/lib/db/read-rows'
+import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status, TaskType } from '@/lib/generated/prisma/enums'
 import { notFound } from '@/lib/http/app-error'
@@ -17,7 +17,7 @@ import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
  * page's rows are read, with their model and wall work. An empty page is one row: the total.
  * Not a counter kept by triggers: see docs/RELIABILITY.md (speed) for why.
  */
-export async function listMyTasks(userId: string, query: TPageQuery & { status?: Status; type?: TaskType }): Promise<Page<TaskView>> {
+export async function listMyTasks(userId: string, query: TPageQuery & { status?: Status; type?: TaskType }): Promise<Page<Listed<TaskView>>> {
   const conditions = [
     Prisma.sql`"userId" = ${userId}`,
     Prisma.sql`"deletedAt" IS NULL`,

@@ -22,7 +22,8 @@ type ListRow = {
   prompt: string
   likes: number
   featured: boolean
-  key: Date | number
+  /** The cursor's column: listedAt as readRows' ISO text (sort=new), or likes. */
+  key: string | number
   authorName: string
   authorAvatar: string
   liked: boolean | null
@@ -77,7 +78,7 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)
   const nextCursor =
-    rows.length > query.limit && last ? encodeCursor({ key: last.key instanceof Date ? last.key.getTime() : Number(last.key), id: last.id }) : null
+    rows.length > query.limit && last ? encodeCursor({ key: typeof last.key === 'string' ? Date.parse(last.key) : Number(last.key), id: last.id }) : null
   return {
     list: page.map((r) => ({
       id: r.id,

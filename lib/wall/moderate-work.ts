@@ -1,6 +1,6 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
-import { pageLimit, readRows } from '@/lib/db/read-rows'
+import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { Prisma } from '@/lib/generated/prisma/client'
@@ -37,7 +37,7 @@ export async function listWallForAdmin(query: {
   status?: WallStatus
   featured?: string
   reported?: string
-}): Promise<Page<AdminWallWork>> {
+}): Promise<Page<Listed<AdminWallWork>>> {
   const conditions = [
     query.status ? Prisma.sql`w."status" = ${query.status}::"WallStatus"` : null,
     query.featured ? Prisma.sql`w."featured"` : null,
@@ -71,20 +71,40 @@ export async function listWallForAdmin(query: {
     ORDER BY ${order}`,
     dbPool('generic'),
   )
+  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
+}
+
+/** Key by key in the order of the statement's columns (one literal per row: see lib/tasks/task-page-row.ts). */
+function toRow(w: PageRow): Listed<AdminWallWork> {
   return {
-    list: rows
-      .filter((r) => r.id !== null)
-      .map(({ total: _total, modelType, modelName, authorId, authorName, ...r }) => ({
-        ...r,
-        type: modelType,
-        model: modelName,
-        author: { id: authorId, name: authorName },
-      })),
-    total: rows[0]?.total ?? 0,
+    id: w.id,
+    taskId: w.taskId,
+    status: w.status,
+    featured: w.featured,
+    sort: w.sort,
+    thumbUrl: w.thumbUrl,
+    imageUrl: w.imageUrl,
+    videoUrl: w.videoUrl,
+    width: w.width,
+    height: w.height,
+    prompt: w.prompt,
+    likes: w.likes,
+    reports: w.reports,
+    createdAt: w.createdAt,
+    listedAt: w.listedAt,
+    type: w.modelType,
+    model: w.modelName,
+    author: { id: w.authorId, name: w.authorName },
   }
 }
 
-type PageRow = Omit<AdminWallWork, 'type' | 'model' | 'author'> & { total: number; modelType: string; modelName: string; authorId: string; authorName: string }
+type PageRow = Listed<Omit<AdminWallWork, 'type' | 'model' | 'author'>> & {
+  total: number
+  modelType: string
+  modelName: string
+  authorId: string
+  authorName: string
+}
 
 /** Approves a submission (or brings a hidden work back): it goes on the wall as its newest work. */
 export async function approveWork(actor: SessionUser, ip: string, id: string): Promise<{ id: string; status: WallStatus }> {

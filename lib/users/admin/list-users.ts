@@ -1,14 +1,14 @@
 import 'server-only'
 import { dbPool } from '@/lib/db'
-import { pageLimit, readRows } from '@/lib/db/read-rows'
+import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Role } from '@/lib/generated/prisma/enums'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
-import { toAdminUserRow, type AdminUserRow } from '../user-views'
+import type { AdminUserRow, toAdminUserRow } from '../user-views'
 
 /** The console's user list: newest first, searchable by username, name or mobile. */
-export async function listUsers(query: TPageQuery & { keyword?: string; role?: Role }): Promise<Page<AdminUserRow>> {
+export async function listUsers(query: TPageQuery & { keyword?: string; role?: Role }): Promise<Page<Listed<AdminUserRow>>> {
   const keyword = query.keyword?.trim() ? `%${escapeLike(query.keyword.trim())}%` : undefined
   const conditions = [
     query.role ? Prisma.sql`"role" = ${query.role}::"Role"` : null,
@@ -31,7 +31,26 @@ export async function listUsers(query: TPageQuery & { keyword?: string; role?: R
     ORDER BY u."createdAt" DESC, u."id" DESC`,
     dbPool('generic'),
   )
-  return { list: rows.filter((r) => r.id !== null).map(({ total: _total, ...r }) => toAdminUserRow(r)), total: rows[0]?.total ?? 0 }
+  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
 }
 
-type PageRow = Parameters<typeof toAdminUserRow>[0] & { total: number }
+type PageRow = Listed<Parameters<typeof toAdminUserRow>[0]> & { total: number }
+
+/** Key by key in the order toAdminUserRow gives them (one literal per row: see lib/tasks/task-page-row.ts). */
+function toRow(u: PageRow): Listed<AdminUserRow> {
+  return {
+    id: u.id,
+    username: u.username,
+    name: u.name,
+    avatar: u.avatar,
+    mobile: u.mobile,
+    role: u.role,
+    points: u.points,
+    balance: u.balance,
+    createdAt: u.createdAt,
+    oauth: { hasOpenId: Boolean(u.wxOpenId) },
+    bannedAt: u.bannedAt,
+    updatedAt: u.updatedAt,
+    agreedTermsAt: u.agreedTermsAt,
+  }
+}
