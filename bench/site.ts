@@ -8,9 +8,13 @@ import { benchDatabase } from './support'
 
 export const BENCH_ADMIN = { username: 'admin', password: 'bench-admin-password-1' }
 
-export async function startSite(name: string, port: number) {
-  const root = path.resolve(import.meta.dirname, '..')
-  const database = await benchDatabase(name)
+/**
+ * `root`: another checkout's build to start instead of this one; `database`: a database it
+ * shares with another site (not dropped when this one stops).
+ */
+export async function startSite(name: string, port: number, shared: { root?: string; database?: { url: string } } = {}) {
+  const root = shared.root ?? path.resolve(import.meta.dirname, '..')
+  const database = shared.database ? { url: shared.database.url, drop: async () => undefined } : await benchDatabase(name)
   const base = `http://127.0.0.1:${port}`
   const dataDir = path.join(root, '.tmp', `bench-${name}-${process.pid}`)
   const web = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join(root, 'scripts/start.ts')], {
