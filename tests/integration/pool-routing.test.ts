@@ -4,7 +4,7 @@ import { db } from '@/lib/db'
 import * as modelsRoute from '@/app/api/admin/models/route'
 import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/backend-attempts'
 import { checkBackends, recordAttempt, recordBackendFailure } from '@/lib/models/backend-health'
-import { claimTask, type ClaimedTask } from '@/lib/tasks/claim-task'
+import { claimOnBackend, claimTask, type ClaimedTask } from '@/lib/tasks/claim-task'
 import { runTask } from '@/lib/tasks/run-task'
 import { backgroundJobs } from '@/lib/worker/jobs'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
@@ -117,6 +117,39 @@ describe('a pool of three SD WebUI instances', () => {
     } finally {
       fake(2).set('normal')
     }
+  })
+
+  it('a task that failed on one instance is tried again on another while the pool has one, and on the same one when it is the last', async () => {
+    fake(0).set('failing')
+    try {
+      const models = await pool('retry-elsewhere')
+      const member = (i: number) => ({ id: at(models, i).id, pool: 'retry-elsewhere' })
+      const claimOn = async (i: number, workerId: string) => {
+        const claimed = await claimOnBackend(member(i), workerId)
+        if (claimed === 'locked') throw new Error(`instance ${i} is out of routing`)
+        return claimed
+      }
+      const dueNow = (id: string) => db().task.update({ where: { id }, data: { runAfter: new Date() } })
+      const { ids } = await submitMany(at(models, 0).id, 1)
+      const id = at(ids, 0)
+      const first = (await claimOn(0, 'r1'))!
+      await runTask(first, 'r1', new AbortController().signal)
+      expect(await db().task.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'PENDING', stage: 'QUEUED', attempts: 1, modelId: at(models, 0).id })
+      expect(await db().aiModel.findUniqueOrThrow({ where: { id: at(models, 0).id } })).toMatchObject({ healthy: true })
+      await dueNow(id)
+      // Instance 0 is free and still in routing, but the retry waits for another instance.
+      expect(await claimOn(0, 'r2')).toBeNull()
+      const again = (await claimOn(1, 'r2'))!
+      expect(again.id).toBe(id)
+      // Instance 1 fails it too; with 1 and 2 out of routing, 0 is the pool's last and may take it.
+      await db().task.update({ where: { id }, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, modelId: at(models, 0).id } })
+      await db().aiModel.updateMany({ where: { id: { in: [at(models, 1).id, at(models, 2).id] } }, data: { healthy: false } })
+      expect((await claimOn(0, 'r3'))?.id).toBe(id)
+      await db().task.update({ where: { id }, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null } })
+    } finally {
+      fake(0).set('normal')
+    }
+    await drainQueue()
   })
 
   it('an instance that stops answering is taken out by the health check and brought back when it answers', async () => {
