@@ -97,7 +97,7 @@ async function testWithTimeout(model: ModelConnection, timeoutMs = CHECK_TIMEOUT
 export async function checkBackends(): Promise<void> {
   const models = await db().aiModel.findMany({ where: { enabled: true } })
   const now = Date.now()
-  let recovered = false
+  let routingChanged = false
   await Promise.all(
     models.map(async (model) => {
       const isCoolingDown =
@@ -119,9 +119,11 @@ export async function checkBackends(): Promise<void> {
           outSince: healthy ? null : (model.outSince ?? new Date()),
         },
       })
-      if (result.ok && !model.healthy) recovered = true
+      // Back: its queued tasks were waiting for it. Out of a pool: a retry that waited for
+      // another member (claim-task.ts) may now go back to the one it failed on.
+      if ((result.ok && !model.healthy) || (model.healthy && !healthy && model.pool)) routingChanged = true
     }),
   )
-  // Its queued tasks were waiting for it, unpolled: wake the workers.
-  if (recovered) await announceQueueChangeNow()
+  // Idle workers do not poll for these: wake them.
+  if (routingChanged) await announceQueueChangeNow()
 }

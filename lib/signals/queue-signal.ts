@@ -8,8 +8,9 @@ export const RUN_TASKS_JOB = 'run-tasks'
 
 /**
  * Tells every worker the queue changed: a task was queued or released, a backend slot
- * freed (a task ended), a backend came back. Idle workers sleep until such a signal, so
- * whatever can let a waiting task run must send one. Inside `tx` it is delivered on commit.
+ * freed (a task ended), a backend came back or left its pool. Idle workers sleep until
+ * such a signal, so whatever can let a waiting task run must send one. Inside `tx` it is
+ * delivered on commit.
  */
 export async function announceQueueChange(tx: Tx): Promise<void> {
   await signalJob(tx, RUN_TASKS_JOB)

@@ -7,6 +7,8 @@ import { checkBackends, recordAttempt, recordBackendFailure } from '@/lib/models
 import { claimOnBackend, claimTask, type ClaimedTask } from '@/lib/tasks/claim-task'
 import { runTask } from '@/lib/tasks/run-task'
 import { backgroundJobs } from '@/lib/worker/jobs'
+import { localWorker, setLocalWorker } from '@/lib/signals/local-worker'
+import { RUN_TASKS_JOB } from '@/lib/signals/queue-signal'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
@@ -156,9 +158,16 @@ describe('a pool of three SD WebUI instances', () => {
     const models = await pool('health')
     const down = fake(1)
     await down.close()
+    const wakes: string[] = []
+    const previous = localWorker()
+    setLocalWorker({ wake: (name) => wakes.push(name), stop: async () => undefined })
     await checkBackends()
+    wakes.length = 0 // the first check may bring back instances earlier tests took out
     await checkBackends()
+    if (previous) setLocalWorker(previous)
     expect(await db().aiModel.findUniqueOrThrow({ where: { id: models[1].id } })).toMatchObject({ healthy: false, healthFailures: 2 })
+    // Leaving the pool wakes idle workers: a retry waiting for another member may run on this one's peers now.
+    expect(wakes).toEqual([RUN_TASKS_JOB])
     const before = generated(fake(0)) + generated(fake(2))
     const { ids } = await submitMany(models[1].id, 6)
     await Promise.all([drainQueue('h1'), drainQueue('h2')])
