@@ -36,10 +36,10 @@ const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString()
 /**
  * One read statement sent straight to the pool under db(), past Prisma's query engine, for
  * the busiest lists (docs/DECISIONS.md, "Speed: prepared statements, reads on pg"): the rows
- * as objects, typed as `$queryRaw` types them but for timestamps (`Listed`). Not for writes or transactions: those stay
- * with Prisma. A socket error (the database unreachable) is reported as the driver adapter
- * reports it, so the request still answers 503. `dbPool('generic')` as the second argument
- * runs it on its generic plan.
+ * as objects, typed as `$queryRaw` types them but for timestamps (`Listed`). Not for writes
+ * or transactions: those stay with Prisma. A socket error (the database unreachable) is
+ * reported as the driver adapter reports it, so the request still answers 503.
+ * `dbPool('generic')` as the second argument runs it on its generic plan.
  */
 export async function readRows<Rows extends object[]>(query: Prisma.Sql, { pool, names }: ReturnType<typeof dbPool> = dbPool()): Promise<Rows> {
   try {
