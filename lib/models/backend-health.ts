@@ -1,5 +1,6 @@
 import 'server-only'
 import { db } from '@/lib/db'
+import { env } from '@/lib/env'
 import { createAdapter, isSupportedBackend } from '@/lib/generation/backends/registry'
 import { announceQueueChangeNow } from '@/lib/signals/queue-signal'
 import { taskFailureCooldownMs } from './backend-attempts'
@@ -106,24 +107,50 @@ export async function checkBackends(): Promise<void> {
         model.healthCheckedAt &&
         now - model.healthCheckedAt.getTime() < (await taskFailureCooldownMs(model.id))
       if (isCoolingDown) return
+      const claim = await claimCheck(model.id)
+      if (!claim) return
       const result = await testWithTimeout(model).catch((error: Error) => ({ ok: false, message: error.message }))
-      const failures = result.ok ? 0 : model.healthFailures + 1
-      const healthy = result.ok || (model.healthy && failures < FAILED_CHECKS_TO_REMOVE)
-      await db().aiModel.update({
-        where: { id: model.id },
+      const failures = result.ok ? 0 : claim.healthFailures + 1
+      const healthy = result.ok || (claim.healthy && failures < FAILED_CHECKS_TO_REMOVE)
+      // Not if a task failed there since the claim (takeOut counts a failure with its message):
+      // that took it out with a cooldown, which an answer to this check must not undo.
+      // healthCheckedAt stays the claim's, on the database's clock the claims compare with.
+      const { count } = await db().aiModel.updateMany({
+        where: {
+          id: model.id,
+          OR: [{ healthMessage: null }, { NOT: { healthMessage: { startsWith: TASK_FAILURE } } }, { healthFailures: { lte: claim.healthFailures } }],
+        },
         data: {
           healthy,
           healthFailures: failures,
-          healthCheckedAt: new Date(),
           healthMessage: result.ok ? null : result.message.slice(0, 300),
-          outSince: healthy ? null : (model.outSince ?? new Date()),
+          outSince: healthy ? null : (claim.outSince ?? new Date()),
         },
       })
       // Back: its queued tasks were waiting for it. Out of a pool: a retry that waited for
       // another member (claim-task.ts) may now go back to the one it failed on.
-      if ((result.ok && !model.healthy) || (model.healthy && !healthy && model.pool)) routingChanged = true
+      if (count && ((result.ok && !claim.healthy) || (claim.healthy && !healthy && model.pool))) routingChanged = true
     }),
   )
   // Idle workers do not poll for these: wake them.
   if (routingChanged) await announceQueueChangeNow()
+}
+
+type CheckClaim = { healthy: boolean; healthFailures: number; outSince: Date | null }
+
+/**
+ * Every worker runs the health check, each on its own timer. A check is claimed by moving
+ * the backend's healthCheckedAt forward, and only when the last one is half an interval old:
+ * two workers' checks a moment apart are then one check, not two failures in a row that
+ * would take a backend out for one slow answer. Answers the backend as it is now. (Checks
+ * may overlap when half an interval is shorter than a check's timeout; each answer is then
+ * written, the later one last.)
+ */
+async function claimCheck(modelId: string): Promise<CheckClaim | null> {
+  const halfInterval = env().BACKEND_CHECK_SECONDS * 500
+  const [claim] = await db().$queryRaw<CheckClaim[]>`
+    UPDATE "AiModel" SET "healthCheckedAt" = now()
+    WHERE "id" = ${modelId} AND ("healthCheckedAt" IS NULL OR "healthCheckedAt" <= now() - ${halfInterval}::int * interval '1 millisecond')
+    RETURNING "healthy", "healthFailures", "outSince"`
+  return claim ?? null
 }

@@ -31,6 +31,8 @@ export type FakeSdOptions = {
   oomPrompts?: string[]
   /** Its model and sampler lists answer 500 too (what a health check asks): the whole server is broken. */
   brokenLists?: boolean
+  /** Its model and sampler lists answer after this many ms (a server busy rendering answers slowly). */
+  listDelayMs?: number
 }
 
 const SD_SAMPLERS = ['Euler a', 'Euler', 'LMS', 'Heun', 'DPM2', 'DPM++ 2M', 'DPM++ SDE', 'DPM++ 2M Karras', 'DDIM', 'UniPC']
@@ -193,6 +195,7 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
       if (current) current.interrupted = true
       return sendJson(res, 200, {})
     }
+    if (options.listDelayMs && (route === 'GET /sdapi/v1/sd-models' || route === 'GET /sdapi/v1/samplers')) await pause(options.listDelayMs)
     if (options.brokenLists && (route === 'GET /sdapi/v1/sd-models' || route === 'GET /sdapi/v1/samplers'))
       return sendJson(res, 500, { error: 'RuntimeError', detail: 'CUDA error: an illegal memory access was encountered' })
     if (route === 'GET /sdapi/v1/sd-models') {

@@ -34,6 +34,11 @@ async function pool(name: string, concurrency = 1) {
 
 type Row = { id: string; queued: number; poolQueued: number | null; running: number; recentAttempts: number; recentFailures: number; healthy: boolean }
 
+/** As if their last health check were a while ago, so the next one is due. */
+async function checkedMinutesAgo(models: { id: string }[]) {
+  await db().aiModel.updateMany({ where: { id: { in: models.map((m) => m.id) } }, data: { healthCheckedAt: new Date(Date.now() - 5 * 60_000) } })
+}
+
 /** /admin/model_mana's rows, as an admin reads them. */
 async function consoleRows(models: { id: string }[]): Promise<Row[]> {
   const admin = await createUser({ role: 'ADMIN' })
@@ -163,6 +168,11 @@ describe('a pool of three SD WebUI instances', () => {
     setLocalWorker({ wake: (name) => wakes.push(name), stop: async () => undefined })
     await checkBackends()
     wakes.length = 0 // the first check may bring back instances earlier tests took out
+    // A second worker's check a moment later is the same check: one failure, still in routing.
+    await checkBackends()
+    expect(await db().aiModel.findUniqueOrThrow({ where: { id: models[1].id } })).toMatchObject({ healthy: true, healthFailures: 1 })
+    expect(wakes).toEqual([])
+    await checkedMinutesAgo(models)
     await checkBackends()
     if (previous) setLocalWorker(previous)
     expect(await db().aiModel.findUniqueOrThrow({ where: { id: models[1].id } })).toMatchObject({ healthy: false, healthFailures: 2 })
@@ -177,8 +187,37 @@ describe('a pool of three SD WebUI instances', () => {
 
     fakes[1] = await startFakeSdWebui()
     await db().aiModel.update({ where: { id: models[1].id }, data: { endpoint: fake(1).url } })
+    await checkedMinutesAgo(models)
     await checkBackends()
     expect(await db().aiModel.findUniqueOrThrow({ where: { id: models[1].id } })).toMatchObject({ healthy: true, healthFailures: 0, healthMessage: null })
+  })
+
+  it('a task failing on an instance while its health check waits for an answer keeps it out: the answer does not undo the failure', async () => {
+    const [model] = await pool('mid-check')
+    await checkedMinutesAgo([model])
+    fake(0).set({ listDelayMs: 400 })
+    try {
+      const asked = fake(0).calls.length
+      const check = checkBackends()
+      // The check has claimed the instance and waits for its answer.
+      await expect
+        .poll(
+          () =>
+            fake(0)
+              .calls.slice(asked)
+              .some((c) => c.path === '/sdapi/v1/sd-models'),
+          { interval: 10 },
+        )
+        .toBe(true)
+      await recordBackendFailure(model.id, 'mid-check-task', 'UPSTREAM_FAILED: HTTP 500')
+      await check
+      expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({
+        healthy: false,
+        healthMessage: '任务失败：UPSTREAM_FAILED: HTTP 500',
+      })
+    } finally {
+      fake(0).set({ listDelayMs: 0 })
+    }
   })
 
   it('a backend that answers checks but keeps failing tasks stays out longer after each failure since its last success', async () => {
