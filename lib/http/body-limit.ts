@@ -52,6 +52,11 @@ export async function readBodyWithin(req: Request, limit: number): Promise<Buffe
   }
 }
 
+/** The request body as UTF-8 text, read within `limit` bytes as readBodyWithin reads it. */
+export async function readTextWithin(req: Request, limit: number): Promise<string> {
+  return new TextDecoder().decode(await readBodyWithin(req, limit))
+}
+
 /**
  * Whether JSON text nests deeper than `max` arrays and objects. Counted on the text before
  * parsing: deep values overflow the stack of recursive code further on (JSON.stringify,

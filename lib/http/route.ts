@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { resolveSessionUser, type SessionUser } from '@/lib/auth/session'
 import { canEnterAdmin, isAdmin } from '@/lib/auth/permissions'
 import { AppError, badRequest, forbidden, unauthorized } from './app-error'
-import { JSON_BODY_LIMIT, assertDeclaredLength, jsonTooDeep, readBodyWithin } from './body-limit'
+import { JSON_BODY_LIMIT, assertDeclaredLength, jsonTooDeep, readTextWithin } from './body-limit'
 import { clientIp } from './client-ip'
 import { errorToResponse, ok } from './envelope'
 
@@ -72,7 +72,7 @@ async function authorize(req: Request, access: Access): Promise<SessionUser | nu
 const TOO_DEEP = '请求体嵌套过深'
 
 async function readJson(req: Request, limit: number): Promise<unknown> {
-  const text = new TextDecoder().decode(await readBodyWithin(req, limit))
+  const text = await readTextWithin(req, limit)
   if (!text) return {}
   if (jsonTooDeep(text)) throw badRequest(TOO_DEEP)
   try {

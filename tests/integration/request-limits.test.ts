@@ -6,6 +6,8 @@ import * as importRoute from '@/app/api/admin/cards/batch_import/route'
 import * as loginRoute from '@/app/api/auth/login/route'
 import * as registerRoute from '@/app/api/auth/register/route'
 import * as mjNotifyRoute from '@/app/api/mj/notify/[secret]/route'
+import * as alipayNotifyRoute from '@/app/api/pay/alipay/notify/route'
+import * as wechatNotifyRoute from '@/app/api/pay/wechat/notify/route'
 import * as siteConfigItem from '@/app/api/site-config/[name]/route'
 import * as tasksRoute from '@/app/api/tasks/route'
 import * as uploadsRoute from '@/app/api/uploads/route'
@@ -137,6 +139,37 @@ describe('uploads (10MB)', () => {
   it('a JSON route does not take an upload-sized body', async () => {
     const { stream } = lazyBody(2 * MB)
     expectFail(await send(tasksRoute.POST, stream, { ...json, ...bearer(userToken), 'content-length': String(2 * MB) }), 413, JSON_TOO_LARGE)
+  })
+})
+
+describe('payment notifications (64KB, read raw for their signatures)', () => {
+  const NOTIFY_LIMIT = 64 * 1024
+  const notify = async (handler: (req: Request) => Promise<Response>, body: BodyInit, headers: Record<string, string> = {}) => {
+    const req = new Request('http://localhost/api/pay/notify', { method: 'POST', headers, body, duplex: 'half' } as RequestInit)
+    const res = await handler(req)
+    return { status: res.status, text: await res.text() }
+  }
+  const routes = [
+    { name: 'WeChat Pay', handler: wechatNotifyRoute.POST, refusal: JSON.stringify({ code: 'FAIL', message: '请求体过大' }) },
+    { name: 'Alipay', handler: alipayNotifyRoute.POST, refusal: 'fail' },
+  ]
+
+  it('cut a chunked 200MB notification off at the limit: 413 in the provider’s form, nothing recorded', async () => {
+    const recorded = await db().paymentNotification.count()
+    for (const route of routes) {
+      const { stream, probe } = lazyBody(ATTACK)
+      expect(await notify(route.handler, stream), route.name).toEqual({ status: 413, text: route.refusal })
+      expect(probe.pulled, route.name).toBeLessThanOrEqual(NOTIFY_LIMIT + 2 * CHUNK)
+    }
+    expect(await db().paymentNotification.count()).toBe(recorded)
+  })
+
+  it('refuse a notification by its Content-Length, reading none of it', async () => {
+    for (const route of routes) {
+      const { stream, probe } = lazyBody(ATTACK)
+      expect(await notify(route.handler, stream, { 'content-length': String(ATTACK) }), route.name).toEqual({ status: 413, text: route.refusal })
+      expect(probe.pulled, route.name).toBe(0)
+    }
   })
 })
 
