@@ -44,6 +44,12 @@ export async function takeAttempt(limits: Limit[], what: string): Promise<{ rele
   return { release }
 }
 
+/** Counts one event against `limit` and answers whether it is still within it (for work that is skipped, not refused, past a limit). */
+export async function countWithin(limit: Limit): Promise<boolean> {
+  const [counted] = await countEvents([limit])
+  return counted!.count <= limit.max
+}
+
 /** Locks the rows in key order first (see countEvents): a plain UPDATE locks them in scan order. */
 async function giveBack(keys: string[]): Promise<void> {
   await db().$executeRaw`

@@ -1,4 +1,5 @@
 import 'server-only'
+import { countWithin } from '@/lib/auth/rate-limit'
 import { db, type Tx } from '@/lib/db'
 import type { PayChannel } from '@/lib/generated/prisma/enums'
 import { fulfilOrder, type PaidBy } from './fulfil-order'
@@ -73,4 +74,26 @@ export async function recordNotification(
   await tx.paymentNotification.create({
     data: { channel, orderId, outTradeNo, eventId: record.eventId, outcome, detail: detail?.slice(0, 500), raw: record.raw.slice(0, 16_000) },
   })
+}
+
+/** Rejected notifications kept per sending address and window, and how much of each body. */
+export const REJECTED_KEPT = { perAddress: 60, windowSeconds: 600, rawChars: 2_000 }
+
+/**
+ * A notification that failed its signature or could not be read: kept for the console, but
+ * anyone can post them, so at most REJECTED_KEPT.perAddress per address in ten minutes and
+ * the first 2,000 characters of each. Past that they are answered as before and not kept.
+ */
+export async function recordRejected(
+  channel: Exclude<PayChannel, 'BALANCE'>,
+  ip: string,
+  outTradeNo: string | null,
+  raw: string,
+  detail: string,
+): Promise<void> {
+  const limit = { key: `pay-notify-rejected:${ip}`, max: REJECTED_KEPT.perAddress, windowSeconds: REJECTED_KEPT.windowSeconds }
+  if (!(await countWithin(limit))) return
+  await db().$transaction((tx) =>
+    recordNotification(tx, channel, null, outTradeNo, { eventId: null, raw: raw.slice(0, REJECTED_KEPT.rawChars) }, 'rejected', detail),
+  )
 }

@@ -1,11 +1,13 @@
 // WeChat Pay v3 end to end against the fake (docs/PRODUCT.md §14, docs/PROTOCOLS.md §9): ordering,
 // notifications (verified, decrypted, checked, credited once), every way a notification is refused,
 // and lost ones settled by the active query.
+import { randomInt } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as orderById from '@/app/api/orders/[id]/route'
 import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
 import { db } from '@/lib/db'
 import { RECONCILE_BATCH, RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
+import { REJECTED_KEPT } from '@/lib/payments/settle-paid'
 import { startBackgroundWorker } from '@/lib/worker/background-worker'
 import { backgroundJobs } from '@/lib/worker/jobs'
 import { beijingTime } from '../fakes/wechat-pay'
@@ -107,6 +109,24 @@ describe('notifications that are refused', () => {
     expect(await points(user.id)).toBe(0)
     expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).toEqual({ status: 'PENDING' })
     expect(await db().paymentNotification.count({ where: { outcome: 'rejected', detail: { contains: '签名错误' } } })).toBeGreaterThanOrEqual(2)
+  })
+
+  it('forged notifications from one address are all refused, but only 60 in ten minutes are kept, each cut to 2,000 characters', async () => {
+    const { order } = await pendingOrder()
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    const good = world.wechat.notificationFor(order.outTradeNo)
+    const marker = `forged-${Date.now()}`
+    const body = JSON.stringify({ padding: `${marker}${'x'.repeat(5_000)}`, ...JSON.parse(good.body) })
+    // Addresses of a documentation range that no other test sends from.
+    const address = () => `2001:db8::${randomInt(0xffff).toString(16)}:${randomInt(0xffff).toString(16)}`
+    const forged = { body, headers: { ...good.headers, 'x-client-ip': address() } }
+    for (let i = 0; i < REJECTED_KEPT.perAddress + 5; i++) await refusedWith(forged, 401, /签名错误/)
+    const kept = await db().paymentNotification.findMany({ where: { outcome: 'rejected', raw: { contains: marker } }, select: { raw: true } })
+    expect(kept).toHaveLength(REJECTED_KEPT.perAddress)
+    expect(kept.every((k) => k.raw.length === REJECTED_KEPT.rawChars)).toBe(true)
+    // Another address is kept again.
+    await refusedWith({ body, headers: { ...forged.headers, 'x-client-ip': address() } }, 401, /签名错误/)
+    expect(await db().paymentNotification.count({ where: { outcome: 'rejected', raw: { contains: marker } } })).toBe(REJECTED_KEPT.perAddress + 1)
   })
 
   it('a body changed after signing is 401; a resource whose GCM tag is corrupted (signed again) is 400', async () => {

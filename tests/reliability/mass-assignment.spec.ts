@@ -381,7 +381,7 @@ test('every write route ignores fields a caller must never set', async ({ reques
     // Payments.
     'POST /api/orders': { prepare: () => ({ body: { productId: product.id, type: 'POINTS', channel: 'BALANCE' } }) },
     'POST /api/orders/[id]/cancel': { cancels: true, prepare: async () => ({ params: { id: await order('WECHAT') } }) },
-    // Every notification is kept as it arrived (docs/PRODUCT.md §14), a forged one too: only that log may hold the values.
+    // Notifications are kept as they arrived (docs/PRODUCT.md §14), a forged one too (60 per address in ten minutes): only that log may hold the values.
     'POST /api/pay/wechat/notify': { refusal: [400, 401], logs: ['PaymentNotification'], prepare: () => ({ body: {} }) },
     'POST /api/pay/alipay/notify': {
       refusal: [400],

@@ -2,7 +2,7 @@ import 'server-only'
 import { db } from '@/lib/db'
 import { alipayMerchant } from '../merchants'
 import { yuanStringToCents } from '../out-trade-no'
-import { recordNotification, settlePaid } from '../settle-paid'
+import { recordNotification, recordRejected, settlePaid } from '../settle-paid'
 import { alipayClient } from './client'
 
 /** Alipay stops retrying only on the exact body `success`. */
@@ -16,7 +16,7 @@ const PAID = new Set(['TRADE_SUCCESS', 'TRADE_FINISHED'])
  * TRADE_SUCCESS and TRADE_FINISHED take the same fulfilment, so the later FINISHED never credits
  * twice; TRADE_CLOSED of a pending order cancels it.
  */
-export async function handleAlipayNotification(rawBody: string): Promise<AlipayReply> {
+export async function handleAlipayNotification(rawBody: string, ip: string): Promise<AlipayReply> {
   const merchant = await alipayMerchant('settle')
   if (!merchant) return { status: 500, body: 'fail' }
   const params = Object.fromEntries(new URLSearchParams(rawBody))
@@ -25,7 +25,7 @@ export async function handleAlipayNotification(rawBody: string): Promise<AlipayR
   const outTradeNo = params.out_trade_no ?? null
 
   if (!alipayClient(merchant).checkNotifySignV2(params)) {
-    await db().$transaction((tx) => recordNotification(tx, 'ALIPAY', null, outTradeNo, record, 'rejected', '签名错误'))
+    await recordRejected('ALIPAY', ip, outTradeNo, record.raw, '签名错误')
     return { status: 400, body: 'fail' }
   }
   if (!outTradeNo) return { status: 400, body: 'fail' }

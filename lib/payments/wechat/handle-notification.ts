@@ -1,8 +1,9 @@
 import 'server-only'
 import { db } from '@/lib/db'
+import { clientIp } from '@/lib/http/client-ip'
 import { z } from '@/lib/zod'
 import { wechatMerchant } from '../merchants'
-import { recordNotification, settlePaid } from '../settle-paid'
+import { recordNotification, recordRejected, settlePaid } from '../settle-paid'
 import { ensurePlatformKey, platformKey } from './client'
 import { decryptResource, signedMessageOf, verifyWechatSignature } from './notification-crypto'
 
@@ -41,7 +42,7 @@ export async function handleWechatNotification(headers: Headers, rawBody: string
   await ensurePlatformKey(merchant, signed.serial)
   const verdict = verifyWechatSignature(signed, (serial) => platformKey(merchant, serial))
   if (!verdict.ok) {
-    await db().$transaction((tx) => recordNotification(tx, 'WECHAT', null, null, { eventId: null, raw: rawBody }, 'rejected', verdict.reason))
+    await recordRejected('WECHAT', clientIp(headers), null, rawBody, verdict.reason)
     return fail(401, verdict.reason)
   }
 
@@ -51,7 +52,7 @@ export async function handleWechatNotification(headers: Headers, rawBody: string
     envelope = ZEnvelope.parse(JSON.parse(rawBody))
     transaction = ZWechatTransaction.parse(JSON.parse(decryptResource(envelope.resource, merchant.apiV3Key)))
   } catch {
-    await db().$transaction((tx) => recordNotification(tx, 'WECHAT', null, null, { eventId: null, raw: rawBody }, 'rejected', '通知内容无法解密或格式错误'))
+    await recordRejected('WECHAT', clientIp(headers), null, rawBody, '通知内容无法解密或格式错误')
     return fail(400, '通知内容无法解密或格式错误')
   }
 

@@ -2,6 +2,7 @@
 import { handleAlipayNotification } from '@/lib/payments/alipay/handle-notification'
 import { AppError } from '@/lib/http/app-error'
 import { readTextWithin } from '@/lib/http/body-limit'
+import { clientIp } from '@/lib/http/client-ip'
 
 const LIMIT = 64 * 1024
 
@@ -13,7 +14,7 @@ export async function POST(req: Request): Promise<Response> {
     return new Response('fail', { status: error instanceof AppError ? error.status : 400 })
   }
   try {
-    const reply = await handleAlipayNotification(raw)
+    const reply = await handleAlipayNotification(raw, clientIp(req.headers))
     return new Response(reply.body, { status: reply.status, headers: { 'content-type': 'text/plain; charset=utf-8' } })
   } catch (error) {
     console.error('[payments] Alipay notification failed:', (error as Error).message)
