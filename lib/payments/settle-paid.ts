@@ -80,9 +80,10 @@ export async function recordNotification(
 export const REJECTED_KEPT = { perAddress: 60, windowSeconds: 600, rawChars: 2_000 }
 
 /**
- * A notification that failed its signature or could not be read: kept for the console, but
- * anyone can post them, so at most REJECTED_KEPT.perAddress per address in ten minutes and
- * the first 2,000 characters of each. Past that they are answered as before and not kept.
+ * A notification that failed its signature or could not be decrypted or parsed: kept for
+ * the console, but anyone can post them, so at most REJECTED_KEPT.perAddress per address in
+ * ten minutes and the first 2,000 characters of each. Past that they are answered as before
+ * and not kept.
  */
 export async function recordRejected(
   channel: Exclude<PayChannel, 'BALANCE'>,
