@@ -42,10 +42,10 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
       ) oldest
       WHERE ${skip} * 2 > k."total"
     ) p ON true
-    LEFT JOIN "Card" c ON c."id" = p."id"
-    LEFT JOIN "CardBatch" b ON b."id" = c."batchId"
-    LEFT JOIN "User" u ON u."id" = c."usedById"
-    LEFT JOIN "User" h ON h."id" = c."holderId"
+    LEFT JOIN LATERAL (SELECT * FROM "Card" WHERE "id" = p."id" LIMIT 1) c ON true
+    LEFT JOIN LATERAL (SELECT "note" FROM "CardBatch" WHERE "id" = c."batchId" LIMIT 1) b ON true
+    LEFT JOIN LATERAL (SELECT "name" FROM "User" WHERE "id" = c."usedById" LIMIT 1) u ON true
+    LEFT JOIN LATERAL (SELECT "name" FROM "User" WHERE "id" = c."holderId" LIMIT 1) h ON true
     ORDER BY c."id" DESC`,
     dbPool('generic'),
   )

@@ -45,7 +45,7 @@ export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<
            u."username" AS "userUsername", (SELECT count(*)::int FROM "PaymentNotification" n WHERE n."orderId" = o."id") AS "notificationCount"
     FROM (${total}) c
     LEFT JOIN LATERAL (SELECT * FROM "Order" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(query.pageSize)} OFFSET ${(query.page - 1) * query.pageSize}) o ON true
-    LEFT JOIN "User" u ON u."id" = o."userId"
+    LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = o."userId" LIMIT 1) u ON true
     ORDER BY o."createdAt" DESC, o."id" DESC`,
     dbPool('generic'),
   )

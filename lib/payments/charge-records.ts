@@ -57,8 +57,8 @@ export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page
            r."channel", r."amount", r."points", r."balance", r."days", r."status", r."note", r."createdAt"
     FROM (${total}) c
     LEFT JOIN LATERAL (SELECT * FROM "ChargeRecord" ${where} ORDER BY "id" DESC LIMIT ${pageLimit(query.pageSize)} OFFSET ${(query.page - 1) * query.pageSize}) r ON true
-    LEFT JOIN "User" u ON u."id" = r."userId"
-    LEFT JOIN "Order" o ON o."id" = r."orderId"
+    LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = r."userId" LIMIT 1) u ON true
+    LEFT JOIN LATERAL (SELECT "outTradeNo" FROM "Order" WHERE "id" = r."orderId" LIMIT 1) o ON true
     ORDER BY r."id" DESC`,
     dbPool('generic'),
   )

@@ -39,9 +39,9 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
       SELECT "id", "userId", "modelId", "type", "status", "stage", "progress", "params", "chargedPoints", "errorMessage", "results", "videos", "parentId",
              "action", "buttons", "previewUrl", "isRecommended", "refundedAt", "createdAt", "startedAt", "finishedAt"
       FROM "Task" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) t ON true
-    LEFT JOIN "AiModel" m ON m."id" = t."modelId"
-    LEFT JOIN "WallWork" w ON w."taskId" = t."id"
-    LEFT JOIN "User" u ON u."id" = t."userId"
+    LEFT JOIN LATERAL (SELECT "id", "name" FROM "AiModel" WHERE "id" = t."modelId" LIMIT 1) m ON true
+    LEFT JOIN LATERAL (SELECT "id", "status", "featured" FROM "WallWork" WHERE "taskId" = t."id" LIMIT 1) w ON true
+    LEFT JOIN LATERAL (SELECT "id", "username", "name" FROM "User" WHERE "id" = t."userId" LIMIT 1) u ON true
     ORDER BY t."createdAt" DESC, t."id" DESC`,
     dbPool('generic'),
   )

@@ -31,9 +31,9 @@ export async function listMyTasks(userId: string, query: TPageQuery & { status?:
     SELECT k."total", ${TASK_PAGE_COLUMNS}
     FROM (SELECT count(*)::int AS "total" FROM "Task" WHERE ${mine}) k
     LEFT JOIN LATERAL (SELECT "id" FROM "Task" WHERE ${mine} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) p ON true
-    LEFT JOIN "Task" t ON t."id" = p."id"
-    LEFT JOIN "AiModel" m ON m."id" = t."modelId"
-    LEFT JOIN "WallWork" w ON w."taskId" = t."id"
+    LEFT JOIN LATERAL (SELECT * FROM "Task" WHERE "id" = p."id" LIMIT 1) t ON true
+    LEFT JOIN LATERAL (SELECT "id", "name" FROM "AiModel" WHERE "id" = t."modelId" LIMIT 1) m ON true
+    LEFT JOIN LATERAL (SELECT "id", "status", "featured" FROM "WallWork" WHERE "taskId" = t."id" LIMIT 1) w ON true
     ORDER BY t."createdAt" DESC, t."id" DESC`,
     dbPool('generic'),
   )

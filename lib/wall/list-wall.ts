@@ -71,7 +71,7 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
       WHERE w."status" = 'APPROVED' ${type} ${words} ${favorites} ${after}
       ORDER BY w.${key} DESC, w."id" DESC
       LIMIT ${pageLimit(query.limit + 1)}
-    ) w JOIN "User" u ON u."id" = w."userId"
+    ) w CROSS JOIN LATERAL (SELECT "name", "avatar" FROM "User" WHERE "id" = w."userId" LIMIT 1) u
     ORDER BY w.${key} DESC, w."id" DESC`,
     dbPool('generic'),
   )

@@ -67,7 +67,7 @@ export async function listWallForAdmin(query: {
            w."height", w."prompt", w."likes", w."reports", w."createdAt", w."listedAt", u."id" AS "authorId", u."name" AS "authorName"
     FROM (SELECT coalesce(sum(c."n"), 0)::int AS "total" FROM "WallWorkCount" c ${countWhere}) t
     LEFT JOIN LATERAL (SELECT * FROM "WallWork" w ${where} ORDER BY ${order} LIMIT ${pageLimit(take)} OFFSET ${skip}) w ON true
-    LEFT JOIN "User" u ON u."id" = w."userId"
+    LEFT JOIN LATERAL (SELECT "id", "name" FROM "User" WHERE "id" = w."userId" LIMIT 1) u ON true
     ORDER BY ${order}`,
     dbPool('generic'),
   )
