@@ -1,6 +1,6 @@
 // Two builds of the site side by side over HTTP: this checkout and another (an older commit,
 // checked out and built elsewhere), both started as a site owner starts them, on one
-// database seeded as bench/http.ts seeds it. Each list route is loaded in rounds that
+// database seeded as bench/http.ts seeds it. Each list route (and the profile) is loaded in rounds that
 // alternate between the builds, each round beside a round of that build's GET /api/health
 // (the framework's ceiling), so a shared machine's drift falls on both alike. Prints, per
 // route, the median over the rounds of each build's throughput ratio and web CPU ratio to its
@@ -56,6 +56,7 @@ try {
   const owner = await issueToken('bench-u1', 0)
   const ceiling: Target = { name: 'GET /api/health (ceiling)', path: '/api/health' }
   const targets: Target[] = [
+    { name: 'GET /api/users/profile', path: '/api/users/profile', token: owner },
     { name: 'GET /api/admin/cards page 1', path: '/api/admin/cards?page=1&pageSize=20', token: adminToken },
     {
       name: 'GET /api/admin/cards?status=SUCCESS last page',

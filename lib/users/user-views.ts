@@ -1,4 +1,5 @@
 import type { Role } from '@/lib/generated/prisma/enums'
+import type { Listed } from '@/lib/db/read-rows'
 
 /** The columns a profile needs: never the password hash or the token version. */
 export const PROFILE_SELECT = {
@@ -29,9 +30,10 @@ export type Profile = {
   createdAt: Date
 }
 
-type ProfileRow = { [K in keyof typeof PROFILE_SELECT]: K extends 'wxOpenId' ? string | null : Profile[Exclude<K, 'wxOpenId'>] }
+export type ProfileRow = { [K in keyof typeof PROFILE_SELECT]: K extends 'wxOpenId' ? string | null : Profile[Exclude<K, 'wxOpenId'>] }
 
-export function toProfile({ wxOpenId, ...rest }: ProfileRow): Profile {
+/** A profile from its columns: createdAt a Date (Prisma) or its ISO text (readRows), as JSON sends both. */
+export function toProfile<Row extends ProfileRow | Listed<ProfileRow>>({ wxOpenId, ...rest }: Row): Omit<Row, 'wxOpenId'> & Pick<Profile, 'oauth'> {
   return { ...rest, oauth: { hasOpenId: Boolean(wxOpenId) } }
 }
 
