@@ -5,7 +5,6 @@ import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import type { AdminTaskFilter, AdminTaskRow } from './admin-task-views'
-import { TASK_PAGE_COLUMNS, taskViewOfRow, type TaskPageRow } from './task-page-row'
 
 /** GET /api/admin/tasks: every task, newest first, filtered by type, status, user and date. */
 export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Promise<Page<Listed<AdminTaskRow>>> {
@@ -28,19 +27,19 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
       ? Prisma.sql`SELECT count(*)::int AS "total" FROM "Task" ${where}`
       : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "TaskStatusCount" ${counted.length ? Prisma.sql`WHERE ${Prisma.join(counted, ' AND ')}` : Prisma.empty}`
   const { skip, take } = pageArgs(query)
-  // One statement: the total, and the page cut on the (status,) createdAt, id index before the
-  // joins to its model, wall entry and owner. An empty page is one row of the total.
+  // One statement: the total, and the page cut on the (status,) createdAt, id index before its
+  // model and owner are looked up. An empty page is one row of the total.
   const rows = await readRows<PageRow[]>(
     Prisma.sql`
-    SELECT c."total", ${TASK_PAGE_COLUMNS},
+    SELECT c."total", t."id", t."type", t."status", t."stage", t."progress", t."chargedPoints", t."errorMessage", t."results", t."videos",
+           t."isRecommended", t."refundedAt", t."createdAt", m."id" AS "modelId", m."name" AS "modelName",
            u."id" AS "userId", u."username" AS "userUsername", u."name" AS "userName"
     FROM (${total}) c
     LEFT JOIN LATERAL (
-      SELECT "id", "userId", "modelId", "type", "status", "stage", "progress", "params", "chargedPoints", "errorMessage", "results", "videos", "parentId",
-             "action", "buttons", "previewUrl", "isRecommended", "refundedAt", "createdAt", "startedAt", "finishedAt"
+      SELECT "id", "userId", "modelId", "type", "status", "stage", "progress", "chargedPoints", "errorMessage", "results", "videos", "isRecommended",
+             "refundedAt", "createdAt"
       FROM "Task" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) t ON true
     LEFT JOIN LATERAL (SELECT "id", "name" FROM "AiModel" WHERE "id" = t."modelId" LIMIT 1) m ON true
-    LEFT JOIN LATERAL (SELECT "id", "status", "featured" FROM "WallWork" WHERE "taskId" = t."id" LIMIT 1) w ON true
     LEFT JOIN LATERAL (SELECT "id", "username", "name" FROM "User" WHERE "id" = t."userId" LIMIT 1) u ON true
     ORDER BY t."createdAt" DESC, t."id" DESC`,
     dbPool('generic'),
@@ -48,8 +47,33 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
   return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
 }
 
-type PageRow = TaskPageRow & { total: number; userId: string; userUsername: string; userName: string }
+type PageRow = Omit<Listed<AdminTaskRow>, 'model' | 'user' | 'results' | 'videos'> & {
+  total: number
+  results: unknown
+  videos: unknown
+  modelId: string
+  modelName: string
+  userId: string
+  userUsername: string
+  userName: string
+}
 
-function toRow(row: PageRow): Listed<AdminTaskRow> {
-  return Object.assign(taskViewOfRow(row), { user: { id: row.userId, username: row.userUsername, name: row.userName } })
+/** Key by key in the order of the statement's columns (one literal per row: see ./task-page-row.ts). */
+function toRow(t: PageRow): Listed<AdminTaskRow> {
+  return {
+    id: t.id,
+    type: t.type,
+    status: t.status,
+    stage: t.stage,
+    progress: t.progress,
+    chargedPoints: t.chargedPoints,
+    errorMessage: t.errorMessage,
+    results: (t.results ?? []) as AdminTaskRow['results'],
+    videos: (t.videos ?? []) as AdminTaskRow['videos'],
+    isRecommended: t.isRecommended,
+    refundedAt: t.refundedAt,
+    createdAt: t.createdAt,
+    model: { id: t.modelId, name: t.modelName },
+    user: { id: t.userId, username: t.userUsername, name: t.userName },
+  }
 }

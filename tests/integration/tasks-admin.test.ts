@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
 import * as adminTasksRoute from '@/app/api/admin/tasks/route'
 import * as adminCancelRoute from '@/app/api/admin/tasks/[id]/cancel/route'
+import * as adminTaskRoute from '@/app/api/admin/tasks/[id]/route'
 import { db } from '@/lib/db'
 import { claimTask } from '@/lib/tasks/claim-task'
 import { runTask } from '@/lib/tasks/run-task'
@@ -73,6 +74,8 @@ describe('admin cancel', () => {
   })
 })
 
+const ROW_KEYS = 'id type status stage progress chargedPoints errorMessage results videos isRecommended refundedAt createdAt model user'.split(' ')
+
 describe('GET /api/admin/tasks', () => {
   it('filters by type, status, user and date, newest first, with the total', async () => {
     const model = await createModel({ name: 'admin-list', prices: { SD_TEXT2IMG: 1, SD_XIAOLIMAO: 1 } })
@@ -100,6 +103,13 @@ describe('GET /api/admin/tasks', () => {
     const all = await list({})
     expect(ours(all.ids)).toEqual([a3.id, b1.id, a2.id, a1.id])
     expect(all.list.find((t: { id: string }) => t.id === b1.id).user).toMatchObject({ id: bob.id, name: '鲍勃' })
+    // A row carries what the table shows; the rest (parameters, buttons, backend log) is the detail's.
+    for (const id of [a2.id, b1.id, a3.id]) {
+      const row = all.list.find((t: { id: string }) => t.id === id)
+      expect(Object.keys(row)).toEqual(ROW_KEYS)
+      const detail = (await callRoute(adminTaskRoute.GET, { token: admin.token, params: { id } })).body.data
+      expect(row).toEqual(Object.fromEntries(ROW_KEYS.map((key) => [key, detail[key]])))
+    }
     expect(ours((await list({ type: 'SD_XIAOLIMAO' })).ids)).toEqual([b1.id])
     expect(ours((await list({ status: 'PENDING' })).ids)).toEqual([a3.id])
     expect(ours((await list({ status: 'SUCCESS', user: alice.username.toUpperCase() })).ids)).toEqual([a2.id, a1.id])
