@@ -10,11 +10,11 @@ import type { Page } from '@/lib/http/pagination'
 import { beijingRange } from '@/lib/beijing-time'
 import { fulfilOrder } from './fulfil-order'
 import { keptFilters } from './kept-filters'
-import { ADMIN_ORDER_SELECT, adminOrderView, type AdminOrderView } from './order-views'
+import { ADMIN_ORDER_SELECT, adminOrderView, type AdminOrderListRow } from './order-views'
 import type { TAdminOrderQuery } from './schemas'
 
 /** /admin/order_mana: every order, filtered by type, channel, status, user (id, username, name or phone) and Beijing dates. */
-export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<Listed<AdminOrderView>>> {
+export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<Listed<AdminOrderListRow>>> {
   const user = query.user
   const like = user ? `%${escapeLike(user)}%` : ''
   const range = beijingRange(query.from, query.to)
@@ -36,13 +36,12 @@ export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<
     user || range
       ? Prisma.sql`SELECT count(*)::int AS "total" FROM "Order" ${where}`
       : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "OrderCount" ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`
-  // One statement: the total, and the page cut on the (status,) createdAt, id index before the
-  // join to its owner and the count of its notifications. An empty page is one row of the total.
+  // One statement: the total, and the page cut on the (status,) createdAt, id index before its
+  // owner is looked up. An empty page is one row of the total.
   const rows = await readRows<PageRow[]>(
     Prisma.sql`
     SELECT c."total", o."id", o."outTradeNo", o."type", o."subject", o."amount", o."channel", o."tradeType", o."alipayMethod", o."status", o."createdAt",
-           o."paidAt", o."expiresAt", o."refundedAt", o."providerTxnId", o."flag", o."refundReason", u."id" AS "userId", u."name" AS "userName",
-           u."username" AS "userUsername", (SELECT count(*)::int FROM "PaymentNotification" n WHERE n."orderId" = o."id") AS "notificationCount"
+           o."refundedAt", o."flag", u."id" AS "userId", u."name" AS "userName", u."username" AS "userUsername"
     FROM (${total}) c
     LEFT JOIN LATERAL (SELECT * FROM "Order" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(query.pageSize)} OFFSET ${(query.page - 1) * query.pageSize}) o ON true
     LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = o."userId" LIMIT 1) u ON true
@@ -53,7 +52,7 @@ export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<
 }
 
 /** Key by key in the order the console's Prisma select gives them (one literal per row: see lib/tasks/task-page-row.ts). */
-function toRow(o: PageRow): Listed<AdminOrderView> {
+function toRow(o: PageRow): Listed<AdminOrderListRow> {
   return {
     id: o.id,
     outTradeNo: o.outTradeNo,
@@ -65,18 +64,13 @@ function toRow(o: PageRow): Listed<AdminOrderView> {
     alipayMethod: o.alipayMethod,
     status: o.status,
     createdAt: o.createdAt,
-    paidAt: o.paidAt,
-    expiresAt: o.expiresAt,
     refundedAt: o.refundedAt,
-    providerTxnId: o.providerTxnId,
     flag: o.flag,
-    refundReason: o.refundReason,
     user: { id: o.userId, name: o.userName, username: o.userUsername },
-    notificationCount: o.notificationCount,
   }
 }
 
-type PageRow = Listed<Omit<AdminOrderView, 'user'>> & { total: number; userId: string; userName: string; userUsername: string }
+type PageRow = Listed<Omit<AdminOrderListRow, 'user'>> & { total: number; userId: string; userName: string; userUsername: string }
 
 /** One order with what it grants and every notification received for it. */
 export async function getOrderForAdmin(orderId: string) {

@@ -40,3 +40,9 @@ export function adminOrderView<R extends AdminOrderRow>(row: R): Omit<R, '_count
   return { ...rest, notificationCount: _count.notifications }
 }
 export type AdminOrderView = ReturnType<typeof adminOrderView<AdminOrderRow>>
+
+/**
+ * A row of the console's order list: what its table shows. When it was paid and expires, the
+ * provider's id, the refund's reason and the notifications are the detail's (GET /api/admin/orders/{id}).
+ */
+export type AdminOrderListRow = Omit<AdminOrderView, 'paidAt' | 'expiresAt' | 'providerTxnId' | 'refundReason' | 'notificationCount'>

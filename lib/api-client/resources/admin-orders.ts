@@ -2,23 +2,23 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import type { Page } from '@/lib/http/pagination'
-import type { AdminOrderView } from '@/lib/payments/order-views'
+import type { AdminOrderListRow, AdminOrderView } from '@/lib/payments/order-views'
 import type { Json } from '../hooks'
 import { api } from '../request'
 import { useWrite } from './write'
 
 export type UserRef = { id: string; name: string; username: string }
 
-/** An order as the console lists it: its user, the provider's transaction id, a flag when something did not match. */
-export type AdminOrder = Json<AdminOrderView>
+/** An order as the console lists it: its user, and a flag when something did not match. */
+export type AdminOrder = Json<AdminOrderListRow>
 
 export type OrderNotification = { id: number; channel: string; outcome: string; detail: string | null; eventId: string | null; receivedAt: string }
 
 /**
- * One order with what it grants and every notification received for it. (getOrderForAdmin
- * answers these beside the list's fields; its declared type names only the list's.)
+ * One order with the provider's transaction id, what it grants and every notification received
+ * for it. (getOrderForAdmin answers these beside the view's fields; its declared type names only the view's.)
  */
-export type AdminOrderDetail = AdminOrder & { grant: unknown; notifications: OrderNotification[] }
+export type AdminOrderDetail = Json<AdminOrderView> & { grant: unknown; notifications: OrderNotification[] }
 
 export type AdminOrderListParams = {
   page: number
@@ -58,8 +58,8 @@ const useOrdersWrite = <Input, Output>(send: (input: Input) => Promise<Output>) 
 
 /** ADMIN: settles a pending order by hand (audited, with a reason). */
 export const useMarkOrderPaid = () =>
-  useOrdersWrite(({ id, reason }: { id: string; reason: string }) => api.post<AdminOrder>(adminOrderUrls.markPaid(id), { reason }))
+  useOrdersWrite(({ id, reason }: { id: string; reason: string }) => api.post<AdminOrderDetail>(adminOrderUrls.markPaid(id), { reason }))
 
 /** ADMIN: refunds a paid order in full; refused when the credit was spent. */
 export const useRefundOrder = () =>
-  useOrdersWrite(({ id, reason }: { id: string; reason: string }) => api.post<AdminOrder>(adminOrderUrls.refund(id), { reason }))
+  useOrdersWrite(({ id, reason }: { id: string; reason: string }) => api.post<AdminOrderDetail>(adminOrderUrls.refund(id), { reason }))
