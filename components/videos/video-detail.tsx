@@ -9,6 +9,7 @@ import { formatCents } from '@/lib/format'
 import { Button } from '@/components/ui/button'
 import { Badge, Card, EmptyState } from '@/components/ui/card'
 import { Loading } from '@/components/ui/spinner'
+import { useKeptLink } from './use-kept-link'
 import { formatDuration } from './video-card'
 import { VideoPayDialog } from './video-pay-dialog'
 
@@ -33,6 +34,7 @@ export function VideoDetailView({ id, kind }: { id: string; kind: VideoKindParam
   const pathname = usePathname()
   const [paying, setPaying] = useState(false)
   const v = video.data
+  const player = useKeptLink(id, v?.playUrl)
   const back = BACK[kind]
 
   return (
@@ -47,10 +49,11 @@ export function VideoDetailView({ id, kind }: { id: string; kind: VideoKindParam
       ) : (
         <div className="mt-4 grid gap-6 lg:grid-cols-[1fr_300px]">
           <div className="overflow-hidden rounded-xl bg-black ring-1 ring-zinc-800">
-            {v.playUrl ? (
+            {player.src ? (
               <video
-                key={v.playUrl}
-                src={v.playUrl}
+                key={id}
+                src={player.src}
+                onError={() => void video.refetch().then((fresh) => player.renew(fresh.data?.playUrl))}
                 poster={v.posterUrl}
                 controls
                 playsInline
