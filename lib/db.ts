@@ -16,9 +16,10 @@ const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pool?: pg.
  * writes them as UTC, and now() / CURRENT_TIMESTAMP in SQL must agree with that even when
  * the server's or database's time zone is, say, Asia/Shanghai. And timestamps are sent as
  * ISO text (`2026-01-01 08:00:00.123`), which the readers parse, whatever DateStyle the
- * server was given.
+ * server was given. Floats are written in their shortest exact form (PostgreSQL 12's default),
+ * as JavaScript writes them, in the JSON the lists' rows are written in (lib/db/json-rows.ts).
  */
-export const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO'
+export const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO -c extra_float_digits=1'
 
 /**
  * Prisma's default wait for a transaction to start is 2 s. Bursts (many redemptions or

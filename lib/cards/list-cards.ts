@@ -1,9 +1,11 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
+import { isoText, jsonObject, jsonObjectOrNull, jsonRowText } from '@/lib/db/json-rows'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
+import { jsonList } from '@/lib/http/json-list'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { MY_CARD_SELECT, toMyCard, type AdminCardRow, type MyCard } from './card-views'
 
@@ -26,11 +28,10 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
   // newest first with OFFSET skip, the others oldest first from the far end. The total decides
   // which branch runs (the other is a one-time filter that is never executed), then those rows
   // are joined to their people and batch. An empty page is one row of the total.
-  const rows = await readRows<PageRow[]>(
+  const rows = await readRows<{ total: number; row: string | null }[]>(
     Prisma.sql`
     WITH k AS (${total})
-    SELECT k."total", c."id", c."cardNo", c."keyMask", c."points", c."status", c."failReason", c."usedAt", c."disabledAt", c."expiresAt", c."createdAt",
-           c."usedById", u."name" AS "usedByName", c."holderId", h."name" AS "holderName", c."batchId", b."note" AS "batchNote"
+    SELECT k."total", ${cardRowJson} AS "row"
     FROM k
     LEFT JOIN LATERAL (
       SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) newest
@@ -49,38 +50,28 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
     ORDER BY c."id" DESC`,
     dbPool('generic'),
   )
-  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
+  return jsonList<Listed<AdminCardRow>>(
+    rows.flatMap((r) => r.row ?? []),
+    { total: rows[0]?.total ?? 0 },
+  )
 }
 
-type PageRow = Listed<Omit<AdminCardRow, 'cardKey' | 'claimant' | 'holder' | 'batch'>> & {
-  total: number
-  keyMask: string
-  usedById: string | null
-  usedByName: string | null
-  holderId: string | null
-  holderName: string | null
-  batchId: number
-  batchNote: string | null
-}
-
-/** Key by key in the order toAdminCardRow gives them (one literal per row: see lib/tasks/task-page-row.ts). */
-function toRow(c: PageRow): Listed<AdminCardRow> {
-  return {
-    id: c.id,
-    cardNo: c.cardNo,
-    points: c.points,
-    status: c.status,
-    failReason: c.failReason,
-    usedAt: c.usedAt,
-    disabledAt: c.disabledAt,
-    expiresAt: c.expiresAt,
-    createdAt: c.createdAt,
-    holder: c.holderId ? { id: c.holderId, name: c.holderName ?? '' } : null,
-    batch: { id: c.batchId, note: c.batchNote },
-    cardKey: c.keyMask,
-    claimant: c.usedById ? { id: c.usedById, name: c.usedByName ?? '' } : null,
-  }
-}
+/** Key by key in the order toAdminCardRow gives them. */
+const cardRowJson = jsonRowText<Listed<AdminCardRow>>(Prisma.sql`c."id" IS NOT NULL`, {
+  id: Prisma.sql`c."id"`,
+  cardNo: Prisma.sql`c."cardNo"`,
+  points: Prisma.sql`c."points"`,
+  status: Prisma.sql`c."status"`,
+  failReason: Prisma.sql`c."failReason"`,
+  usedAt: isoText(Prisma.sql`c."usedAt"`),
+  disabledAt: isoText(Prisma.sql`c."disabledAt"`),
+  expiresAt: isoText(Prisma.sql`c."expiresAt"`),
+  createdAt: isoText(Prisma.sql`c."createdAt"`),
+  holder: jsonObjectOrNull(Prisma.sql`c."holderId" IS NOT NULL`, { id: Prisma.sql`c."holderId"`, name: Prisma.sql`coalesce(h."name", '')` }),
+  batch: jsonObject({ id: Prisma.sql`c."batchId"`, note: Prisma.sql`b."note"` }),
+  cardKey: Prisma.sql`c."keyMask"`,
+  claimant: jsonObjectOrNull(Prisma.sql`c."usedById" IS NOT NULL`, { id: Prisma.sql`c."usedById"`, name: Prisma.sql`coalesce(u."name", '')` }),
+})
 
 /**
  * Every card a user holds or has redeemed, newest first (GET /api/my-cards → data: a

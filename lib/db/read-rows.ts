@@ -39,7 +39,8 @@ const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString()
  * as objects, typed as `$queryRaw` types them but for timestamps (`Listed`). Not for writes
  * or transactions: those stay with Prisma. A socket error (the database unreachable) is
  * reported as the driver adapter reports it, so the request still answers 503.
- * `dbPool('generic')` as the second argument runs it on its generic plan. A list cuts its page
+ * `dbPool('generic')` as the second argument runs it on its generic plan. A list's statement
+ * writes each row as JSON text itself (./json-rows.ts), which goes into the answer unparsed. A list cuts its page
  * first and then looks up each row's related rows by key, one `LEFT JOIN LATERAL (… LIMIT 1)`
  * each, so no plan can merge the page with a whole table (docs/DECISIONS.md, "Each page row's
  * related rows by key").

@@ -1,11 +1,13 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
+import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { badRequest, notFound } from '@/lib/http/app-error'
+import { jsonList } from '@/lib/http/json-list'
 import type { Page } from '@/lib/http/pagination'
 import { beijingRange } from '@/lib/beijing-time'
 import { fulfilOrder } from './fulfil-order'
@@ -37,40 +39,38 @@ export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<
       ? Prisma.sql`SELECT count(*)::int AS "total" FROM "Order" ${where}`
       : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "OrderCount" ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`
   // One statement: the total, and the page cut on the (status,) createdAt, id index before its
-  // owner is looked up. An empty page is one row of the total.
-  const rows = await readRows<PageRow[]>(
+  // owner is looked up, each row written as JSON. An empty page is one row of the total.
+  const rows = await readRows<{ total: number; row: string | null }[]>(
     Prisma.sql`
-    SELECT c."total", o."id", o."outTradeNo", o."type", o."subject", o."amount", o."channel", o."tradeType", o."alipayMethod", o."status", o."createdAt",
-           o."refundedAt", o."flag", u."id" AS "userId", u."name" AS "userName", u."username" AS "userUsername"
+    SELECT c."total", ${orderRowJson} AS "row"
     FROM (${total}) c
     LEFT JOIN LATERAL (SELECT * FROM "Order" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(query.pageSize)} OFFSET ${(query.page - 1) * query.pageSize}) o ON true
     LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = o."userId" LIMIT 1) u ON true
     ORDER BY o."createdAt" DESC, o."id" DESC`,
     dbPool('generic'),
   )
-  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
+  return jsonList<Listed<AdminOrderListRow>>(
+    rows.flatMap((r) => r.row ?? []),
+    { total: rows[0]?.total ?? 0 },
+  )
 }
 
-/** Key by key in the order the console's Prisma select gives them (one literal per row: see lib/tasks/task-page-row.ts). */
-function toRow(o: PageRow): Listed<AdminOrderListRow> {
-  return {
-    id: o.id,
-    outTradeNo: o.outTradeNo,
-    type: o.type,
-    subject: o.subject,
-    amount: o.amount,
-    channel: o.channel,
-    tradeType: o.tradeType,
-    alipayMethod: o.alipayMethod,
-    status: o.status,
-    createdAt: o.createdAt,
-    refundedAt: o.refundedAt,
-    flag: o.flag,
-    user: { id: o.userId, name: o.userName, username: o.userUsername },
-  }
-}
-
-type PageRow = Listed<Omit<AdminOrderListRow, 'user'>> & { total: number; userId: string; userName: string; userUsername: string }
+/** Key by key in the order the console's Prisma select gives them. */
+const orderRowJson = jsonRowText<Listed<AdminOrderListRow>>(Prisma.sql`o."id" IS NOT NULL`, {
+  id: Prisma.sql`o."id"`,
+  outTradeNo: Prisma.sql`o."outTradeNo"`,
+  type: Prisma.sql`o."type"`,
+  subject: Prisma.sql`o."subject"`,
+  amount: Prisma.sql`o."amount"`,
+  channel: Prisma.sql`o."channel"`,
+  tradeType: Prisma.sql`o."tradeType"`,
+  alipayMethod: Prisma.sql`o."alipayMethod"`,
+  status: Prisma.sql`o."status"`,
+  createdAt: isoText(Prisma.sql`o."createdAt"`),
+  refundedAt: isoText(Prisma.sql`o."refundedAt"`),
+  flag: Prisma.sql`o."flag"`,
+  user: jsonObject({ id: Prisma.sql`u."id"`, name: Prisma.sql`u."name"`, username: Prisma.sql`u."username"` }),
+})
 
 /** One order with what it grants and every notification received for it. */
 export async function getOrderForAdmin(orderId: string) {

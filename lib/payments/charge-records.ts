@@ -1,11 +1,13 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
+import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { badRequest, notFound } from '@/lib/http/app-error'
+import { jsonList } from '@/lib/http/json-list'
 import type { Page } from '@/lib/http/pagination'
 import { beijingDayStart, beijingRange } from '@/lib/beijing-time'
 import { keptFilters } from './kept-filters'
@@ -51,10 +53,9 @@ export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page
       : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "ChargeRecordCount" ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`
   // One statement: the total, and the page cut on the id (or "userId", id) index before the
   // joins to its owner and order. An empty page is one row of the total.
-  const rows = await readRows<PageRow[]>(
+  const rows = await readRows<{ total: number; row: string | null }[]>(
     Prisma.sql`
-    SELECT c."total", r."id", u."id" AS "userId", u."name" AS "userName", u."username" AS "userUsername", r."orderId", o."outTradeNo", r."type",
-           r."channel", r."amount", r."points", r."balance", r."days", r."status", r."note", r."createdAt"
+    SELECT c."total", ${chargeRecordRowJson} AS "row"
     FROM (${total}) c
     LEFT JOIN LATERAL (SELECT * FROM "ChargeRecord" ${where} ORDER BY "id" DESC LIMIT ${pageLimit(query.pageSize)} OFFSET ${(query.page - 1) * query.pageSize}) r ON true
     LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = r."userId" LIMIT 1) u ON true
@@ -62,29 +63,28 @@ export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page
     ORDER BY r."id" DESC`,
     dbPool('generic'),
   )
-  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
+  return jsonList<Listed<ChargeRecordView>>(
+    rows.flatMap((r) => r.row ?? []),
+    { total: rows[0]?.total ?? 0 },
+  )
 }
 
-/** Key by key in the order of the statement's columns (one literal per row: see lib/tasks/task-page-row.ts). */
-function toRow(r: PageRow): Listed<ChargeRecordView> {
-  return {
-    id: r.id,
-    user: { id: r.userId, name: r.userName, username: r.userUsername },
-    orderId: r.orderId,
-    outTradeNo: r.outTradeNo,
-    type: r.type,
-    channel: r.channel,
-    amount: r.amount,
-    points: r.points,
-    balance: r.balance,
-    days: r.days,
-    status: r.status,
-    note: r.note,
-    createdAt: r.createdAt,
-  }
-}
-
-type PageRow = Listed<Omit<ChargeRecordView, 'user'>> & { total: number; userId: string; userName: string; userUsername: string }
+/** Key by key in the order `view` gives them (the answer of setChargeRecordStatus). */
+const chargeRecordRowJson = jsonRowText<Listed<ChargeRecordView>>(Prisma.sql`r."id" IS NOT NULL`, {
+  id: Prisma.sql`r."id"`,
+  user: jsonObject({ id: Prisma.sql`u."id"`, name: Prisma.sql`u."name"`, username: Prisma.sql`u."username"` }),
+  orderId: Prisma.sql`r."orderId"`,
+  type: Prisma.sql`r."type"`,
+  channel: Prisma.sql`r."channel"`,
+  amount: Prisma.sql`r."amount"`,
+  points: Prisma.sql`r."points"`,
+  balance: Prisma.sql`r."balance"`,
+  days: Prisma.sql`r."days"`,
+  status: Prisma.sql`r."status"`,
+  note: Prisma.sql`r."note"`,
+  createdAt: isoText(Prisma.sql`r."createdAt"`),
+  outTradeNo: Prisma.sql`o."outTradeNo"`,
+})
 
 /** The charge-record status call (docs/PRODUCT.md §7.3): bookkeeping only (money moves through orders and refunds), ADMIN and audited. */
 export async function setChargeRecordStatus(actor: SessionUser, ip: string, id: number, status: Status, note?: string): Promise<ChargeRecordView> {

@@ -1,8 +1,10 @@
 import 'server-only'
 import { dbPool } from '@/lib/db'
+import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
+import { jsonList } from '@/lib/http/json-list'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import type { AdminTaskFilter, AdminTaskRow } from './admin-task-views'
 
@@ -29,11 +31,9 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
   const { skip, take } = pageArgs(query)
   // One statement: the total, and the page cut on the (status,) createdAt, id index before its
   // model and owner are looked up. An empty page is one row of the total.
-  const rows = await readRows<PageRow[]>(
+  const rows = await readRows<{ total: number; row: string | null }[]>(
     Prisma.sql`
-    SELECT c."total", t."id", t."type", t."status", t."stage", t."progress", t."chargedPoints", t."errorMessage", t."results", t."videos",
-           t."isRecommended", t."refundedAt", t."createdAt", m."id" AS "modelId", m."name" AS "modelName",
-           u."id" AS "userId", u."username" AS "userUsername", u."name" AS "userName"
+    SELECT c."total", ${taskRowJson} AS "row"
     FROM (${total}) c
     LEFT JOIN LATERAL (
       SELECT "id", "userId", "modelId", "type", "status", "stage", "progress", "chargedPoints", "errorMessage", "results", "videos", "isRecommended",
@@ -44,36 +44,26 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
     ORDER BY t."createdAt" DESC, t."id" DESC`,
     dbPool('generic'),
   )
-  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
+  return jsonList<Listed<AdminTaskRow>>(
+    rows.flatMap((r) => r.row ?? []),
+    { total: rows[0]?.total ?? 0 },
+  )
 }
 
-type PageRow = Omit<Listed<AdminTaskRow>, 'model' | 'user' | 'results' | 'videos'> & {
-  total: number
-  results: unknown
-  videos: unknown
-  modelId: string
-  modelName: string
-  userId: string
-  userUsername: string
-  userName: string
-}
-
-/** Key by key in the order of the statement's columns (one literal per row: see ./task-page-row.ts). */
-function toRow(t: PageRow): Listed<AdminTaskRow> {
-  return {
-    id: t.id,
-    type: t.type,
-    status: t.status,
-    stage: t.stage,
-    progress: t.progress,
-    chargedPoints: t.chargedPoints,
-    errorMessage: t.errorMessage,
-    results: (t.results ?? []) as AdminTaskRow['results'],
-    videos: (t.videos ?? []) as AdminTaskRow['videos'],
-    isRecommended: t.isRecommended,
-    refundedAt: t.refundedAt,
-    createdAt: t.createdAt,
-    model: { id: t.modelId, name: t.modelName },
-    user: { id: t.userId, username: t.userUsername, name: t.userName },
-  }
-}
+/** Key by key in the order of the task's view (./task-views.ts), then its owner. */
+const taskRowJson = jsonRowText<Listed<AdminTaskRow>>(Prisma.sql`t."id" IS NOT NULL`, {
+  id: Prisma.sql`t."id"`,
+  type: Prisma.sql`t."type"`,
+  status: Prisma.sql`t."status"`,
+  stage: Prisma.sql`t."stage"`,
+  progress: Prisma.sql`t."progress"`,
+  chargedPoints: Prisma.sql`t."chargedPoints"`,
+  errorMessage: Prisma.sql`t."errorMessage"`,
+  results: Prisma.sql`coalesce(t."results", '[]')`,
+  videos: Prisma.sql`coalesce(t."videos", '[]')`,
+  isRecommended: Prisma.sql`t."isRecommended"`,
+  refundedAt: isoText(Prisma.sql`t."refundedAt"`),
+  createdAt: isoText(Prisma.sql`t."createdAt"`),
+  model: jsonObject({ id: Prisma.sql`m."id"`, name: Prisma.sql`m."name"` }),
+  user: jsonObject({ id: Prisma.sql`u."id"`, username: Prisma.sql`u."username"`, name: Prisma.sql`u."name"` }),
+})

@@ -1,12 +1,13 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
+import { jsonList } from '@/lib/http/json-list'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status, TaskType } from '@/lib/generated/prisma/enums'
 import { notFound } from '@/lib/http/app-error'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { getConfigValue } from '@/lib/site-config/store'
-import { TASK_PAGE_COLUMNS, taskViewOfRow, type TaskPageRow } from './task-page-row'
+import { TASK_ROW_JSON } from './task-page-row'
 import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
 
 /**
@@ -26,9 +27,9 @@ export async function listMyTasks(userId: string, query: TPageQuery & { status?:
   ].filter((c) => c !== null)
   const mine = Prisma.join(conditions, ' AND ')
   const { skip, take } = pageArgs(query)
-  const rows = await readRows<PageRow[]>(
+  const rows = await readRows<{ total: number; row: string | null }[]>(
     Prisma.sql`
-    SELECT k."total", ${TASK_PAGE_COLUMNS}
+    SELECT k."total", ${TASK_ROW_JSON} AS "row"
     FROM (SELECT count(*)::int AS "total" FROM "Task" WHERE ${mine}) k
     LEFT JOIN LATERAL (SELECT "id" FROM "Task" WHERE ${mine} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) p ON true
     LEFT JOIN LATERAL (SELECT * FROM "Task" WHERE "id" = p."id" LIMIT 1) t ON true
@@ -37,10 +38,11 @@ export async function listMyTasks(userId: string, query: TPageQuery & { status?:
     ORDER BY t."createdAt" DESC, t."id" DESC`,
     dbPool('generic'),
   )
-  return { list: rows.filter((r) => r.id !== null).map(taskViewOfRow), total: rows[0]?.total ?? 0 }
+  return jsonList<Listed<TaskView>>(
+    rows.flatMap((r) => r.row ?? []),
+    { total: rows[0]?.total ?? 0 },
+  )
 }
-
-type PageRow = TaskPageRow & { total: number }
 
 /** A task as its page polls it: where it stands in the queue, and why it waits when something holds it up. */
 export type MyTaskView = TaskView & { queuePosition: number | null; waitingNote: string | null }

@@ -1,33 +1,17 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
+import { jsonObject, type JsonFields } from '@/lib/db/json-rows'
 import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest, unauthorized } from '@/lib/http/app-error'
+import { jsonList } from '@/lib/http/json-list'
 import { decodeCursor, encodeCursor } from './cursor'
-import type { TWallQuery, WallPage, WallType } from './schemas'
-import { toWallItem, videoOf, wallItemSelect } from './wall-views'
+import type { TWallQuery, WallItem, WallPage } from './schemas'
+import { toWallItem, wallItemSelect } from './wall-views'
 
-type ListRow = {
-  id: string
-  taskId: string
-  modelType: WallType
-  modelName: string
-  thumbUrl: string
-  imageUrl: string
-  videoUrl: string | null
-  durationSec: number | null
-  width: number
-  height: number
-  prompt: string
-  likes: number
-  featured: boolean
-  /** The cursor's column: listedAt as readRows' ISO text (sort=new), or likes. */
-  key: string | number
-  authorName: string
-  authorAvatar: string
-  liked: boolean | null
-}
+/** The page's rows: each work as JSON, and the cursor's column (listedAt as readRows' ISO text for sort=new, or likes). */
+type ListRow = { id: string; key: string | number; row: string }
 
 /**
  * The wall: approved works, newest on the wall first (sort=new) or most liked (sort=hot),
@@ -58,14 +42,13 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
   const favorites =
     query.favorites && viewerId ? Prisma.sql`AND EXISTS (SELECT 1 FROM "WallFavorite" f WHERE f."workId" = w."id" AND f."userId" = ${viewerId})` : Prisma.empty
   const words = query.q ? Prisma.sql`AND w."prompt" ILIKE ${`%${escapeLike(query.q)}%`}` : Prisma.empty
-  const liked = viewerId ? Prisma.sql`EXISTS (SELECT 1 FROM "WallLike" l WHERE l."workId" = w."id" AND l."userId" = ${viewerId})` : Prisma.sql`NULL`
+  const liked = viewerId ? Prisma.sql`EXISTS (SELECT 1 FROM "WallLike" l WHERE l."workId" = w."id" AND l."userId" = ${viewerId})` : null
   // One statement: the page, its authors and the caller's likes (the benchmark sends the same SQL to pg).
   // The page is cut inside (LIMIT on the index order) before the join: joined first, the planner
   // misjudges the row comparison's selectivity and sorts every row after the cursor.
   const rows = await readRows<ListRow[]>(
     Prisma.sql`
-    SELECT w."id", w."taskId", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."videoUrl", w."durationSec", w."width", w."height", w."prompt",
-           w."likes", w."featured", w.${key} AS "key", u."name" AS "authorName", u."avatar" AS "authorAvatar", ${liked} AS "liked"
+    SELECT w."id", w.${key} AS "key", ${wallItemJson(liked)} AS "row"
     FROM (
       SELECT * FROM "WallWork" w
       WHERE w."status" = 'APPROVED' ${type} ${words} ${favorites} ${after}
@@ -79,23 +62,32 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
   const last = page.at(-1)
   const nextCursor =
     rows.length > query.limit && last ? encodeCursor({ key: typeof last.key === 'string' ? Date.parse(last.key) : Number(last.key), id: last.id }) : null
-  return {
-    list: page.map((r) => ({
-      id: r.id,
-      taskId: r.taskId,
-      type: r.modelType,
-      thumbUrl: r.thumbUrl,
-      imageUrl: r.imageUrl,
-      width: r.width,
-      height: r.height,
-      prompt: r.prompt,
-      model: r.modelName,
-      author: { name: r.authorName, avatar: r.authorAvatar },
-      likes: r.likes,
-      featured: r.featured,
-      ...(viewerId ? { liked: r.liked === true } : {}),
-      ...videoOf(r),
-    })),
-    nextCursor,
+  return jsonList<WallItem, { nextCursor: string | null }>(
+    page.map((r) => r.row),
+    { nextCursor },
+  )
+}
+
+/**
+ * A work as toWallItem shows it, key by key: `liked` only for a signed-in caller (`liked` is
+ * then their EXISTS), `video` only for a clip.
+ */
+function wallItemJson(liked: Prisma.Sql | null): Prisma.Sql {
+  const fields: JsonFields<WallItem> = {
+    id: Prisma.sql`w."id"`,
+    taskId: Prisma.sql`w."taskId"`,
+    type: Prisma.sql`w."modelType"`,
+    thumbUrl: Prisma.sql`w."thumbUrl"`,
+    imageUrl: Prisma.sql`w."imageUrl"`,
+    width: Prisma.sql`w."width"`,
+    height: Prisma.sql`w."height"`,
+    prompt: Prisma.sql`w."prompt"`,
+    model: Prisma.sql`w."modelName"`,
+    author: jsonObject({ name: Prisma.sql`u."name"`, avatar: Prisma.sql`u."avatar"` }),
+    likes: Prisma.sql`w."likes"`,
+    featured: Prisma.sql`w."featured"`,
+    ...(liked ? { liked } : {}),
   }
+  const clip = jsonObject<WallItem>({ ...fields, video: jsonObject({ url: Prisma.sql`w."videoUrl"`, durationSec: Prisma.sql`w."durationSec"` }) })
+  return Prisma.sql`(CASE WHEN w."videoUrl" IS NULL THEN ${jsonObject(fields)} ELSE ${clip} END)::text`
 }

@@ -1,11 +1,13 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
+import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { WallStatus } from '@/lib/generated/prisma/enums'
 import { conflict, notFound } from '@/lib/http/app-error'
+import { jsonList } from '@/lib/http/json-list'
 import { pageArgs, type Page } from '@/lib/http/pagination'
 
 export type AdminWallWork = {
@@ -61,50 +63,41 @@ export async function listWallForAdmin(query: {
   // One statement: the exact total from the counters the triggers on "WallWork" keep in step
   // with every write (migration list_counts, at most 12 rows summed), and the page with its
   // authors, cut on the index order before the join. An empty page is one row of the total.
-  const rows = await readRows<Array<PageRow>>(
+  const rows = await readRows<{ total: number; row: string | null }[]>(
     Prisma.sql`
-    SELECT t."total", w."id", w."taskId", w."status", w."featured", w."sort", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."videoUrl", w."width",
-           w."height", w."prompt", w."likes", w."reports", w."createdAt", w."listedAt", u."id" AS "authorId", u."name" AS "authorName"
+    SELECT t."total", ${wallRowJson} AS "row"
     FROM (SELECT coalesce(sum(c."n"), 0)::int AS "total" FROM "WallWorkCount" c ${countWhere}) t
     LEFT JOIN LATERAL (SELECT * FROM "WallWork" w ${where} ORDER BY ${order} LIMIT ${pageLimit(take)} OFFSET ${skip}) w ON true
     LEFT JOIN LATERAL (SELECT "id", "name" FROM "User" WHERE "id" = w."userId" LIMIT 1) u ON true
     ORDER BY ${order}`,
     dbPool('generic'),
   )
-  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
+  return jsonList<Listed<AdminWallWork>>(
+    rows.flatMap((r) => r.row ?? []),
+    { total: rows[0]?.total ?? 0 },
+  )
 }
 
-/** Key by key in the order of the statement's columns (one literal per row: see lib/tasks/task-page-row.ts). */
-function toRow(w: PageRow): Listed<AdminWallWork> {
-  return {
-    id: w.id,
-    taskId: w.taskId,
-    status: w.status,
-    featured: w.featured,
-    sort: w.sort,
-    thumbUrl: w.thumbUrl,
-    imageUrl: w.imageUrl,
-    videoUrl: w.videoUrl,
-    width: w.width,
-    height: w.height,
-    prompt: w.prompt,
-    likes: w.likes,
-    reports: w.reports,
-    createdAt: w.createdAt,
-    listedAt: w.listedAt,
-    type: w.modelType,
-    model: w.modelName,
-    author: { id: w.authorId, name: w.authorName },
-  }
-}
-
-type PageRow = Listed<Omit<AdminWallWork, 'type' | 'model' | 'author'>> & {
-  total: number
-  modelType: string
-  modelName: string
-  authorId: string
-  authorName: string
-}
+const wallRowJson = jsonRowText<Listed<AdminWallWork>>(Prisma.sql`w."id" IS NOT NULL`, {
+  id: Prisma.sql`w."id"`,
+  taskId: Prisma.sql`w."taskId"`,
+  status: Prisma.sql`w."status"`,
+  featured: Prisma.sql`w."featured"`,
+  sort: Prisma.sql`w."sort"`,
+  thumbUrl: Prisma.sql`w."thumbUrl"`,
+  imageUrl: Prisma.sql`w."imageUrl"`,
+  videoUrl: Prisma.sql`w."videoUrl"`,
+  width: Prisma.sql`w."width"`,
+  height: Prisma.sql`w."height"`,
+  prompt: Prisma.sql`w."prompt"`,
+  likes: Prisma.sql`w."likes"`,
+  reports: Prisma.sql`w."reports"`,
+  createdAt: isoText(Prisma.sql`w."createdAt"`),
+  listedAt: isoText(Prisma.sql`w."listedAt"`),
+  type: Prisma.sql`w."modelType"`,
+  model: Prisma.sql`w."modelName"`,
+  author: jsonObject({ id: Prisma.sql`u."id"`, name: Prisma.sql`u."name"` }),
+})
 
 /** Approves a submission (or brings a hidden work back): it goes on the wall as its newest work. */
 export async function approveWork(actor: SessionUser, ip: string, id: string): Promise<{ id: string; status: WallStatus }> {

@@ -267,12 +267,15 @@ describe('the console', () => {
     const record = await db().chargeRecord.findUniqueOrThrow({ where: { orderId: order.id } })
     const manager = await createUser({ role: 'MANAGER' })
     expectFail(await callRoute(chargeStatus.POST, { token: manager.token, params: { id: String(record.id) }, body: { status: 'FAIL' } }), 403)
-    expect(
-      expectOk(await callRoute(chargeStatus.POST, { token: admin.token, params: { id: String(record.id) }, body: { status: 'FAIL', note: '核对有误' } })),
-    ).toMatchObject({ status: 'FAIL', note: '核对有误' })
+    const changed = expectOk(
+      await callRoute(chargeStatus.POST, { token: admin.token, params: { id: String(record.id) }, body: { status: 'FAIL', note: '核对有误' } }),
+    )
+    expect(changed).toMatchObject({ status: 'FAIL', note: '核对有误' })
     expect(await db().adminAuditLog.count({ where: { action: 'charge-record.status', targetId: String(record.id) } })).toBe(1)
     expect(await wallet(user.id)).toEqual({ points: 120, balance: 0 })
     const listed = expectOk(await callRoute(chargeRecords.GET, { token: admin.token, query: { userId: user.id } }))
     expect(listed).toMatchObject({ total: 1, list: [{ outTradeNo: order.outTradeNo, status: 'FAIL' }] })
+    // The list's row (written by PostgreSQL) is, byte for byte, the record as the status call answers it.
+    expect(JSON.stringify(listed.list[0])).toBe(JSON.stringify(changed))
   })
 })

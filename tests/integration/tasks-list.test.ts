@@ -114,7 +114,7 @@ beforeAll(async () => {
 })
 
 describe('GET /api/tasks', () => {
-  it('answers the same bytes as the Prisma query it replaced: every filter, every page, past the end', async () => {
+  it('answers what the Prisma query it replaced answered, key for key: every filter, every page, past the end', async () => {
     const filters: Array<Pick<Query, 'status' | 'type'>> = [
       {},
       ...STATUSES.map((status) => ({ status })),

@@ -1,11 +1,13 @@
 import 'server-only'
 import { dbPool } from '@/lib/db'
+import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Role } from '@/lib/generated/prisma/enums'
+import { jsonList } from '@/lib/http/json-list'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
-import type { AdminUserRow, toAdminUserRow } from '../user-views'
+import type { AdminUserRow } from '../user-views'
 
 /** The console's user list: newest first, searchable by username, name or mobile. */
 export async function listUsers(query: TPageQuery & { keyword?: string; role?: Role }): Promise<Page<Listed<AdminUserRow>>> {
@@ -22,35 +24,33 @@ export async function listUsers(query: TPageQuery & { keyword?: string; role?: R
     : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "UserCount" ${query.role ? Prisma.sql`WHERE "role" = ${query.role}::"Role"` : Prisma.empty}`
   const { skip, take } = pageArgs(query)
   // One statement: the total, and the page cut on the (role,) createdAt, id index. An empty page is one row of the total.
-  const rows = await readRows<PageRow[]>(
+  const rows = await readRows<{ total: number; row: string | null }[]>(
     Prisma.sql`
-    SELECT t."total", u."id", u."username", u."name", u."avatar", u."mobile", u."role", u."points", u."balance", u."wxOpenId", u."createdAt",
-           u."bannedAt", u."updatedAt", u."agreedTermsAt"
+    SELECT t."total", ${userRowJson} AS "row"
     FROM (${total}) t
     LEFT JOIN LATERAL (SELECT * FROM "User" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) u ON true
     ORDER BY u."createdAt" DESC, u."id" DESC`,
     dbPool('generic'),
   )
-  return { list: rows.filter((r) => r.id !== null).map(toRow), total: rows[0]?.total ?? 0 }
+  return jsonList<Listed<AdminUserRow>>(
+    rows.flatMap((r) => r.row ?? []),
+    { total: rows[0]?.total ?? 0 },
+  )
 }
 
-type PageRow = Listed<Parameters<typeof toAdminUserRow>[0]> & { total: number }
-
-/** Key by key in the order toAdminUserRow gives them (one literal per row: see lib/tasks/task-page-row.ts). */
-function toRow(u: PageRow): Listed<AdminUserRow> {
-  return {
-    id: u.id,
-    username: u.username,
-    name: u.name,
-    avatar: u.avatar,
-    mobile: u.mobile,
-    role: u.role,
-    points: u.points,
-    balance: u.balance,
-    createdAt: u.createdAt,
-    oauth: { hasOpenId: Boolean(u.wxOpenId) },
-    bannedAt: u.bannedAt,
-    updatedAt: u.updatedAt,
-    agreedTermsAt: u.agreedTermsAt,
-  }
-}
+/** Key by key in the order toAdminUserRow (../user-views.ts) gives them. */
+const userRowJson = jsonRowText<Listed<AdminUserRow>>(Prisma.sql`u."id" IS NOT NULL`, {
+  id: Prisma.sql`u."id"`,
+  username: Prisma.sql`u."username"`,
+  name: Prisma.sql`u."name"`,
+  avatar: Prisma.sql`u."avatar"`,
+  mobile: Prisma.sql`u."mobile"`,
+  role: Prisma.sql`u."role"`,
+  points: Prisma.sql`u."points"`,
+  balance: Prisma.sql`u."balance"`,
+  createdAt: isoText(Prisma.sql`u."createdAt"`),
+  oauth: jsonObject({ hasOpenId: Prisma.sql`coalesce(u."wxOpenId", '') <> ''` }),
+  bannedAt: isoText(Prisma.sql`u."bannedAt"`),
+  updatedAt: isoText(Prisma.sql`u."updatedAt"`),
+  agreedTermsAt: isoText(Prisma.sql`u."agreedTermsAt"`),
+})

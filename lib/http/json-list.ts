@@ -1,0 +1,33 @@
+/**
+ * A list answer whose rows arrive as JSON text (PostgreSQL wrote them: lib/db/json-rows.ts)
+ * and go into the response as they are, with the rest of the answer (`total`, `nextCursor`)
+ * as ordinary fields. `list` parses the rows for server code and tests; the response
+ * (lib/http/envelope.ts) never does.
+ */
+export class JsonList<Row> {
+  readonly #rows: string
+  #parsed: Row[] | undefined
+
+  constructor(rowsJson: string) {
+    this.#rows = rowsJson
+  }
+
+  get list(): Row[] {
+    return (this.#parsed ??= JSON.parse(this.#rows) as Row[])
+  }
+
+  /** `{"list":[…],…the rest}`: the same value JSON.stringify gives, without parsing the rows. */
+  toJsonText(): string {
+    const rest = JSON.stringify({ ...this })
+    return rest === '{}' ? `{"list":${this.#rows}}` : `{"list":${this.#rows},${rest.slice(1)}`
+  }
+
+  toJSON(): { list: Row[] } {
+    return Object.assign({ list: this.list }, this)
+  }
+}
+
+/** The rows' JSON texts (one per row) with the rest of the answer. */
+export function jsonList<Row, Rest extends object = { total: number }>(rowTexts: string[], rest: Rest): JsonList<Row> & Rest {
+  return Object.assign(new JsonList<Row>(`[${rowTexts.join(',')}]`), rest)
+}
