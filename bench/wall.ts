@@ -20,7 +20,8 @@ const { encodeCursor } = await import('../lib/wall/cursor')
 const { disconnectDb } = await import('../lib/db')
 const pool = new pg.Pool({ connectionString: database.url, max: 20 })
 
-// The statement lib/wall/list-wall.ts sends (one per page: works, authors, the caller's likes).
+// What lib/wall/list-wall.ts reads per page (works, authors, the caller's likes) as plain columns:
+// the floor, without the lookups by key and the JSON its statement writes each work as.
 const floorSql = (key: '"listedAt"' | '"likes"', signedIn: boolean) => `
   SELECT w."id", w."taskId", w."modelType", w."modelName", w."thumbUrl", w."imageUrl", w."width", w."height", w."prompt",
          w."likes", w."featured", w.${key} AS "key", u."name" AS "authorName", u."avatar" AS "authorAvatar",

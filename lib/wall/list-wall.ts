@@ -43,7 +43,7 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
     query.favorites && viewerId ? Prisma.sql`AND EXISTS (SELECT 1 FROM "WallFavorite" f WHERE f."workId" = w."id" AND f."userId" = ${viewerId})` : Prisma.empty
   const words = query.q ? Prisma.sql`AND w."prompt" ILIKE ${`%${escapeLike(query.q)}%`}` : Prisma.empty
   const liked = viewerId ? Prisma.sql`EXISTS (SELECT 1 FROM "WallLike" l WHERE l."workId" = w."id" AND l."userId" = ${viewerId})` : null
-  // One statement: the page, its authors and the caller's likes (the benchmark sends the same SQL to pg).
+  // One statement: the page, its authors and the caller's likes, each work written as JSON.
   // The page is cut inside (LIMIT on the index order) before the join: joined first, the planner
   // misjudges the row comparison's selectivity and sorts every row after the cursor.
   const rows = await readRows<ListRow[]>(
