@@ -5,7 +5,7 @@ import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
-import { jsonList } from '@/lib/http/json-list'
+import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { MY_CARD_SELECT, toMyCard, type AdminCardRow, type MyCard } from './card-views'
 
@@ -28,7 +28,7 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
   // newest first with OFFSET skip, the others oldest first from the far end. The total decides
   // which branch runs (the other is a one-time filter that is never executed), then those rows
   // are joined to their people and batch. An empty page is one row of the total.
-  const rows = await readRows<{ total: number; row: string | null }[]>(
+  const rows = await readRows<JsonPageRow[]>(
     Prisma.sql`
     WITH k AS (${total})
     SELECT k."total", ${cardRowJson} AS "row"
@@ -50,10 +50,7 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
     ORDER BY c."id" DESC`,
     dbPool('generic'),
   )
-  return jsonList<Listed<AdminCardRow>>(
-    rows.flatMap((r) => r.row ?? []),
-    { total: rows[0]?.total ?? 0 },
-  )
+  return jsonPage<Listed<AdminCardRow>>(rows)
 }
 
 /** Key by key in the order toAdminCardRow gives them. */

@@ -31,3 +31,14 @@ export class JsonList<Row> {
 export function jsonList<Row, Rest extends object = { total: number }>(rowTexts: string[], rest: Rest): JsonList<Row> & Rest {
   return Object.assign(new JsonList<Row>(`[${rowTexts.join(',')}]`), rest)
 }
+
+/** A list statement's rows: each its page row's JSON, with the total (the empty page: one row, `row` null). */
+export type JsonPageRow = { total: number; row: string | null }
+
+/** The page those rows make, with its total. */
+export function jsonPage<Row>(rows: JsonPageRow[]): JsonList<Row> & { total: number } {
+  return jsonList<Row>(
+    rows.flatMap((r) => r.row ?? []),
+    { total: rows[0]?.total ?? 0 },
+  )
+}

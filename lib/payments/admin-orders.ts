@@ -7,7 +7,7 @@ import { Prisma } from '@/lib/generated/prisma/client'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { badRequest, notFound } from '@/lib/http/app-error'
-import { jsonList } from '@/lib/http/json-list'
+import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import type { Page } from '@/lib/http/pagination'
 import { beijingRange } from '@/lib/beijing-time'
 import { fulfilOrder } from './fulfil-order'
@@ -40,7 +40,7 @@ export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<
       : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "OrderCount" ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`
   // One statement: the total, and the page cut on the (status,) createdAt, id index before its
   // owner is looked up, each row written as JSON. An empty page is one row of the total.
-  const rows = await readRows<{ total: number; row: string | null }[]>(
+  const rows = await readRows<JsonPageRow[]>(
     Prisma.sql`
     SELECT c."total", ${orderRowJson} AS "row"
     FROM (${total}) c
@@ -49,10 +49,7 @@ export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<
     ORDER BY o."createdAt" DESC, o."id" DESC`,
     dbPool('generic'),
   )
-  return jsonList<Listed<AdminOrderListRow>>(
-    rows.flatMap((r) => r.row ?? []),
-    { total: rows[0]?.total ?? 0 },
-  )
+  return jsonPage<Listed<AdminOrderListRow>>(rows)
 }
 
 /** Key by key in the order the console's Prisma select gives them. */

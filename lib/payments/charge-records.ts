@@ -7,7 +7,7 @@ import type { Status } from '@/lib/generated/prisma/enums'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { badRequest, notFound } from '@/lib/http/app-error'
-import { jsonList } from '@/lib/http/json-list'
+import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import type { Page } from '@/lib/http/pagination'
 import { beijingDayStart, beijingRange } from '@/lib/beijing-time'
 import { keptFilters } from './kept-filters'
@@ -53,7 +53,7 @@ export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page
       : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "ChargeRecordCount" ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`
   // One statement: the total, and the page cut on the id (or "userId", id) index before the
   // joins to its owner and order. An empty page is one row of the total.
-  const rows = await readRows<{ total: number; row: string | null }[]>(
+  const rows = await readRows<JsonPageRow[]>(
     Prisma.sql`
     SELECT c."total", ${chargeRecordRowJson} AS "row"
     FROM (${total}) c
@@ -63,10 +63,7 @@ export async function listChargeRecords(query: TChargeRecordQuery): Promise<Page
     ORDER BY r."id" DESC`,
     dbPool('generic'),
   )
-  return jsonList<Listed<ChargeRecordView>>(
-    rows.flatMap((r) => r.row ?? []),
-    { total: rows[0]?.total ?? 0 },
-  )
+  return jsonPage<Listed<ChargeRecordView>>(rows)
 }
 
 /** Key by key in the order `view` gives them (the answer of setChargeRecordStatus). */

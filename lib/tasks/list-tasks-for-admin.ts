@@ -4,7 +4,7 @@ import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
-import { jsonList } from '@/lib/http/json-list'
+import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import type { AdminTaskFilter, AdminTaskRow } from './admin-task-views'
 
@@ -31,7 +31,7 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
   const { skip, take } = pageArgs(query)
   // One statement: the total, and the page cut on the (status,) createdAt, id index before its
   // model and owner are looked up. An empty page is one row of the total.
-  const rows = await readRows<{ total: number; row: string | null }[]>(
+  const rows = await readRows<JsonPageRow[]>(
     Prisma.sql`
     SELECT c."total", ${taskRowJson} AS "row"
     FROM (${total}) c
@@ -44,10 +44,7 @@ export async function listTasksForAdmin(query: TPageQuery & AdminTaskFilter): Pr
     ORDER BY t."createdAt" DESC, t."id" DESC`,
     dbPool('generic'),
   )
-  return jsonList<Listed<AdminTaskRow>>(
-    rows.flatMap((r) => r.row ?? []),
-    { total: rows[0]?.total ?? 0 },
-  )
+  return jsonPage<Listed<AdminTaskRow>>(rows)
 }
 
 /** Key by key in the order of the task's view (./task-views.ts), then its owner. */

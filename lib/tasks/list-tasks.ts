@@ -1,7 +1,7 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
-import { jsonList } from '@/lib/http/json-list'
+import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status, TaskType } from '@/lib/generated/prisma/enums'
 import { notFound } from '@/lib/http/app-error'
@@ -27,7 +27,7 @@ export async function listMyTasks(userId: string, query: TPageQuery & { status?:
   ].filter((c) => c !== null)
   const mine = Prisma.join(conditions, ' AND ')
   const { skip, take } = pageArgs(query)
-  const rows = await readRows<{ total: number; row: string | null }[]>(
+  const rows = await readRows<JsonPageRow[]>(
     Prisma.sql`
     SELECT k."total", ${TASK_ROW_JSON} AS "row"
     FROM (SELECT count(*)::int AS "total" FROM "Task" WHERE ${mine}) k
@@ -38,10 +38,7 @@ export async function listMyTasks(userId: string, query: TPageQuery & { status?:
     ORDER BY t."createdAt" DESC, t."id" DESC`,
     dbPool('generic'),
   )
-  return jsonList<Listed<TaskView>>(
-    rows.flatMap((r) => r.row ?? []),
-    { total: rows[0]?.total ?? 0 },
-  )
+  return jsonPage<Listed<TaskView>>(rows)
 }
 
 /** A task as its page polls it: where it stands in the queue, and why it waits when something holds it up. */

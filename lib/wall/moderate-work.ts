@@ -7,7 +7,7 @@ import type { SessionUser } from '@/lib/auth/session'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { WallStatus } from '@/lib/generated/prisma/enums'
 import { conflict, notFound } from '@/lib/http/app-error'
-import { jsonList } from '@/lib/http/json-list'
+import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import { pageArgs, type Page } from '@/lib/http/pagination'
 
 export type AdminWallWork = {
@@ -63,7 +63,7 @@ export async function listWallForAdmin(query: {
   // One statement: the exact total from the counters the triggers on "WallWork" keep in step
   // with every write (migration list_counts, at most 12 rows summed), and the page with its
   // authors, cut on the index order before the join. An empty page is one row of the total.
-  const rows = await readRows<{ total: number; row: string | null }[]>(
+  const rows = await readRows<JsonPageRow[]>(
     Prisma.sql`
     SELECT t."total", ${wallRowJson} AS "row"
     FROM (SELECT coalesce(sum(c."n"), 0)::int AS "total" FROM "WallWorkCount" c ${countWhere}) t
@@ -72,10 +72,7 @@ export async function listWallForAdmin(query: {
     ORDER BY ${order}`,
     dbPool('generic'),
   )
-  return jsonList<Listed<AdminWallWork>>(
-    rows.flatMap((r) => r.row ?? []),
-    { total: rows[0]?.total ?? 0 },
-  )
+  return jsonPage<Listed<AdminWallWork>>(rows)
 }
 
 const wallRowJson = jsonRowText<Listed<AdminWallWork>>(Prisma.sql`w."id" IS NOT NULL`, {

@@ -5,7 +5,7 @@ import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { Role } from '@/lib/generated/prisma/enums'
-import { jsonList } from '@/lib/http/json-list'
+import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import type { AdminUserRow } from '../user-views'
 
@@ -24,7 +24,7 @@ export async function listUsers(query: TPageQuery & { keyword?: string; role?: R
     : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "UserCount" ${query.role ? Prisma.sql`WHERE "role" = ${query.role}::"Role"` : Prisma.empty}`
   const { skip, take } = pageArgs(query)
   // One statement: the total, and the page cut on the (role,) createdAt, id index. An empty page is one row of the total.
-  const rows = await readRows<{ total: number; row: string | null }[]>(
+  const rows = await readRows<JsonPageRow[]>(
     Prisma.sql`
     SELECT t."total", ${userRowJson} AS "row"
     FROM (${total}) t
@@ -32,10 +32,7 @@ export async function listUsers(query: TPageQuery & { keyword?: string; role?: R
     ORDER BY u."createdAt" DESC, u."id" DESC`,
     dbPool('generic'),
   )
-  return jsonList<Listed<AdminUserRow>>(
-    rows.flatMap((r) => r.row ?? []),
-    { total: rows[0]?.total ?? 0 },
-  )
+  return jsonPage<Listed<AdminUserRow>>(rows)
 }
 
 /** Key by key in the order toAdminUserRow (../user-views.ts) gives them. */
