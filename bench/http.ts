@@ -1,6 +1,7 @@
 // Speed over HTTP: the production build started as a site owner starts it (scripts/start.ts,
 // `next start` behind the small peer-address server), on a fresh database with 100,000
-// cards, works on the wall, tasks, users, orders and charge records, loaded by autocannon with 10 connections. For each
+// cards, works on the wall, tasks, users, orders and charge records (and, for 100 signed-in
+// readers, what their own pages show), loaded by autocannon with 10 connections. For each
 // route: throughput, p50, p99 and the throughput's ratio to GET /api/health, a route
 // handler that does nothing (the framework's ceiling on this machine, measured in the same
 // run, in rounds alternating with each route's), and the CPU each request costs the web
@@ -14,6 +15,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { seedLists } from './seed-lists'
+import { seedReaderRows } from './seed-readers'
 import { siteCpu, startSite, treeRssMb } from './site'
 
 const { values: args } = parseArgs({
@@ -30,7 +32,8 @@ const site = await startSite('http', PORT)
 const { issueToken } = await import('../lib/auth/token')
 const pool = new pg.Pool({ connectionString: site.databaseUrl, max: 4 })
 
-type Target = { name: string; path: string; method?: 'GET' | 'POST'; tokens?: string[]; body?: string }
+/** `paths`: one per token, each request taking the path of the token it signs in with. */
+type Target = { name: string; path: string; method?: 'GET' | 'POST'; tokens?: string[]; paths?: string[]; body?: string }
 type Figures = { name: string; rps: number; p50: number; p99: number; errors: number; served: number; webCpuMs: number; dbCpuMs: number }
 
 const databaseName = new URL(site.databaseUrl).pathname.slice(1)
@@ -59,9 +62,10 @@ function load(target: Target, seconds: number): Promise<Omit<Figures, 'webCpuMs'
             body: target.body,
             setupRequest: (req) => {
               const headers: Record<string, string> = { ...(req.headers as Record<string, string>) }
+              const i = next++
               if (target.body) headers['content-type'] = 'application/json'
-              if (target.tokens) headers.authorization = `Bearer ${target.tokens[next++ % target.tokens.length]}`
-              return { ...req, headers }
+              if (target.tokens) headers.authorization = `Bearer ${target.tokens[i % target.tokens.length]}`
+              return { ...req, headers, path: target.paths ? target.paths[i % target.paths.length] : req.path }
             },
           },
         ],
@@ -82,6 +86,12 @@ function load(target: Target, seconds: number): Promise<Omit<Figures, 'webCpuMs'
   })
 }
 
+/** Each reader with its own path (readers without one, say no settled order, are left out). */
+function perReader(tokens: string[], paths: Array<string | undefined>): Pick<Target, 'path' | 'tokens' | 'paths'> {
+  const kept = tokens.flatMap((token, i) => (paths[i] ? [[token, paths[i]] as const] : []))
+  return { path: kept[0]![1], tokens: kept.map(([token]) => token), paths: kept.map(([, path]) => path) }
+}
+
 /** Rounds of one route as one figure: mean throughput, median p50, worst p99, all errors. */
 function merge(rounds: Figures[]): Figures {
   const p50s = rounds.map((r) => r.p50).sort((a, b) => a - b)
@@ -99,6 +109,7 @@ function merge(rounds: Figures[]): Figures {
 
 try {
   const ids = await seedLists(pool, ROWS)
+  const readerIds = await seedReaderRows(pool)
   const users = Array.from({ length: 2000 }, (_, i) => `bench-u${i + 1}`)
   const tokens = await Promise.all(users.map((id) => issueToken(id, 0)))
   // Readers: 100 signed-in users, each back within a second or two (a page polling, a
@@ -139,6 +150,38 @@ try {
     { name: 'GET /api/wall (first page, signed in)', path: '/api/wall?limit=30', tokens: readers },
     { name: 'GET /api/wall (anonymous)', path: '/api/wall?limit=30' },
     { name: 'GET /api/tasks (500 tasks of the caller)', path: '/api/tasks?page=1&pageSize=20', tokens: owner },
+    // The caller's other pages, each read by the 100 readers in turn.
+    {
+      name: 'GET /api/tasks/{id} (a finished task)',
+      ...perReader(
+        readers,
+        readerIds.map((r) => `/api/tasks/${r.task}`),
+      ),
+    },
+    { name: 'GET /api/account/wallet', path: '/api/account/wallet', tokens: readers },
+    { name: 'GET /api/users/ledger (60 rows each)', path: '/api/users/ledger?limit=20', tokens: readers },
+    { name: 'GET /api/orders (50 orders each)', path: '/api/orders?page=1&pageSize=20', tokens: readers },
+    {
+      name: 'GET /api/orders/{id} (a settled order)',
+      ...perReader(
+        readers,
+        readerIds.map((r) => r.order && `/api/orders/${r.order}`),
+      ),
+    },
+    { name: 'GET /api/my-cards (10 cards each)', path: '/api/my-cards', tokens: readers },
+    { name: 'GET /api/users/my/invite', path: '/api/users/my/invite', tokens: readers },
+    { name: "GET /api/users/my/invite/records (5 invitees' orders)", path: '/api/users/my/invite/records?page=1&pageSize=20', tokens: readers },
+    { name: 'GET /api/chat/models', path: '/api/chat/models', tokens: readers },
+    { name: 'GET /api/chat/conversations (20 each)', path: '/api/chat/conversations', tokens: readers },
+    {
+      name: 'GET /api/chat/conversations/{id}/messages (40)',
+      ...perReader(
+        readers,
+        readerIds.map((r) => `/api/chat/conversations/${r.conversation}/messages`),
+      ),
+    },
+    { name: 'GET /api/videos/mine (3 each)', path: '/api/videos/mine', tokens: readers },
+    { name: 'GET /api/mj/tasks (10 trees each)', path: '/api/mj/tasks?page=1&pageSize=20', tokens: tokens.slice(1, 101) },
     { name: 'POST /api/tasks (demo backend)', path: '/api/tasks', method: 'POST', tokens, body: submit },
   ]
 
