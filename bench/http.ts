@@ -182,6 +182,22 @@ try {
     },
     { name: 'GET /api/videos/mine (3 each)', path: '/api/videos/mine', tokens: readers },
     { name: 'GET /api/mj/tasks (10 trees each)', path: '/api/mj/tasks?page=1&pageSize=20', tokens: tokens.slice(1, 101) },
+    // The console's other reads.
+    { name: 'GET /api/admin/tasks/{id}', path: '/api/admin/tasks/bench-t200', tokens: adminToken },
+    { name: 'GET /api/admin/orders/{id}', path: '/api/admin/orders/bench-o2002', tokens: adminToken },
+    { name: 'GET /api/admin/commission/records page 1', path: '/api/admin/commission/records?page=1&pageSize=20', tokens: adminToken },
+    { name: 'GET /api/admin/invites page 1', path: '/api/admin/invites?page=1&pageSize=20', tokens: adminToken },
+    { name: 'GET /api/admin/video-purchases page 1', path: '/api/admin/video-purchases?page=1&pageSize=20', tokens: adminToken },
+    { name: 'GET /api/admin/memberships page 1', path: '/api/admin/memberships?kind=IMAGE&page=1&pageSize=20', tokens: adminToken },
+    { name: 'GET /api/admin/models', path: '/api/admin/models', tokens: adminToken },
+    { name: 'GET /api/admin/products', path: '/api/admin/products', tokens: adminToken },
+    { name: 'GET /api/admin/chat-usage (7 days)', path: '/api/admin/chat-usage?days=7', tokens: adminToken },
+    {
+      name: 'GET /api/admin/charge-records/group-by-date (30 days)',
+      path: '/api/admin/charge-records/group-by-date?from=2026-01-01&to=2026-01-30',
+      tokens: adminToken,
+    },
+    { name: 'GET /api/admin/analysis (30 days)', path: '/api/admin/analysis?from=2026-01-01&to=2026-01-30', tokens: adminToken },
     { name: 'POST /api/tasks (demo backend)', path: '/api/tasks', method: 'POST', tokens, body: submit },
   ]
 
