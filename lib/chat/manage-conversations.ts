@@ -1,7 +1,11 @@
 import 'server-only'
-import { db } from '@/lib/db'
+import { db, dbPool } from '@/lib/db'
+import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
 import { escapeLike } from '@/lib/db/like'
+import { readRows } from '@/lib/db/read-rows'
+import { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest, notFound } from '@/lib/http/app-error'
+import { jsonList, type JsonList } from '@/lib/http/json-list'
 import type { ChatMessageView, ChatModelView, ConversationView, TConversationCreate, TConversationUpdate } from './schemas'
 
 export const CONVERSATION_NOT_FOUND = '对话不存在'
@@ -18,11 +22,9 @@ const toView = (c: { id: string; title: string; modelId: string; createdAt: Date
 
 /** The enabled chat models, as the picker shows them. */
 export async function listChatModels(): Promise<ChatModelView[]> {
-  return db().chatModel.findMany({
-    where: { enabled: true },
-    select: { id: true, name: true, pricePerMessage: true, vision: true },
-    orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
-  })
+  return readRows<ChatModelView[]>(
+    Prisma.sql`SELECT "id", "name", "pricePerMessage", "vision" FROM "ChatModel" WHERE "enabled" ORDER BY "sort" ASC, "createdAt" ASC`,
+  )
 }
 
 async function assertModelEnabled(modelId: string): Promise<void> {
@@ -42,21 +44,33 @@ export async function createConversation(userId: string, input: TConversationCre
   return db().chatConversation.create({ data: { userId, modelId: input.modelId, title: input.title || DEFAULT_TITLE }, select: { id: true } })
 }
 
-/** Newest first; `q` searches titles and message text. */
-export async function listConversations(userId: string, q?: string): Promise<{ list: ConversationView[]; total: number }> {
-  const pattern = q ? escapeLike(q) : undefined
-  const where = {
-    userId,
-    ...(pattern && {
-      OR: [
-        { title: { contains: pattern, mode: 'insensitive' as const } },
-        { messages: { some: { content: { contains: pattern, mode: 'insensitive' as const } } } },
-      ],
-    }),
-  }
-  const rows = await db().chatConversation.findMany({ where, select: CONVERSATION_SELECT, orderBy: { updatedAt: 'desc' }, take: 200 })
-  return { list: rows.map(toView), total: rows.length }
+/**
+ * Newest first; `q` searches titles and message text (ILIKE, as Prisma's insensitive
+ * `contains`). One statement, each row written as JSON by PostgreSQL (lib/db/json-rows.ts).
+ */
+export async function listConversations(userId: string, q?: string): Promise<JsonList<ConversationView> & { total: number }> {
+  const pattern = q ? `%${escapeLike(q)}%` : undefined
+  const search = pattern
+    ? Prisma.sql`AND (c."title" ILIKE ${pattern} OR EXISTS (SELECT 1 FROM "ChatMessage" m WHERE m."conversationId" = c."id" AND m."content" ILIKE ${pattern}))`
+    : Prisma.empty
+  const rows = await readRows<{ row: string }[]>(
+    Prisma.sql`SELECT ${conversationRowJson}::text AS "row" FROM "ChatConversation" c WHERE c."userId" = ${userId} ${search} ORDER BY c."updatedAt" DESC LIMIT 200`,
+    dbPool('generic'),
+  )
+  return jsonList<ConversationView>(
+    rows.map((r) => r.row),
+    { total: rows.length },
+  )
 }
+
+/** Key by key in the order of CONVERSATION_SELECT (toView). */
+const conversationRowJson = jsonObject<ConversationView>({
+  id: Prisma.sql`c."id"`,
+  title: Prisma.sql`c."title"`,
+  modelId: Prisma.sql`c."modelId"`,
+  createdAt: isoText(Prisma.sql`c."createdAt"`),
+  updatedAt: isoText(Prisma.sql`c."updatedAt"`),
+})
 
 export async function updateConversation(userId: string, id: string, input: TConversationUpdate): Promise<ConversationView> {
   await ownConversation(userId, id)
@@ -82,13 +96,34 @@ export const toMessageView = (m: {
 
 export const MESSAGE_SELECT = { id: true, role: true, content: true, images: true, incomplete: true, points: true, createdAt: true } as const
 
-export async function listMessages(userId: string, conversationId: string): Promise<{ list: ChatMessageView[]; total: number }> {
-  await ownConversation(userId, conversationId)
+/**
+ * A conversation's messages, oldest first, in one statement with its owner's check: no row
+ * is another user's (or a missing) conversation, one row without a message an empty one.
+ */
+export async function listMessages(userId: string, conversationId: string): Promise<JsonList<ChatMessageView> & { total: number }> {
   // An answer row without text is one still streaming (or one a crash cut off before its first piece): not shown.
-  const rows = await db().chatMessage.findMany({
-    where: { conversationId, NOT: { role: 'ASSISTANT', content: '' } },
-    select: MESSAGE_SELECT,
-    orderBy: { createdAt: 'asc' },
-  })
-  return { list: rows.map(toMessageView), total: rows.length }
+  const rows = await readRows<{ row: string | null }[]>(
+    Prisma.sql`
+    SELECT ${messageRowJson} AS "row"
+    FROM (SELECT "id" FROM "ChatConversation" WHERE "id" = ${conversationId} AND "userId" = ${userId}) c
+    LEFT JOIN LATERAL (
+      SELECT * FROM "ChatMessage" WHERE "conversationId" = c."id" AND NOT ("role" = 'ASSISTANT' AND "content" = '') ORDER BY "createdAt" ASC
+    ) m ON true
+    ORDER BY m."createdAt" ASC`,
+    dbPool('generic'),
+  )
+  if (!rows.length) throw notFound(CONVERSATION_NOT_FOUND)
+  const texts = rows.flatMap((r) => r.row ?? [])
+  return jsonList<ChatMessageView>(texts, { total: texts.length })
 }
+
+/** Key by key in the order of MESSAGE_SELECT (toMessageView). */
+const messageRowJson = jsonRowText<ChatMessageView>(Prisma.sql`m."id" IS NOT NULL`, {
+  id: Prisma.sql`m."id"`,
+  role: Prisma.sql`m."role"`,
+  content: Prisma.sql`m."content"`,
+  images: Prisma.sql`m."images"`,
+  incomplete: Prisma.sql`m."incomplete"`,
+  points: Prisma.sql`m."points"`,
+  createdAt: isoText(Prisma.sql`m."createdAt"`),
+})

@@ -1,10 +1,11 @@
 import 'server-only'
-import { db } from '@/lib/db'
+import { db, dbPool } from '@/lib/db'
+import { readRows } from '@/lib/db/read-rows'
 import type { SessionUser } from '@/lib/auth/session'
 import { notFound, unauthorized, forbidden } from '@/lib/http/app-error'
-import type { Prisma } from '@/lib/generated/prisma/client'
+import { Prisma } from '@/lib/generated/prisma/client'
 import type { TVideoListQuery, VideoDetail, VideoListItem } from './schemas'
-import { toListItem, VIDEO_ROW, type VideoRow } from './video-views'
+import { toListItem, VIDEO_ROW, type ListItemColumns, type VideoRow } from './video-views'
 import { videoLink } from './video-link'
 
 /** Published items, newest first, a cursor page (docs/PRODUCT.md §18). */
@@ -58,14 +59,21 @@ export async function getVideo(user: SessionUser | null, id: string): Promise<Vi
   }
 }
 
-/** The caller's bought items, newest purchase first (kept even when the operator unpublishes one). */
+/**
+ * The caller's bought items, newest purchase first (kept even when the operator unpublishes one).
+ * One statement: the purchases on the ("userId", "videoId") index, then each one's item by key.
+ */
 export async function listMyVideos(userId: string): Promise<{ list: (VideoListItem & { boughtAt: string })[] }> {
-  const rows = await db().videoPurchase.findMany({
-    where: { userId },
-    orderBy: { createdAt: 'desc' },
-    select: { createdAt: true, video: { select: VIDEO_ROW } },
-  })
-  return { list: rows.map((r) => ({ ...toListItem(r.video, true), boughtAt: r.createdAt.toISOString() })) }
+  const rows = await readRows<(ListItemColumns & { boughtAt: string })[]>(
+    Prisma.sql`
+    SELECT v."id", v."title", v."kind", v."price", v."durationSec", v."width", v."height", v."posterKey", v."previewKey", v."tags", p."createdAt" AS "boughtAt"
+    FROM (SELECT "videoId", "createdAt" FROM "VideoPurchase" WHERE "userId" = ${userId}) p
+    JOIN LATERAL (SELECT * FROM "Video" WHERE "id" = p."videoId" LIMIT 1) v ON true
+    ORDER BY p."createdAt" DESC`,
+    dbPool('generic'),
+  )
+  // boughtAt is already the ISO text (readRows); the item's URLs are made here.
+  return { list: rows.map(({ boughtAt, ...video }) => ({ ...toListItem(video, true), boughtAt })) }
 }
 
 /**

@@ -44,7 +44,10 @@ export type VideoRow = {
 /** The address of a public stored file (poster, preview). */
 export const fileUrl = (key: string) => (env().S3_BUCKET ? publicUrl(key) : FILES_URL_PREFIX + key)
 
-export function toListItem(v: VideoRow, bought?: boolean): VideoListItem {
+/** The columns a list item is made of. */
+export type ListItemColumns = Pick<VideoRow, 'id' | 'title' | 'kind' | 'price' | 'durationSec' | 'width' | 'height' | 'posterKey' | 'previewKey' | 'tags'>
+
+export function toListItem(v: ListItemColumns, bought?: boolean): VideoListItem {
   return {
     id: v.id,
     title: v.title,

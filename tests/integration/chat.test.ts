@@ -12,6 +12,7 @@ import * as messagesRoute from '@/app/api/chat/conversations/[id]/messages/route
 import * as conversationsRoute from '@/app/api/chat/conversations/route'
 import * as chatModelsRoute from '@/app/api/chat/models/route'
 import { openChatSecret } from '@/lib/chat/chat-secret'
+import { listChatModels, listConversations, listMessages } from '@/lib/chat/manage-conversations'
 import { sweepChatAnswers } from '@/lib/chat/drop-answer'
 import { createUpload } from '@/lib/uploads/create-upload'
 import { db } from '@/lib/db'
@@ -390,5 +391,84 @@ describe('the worker', () => {
     expect(await pointsOf(user.id)).toBe(10 - PRICE)
     expect((await messagesOf(id)).map((m) => m.id)).toEqual([underWay])
     expect(await db().ledgerEntry.count({ where: { reference: `chat:${crashed}:refund` } })).toBe(1)
+  })
+})
+
+describe('the lists, one statement each (lib/chat/manage-conversations.ts)', () => {
+  const CONVERSATION = { id: true, title: true, modelId: true, createdAt: true, updatedAt: true } as const
+  const MESSAGE = { id: true, role: true, content: true, images: true, incomplete: true, points: true, createdAt: true } as const
+  const iso = <T extends { createdAt: Date }>(r: T) => ({ ...r, createdAt: r.createdAt.toISOString() })
+
+  /** The answers as the Prisma queries they replaced gave them. */
+  async function previousConversations(userId: string, q?: string) {
+    const pattern = q ? q.replace(/[\\%_]/g, (c) => `\\${c}`) : undefined
+    const rows = await db().chatConversation.findMany({
+      where: {
+        userId,
+        ...(pattern && {
+          OR: [
+            { title: { contains: pattern, mode: 'insensitive' as const } },
+            { messages: { some: { content: { contains: pattern, mode: 'insensitive' as const } } } },
+          ],
+        }),
+      },
+      select: CONVERSATION,
+      orderBy: { updatedAt: 'desc' },
+      take: 200,
+    })
+    return { list: rows.map((c) => ({ ...iso(c), updatedAt: c.updatedAt.toISOString() })), total: rows.length }
+  }
+  async function previousMessages(conversationId: string) {
+    const rows = await db().chatMessage.findMany({
+      where: { conversationId, NOT: { role: 'ASSISTANT', content: '' } },
+      select: MESSAGE,
+      orderBy: { createdAt: 'asc' },
+    })
+    return { list: rows.map(iso), total: rows.length }
+  }
+
+  it('answer what the Prisma queries they replaced answered, key for key', async () => {
+    const user = await createUser()
+    const other = await createUser()
+    const start = Date.UTC(2026, 0, 1, 3, 4, 5, 678)
+    const ids: string[] = []
+    const titles = ['猫的 "问题" \\ <b>', '100% 狗', 'a_b', 'Cat', '空的']
+    for (const [i, title] of titles.entries()) {
+      const c = await db().chatConversation.create({
+        data: { userId: user.id, modelId, title, createdAt: new Date(start + i), updatedAt: new Date(start + 1000 * (i % 3) + i) },
+      })
+      ids.push(c.id)
+      if (title === '空的') continue
+      const message = (n: number, data: { role: 'USER' | 'ASSISTANT'; content: string; images?: string[]; incomplete?: boolean; points?: number }) =>
+        db().chatMessage.create({ data: { conversationId: c.id, userId: user.id, modelId, createdAt: new Date(start + 10 * n + i * 100), ...data } })
+      await message(1, { role: 'USER', content: `第 ${i} 个问题 🐱\n"引号"`, images: i % 2 ? ['/files/a.png', '/files/b "c".png'] : [] })
+      await message(2, { role: 'ASSISTANT', content: `回答 ${i}：ＣＡＴ`, incomplete: i % 2 === 0, points: i })
+      await message(3, { role: 'ASSISTANT', content: '' })
+    }
+    await db().chatConversation.create({ data: { userId: other.id, modelId, title: '别人的猫' } })
+
+    for (const q of [undefined, '', '猫', 'cat', 'CAT', 'ｃａｔ', '%', '_', '\\', '100%', 'a_b', '问题', '"引号"', '狗', '没有']) {
+      const before = await previousConversations(user.id, q)
+      expect(JSON.stringify(await listConversations(user.id, q)), String(q)).toBe(JSON.stringify(before))
+      expect(expectOk(await callRoute(conversationsRoute.GET, { token: user.token, query: q === undefined ? {} : { q } })), String(q)).toEqual(
+        JSON.parse(JSON.stringify(before)),
+      )
+    }
+    for (const id of ids) {
+      const before = await previousMessages(id)
+      expect(JSON.stringify(await listMessages(user.id, id))).toBe(JSON.stringify(before))
+      expect(expectOk(await callRoute(messagesRoute.GET, { token: user.token, params: { id } }))).toEqual(JSON.parse(JSON.stringify(before)))
+      expectFail(await callRoute(messagesRoute.GET, { token: other.token, params: { id } }), 404, '对话不存在')
+    }
+    expect((await listMessages(user.id, ids.at(-1)!)).list).toEqual([])
+    expectFail(await callRoute(messagesRoute.GET, { token: user.token, params: { id: 'no-such-conversation' } }), 404, '对话不存在')
+
+    await db().chatModel.create({ data: { name: '看图 "模型"', endpoint: fake.url, model: 'm', pricePerMessage: 0, vision: true, sort: -1 } })
+    const models = await db().chatModel.findMany({
+      where: { enabled: true },
+      select: { id: true, name: true, pricePerMessage: true, vision: true },
+      orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
+    })
+    expect(JSON.stringify(await listChatModels())).toBe(JSON.stringify(models))
   })
 })

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import * as adjustRoute from '@/app/api/admin/user/[id]/adjust/route'
 import * as adminUserItem from '@/app/api/admin/user/[id]/route'
 import * as ledgerRoute from '@/app/api/users/ledger/route'
+import { listLedger } from '@/lib/ledger/list-ledger'
 import { db } from '@/lib/db'
 import { newRequestId } from '@/lib/api-client/request-id'
 import { callRoute } from '../helpers/call-route'
@@ -317,6 +318,29 @@ describe('GET /api/users/ledger', () => {
     expectFail(await ledgerOf(alice, { limit: 0 }), 400, '条数不能小于 1')
     expectFail(await ledgerOf(alice, { cursor: 'abc' }), 400, '翻页位置的格式不正确')
     expectFail(await callRoute(ledgerRoute.GET, {}), 401)
+  })
+
+  it('answers what the Prisma query it replaced answered, key for key, on every page', async () => {
+    const previous = async (userId: string, limit: number, cursor?: number) => {
+      const rows = await db().ledgerEntry.findMany({
+        where: { userId, ...(cursor ? { id: { lt: cursor } } : {}) },
+        orderBy: { id: 'desc' },
+        take: limit + 1,
+        select: { id: true, account: true, kind: true, amount: true, balanceAfter: true, note: true, createdAt: true },
+      })
+      const list = rows.slice(0, limit)
+      return { list, nextCursor: rows.length > limit ? (list.at(-1)?.id ?? null) : null }
+    }
+    for (const limit of [1, 7, 25, 26, 100]) {
+      let cursor: number | undefined
+      do {
+        const before = await previous(alice.id, limit, cursor)
+        expect(JSON.stringify(await listLedger(alice.id, { limit, cursor })), `${limit} ${cursor}`).toBe(JSON.stringify(before))
+        expect(expectOk(await ledgerOf(alice, cursor ? { limit, cursor } : { limit }))).toEqual(JSON.parse(JSON.stringify(before)))
+        cursor = before.nextCursor ?? undefined
+      } while (cursor)
+    }
+    expect(JSON.stringify(await listLedger(alice.id, { limit: 5, cursor: 1 }))).toBe(JSON.stringify(await previous(alice.id, 5, 1)))
   })
 
   it('an empty ledger is an empty list with no cursor', async () => {

@@ -20,6 +20,8 @@ import * as videoFile from '@/app/api/videos/[id]/file/route'
 import * as mine from '@/app/api/videos/mine/route'
 import { db } from '@/lib/db'
 import { runFfmpeg, withScratch } from '@/lib/generation/video-file'
+import { listMyVideos } from '@/lib/videos/list-videos'
+import { toListItem, VIDEO_ROW } from '@/lib/videos/video-views'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { configureMerchants, ledgerMatchesColumns, placeOrder, startPaymentWorld, type PaymentWorld } from '../helpers/payments'
@@ -164,6 +166,19 @@ describe('buying', () => {
       { videoId: ids.c, price: 700 },
     ])
     expect(expectOk(await callRoute(mine.GET, { token: user.token })).list).toHaveLength(3)
+    // Key for key what the Prisma query it replaced answered (a batch's items share their
+    // purchase time, an order neither statement fixes: ties are compared by id).
+    const byTime = (list: { id: string; boughtAt: string }[]) => [...list].sort((x, y) => y.boughtAt.localeCompare(x.boughtAt) || x.id.localeCompare(y.id))
+    const before = await db().videoPurchase.findMany({
+      where: { userId: user.id },
+      orderBy: { createdAt: 'desc' },
+      select: { createdAt: true, video: { select: VIDEO_ROW } },
+    })
+    const previous = { list: byTime(before.map((r) => ({ ...toListItem(r.video, true), boughtAt: r.createdAt.toISOString() }))) }
+    const now = await listMyVideos(user.id)
+    expect(now.list.map((v) => v.boughtAt)).toEqual(before.map((r) => r.createdAt.toISOString()))
+    expect(JSON.stringify({ list: byTime(now.list) })).toBe(JSON.stringify(previous))
+    expect({ list: byTime(expectOk(await callRoute(mine.GET, { token: user.token })).list) }).toEqual(JSON.parse(JSON.stringify(previous)))
     // Everything bought: nothing left to charge.
     expectFail(
       await callRoute(orders.POST, { token: user.token, body: { type: 'BATCH_BUY_VIDEO_MATERIAL', videoIds: [ids.a, ids.b], channel: 'BALANCE' } }),
