@@ -1,5 +1,6 @@
 import 'server-only'
-import { db } from '@/lib/db'
+import { readRows } from '@/lib/db/read-rows'
+import { Prisma } from '@/lib/generated/prisma/client'
 import { env } from '@/lib/env'
 import type { SessionUser } from '@/lib/auth/session'
 import { ensureInviteCode } from './invite-code'
@@ -23,20 +24,46 @@ export function publicOrigin(fallback?: string): string {
   return url ? new URL(url).origin : (fallback ?? '')
 }
 
+type InviteRow = { code: string | null; invitedAt: string | null; inviterName: string | null; invitedCount: number; balance: bigint; points: bigint }
+
+/**
+ * The user's code, binding, invitee count and commission earned (SUCCESS records, per
+ * account) in one plain statement: the count and sums through the "inviterId" indexes of
+ * "User" and "CommissionRecord".
+ */
+const readInvite = async (userId: string) =>
+  (
+    await readRows<InviteRow[]>(
+      Prisma.sql`
+      SELECT u."inviteCode" AS "code", u."invitedAt", i."name" AS "inviterName",
+        (SELECT count(*)::int FROM "User" WHERE "inviterId" = u."id") AS "invitedCount",
+        s."balance", s."points"
+      FROM "User" u
+      LEFT JOIN LATERAL (SELECT "name" FROM "User" WHERE "id" = u."inviterId" LIMIT 1) i ON true
+      CROSS JOIN LATERAL (
+        SELECT coalesce(sum("amount") FILTER (WHERE "account" = 'BALANCE'), 0)::int8 AS "balance",
+          coalesce(sum("amount") FILTER (WHERE "account" = 'POINTS'), 0)::int8 AS "points"
+        FROM "CommissionRecord" WHERE "inviterId" = u."id" AND "status" = 'SUCCESS'
+      ) s
+      WHERE u."id" = ${userId}`,
+    )
+  )[0]
+
 /** GET /api/users/my/invite: the user's code (made on first view), link, count, earnings and inviter. */
 export async function getMyInvite(user: SessionUser, origin?: string): Promise<MyInvite> {
-  const code = await ensureInviteCode(user.id)
-  const [self, invitedCount, sums] = await Promise.all([
-    db().user.findUniqueOrThrow({ where: { id: user.id }, select: { invitedAt: true, inviter: { select: { name: true } } } }),
-    db().user.count({ where: { inviterId: user.id } }),
-    db().commissionRecord.groupBy({ by: ['account'], where: { inviterId: user.id, status: 'SUCCESS' }, _sum: { amount: true } }),
-  ])
-  const sum = (account: 'BALANCE' | 'POINTS') => sums.find((s) => s.account === account)?._sum.amount ?? 0
+  let self = await readInvite(user.id)
+  // The first view makes the code (a user who is gone fails in there, as before), then reads again.
+  if (!self?.code) {
+    await ensureInviteCode(user.id)
+    self = await readInvite(user.id)
+  }
+  if (!self?.code) throw new Error('Could not make an invite code')
+  const { code } = self
   return {
     code,
     link: inviteLink(publicOrigin(origin), code),
-    invitedCount,
-    earnings: { balance: sum('BALANCE'), points: sum('POINTS') },
-    ...(self.inviter && self.invitedAt ? { inviter: { name: self.inviter.name, boundAt: self.invitedAt.toISOString() } } : {}),
+    invitedCount: self.invitedCount,
+    earnings: { balance: Number(self.balance), points: Number(self.points) },
+    ...(self.inviterName !== null && self.invitedAt ? { inviter: { name: self.inviterName, boundAt: self.invitedAt } } : {}),
   }
 }

@@ -1,8 +1,8 @@
 import 'server-only'
-import { beijingDay } from '@/lib/beijing-time'
 import { db } from '@/lib/db'
 import { AlreadyBookedError, postMovement } from '@/lib/ledger/post-movement'
 import { activeMembership } from './active-membership'
+import { membershipDailyReference } from './active-membership-sql'
 
 /**
  * An image membership's daily points (docs/PRODUCT.md §14): credited once per Beijing day, the
@@ -19,7 +19,7 @@ export async function grantDailyAllowance(userId: string, now = new Date()): Pro
         account: 'POINTS',
         kind: 'MEMBERSHIP_DAILY',
         amount: membership.dailyPoints,
-        reference: `membership-daily:${userId}:${beijingDay(now)}`,
+        reference: membershipDailyReference(userId, now),
         note: `${membership.planName}每日赠送`,
       }),
     )

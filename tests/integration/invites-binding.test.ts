@@ -69,6 +69,23 @@ describe('POST /api/users/bind_invite', () => {
     expect(view.inviter).toEqual({ name: '老王', boundAt: expect.any(String) })
     expect(await inviterOf(invitee.id)).toBe(inviter.id)
     expect(expectOk(await callRoute(myInvite.GET, { token: inviter.token })).invitedCount).toBe(1)
+    // The whole answer, with an inviter and without one.
+    const { invitedAt, inviteCode } = await db().user.findUniqueOrThrow({ where: { id: invitee.id }, select: { invitedAt: true, inviteCode: true } })
+    const invitees = expectOk(await callRoute(myInvite.GET, { token: invitee.token }))
+    expect(invitees).toEqual({
+      code: inviteCode,
+      link: `http://localhost/login?invite=${inviteCode}`,
+      invitedCount: 0,
+      earnings: { balance: 0, points: 0 },
+      inviter: { name: '老王', boundAt: invitedAt!.toISOString() },
+    })
+    expect(Object.keys(invitees)).toEqual(['code', 'link', 'invitedCount', 'earnings', 'inviter'])
+    expect(expectOk(await callRoute(myInvite.GET, { token: inviter.token }))).toEqual({
+      code,
+      link: `http://localhost/login?invite=${code}`,
+      invitedCount: 1,
+      earnings: { balance: 0, points: 0 },
+    })
 
     // A second binding, to anyone, is refused and changes nothing.
     const another = await quickUser()

@@ -12,6 +12,7 @@ import * as bindInvite from '@/app/api/users/bind_invite/route'
 import * as myInvite from '@/app/api/users/my/invite/route'
 import * as myRecords from '@/app/api/users/my/invite/records/route'
 import { db } from '@/lib/db'
+import { maskName } from '@/lib/invites/schemas'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { reconcileOrders } from '@/lib/payments/reconcile-orders'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -122,6 +123,7 @@ describe('every way to SUCCESS pays once', () => {
     // 29.99 yuan × 7 % × 33 points per yuan = 69.27… → 69 points.
     expect(await wallet(inviter.id)).toEqual({ points: 69, balance: 0 })
     expect(await db().commissionRecord.findFirstOrThrow({ where: { inviterId: inviter.id } })).toMatchObject({ account: 'POINTS', amount: 69, rate: 7 })
+    expect(expectOk(await callRoute(myInvite.GET, { token: inviter.token })).earnings).toEqual({ balance: 0, points: 69 })
 
     await settings({ rates: { MEMBERSHIP: 0 } })
     await paidOrder(buyer!, plan.id, 'MEMBERSHIP')
@@ -211,6 +213,28 @@ describe('the console', () => {
     expect(expectOk(await callRoute(commissionRecords.GET, { token: admin.token, query: { keyword: '佣金查询人', status: 'CANCELED' } })).total).toBe(0)
     const rel = expectOk(await callRoute(relations.GET, { token: admin.token, query: { keyword: '佣金查询人' } }))
     expect(rel.list[0]).toMatchObject({ orders: 1, paid: 990, commission: { balance: 99, points: 0 } })
+    // The inviter's own records: the whole answer, the invitee's name masked.
+    const record = await db().commissionRecord.findUniqueOrThrow({ where: { orderId: order.id }, include: { invitee: { select: { name: true } } } })
+    const mine = expectOk(await callRoute(myRecords.GET, { token: inviter.token }))
+    expect(mine).toEqual({
+      total: 1,
+      list: [
+        {
+          id: record.id,
+          invitee: maskName(record.invitee.name),
+          orderType: 'POINTS',
+          orderAmount: 990,
+          account: 'BALANCE',
+          amount: 99,
+          status: 'SUCCESS',
+          note: null,
+          createdAt: record.createdAt.toISOString(),
+        },
+      ],
+    })
+    expect(Object.keys(mine)).toEqual(['total', 'list'])
+    expect(Object.keys(mine.list[0])).toEqual(['id', 'invitee', 'orderType', 'orderAmount', 'account', 'amount', 'status', 'note', 'createdAt'])
+    expect(expectOk(await callRoute(myRecords.GET, { token: inviter.token, query: { page: 2 } }))).toEqual({ total: 1, list: [] })
     const user = await quickUser()
     expectFail(await callRoute(commissionRecords.GET, { token: user.token }), 403)
   })

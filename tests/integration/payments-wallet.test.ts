@@ -1,7 +1,7 @@
 // The wallet around the orders (docs/PRODUCT.md §14): what the site sells, the merchant switches,
 // the registration gift, the daily check-in and an image member's discount on task prices.
 import { generateKeyPairSync } from 'node:crypto'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import * as adminProduct from '@/app/api/admin/products/[id]/route'
 import * as adminProducts from '@/app/api/admin/products/route'
 import * as checkIn from '@/app/api/account/check-in/route'
@@ -11,6 +11,7 @@ import * as products from '@/app/api/products/route'
 import * as siteInfo from '@/app/api/site-config/site-info/route'
 import * as siteConfigItem from '@/app/api/site-config/[name]/route'
 import * as tasksRoute from '@/app/api/tasks/route'
+import { beijingDay } from '@/lib/beijing-time'
 import { db } from '@/lib/db'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
@@ -110,6 +111,64 @@ describe('points for coming and coming back', () => {
     await configure(admin.token, { CHECK_IN_POINTS: 0 })
     expectFail(await callRoute(checkIn.POST, { method: 'POST', token: user.token }), 404, /未开启签到/)
     expect(expectOk(await callRoute(walletRoute.GET, { token: user.token })).checkIn).toBeNull()
+  })
+})
+
+describe('the wallet', () => {
+  const channels = { wechat: expect.any(Boolean), alipay: expect.any(Boolean) }
+  const recharge = { minCents: expect.any(Number), maxCents: expect.any(Number) }
+
+  it('a non-member: the columns, no memberships, and whether today is checked in', async () => {
+    await configure(admin.token, { CHECK_IN_POINTS: 5 })
+    const user = await createUser({ points: 3, balance: 40 })
+    // An expired membership is none.
+    await db().membership.create({ data: { userId: user.id, kind: 'IMAGE', planName: '过期', expiresAt: new Date(Date.now() - 1000), dailyPoints: 9 } })
+    const answer = { balance: 40, points: 3, membership: null, chatMembership: null, checkIn: { points: 5, checkedInToday: false }, channels, recharge }
+    expect(expectOk(await callRoute(walletRoute.GET, { token: user.token }))).toEqual(answer)
+    expectOk(await callRoute(checkIn.POST, { method: 'POST', token: user.token }))
+    expect(expectOk(await callRoute(walletRoute.GET, { token: user.token }))).toEqual({ ...answer, points: 8, checkIn: { points: 5, checkedInToday: true } })
+    expect(await db().ledgerEntry.count({ where: { userId: user.id, kind: 'MEMBERSHIP_DAILY' } })).toBe(0)
+    await configure(admin.token, { CHECK_IN_POINTS: 0 })
+  })
+
+  it("a member: both memberships; the day's points booked on the first view only, and shown in it", async () => {
+    const user = await createUser({ points: 1 })
+    const imageEnds = new Date('2099-01-02T03:04:05.678Z')
+    const chatEnds = new Date(Date.now() + 3_600_000)
+    await db().membership.createMany({
+      data: [
+        { userId: user.id, kind: 'IMAGE', planName: '月卡', expiresAt: imageEnds, dailyPoints: 20, discountPercent: 15 },
+        { userId: user.id, kind: 'CHAT', planName: '对话月卡', expiresAt: chatEnds, dailyMessages: null },
+      ],
+    })
+    const answer = {
+      balance: 0,
+      points: 21,
+      membership: { planName: '月卡', expiresAt: imageEnds.toISOString(), dailyPoints: 20, discountPercent: 15 },
+      chatMembership: { planName: '对话月卡', expiresAt: chatEnds.toISOString(), dailyMessages: null },
+      checkIn: null,
+      channels,
+      recharge,
+    }
+    const first = expectOk(await callRoute(walletRoute.GET, { token: user.token }))
+    expect(first).toEqual(answer)
+    expect(Object.keys(first)).toEqual(['balance', 'points', 'membership', 'chatMembership', 'checkIn', 'channels', 'recharge'])
+    expect(Object.keys(first.membership)).toEqual(['planName', 'expiresAt', 'dailyPoints', 'discountPercent'])
+    expect(await db().ledgerEntry.count({ where: { reference: `membership-daily:${user.id}:${beijingDay()}` } })).toBe(1)
+    // Booked: later views are the one read, no transaction.
+    const transactions = vi.spyOn(db(), '$transaction')
+    try {
+      expect(expectOk(await callRoute(walletRoute.GET, { token: user.token }))).toEqual(answer)
+      expect(transactions).not.toHaveBeenCalled()
+    } finally {
+      transactions.mockRestore()
+    }
+    expect(await ledgerMatchesColumns()).toBe(true)
+  })
+
+  it('an unknown user is a 404', async () => {
+    const { getWallet } = await import('@/lib/payments/wallet')
+    await expect(getWallet('no-such-user')).rejects.toThrow('用户不存在')
   })
 })
 
