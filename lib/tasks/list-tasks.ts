@@ -1,5 +1,5 @@
 import 'server-only'
-import { db, dbPool } from '@/lib/db'
+import { dbPool } from '@/lib/db'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import { Prisma } from '@/lib/generated/prisma/client'
@@ -8,7 +8,7 @@ import { notFound } from '@/lib/http/app-error'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { getConfigValue } from '@/lib/site-config/store'
 import { TASK_ROW_JSON } from './task-page-row'
-import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
+import type { TaskView } from './task-views'
 
 /**
  * The caller's own tasks, newest first, and how many there are, in one statement. The
@@ -42,24 +42,55 @@ export async function listMyTasks(userId: string, query: TPageQuery & { status?:
 }
 
 /** A task as its page polls it: where it stands in the queue, and why it waits when something holds it up. */
-export type MyTaskView = TaskView & { queuePosition: number | null; waitingNote: string | null }
+export type MyTaskView = Listed<TaskView> & { queuePosition: number | null; waitingNote: string | null }
 
-/** One of the caller's tasks; another user's task is "not found", never "forbidden". */
+type MyTaskRow = {
+  row: string
+  modelName: string
+  /** The rest only for a queued task (null otherwise): its place and what its note needs. */
+  ahead: number | null
+  inRouting: boolean | null
+  runAfter: string | null
+  attempts: number | null
+  maxAttempts: number | null
+  backendLog: unknown
+}
+
+/**
+ * One of the caller's tasks; another user's task is "not found", never "forbidden". Pages
+ * poll it, so it is one statement: the task's view as the list writes it (TASK_ROW_JSON),
+ * and for a queued task only, behind a CASE, how many tasks of its model are ahead and
+ * whether anything in routing can run it; a finished task costs no more than its row.
+ */
 export async function getMyTask(userId: string, taskId: string): Promise<MyTaskView> {
-  const row = await db().task.findFirst({
-    where: { id: taskId, userId, deletedAt: null },
-    select: { ...TASK_VIEW_SELECT, modelId: true, poolKey: true, runAfter: true, attempts: true, maxAttempts: true, backendLog: true },
+  const queued = Prisma.sql`t."status" = 'PENDING' AND t."stage" = 'QUEUED'`
+  const [found] = await readRows<MyTaskRow[]>(Prisma.sql`
+    SELECT ${TASK_ROW_JSON} AS "row", m."name" AS "modelName",
+      CASE WHEN ${queued} THEN (SELECT count(*)::int FROM "Task" a
+        WHERE a."modelId" = t."modelId" AND a."status" = 'PENDING' AND a."stage" = 'QUEUED' AND a."createdAt" < t."createdAt") END AS "ahead",
+      CASE WHEN ${queued} THEN
+        CASE WHEN t."poolKey" <> '' THEN EXISTS (SELECT 1 FROM "AiModel" r WHERE r."pool" = t."poolKey" AND r."enabled" AND r."healthy")
+        ELSE EXISTS (SELECT 1 FROM "AiModel" r WHERE r."id" = t."modelId" AND r."healthy") END
+      END AS "inRouting",
+      CASE WHEN ${queued} THEN t."runAfter" END AS "runAfter",
+      CASE WHEN ${queued} THEN t."attempts" END AS "attempts",
+      CASE WHEN ${queued} THEN t."maxAttempts" END AS "maxAttempts",
+      CASE WHEN ${queued} THEN t."backendLog" END AS "backendLog"
+    FROM (SELECT * FROM "Task" WHERE "id" = ${taskId} AND "userId" = ${userId} AND "deletedAt" IS NULL) t
+    LEFT JOIN LATERAL (SELECT "id", "name" FROM "AiModel" WHERE "id" = t."modelId" LIMIT 1) m ON true
+    LEFT JOIN LATERAL (SELECT "id", "status", "featured" FROM "WallWork" WHERE "taskId" = t."id" LIMIT 1) w ON true`)
+  if (!found) throw notFound('任务不存在')
+  const view = JSON.parse(found.row) as Listed<TaskView>
+  if (found.ahead === null) return { ...view, queuePosition: null, waitingNote: null }
+  const waitingNote = await waitingNoteOf({
+    modelName: found.modelName,
+    inRouting: found.inRouting === true,
+    runAfter: new Date(found.runAfter!),
+    attempts: found.attempts!,
+    maxAttempts: found.maxAttempts!,
+    backendLog: found.backendLog,
   })
-  if (!row) throw notFound('任务不存在')
-  const { modelId, poolKey, runAfter, attempts, maxAttempts, backendLog, ...view } = row
-  const isQueued = row.status === 'PENDING' && row.stage === 'QUEUED'
-  if (!isQueued) return { ...toTaskView(view), queuePosition: null, waitingNote: null }
-  const [ahead, inRouting] = await Promise.all([
-    db().task.count({ where: { modelId, status: 'PENDING', stage: 'QUEUED', createdAt: { lt: row.createdAt } } }),
-    db().aiModel.count({ where: poolKey ? { pool: poolKey, enabled: true, healthy: true } : { id: modelId, healthy: true } }),
-  ])
-  const waitingNote = await waitingNoteOf({ modelName: row.model.name, inRouting: inRouting > 0, runAfter, attempts, maxAttempts, backendLog })
-  return { ...toTaskView(view), queuePosition: ahead + 1, waitingNote }
+  return { ...view, queuePosition: found.ahead + 1, waitingNote }
 }
 
 /** Why a queued task is not running yet, in words for its owner (null: it simply waits its turn). */

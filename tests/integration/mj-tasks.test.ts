@@ -18,6 +18,8 @@ import { readStoredFile } from '@/lib/storage/storage'
 import { claimTask, type ClaimedTask } from '@/lib/tasks/claim-task'
 import { activeRuns } from '@/lib/tasks/run-lease'
 import { runTask } from '@/lib/tasks/run-task'
+import { listMjTaskTrees } from '@/lib/tasks/list-mj-tasks'
+import { TASK_VIEW_SELECT, toTaskView, type TaskView } from '@/lib/tasks/task-views'
 import { createUpload } from '@/lib/uploads/create-upload'
 import { startServer } from '../fakes/common'
 import { leftHalfMask, solidPng } from '../fakes/jobs'
@@ -541,5 +543,111 @@ describe('Midjourney tasks', () => {
     const pressed = await press(user.token, t.id, { customId: at(await buttonsOf(t.id), 5).customId })
     expect(await task(pressed.body.data.id)).toMatchObject({ poolKey: null, modelId: model.id, type: 'MJ_IMG2IMG', chargedPoints: 6 })
     await drainQueue()
+  })
+})
+
+/** The trees as they were answered before: Prisma for the roots and the total, a recursive query for the ids, Prisma for the rows. */
+async function previousTrees(userId: string, page: number, pageSize: number) {
+  type Node = TaskView & { children: Node[] }
+  const where = { userId, type: { in: ['MJ_TEXT2IMG' as const, 'MJ_IMG2IMG' as const] }, parentId: null }
+  const [roots, total] = await Promise.all([
+    db().task.findMany({ where, select: TASK_VIEW_SELECT, orderBy: { createdAt: 'desc' }, skip: (page - 1) * pageSize, take: pageSize }),
+    db().task.count({ where }),
+  ])
+  if (roots.length === 0) return { list: [], total }
+  const descendants = await db().$queryRaw<{ id: string }[]>`
+    WITH RECURSIVE tree AS (
+      SELECT t."id" FROM "Task" t WHERE t."parentId" = ANY(${roots.map((r) => r.id)}) AND t."userId" = ${userId}
+      UNION
+      SELECT c."id" FROM "Task" c JOIN tree ON c."parentId" = tree."id" WHERE c."userId" = ${userId}
+    )
+    SELECT "id" FROM tree`
+  const rows = descendants.length
+    ? await db().task.findMany({ where: { id: { in: descendants.map((d) => d.id) } }, select: TASK_VIEW_SELECT, orderBy: { createdAt: 'asc' } })
+    : []
+  const nodes = new Map<string, Node>()
+  for (const row of [...roots, ...rows]) nodes.set(row.id, { ...toTaskView(row), children: [] })
+  for (const row of rows) nodes.get(row.parentId!)?.children.push(nodes.get(row.id)!)
+  return { list: roots.map((r) => nodes.get(r.id)!), total }
+}
+
+describe('GET /api/mj/tasks', () => {
+  it('answers the trees the Prisma queries it replaced answered, key for key: every page, past the end', async () => {
+    const model = await mjModel()
+    const user = await createUser()
+    const stranger = await createUser()
+    const start = Date.UTC(2026, 2, 3, 4, 5, 6, 789)
+    let n = 0
+    // Finished tasks only: nothing here for a later drain to run.
+    const make = async (data: { userId?: string; type?: 'MJ_TEXT2IMG' | 'MJ_IMG2IMG' | 'SD_TEXT2IMG'; parentId?: string; deletedAt?: Date }) => {
+      const i = n++
+      const status = (['SUCCESS', 'FAIL', 'CANCELED'] as const)[i % 3]!
+      const t = await db().task.create({
+        data: {
+          userId: user.id,
+          type: data.parentId ? 'MJ_IMG2IMG' : 'MJ_TEXT2IMG',
+          status,
+          stage: 'DONE',
+          progress: 100,
+          params: { prompt: `猫 "${i}"`, mjAction: 'IMAGINE' },
+          modelId: model.id,
+          priceSnapshot: {},
+          chargedPoints: i % 9,
+          deadlineAt: new Date(start),
+          action: data.parentId ? `MJ::JOB::upsample::${i}` : 'imagine',
+          buttons: status === 'SUCCESS' ? [{ customId: `MJ::U1::${i}`, label: 'U1', emoji: '' }] : [],
+          results: status === 'SUCCESS' ? [{ url: `/files/results/${i}.png`, thumbUrl: `/files/results/${i}.webp`, width: 256, height: 256 }] : [],
+          errorMessage: status === 'FAIL' ? '生成失败，积分已退还' : null,
+          refundedAt: status === 'SUCCESS' ? null : new Date(start + i * 1000 + 500),
+          finishedAt: new Date(start + i * 1000 + 900),
+          createdAt: new Date(start + i * 1000),
+          ...data,
+        },
+      })
+      if (status === 'SUCCESS' && i % 2 === 0)
+        await db().wallWork.create({
+          data: {
+            taskId: t.id,
+            userId: t.userId,
+            status: 'APPROVED',
+            featured: i % 4 === 0,
+            modelType: 'MID_JOURNEY',
+            modelName: 'MJ',
+            imageUrl: '/a.png',
+            thumbUrl: '/a.webp',
+            width: 256,
+            height: 256,
+            prompt: '猫',
+          },
+        })
+      return t
+    }
+    for (let r = 0; r < 7; r++) {
+      const root = await make({ type: r % 3 === 1 ? 'MJ_IMG2IMG' : 'MJ_TEXT2IMG', deletedAt: r === 4 ? new Date(start) : undefined })
+      if (r % 2) continue
+      const a = await make({ parentId: root.id })
+      const b = await make({ parentId: root.id, deletedAt: r === 2 ? new Date(start) : undefined })
+      await make({ parentId: a.id })
+      const c = await make({ parentId: b.id })
+      await make({ parentId: c.id })
+      await make({ parentId: a.id })
+      // Not the owner's: never in the tree.
+      await make({ parentId: a.id, userId: stranger.id })
+    }
+    await make({ type: 'SD_TEXT2IMG' })
+    await make({ userId: stranger.id })
+
+    let compared = 0
+    for (const pageSize of [2, 3, 20])
+      for (let page = 1; page <= Math.ceil(7 / pageSize) + 1; page++) {
+        const before = JSON.stringify(await previousTrees(user.id, page, pageSize))
+        expect(JSON.stringify(await listMjTaskTrees(user.id, { page, pageSize })), `${page}/${pageSize}`).toBe(before)
+        compared++
+      }
+    expect(compared).toBe(11)
+    const trees = await callRoute(mjTasksRoute.GET, { token: user.token, query: { page: 1, pageSize: 20 } })
+    expect(trees.body.data).toEqual(JSON.parse(JSON.stringify(await previousTrees(user.id, 1, 20))))
+    expect(trees.body.data.list[0].children[0].children).toHaveLength(2)
+    expect((await callRoute(mjTasksRoute.GET, { token: (await createUser()).token })).body.data).toEqual({ list: [], total: 0 })
   })
 })

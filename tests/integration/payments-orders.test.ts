@@ -16,6 +16,8 @@ import * as orders from '@/app/api/orders/route'
 import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
 import { beijingDay } from '@/lib/beijing-time'
 import { db } from '@/lib/db'
+import { getMyOrder, listMyOrders } from '@/lib/payments/my-orders'
+import { ORDER_SELECT } from '@/lib/payments/order-views'
 import { queryProvider } from '@/lib/payments/provider-status'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
@@ -157,6 +159,69 @@ describe('one credit, whoever gets there first', () => {
     expectFail(await callRoute(orderById.GET, { token: other.token, params: { id: order.id } }), 404)
     expectFail(await callRoute(cancel.POST, { token: other.token, params: { id: order.id } }), 404)
     expect(expectOk(await callRoute(orders.GET, { token: other.token })).total).toBe(0)
+  })
+})
+
+describe("a user's own orders", () => {
+  it('answer what the Prisma queries they replaced answered, key for key: every page, ties, past the end, one order', async () => {
+    const user = await createUser()
+    const other = await createUser()
+    const start = Date.UTC(2026, 1, 2, 3, 4, 5, 678)
+    const statuses = ['SUCCESS', 'FAIL', 'PENDING', 'CANCELED'] as const
+    const channels = ['WECHAT', 'ALIPAY', 'BALANCE'] as const
+    for (let i = 0; i < 23; i++) {
+      const channel = channels[i % 3]!
+      const status = statuses[i % 4]!
+      await db().order.create({
+        data: {
+          outTradeNo: `mine${i}x${user.id.slice(-8)}`,
+          userId: i % 7 === 3 ? other.id : user.id,
+          type: (['POINTS', 'BALANCE', 'MEMBERSHIP'] as const)[i % 3]!,
+          grant: { points: i },
+          subject: `订单 "${i}" \\ <b>`,
+          amount: 100 * i + 1,
+          channel,
+          tradeType: channel === 'WECHAT' ? 'NATIVE' : null,
+          alipayMethod: channel === 'ALIPAY' ? 'page' : null,
+          status,
+          paidAt: status === 'SUCCESS' ? new Date(start + i * 1000 + 321) : null,
+          expiresAt: new Date(start + i * 1000 + 7_200_000),
+          refundedAt: status === 'SUCCESS' && i % 2 ? new Date(start + i * 1000 + 999) : null,
+          // Some made in the same millisecond: the id orders them.
+          createdAt: new Date(start + (i - (i % 3 === 1 ? 1 : 0)) * 1000),
+        },
+      })
+    }
+    const previous = async (page: number, pageSize: number) => {
+      const [list, total] = await Promise.all([
+        db().order.findMany({
+          where: { userId: user.id },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          select: ORDER_SELECT,
+          skip: (page - 1) * pageSize,
+          take: pageSize,
+        }),
+        db().order.count({ where: { userId: user.id } }),
+      ])
+      return { list, total }
+    }
+    for (const pageSize of [4, 20])
+      for (let page = 1; page <= Math.ceil(20 / pageSize) + 1; page++)
+        expect(JSON.stringify(await listMyOrders(user.id, { page, pageSize })), `${page}/${pageSize}`).toBe(JSON.stringify(await previous(page, pageSize)))
+    const all = expectOk(await callRoute(orders.GET, { token: user.token, query: { page: 1, pageSize: 100 } }))
+    expect(all).toEqual(JSON.parse(JSON.stringify(await previous(1, 100))))
+    expect(all.total).toBe(20)
+
+    // Every order that is not pending at a provider is answered from the first read alone.
+    for (const order of await db().order.findMany({
+      where: { userId: user.id, OR: [{ status: { not: 'PENDING' } }, { channel: 'BALANCE' }] },
+      select: ORDER_SELECT,
+    })) {
+      expect(JSON.stringify(await getMyOrder(user.id, order.id))).toBe(JSON.stringify(order))
+      expect(expectOk(await callRoute(orderById.GET, { token: user.token, params: { id: order.id } }))).toEqual(JSON.parse(JSON.stringify(order)))
+    }
+    const theirs = await db().order.findFirstOrThrow({ where: { userId: other.id } })
+    expectFail(await callRoute(orderById.GET, { token: user.token, params: { id: theirs.id } }), 404)
   })
 })
 

@@ -2,11 +2,13 @@
 // Its answer must be the very bytes the Prisma query it replaced gave, for tasks of every
 // type and status, every filter, every page, an empty page and the total.
 import { beforeAll, describe, expect, it } from 'vitest'
+import * as taskRoute from '@/app/api/tasks/[id]/route'
 import * as tasksRoute from '@/app/api/tasks/route'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { Status, TaskType, type Status as TStatus, type TaskType as TTaskType } from '@/lib/generated/prisma/enums'
-import { listMyTasks } from '@/lib/tasks/list-tasks'
+import { getConfigValue } from '@/lib/site-config/store'
+import { getMyTask, listMyTasks } from '@/lib/tasks/list-tasks'
 import { TASK_VIEW_SELECT, toTaskView } from '@/lib/tasks/task-views'
 import { callRoute, createUser } from '../helpers/call-route'
 import { createModel } from '../helpers/tasks'
@@ -26,6 +28,31 @@ async function previousList(userId: string, query: Query) {
     db().task.count({ where }),
   ])
   return { list: rows.map(toTaskView), total }
+}
+
+/** One task as it was answered before: Prisma, then for a queued task two counts and maybe the outage setting. */
+async function previousTask(userId: string, taskId: string) {
+  const row = await db().task.findFirst({
+    where: { id: taskId, userId, deletedAt: null },
+    select: { ...TASK_VIEW_SELECT, modelId: true, poolKey: true, runAfter: true, attempts: true, maxAttempts: true, backendLog: true },
+  })
+  if (!row) return null
+  const { modelId, poolKey, runAfter, attempts, maxAttempts, backendLog, ...view } = row
+  if (!(row.status === 'PENDING' && row.stage === 'QUEUED')) return { ...toTaskView(view), queuePosition: null, waitingNote: null }
+  const [ahead, inRouting] = await Promise.all([
+    db().task.count({ where: { modelId, status: 'PENDING', stage: 'QUEUED', createdAt: { lt: row.createdAt } } }),
+    db().aiModel.count({ where: poolKey ? { pool: poolKey, enabled: true, healthy: true } : { id: modelId, healthy: true } }),
+  ])
+  let waitingNote: string | null = null
+  if (!inRouting) {
+    const minutes = Math.max(1, Math.round((await getConfigValue<number>('BACKEND_OUTAGE_REFUND_SECONDS')) / 60))
+    waitingNote = `模型「${row.model.name}」暂时不可用，恢复后自动开始；约 ${minutes} 分钟内仍未恢复将取消任务并退还积分`
+  } else {
+    const last = Array.isArray(backendLog) ? (backendLog[0] as { error?: unknown } | null) : null
+    if (last?.error && runAfter.getTime() > Date.now())
+      waitingNote = last.error === 'BUSY' ? '生成服务繁忙，稍后自动重试' : `上一次尝试失败，稍后自动重试（已尝试 ${attempts}/${maxAttempts} 次）`
+  }
+  return { ...toTaskView(view), queuePosition: ahead + 1, waitingNote }
 }
 
 const STATUSES = Object.values(Status)
@@ -184,5 +211,60 @@ describe('GET /api/tasks', () => {
     for (let page = 1; page <= 5; page++) seen.push(...(await listMyTasks(user.id, { page, pageSize: 2 })).list.map((t) => t.id))
     expect(seen).toHaveLength(9)
     expect(seen).toEqual([...seen].sort().reverse())
+  })
+})
+
+describe('GET /api/tasks/{id}', () => {
+  it('answers what the Prisma queries it replaced answered, key for key: every task, queued ones with their place and note', async () => {
+    // Queued tasks held up in every way the note tells: a model out of routing, a pool with or
+    // without a healthy member, a retry waiting after BUSY or another error, one whose wait is over.
+    const user = await createUser()
+    const down = await createModel({ name: '停用的模型', healthy: false })
+    const up = await createModel({ name: 'pooled-up', pool: 'pool-up' })
+    await createModel({ name: 'pooled-off', pool: 'pool-off', enabled: false })
+    const later = new Date(Date.now() + 600_000)
+    const cases = [
+      { modelId: down.id },
+      { modelId: up.id, poolKey: 'pool-up' },
+      { modelId: up.id, poolKey: 'pool-off' },
+      { modelId: down.id, poolKey: '' },
+      { modelId: up.id, backendLog: [{ error: 'BUSY' }], runAfter: later, attempts: 1 },
+      { modelId: up.id, backendLog: [{ error: 'UPSTREAM_FAILED' }, { error: 'BUSY' }], runAfter: later, attempts: 2 },
+      { modelId: up.id, backendLog: [{ error: 'BUSY' }], runAfter: new Date(Date.now() - 1_000) },
+      { modelId: up.id, backendLog: [null], runAfter: later },
+      { modelId: up.id, backendLog: { error: 'BUSY' }, runAfter: later },
+    ]
+    for (const [i, data] of cases.entries())
+      await db().task.create({
+        data: {
+          userId: user.id,
+          type: 'SD_TEXT2IMG',
+          params: { i },
+          priceSnapshot: {},
+          chargedPoints: 2,
+          deadlineAt: later,
+          createdAt: new Date(Date.now() - 60_000 + i),
+          ...data,
+        },
+      })
+    const tasks = await db().task.findMany({ where: { userId: { in: [owner.id, user.id] } }, select: { id: true, userId: true } })
+    let queued = 0
+    for (const { id, userId } of tasks) {
+      const before = await previousTask(userId, id)
+      if (!before) {
+        await expect(getMyTask(userId, id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: '任务不存在' })
+        continue
+      }
+      if (before.queuePosition !== null) queued++
+      expect(JSON.stringify(await getMyTask(userId, id)), id).toBe(JSON.stringify(before))
+    }
+    expect(queued).toBeGreaterThan(cases.length)
+    const notes = await Promise.all(tasks.filter((t) => t.userId === user.id).map(async (t) => (await getMyTask(user.id, t.id)).waitingNote))
+    expect(new Set(notes.map((n) => n?.slice(0, 4) ?? null))).toEqual(new Set(['模型「停', '模型「p', null, '生成服务', '上一次尝']))
+
+    const one = tasks.find((t) => t.userId === owner.id)!
+    const res = await callRoute(taskRoute.GET, { token: owner.token, params: { id: one.id } })
+    expect(res.body.data).toEqual(JSON.parse(JSON.stringify(await previousTask(owner.id, one.id))))
+    expect((await callRoute(taskRoute.GET, { token: user.token, params: { id: one.id } })).status).toBe(404)
   })
 })
