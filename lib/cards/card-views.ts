@@ -51,8 +51,6 @@ export type MyCard = {
   isDisabled: boolean
 }
 
-export const MY_CARD_SELECT = { id: true, cardNo: true, keyMask: true, points: true, createdAt: true, usedAt: true, expiresAt: true, disabledAt: true } as const
-
 export function toMyCard({
   keyMask,
   disabledAt,

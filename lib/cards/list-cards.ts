@@ -7,7 +7,7 @@ import { Prisma } from '@/lib/generated/prisma/client'
 import type { Status } from '@/lib/generated/prisma/enums'
 import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
-import { MY_CARD_SELECT, toMyCard, type AdminCardRow, type MyCard } from './card-views'
+import { type AdminCardRow, type MyCard } from './card-views'
 
 /** The admin card list, newest first: /admin/cards_mana (docs/PRODUCT.md §2.4). */
 export async function listCards(query: TPageQuery & { status?: Status; keyword?: string; batchId?: number }): Promise<Page<Listed<AdminCardRow>>> {
@@ -76,13 +76,14 @@ const cardRowJson = jsonRowText<Listed<AdminCardRow>>(Prisma.sql`c."id" IS NOT N
  * owns and that answer has no room to say so. Rows are small (masked key, times) and both
  * conditions are indexed, so even thousands of cards make one quick answer.
  */
-export async function listMyCards(userId: string): Promise<MyCard[]> {
-  const rows = await db().card.findMany({
-    where: { OR: [{ holderId: userId }, { usedById: userId }] },
-    select: MY_CARD_SELECT,
-    orderBy: { id: 'desc' },
-  })
-  return rows.map(toMyCard)
+export async function listMyCards(userId: string): Promise<Listed<MyCard>[]> {
+  // The columns in MyCard's order (toMyCard's), so each row is already the answer's object.
+  return readRows<Listed<MyCard>[]>(
+    Prisma.sql`
+    SELECT "id", "cardNo", "points", "createdAt", "usedAt", "expiresAt", "keyMask" AS "cardKey", "disabledAt" IS NOT NULL AS "isDisabled"
+    FROM "Card" WHERE "holderId" = ${userId} OR "usedById" = ${userId}
+    ORDER BY "id" DESC`,
+  )
 }
 
 export type CardBatchRow = { id: number; note: string | null; points: number; count: number; expiresAt: Date | null; createdAt: Date }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import * as myCardsRoute from '@/app/api/my-cards/route'
 import * as redeemRoute from '@/app/api/my-cards/redeem/route'
 import { db } from '@/lib/db'
+import { toMyCard } from '@/lib/cards/card-views'
 import { callRoute } from '../helpers/call-route'
 import { freshKeys, insertCards } from '../helpers/cards-fixtures'
 import { expectOk } from '../helpers/expect-response'
@@ -26,5 +27,15 @@ describe('GET /api/my-cards', () => {
     expect(list.map((c: { id: number }) => c.id)).toEqual(expectedIds)
     expect(list.filter((c: { usedAt: string | null }) => c.usedAt)).toHaveLength(21)
     expect(expectOk(await callRoute(myCardsRoute.GET, { token: stranger.token }))).toHaveLength(40)
+    // Key for key the answer toMyCard makes of the card's columns (as redeeming answers it), a disabled card included.
+    await db().card.update({ where: { id: at(held, 1).id }, data: { disabledAt: new Date() } })
+    const columns = await db().card.findMany({
+      where: { OR: [{ holderId: user.id }, { usedById: user.id }] },
+      select: { id: true, cardNo: true, keyMask: true, points: true, createdAt: true, usedAt: true, expiresAt: true, disabledAt: true },
+      orderBy: { id: 'desc' },
+    })
+    const answer = expectOk(await callRoute(myCardsRoute.GET, { token: user.token }))
+    expect(JSON.stringify(answer)).toBe(JSON.stringify(columns.map(toMyCard)))
+    expect(answer.filter((c: { isDisabled: boolean }) => c.isDisabled)).toHaveLength(1)
   })
 })
