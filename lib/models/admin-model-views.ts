@@ -29,7 +29,8 @@ export type ModelRecord = Prisma.AiModelGetPayload<{ select: typeof MODEL_SELECT
 /** A model for the console: the secret only ever masked; its queues and the last hour's failures. */
 export type AdminModelRow = Omit<ModelRecord, 'secretEnc'> & { secret: string } & ModelLoad
 
-export function toAdminModelRow(m: ModelRecord, load: ModelLoad): AdminModelRow {
+/** Generic over the row: the list reads its timestamps as ISO text (lib/db/read-rows.ts), the writes as Dates. */
+export function toAdminModelRow<M extends { secretEnc: string | null }>(m: M, load: ModelLoad): Omit<M, 'secretEnc'> & { secret: string } & ModelLoad {
   const { secretEnc, ...rest } = m
   return { ...rest, secret: secretEnc ? maskSecret(openModelSecret(secretEnc) ?? '') || '••••••' : '', ...load }
 }

@@ -4,6 +4,7 @@ import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { escapeLike } from '@/lib/db/like'
 import { Prisma } from '@/lib/generated/prisma/client'
+import type { PayChannel } from '@/lib/generated/prisma/enums'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { badRequest, notFound } from '@/lib/http/app-error'
@@ -12,7 +13,7 @@ import type { Page } from '@/lib/http/pagination'
 import { beijingRange } from '@/lib/beijing-time'
 import { fulfilOrder } from './fulfil-order'
 import { keptFilters } from './kept-filters'
-import { ADMIN_ORDER_SELECT, adminOrderView, type AdminOrderListRow } from './order-views'
+import type { AdminOrderListRow, AdminOrderView } from './order-views'
 import type { TAdminOrderQuery } from './schemas'
 
 /** /admin/order_mana: every order, filtered by type, channel, status, user (id, username, name or phone) and Beijing dates. */
@@ -69,18 +70,56 @@ const orderRowJson = jsonRowText<Listed<AdminOrderListRow>>(Prisma.sql`o."id" IS
   user: jsonObject({ id: Prisma.sql`u."id"`, name: Prisma.sql`u."name"`, username: Prisma.sql`u."username"` }),
 })
 
-/** One order with what it grants and every notification received for it. */
-export async function getOrderForAdmin(orderId: string) {
-  const row = await db().order.findUnique({
-    where: { id: orderId },
-    select: {
-      ...ADMIN_ORDER_SELECT,
-      grant: true,
-      notifications: { orderBy: { id: 'asc' }, select: { id: true, channel: true, outcome: true, detail: true, eventId: true, receivedAt: true } },
-    },
-  })
-  if (!row) throw notFound('订单不存在')
-  return adminOrderView(row)
+type OrderNotificationRow = { id: number; channel: PayChannel; outcome: string; detail: string | null; eventId: string | null; receivedAt: string }
+
+/** The console's detail of an order: its view, what it grants and every notification received for it. */
+export type AdminOrderDetail = Omit<Listed<AdminOrderView>, 'notificationCount'> & {
+  grant: Prisma.JsonValue
+  notifications: OrderNotificationRow[]
+  notificationCount: number
+}
+
+/** Key by key in the order the Prisma select (ADMIN_ORDER_SELECT, grant, notifications) and adminOrderView gave them. */
+const orderDetailJson = jsonObject<AdminOrderDetail>({
+  id: Prisma.sql`o."id"`,
+  outTradeNo: Prisma.sql`o."outTradeNo"`,
+  type: Prisma.sql`o."type"`,
+  subject: Prisma.sql`o."subject"`,
+  amount: Prisma.sql`o."amount"`,
+  channel: Prisma.sql`o."channel"`,
+  tradeType: Prisma.sql`o."tradeType"`,
+  alipayMethod: Prisma.sql`o."alipayMethod"`,
+  status: Prisma.sql`o."status"`,
+  createdAt: isoText(Prisma.sql`o."createdAt"`),
+  paidAt: isoText(Prisma.sql`o."paidAt"`),
+  expiresAt: isoText(Prisma.sql`o."expiresAt"`),
+  refundedAt: isoText(Prisma.sql`o."refundedAt"`),
+  providerTxnId: Prisma.sql`o."providerTxnId"`,
+  flag: Prisma.sql`o."flag"`,
+  refundReason: Prisma.sql`o."refundReason"`,
+  user: jsonObject({ id: Prisma.sql`u."id"`, name: Prisma.sql`u."name"`, username: Prisma.sql`u."username"` }),
+  grant: Prisma.sql`o."grant"`,
+  notifications: Prisma.sql`n."list"`,
+  notificationCount: Prisma.sql`n."count"`,
+})
+
+/**
+ * One order with what it grants and every notification received for it, in one statement:
+ * the order, its owner and its notifications (by the "orderId" index, oldest first, with
+ * their count), written by PostgreSQL as the answer's JSON.
+ */
+export async function getOrderForAdmin(orderId: string): Promise<AdminOrderDetail> {
+  const [found] = await readRows<{ order: AdminOrderDetail }[]>(Prisma.sql`
+    SELECT ${orderDetailJson} AS "order"
+    FROM (SELECT * FROM "Order" WHERE "id" = ${orderId}) o
+    LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = o."userId" LIMIT 1) u ON true
+    CROSS JOIN LATERAL (
+      SELECT coalesce(json_agg(p ORDER BY p."id"), '[]') AS "list", count(*)::int AS "count"
+      FROM (SELECT "id", "channel", "outcome", "detail", "eventId", ${isoText(Prisma.sql`"receivedAt"`)} AS "receivedAt"
+        FROM "PaymentNotification" WHERE "orderId" = o."id") p
+    ) n`)
+  if (!found) throw notFound('订单不存在')
+  return found.order
 }
 
 /**

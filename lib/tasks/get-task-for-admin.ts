@@ -1,42 +1,79 @@
 import 'server-only'
-import { db } from '@/lib/db'
+import { isoText, jsonObject, jsonObjectOrNull } from '@/lib/db/json-rows'
+import { readRows, type Listed } from '@/lib/db/read-rows'
+import { Prisma } from '@/lib/generated/prisma/client'
+import type { LedgerKind } from '@/lib/generated/prisma/enums'
 import { notFound } from '@/lib/http/app-error'
-import { ADMIN_TASK_SELECT } from './admin-task-views'
-import { toTaskView } from './task-views'
+import type { TaskView } from './task-views'
 
-/** Everything about one task for the console: parameters, backend answers, errors and its ledger rows. */
-export async function getTaskForAdmin(id: string) {
-  const task = await db().task.findUnique({
-    where: { id },
-    select: {
-      ...ADMIN_TASK_SELECT,
-      upstreamId: true,
-      attempts: true,
-      maxAttempts: true,
-      errorCode: true,
-      backendLog: true,
-      priceSnapshot: true,
-      deadlineAt: true,
-      leaseOwner: true,
-    },
-  })
-  if (!task) throw notFound('任务不存在')
-  const ledger = await db().ledgerEntry.findMany({
-    where: { reference: { in: [`task:${id}:charge`, `task:${id}:refund`, `task:${id}:shortfall`] } },
-    select: { id: true, kind: true, amount: true, balanceAfter: true, reference: true, createdAt: true },
-    orderBy: { id: 'asc' },
-  })
-  return {
-    ...toTaskView(task),
-    user: task.user,
-    upstreamId: task.upstreamId,
-    attempts: task.attempts,
-    maxAttempts: task.maxAttempts,
-    errorCode: task.errorCode,
-    backendLog: task.backendLog,
-    priceSnapshot: task.priceSnapshot,
-    deadlineAt: task.deadlineAt,
-    leaseOwner: task.leaseOwner,
-    ledger,
-  }
+type LedgerRow = { id: number; kind: LedgerKind; amount: number; balanceAfter: number; reference: string; createdAt: Date }
+
+/** A task as the console opens it: its view, its owner, the run's details and its ledger rows. */
+export type AdminTaskDetail = TaskView & {
+  user: { id: string; username: string; name: string }
+  upstreamId: string | null
+  attempts: number
+  maxAttempts: number
+  errorCode: string | null
+  backendLog: Prisma.JsonValue
+  priceSnapshot: Prisma.JsonValue
+  deadlineAt: Date
+  leaseOwner: string | null
+  ledger: Listed<LedgerRow>[]
+}
+
+/**
+ * Key by key in the order the console's Prisma select gave them (ADMIN_TASK_SELECT, then the
+ * detail's columns, then the ledger): the task (t), its wall entry (w), model (m) and owner (u).
+ */
+const TASK_DETAIL_JSON = jsonObject<Listed<AdminTaskDetail>>({
+  id: Prisma.sql`t."id"`,
+  type: Prisma.sql`t."type"`,
+  status: Prisma.sql`t."status"`,
+  stage: Prisma.sql`t."stage"`,
+  progress: Prisma.sql`t."progress"`,
+  params: Prisma.sql`coalesce(t."params", '{}')`,
+  chargedPoints: Prisma.sql`t."chargedPoints"`,
+  errorMessage: Prisma.sql`t."errorMessage"`,
+  results: Prisma.sql`coalesce(t."results", '[]')`,
+  videos: Prisma.sql`coalesce(t."videos", '[]')`,
+  parentId: Prisma.sql`t."parentId"`,
+  action: Prisma.sql`t."action"`,
+  buttons: Prisma.sql`coalesce(t."buttons", '[]')`,
+  previewUrl: Prisma.sql`t."previewUrl"`,
+  isRecommended: Prisma.sql`t."isRecommended"`,
+  wallWork: jsonObjectOrNull(Prisma.sql`w."id" IS NOT NULL`, { id: Prisma.sql`w."id"`, status: Prisma.sql`w."status"`, featured: Prisma.sql`w."featured"` }),
+  refundedAt: isoText(Prisma.sql`t."refundedAt"`),
+  createdAt: isoText(Prisma.sql`t."createdAt"`),
+  startedAt: isoText(Prisma.sql`t."startedAt"`),
+  finishedAt: isoText(Prisma.sql`t."finishedAt"`),
+  model: jsonObject({ id: Prisma.sql`m."id"`, name: Prisma.sql`m."name"` }),
+  user: jsonObject({ id: Prisma.sql`u."id"`, username: Prisma.sql`u."username"`, name: Prisma.sql`u."name"` }),
+  upstreamId: Prisma.sql`t."upstreamId"`,
+  attempts: Prisma.sql`t."attempts"`,
+  maxAttempts: Prisma.sql`t."maxAttempts"`,
+  errorCode: Prisma.sql`t."errorCode"`,
+  backendLog: Prisma.sql`t."backendLog"`,
+  priceSnapshot: Prisma.sql`t."priceSnapshot"`,
+  deadlineAt: isoText(Prisma.sql`t."deadlineAt"`),
+  leaseOwner: Prisma.sql`t."leaseOwner"`,
+  // The task's charge, refund and shortfall, by the unique index on "reference", oldest first.
+  ledger: Prisma.sql`coalesce((SELECT json_agg(l ORDER BY l."id") FROM (
+    SELECT "id", "kind", "amount", "balanceAfter", "reference", ${isoText(Prisma.sql`"createdAt"`)} AS "createdAt" FROM "LedgerEntry"
+    WHERE "reference" IN ('task:' || t."id" || ':charge', 'task:' || t."id" || ':refund', 'task:' || t."id" || ':shortfall')) l), '[]')`,
+})
+
+/**
+ * Everything about one task for the console: parameters, backend answers, errors and its
+ * ledger rows, in one statement whose one column PostgreSQL writes as the answer's JSON.
+ */
+export async function getTaskForAdmin(id: string): Promise<Listed<AdminTaskDetail>> {
+  const [found] = await readRows<{ task: Listed<AdminTaskDetail> }[]>(Prisma.sql`
+    SELECT ${TASK_DETAIL_JSON} AS "task"
+    FROM (SELECT * FROM "Task" WHERE "id" = ${id}) t
+    LEFT JOIN LATERAL (SELECT "id", "name" FROM "AiModel" WHERE "id" = t."modelId" LIMIT 1) m ON true
+    LEFT JOIN LATERAL (SELECT "id", "username", "name" FROM "User" WHERE "id" = t."userId" LIMIT 1) u ON true
+    LEFT JOIN LATERAL (SELECT "id", "status", "featured" FROM "WallWork" WHERE "taskId" = t."id" LIMIT 1) w ON true`)
+  if (!found) throw notFound('任务不存在')
+  return found.task
 }

@@ -6,6 +6,7 @@ import * as modelRoute from '@/app/api/admin/models/[id]/route'
 import * as testRoute from '@/app/api/admin/models/[id]/test/route'
 import * as modelsRoute from '@/app/api/admin/models/route'
 import { db } from '@/lib/db'
+import { prismaModelRows } from '../helpers/model-rows'
 import { openModelSecret } from '@/lib/models/model-secret'
 import { startServer, sendJson, type RecordedRequest } from '../fakes/common'
 import { startFakeMjProxy, type FakeMj } from '../fakes/mj-proxy'
@@ -66,6 +67,10 @@ describe('backend keys on /api/admin/models', () => {
     // The list shows a MANAGER the key masked, never in full.
     const listed = (await callRoute(modelsRoute.GET, { token: manager.token })).body.data.find((m: { id: string }) => m.id === id)
     expect(listed.secret).not.toContain('the-real-key')
+    // The whole list as the Prisma query made it: the masked key, and '' for the model without one.
+    const answer = (await callRoute(modelsRoute.GET, { token: manager.token })).body.data
+    expect(JSON.stringify(answer)).toBe(JSON.stringify(await prismaModelRows()))
+    expect(answer.find((m: { id: string }) => m.id === plain.body.data.id)).toMatchObject({ secret: '', poolQueued: null, queued: 0 })
   })
 
   it('moving a keyed model to another host needs the key again (a MANAGER cannot move it at all); 测试连接 never sends the old key there', async () => {

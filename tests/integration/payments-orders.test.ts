@@ -17,7 +17,7 @@ import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
 import { beijingDay } from '@/lib/beijing-time'
 import { db } from '@/lib/db'
 import { getMyOrder, listMyOrders } from '@/lib/payments/my-orders'
-import { ORDER_SELECT } from '@/lib/payments/order-views'
+import { ADMIN_ORDER_SELECT, adminOrderView, ORDER_SELECT } from '@/lib/payments/order-views'
 import { queryProvider } from '@/lib/payments/provider-status'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
@@ -40,6 +40,19 @@ afterAll(async () => {
   expect(await ledgerMatchesColumns()).toBe(true)
   await world.close()
 })
+
+/** GET /api/admin/orders/{id} as the Prisma query it replaced made it (its notifications, nulls and key order). */
+const prismaOrderDetail = async (id: string) =>
+  adminOrderView(
+    await db().order.findUniqueOrThrow({
+      where: { id },
+      select: {
+        ...ADMIN_ORDER_SELECT,
+        grant: true,
+        notifications: { orderBy: { id: 'asc' }, select: { id: true, channel: true, outcome: true, detail: true, eventId: true, receivedAt: true } },
+      },
+    }),
+  )
 
 const wallet = async (userId: string) => db().user.findUniqueOrThrow({ where: { id: userId }, select: { points: true, balance: true } })
 const post = (n: { headers: Record<string, string>; body: string }) =>
@@ -315,6 +328,16 @@ describe('the console', () => {
     const row = found.list[0]
     expect(Object.keys(row)).toEqual('id outTradeNo type subject amount channel tradeType alipayMethod status createdAt refundedAt flag user'.split(' '))
     expect(row).toEqual(Object.fromEntries(Object.keys(row).map((key) => [key, detail[key]])))
+    // Byte for byte what the Prisma query made: with a second notification (no detail, no event id),
+    // and an unpaid order with none (its nulls); an unknown order is 404.
+    await db().paymentNotification.create({ data: { channel: 'WECHAT', orderId: order.id, outTradeNo: order.outTradeNo, outcome: 'duplicate', raw: '{}' } })
+    const unpaid = (await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })).order
+    for (const id of [order.id, unpaid.id]) {
+      const answer = expectOk(await callRoute(adminOrder.GET, { token: admin.token, params: { id } }))
+      expect(JSON.stringify(answer)).toBe(JSON.stringify(await prismaOrderDetail(id)))
+    }
+    expect(expectOk(await callRoute(adminOrder.GET, { token: admin.token, params: { id: order.id } })).notificationCount).toBe(2)
+    expectFail(await callRoute(adminOrder.GET, { token: admin.token, params: { id: 'no-such-order' } }), 404, /订单不存在/)
 
     const today = beijingDay()
     const days = expectOk(await callRoute(chargeGroup.GET, { token: admin.token, query: { from: today, to: today } })).list

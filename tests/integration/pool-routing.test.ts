@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
 import { db } from '@/lib/db'
 import * as modelsRoute from '@/app/api/admin/models/route'
+import { prismaModelRows } from '../helpers/model-rows'
 import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/backend-attempts'
 import { checkBackends, recordAttempt, recordBackendFailure } from '@/lib/models/backend-health'
 import { claimOnBackend, claimTask, type ClaimedTask } from '@/lib/tasks/claim-task'
@@ -39,11 +40,12 @@ async function checkedMinutesAgo(models: { id: string }[]) {
   await db().aiModel.updateMany({ where: { id: { in: models.map((m) => m.id) } }, data: { healthCheckedAt: new Date(Date.now() - 5 * 60_000) } })
 }
 
-/** /admin/model_mana's rows, as an admin reads them. */
+/** /admin/model_mana's rows, as an admin reads them (the whole answer as the Prisma query made it). */
 async function consoleRows(models: { id: string }[]): Promise<Row[]> {
   const admin = await createUser({ role: 'ADMIN' })
   const res = await callRoute<Row[]>(modelsRoute.GET, { token: admin.token })
   expect(res.status).toBe(200)
+  expect(JSON.stringify(res.body.data)).toBe(JSON.stringify(await prismaModelRows()))
   return models.map((m) => res.body.data.find((r) => r.id === m.id)!)
 }
 

@@ -4,8 +4,10 @@ import * as adminTasksRoute from '@/app/api/admin/tasks/route'
 import * as adminCancelRoute from '@/app/api/admin/tasks/[id]/cancel/route'
 import * as adminTaskRoute from '@/app/api/admin/tasks/[id]/route'
 import { db } from '@/lib/db'
+import { ADMIN_TASK_SELECT } from '@/lib/tasks/admin-task-views'
 import { claimTask } from '@/lib/tasks/claim-task'
 import { runTask } from '@/lib/tasks/run-task'
+import { toTaskView } from '@/lib/tasks/task-views'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
 import { createModel, drainQueue } from '../helpers/tasks'
@@ -13,6 +15,42 @@ import { createModel, drainQueue } from '../helpers/tasks'
 const points = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).points
 const ledger = async (taskId: string) =>
   (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [r.kind, r.amount])
+
+/** GET /api/admin/tasks/{id} as the Prisma queries it replaced made it (its ledger rows, nulls and key order). */
+async function prismaTaskDetail(id: string) {
+  const task = await db().task.findUniqueOrThrow({
+    where: { id },
+    select: {
+      ...ADMIN_TASK_SELECT,
+      upstreamId: true,
+      attempts: true,
+      maxAttempts: true,
+      errorCode: true,
+      backendLog: true,
+      priceSnapshot: true,
+      deadlineAt: true,
+      leaseOwner: true,
+    },
+  })
+  const ledger = await db().ledgerEntry.findMany({
+    where: { reference: { in: [`task:${id}:charge`, `task:${id}:refund`, `task:${id}:shortfall`] } },
+    select: { id: true, kind: true, amount: true, balanceAfter: true, reference: true, createdAt: true },
+    orderBy: { id: 'asc' },
+  })
+  return {
+    ...toTaskView(task),
+    user: task.user,
+    upstreamId: task.upstreamId,
+    attempts: task.attempts,
+    maxAttempts: task.maxAttempts,
+    errorCode: task.errorCode,
+    backendLog: task.backendLog,
+    priceSnapshot: task.priceSnapshot,
+    deadlineAt: task.deadlineAt,
+    leaseOwner: task.leaseOwner,
+    ledger,
+  }
+}
 
 async function submit(token: string, type = 'SD_TEXT2IMG', prompt = '枫叶') {
   const res = await callRoute(tasksRoute.POST, { token, body: { type, params: { prompt, width: 256, height: 256, count: 1 } } })
@@ -53,6 +91,27 @@ describe('admin cancel', () => {
     expect(await ledger(done.id)).toEqual([['TASK_CHARGE', -10]])
     expect((await callRoute(adminCancelRoute.POST, { token: admin.token, params: { id: 'no-such-task' } })).status).toBe(404)
     expect((await callRoute(adminCancelRoute.POST, { token: user.token, params: { id: done.id } })).status).toBe(403)
+    // The detail, byte for byte what the Prisma queries made: a cancelled task (charge and refund,
+    // error code, no wall entry) and a finished one on the wall (its charge alone).
+    await db().wallWork.create({
+      data: {
+        taskId: done.id,
+        userId: user.id,
+        modelType: 'STABLE_DIFFUSION',
+        modelName: 'admin-cancel',
+        imageUrl: '/x.png',
+        thumbUrl: '/x.png',
+        width: 1,
+        height: 1,
+        prompt: '枫叶',
+      },
+    })
+    for (const id of [task.id, done.id]) {
+      const detail = await callRoute(adminTaskRoute.GET, { token: admin.token, params: { id } })
+      expect(JSON.stringify(detail.body.data)).toBe(JSON.stringify(await prismaTaskDetail(id)))
+    }
+    expect((await callRoute(adminTaskRoute.GET, { token: admin.token, params: { id: task.id } })).body.data.wallWork).toBeNull()
+    expect((await callRoute(adminTaskRoute.GET, { token: admin.token, params: { id: 'no-such-task' } })).body.errMessage).toBe('任务不存在')
     await expectLedgerInvariants()
   })
 
