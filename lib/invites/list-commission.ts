@@ -1,5 +1,7 @@
 import 'server-only'
-import { db, dbPool } from '@/lib/db'
+import { dbPool } from '@/lib/db'
+import { isoText, jsonObject, jsonObjectOrNull } from '@/lib/db/json-rows'
+import { escapeLike } from '@/lib/db/like'
 import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
@@ -59,12 +61,7 @@ export async function listMyCommission(userId: string, query: TPageQuery): Promi
   }
 }
 
-const person = { select: { id: true, name: true, username: true } } as const
 type Person = { id: string; name: string; username: string }
-
-const matching = (keyword: string): Prisma.UserWhereInput => ({
-  OR: [{ id: keyword }, { username: { contains: keyword, mode: 'insensitive' } }, { name: { contains: keyword, mode: 'insensitive' } }],
-})
 
 export type AdminCommissionRecord = Omit<MyCommissionRecord, 'invitee'> & {
   orderId: string
@@ -74,41 +71,58 @@ export type AdminCommissionRecord = Omit<MyCommissionRecord, 'invitee'> & {
   invitee: Person
 }
 
-/** /admin/invite_mana: every commission record, filtered by a person (either side), order type and status. */
+type AdminCommissionRow = { total: number; row: AdminCommissionRecord | null }
+
+/**
+ * /admin/invite_mana: every commission record, filtered by a person (either side), order type
+ * and status, newest first, and how many there are, in one statement: the people the keyword
+ * names are found once (id, or username or name containing it, case-insensitive), the total
+ * and the page are cut on the records, and each row's order and both people are looked up by
+ * key, the row written as JSON. An empty page is one row: the total.
+ */
 export async function listCommissionRecords(query: TCommissionRecordQuery): Promise<Page<AdminCommissionRecord>> {
-  const where: Prisma.CommissionRecordWhereInput = {
-    ...(query.keyword ? { OR: [{ inviter: matching(query.keyword) }, { invitee: matching(query.keyword) }] } : {}),
-    ...(query.orderType ? { orderType: query.orderType } : {}),
-    ...(query.status ? { status: query.status } : {}),
-  }
-  const [rows, total] = await Promise.all([
-    db().commissionRecord.findMany({
-      where,
-      orderBy: { id: 'desc' },
-      ...pageArgs(query),
-      include: { inviter: person, invitee: person, order: { select: { outTradeNo: true } } },
-    }),
-    db().commissionRecord.count({ where }),
-  ])
-  return {
-    total,
-    list: rows.map((r) => ({
-      id: r.id,
-      orderId: r.orderId,
-      outTradeNo: r.order.outTradeNo,
-      inviter: r.inviter,
-      invitee: r.invitee,
-      orderType: r.orderType,
-      orderAmount: r.orderAmount,
-      rate: r.rate,
-      account: r.account,
-      amount: r.amount,
-      status: r.status,
-      note: r.note,
-      createdAt: r.createdAt.toISOString(),
-    })),
-  }
+  const like = query.keyword ? `%${escapeLike(query.keyword)}%` : ''
+  const conditions = [
+    query.keyword ? Prisma.sql`("inviterId" = ANY ((SELECT "ids" FROM "named")::text[]) OR "inviteeId" = ANY ((SELECT "ids" FROM "named")::text[]))` : null,
+    query.orderType ? Prisma.sql`"orderType" = ${query.orderType}::"OrderType"` : null,
+    query.status ? Prisma.sql`"status" = ${query.status}::"Status"` : null,
+  ].filter((c) => c !== null)
+  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty
+  const named = query.keyword
+    ? Prisma.sql`WITH "named" AS MATERIALIZED (SELECT ARRAY(SELECT "id" FROM "User" WHERE "id" = ${query.keyword} OR "username" ILIKE ${like} OR "name" ILIKE ${like}) AS "ids")`
+    : Prisma.empty
+  const { skip, take } = pageArgs(query)
+  const rows = await readRows<AdminCommissionRow[]>(
+    Prisma.sql`
+    ${named}
+    SELECT k."total", ${commissionRowJson} AS "row"
+    FROM (SELECT count(*)::int AS "total" FROM "CommissionRecord" ${where}) k
+    LEFT JOIN LATERAL (SELECT * FROM "CommissionRecord" ${where} ORDER BY "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) r ON true
+    LEFT JOIN LATERAL (SELECT "outTradeNo" FROM "Order" WHERE "id" = r."orderId" LIMIT 1) o ON true
+    LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = r."inviterId" LIMIT 1) a ON true
+    LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = r."inviteeId" LIMIT 1) b ON true
+    ORDER BY r."id" DESC`,
+    dbPool('generic'),
+  )
+  return { total: rows[0]?.total ?? 0, list: rows.flatMap((r) => r.row ?? []) }
 }
+
+/** Key by key as the console's list had them; JSON (not text): the answer keeps `total` first, so its rows are parsed. */
+const commissionRowJson = jsonObjectOrNull<AdminCommissionRecord>(Prisma.sql`r."id" IS NOT NULL`, {
+  id: Prisma.sql`r."id"`,
+  orderId: Prisma.sql`r."orderId"`,
+  outTradeNo: Prisma.sql`o."outTradeNo"`,
+  inviter: jsonObject({ id: Prisma.sql`a."id"`, name: Prisma.sql`a."name"`, username: Prisma.sql`a."username"` }),
+  invitee: jsonObject({ id: Prisma.sql`b."id"`, name: Prisma.sql`b."name"`, username: Prisma.sql`b."username"` }),
+  orderType: Prisma.sql`r."orderType"`,
+  orderAmount: Prisma.sql`r."orderAmount"`,
+  rate: Prisma.sql`r."rate"`,
+  account: Prisma.sql`r."account"`,
+  amount: Prisma.sql`r."amount"`,
+  status: Prisma.sql`r."status"`,
+  note: Prisma.sql`r."note"`,
+  createdAt: isoText(Prisma.sql`r."createdAt"`),
+})
 
 export type InviteRelation = {
   inviter: Person
@@ -121,39 +135,54 @@ export type InviteRelation = {
   commission: { balance: number; points: number }
 }
 
-/** /admin/invite_mana: who invited whom, newest binding first, with the invitee's orders and the commission. */
+type InviteRelationRow = { total: number; row: InviteRelation | null }
+
+/**
+ * /admin/invite_mana: who invited whom, newest binding first, with the invitee's orders and
+ * the commission, in one statement: the people the keyword names are found once (either
+ * side: id, or username or name containing it, case-insensitive); the total and the page are
+ * cut on the invited users; each row's inviter and paid orders are looked up by key (the
+ * ("userId", "createdAt") index); the commission earned on the page's invitees is summed in
+ * one pass (no index leads with "inviteeId") and looked up by key. An empty page is one row:
+ * the total.
+ */
 export async function listInviteRelations(query: TInviteRelationQuery): Promise<Page<InviteRelation>> {
-  const where: Prisma.UserWhereInput = {
-    inviterId: { not: null },
-    ...(query.keyword ? { OR: [matching(query.keyword), { inviter: matching(query.keyword) }] } : {}),
-  }
-  const [rows, total] = await Promise.all([
-    db().user.findMany({
-      where,
-      orderBy: [{ invitedAt: 'desc' }, { id: 'desc' }],
-      ...pageArgs(query),
-      select: { id: true, name: true, username: true, invitedAt: true, inviter: { select: person.select } },
-    }),
-    db().user.count({ where }),
-  ])
-  const ids = rows.map((r) => r.id)
-  const [orders, commission] = await Promise.all([
-    db().order.groupBy({ by: ['userId'], where: { userId: { in: ids }, status: 'SUCCESS' }, _count: true, _sum: { amount: true } }),
-    db().commissionRecord.groupBy({ by: ['inviteeId', 'account'], where: { inviteeId: { in: ids }, status: 'SUCCESS' }, _sum: { amount: true } }),
-  ])
-  return {
-    total,
-    list: rows.map((r) => {
-      const o = orders.find((x) => x.userId === r.id)
-      const c = (account: string) => commission.find((x) => x.inviteeId === r.id && x.account === account)?._sum.amount ?? 0
-      return {
-        inviter: r.inviter!,
-        invitee: { id: r.id, name: r.name, username: r.username },
-        invitedAt: (r.invitedAt ?? new Date(0)).toISOString(),
-        orders: o?._count ?? 0,
-        paid: o?._sum.amount ?? 0,
-        commission: { balance: c('BALANCE'), points: c('POINTS') },
-      }
-    }),
-  }
+  const like = query.keyword ? `%${escapeLike(query.keyword)}%` : ''
+  const where = query.keyword
+    ? Prisma.sql`"inviterId" IS NOT NULL AND ("id" = ANY ((SELECT "ids" FROM "named")::text[]) OR "inviterId" = ANY ((SELECT "ids" FROM "named")::text[]))`
+    : Prisma.sql`"inviterId" IS NOT NULL`
+  const named = query.keyword
+    ? Prisma.sql`"named" AS MATERIALIZED (SELECT ARRAY(SELECT "id" FROM "User" WHERE "id" = ${query.keyword} OR "username" ILIKE ${like} OR "name" ILIKE ${like}) AS "ids"),`
+    : Prisma.empty
+  const { skip, take } = pageArgs(query)
+  const rows = await readRows<InviteRelationRow[]>(
+    Prisma.sql`
+    WITH ${named}
+    "page" AS MATERIALIZED (
+      SELECT "id", "name", "username", "invitedAt", "inviterId" FROM "User" WHERE ${where} ORDER BY "invitedAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}
+    ),
+    "earned" AS MATERIALIZED (
+      SELECT "inviteeId", coalesce(sum("amount") FILTER (WHERE "account" = 'BALANCE'), 0) AS "balance", coalesce(sum("amount") FILTER (WHERE "account" = 'POINTS'), 0) AS "points"
+      FROM "CommissionRecord" WHERE "inviteeId" = ANY (ARRAY(SELECT "id" FROM "page")) AND "status" = 'SUCCESS' GROUP BY "inviteeId"
+    )
+    SELECT k."total", ${relationRowJson} AS "row"
+    FROM (SELECT count(*)::int AS "total" FROM "User" WHERE ${where}) k
+    LEFT JOIN LATERAL (SELECT * FROM "page") u ON true
+    LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = u."inviterId" LIMIT 1) i ON true
+    LEFT JOIN LATERAL (SELECT count(*) AS "orders", coalesce(sum("amount"), 0) AS "paid" FROM "Order" WHERE "userId" = u."id" AND "status" = 'SUCCESS') o ON true
+    LEFT JOIN LATERAL (SELECT "balance", "points" FROM "earned" WHERE "inviteeId" = u."id" LIMIT 1) c ON true
+    ORDER BY u."invitedAt" DESC, u."id" DESC`,
+    dbPool('generic'),
+  )
+  return { total: rows[0]?.total ?? 0, list: rows.flatMap((r) => r.row ?? []) }
 }
+
+/** Key by key as the console's list had them; JSON (not text): the answer keeps `total` first, so its rows are parsed. */
+const relationRowJson = jsonObjectOrNull<InviteRelation>(Prisma.sql`u."id" IS NOT NULL`, {
+  inviter: jsonObject({ id: Prisma.sql`i."id"`, name: Prisma.sql`i."name"`, username: Prisma.sql`i."username"` }),
+  invitee: jsonObject({ id: Prisma.sql`u."id"`, name: Prisma.sql`u."name"`, username: Prisma.sql`u."username"` }),
+  invitedAt: isoText(Prisma.sql`coalesce(u."invitedAt", '1970-01-01 00:00:00'::timestamp)`),
+  orders: Prisma.sql`o."orders"`,
+  paid: Prisma.sql`o."paid"`,
+  commission: jsonObject({ balance: Prisma.sql`coalesce(c."balance", 0)`, points: Prisma.sql`coalesce(c."points", 0)` }),
+})

@@ -1,13 +1,18 @@
 import 'server-only'
 import { open, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { db } from '@/lib/db'
+import { db, dbPool } from '@/lib/db'
+import { isoText, jsonObject } from '@/lib/db/json-rows'
+import { escapeLike } from '@/lib/db/like'
+import { pageLimit, readRows } from '@/lib/db/read-rows'
+import { Prisma } from '@/lib/generated/prisma/client'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { frameAt, probeVideo, runFfmpeg, withScratch } from '@/lib/generation/video-file'
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { payloadTooLarge, readBodyWithin } from '@/lib/http/body-limit'
-import type { TPageQuery } from '@/lib/http/pagination'
+import { jsonList } from '@/lib/http/json-list'
+import { pageArgs, type TPageQuery } from '@/lib/http/pagination'
 import { presignedGetUrl, readS3Head } from '@/lib/storage/s3-files'
 import { newKey, putFile, putFileFromPath } from '@/lib/storage/storage'
 import { reencodeImage, sniffImageType } from '@/lib/uploads/image-upload'
@@ -171,39 +176,70 @@ export async function listAdminVideos(q: TPageQuery & { keyword?: string }): Pro
   return { list: rows.map((r) => toAdmin(r, stats.get(r.id)?.count ?? 0, stats.get(r.id)?.revenue ?? 0)), total }
 }
 
-/** GET /api/admin/video-purchases: the purchases (per user and item), newest first, and revenue per item. */
-export async function listVideoPurchases(q: TPageQuery & { videoId?: string; user?: string }) {
-  const where = {
-    ...(q.videoId ? { videoId: q.videoId } : {}),
-    ...(q.user ? { user: { OR: [{ id: q.user }, { username: { contains: q.user } }] } } : {}),
-  }
-  const [rows, total, perItem] = await Promise.all([
-    db().videoPurchase.findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      skip: (q.page - 1) * q.pageSize,
-      take: q.pageSize,
-      select: {
-        id: true,
-        price: true,
-        createdAt: true,
-        orderId: true,
-        user: { select: { id: true, username: true } },
-        video: { select: { id: true, title: true } },
-      },
-    }),
-    db().videoPurchase.count({ where }),
-    db().videoPurchase.groupBy({ by: ['videoId'], _count: { _all: true }, _sum: { price: true }, orderBy: { _sum: { price: 'desc' } }, take: 50 }),
-  ])
-  const titles = new Map(
-    (await db().video.findMany({ where: { id: { in: perItem.map((p) => p.videoId) } }, select: { id: true, title: true } })).map((v) => [v.id, v.title]),
-  )
-  return {
-    list: rows.map((r) => ({ id: r.id, price: r.price, createdAt: r.createdAt.toISOString(), orderId: r.orderId, user: r.user, video: r.video })),
-    total,
-    perItem: perItem.map((p) => ({ videoId: p.videoId, title: titles.get(p.videoId) ?? '', purchases: p._count._all, revenue: p._sum.price ?? 0 })),
-  }
+export type AdminVideoPurchase = {
+  id: string
+  price: number
+  createdAt: string
+  orderId: string
+  user: { id: string; username: string }
+  video: { id: string; title: string }
 }
+export type VideoRevenue = { videoId: string; title: string; purchases: number; revenue: number }
+
+type PurchasesRow = { total: number; rows: string | null; perItem: VideoRevenue[] }
+
+/**
+ * GET /api/admin/video-purchases: the purchases (per user and item), newest first, and revenue
+ * per item, in one statement of one row: the total; the page, cut before each row's user and
+ * video are looked up by key, its rows written as JSON and joined in order; and the 50 items
+ * that earned most (over every purchase, whatever the filters), with their titles.
+ */
+export async function listVideoPurchases(q: TPageQuery & { videoId?: string; user?: string }) {
+  const conditions = [
+    q.videoId ? Prisma.sql`"videoId" = ${q.videoId}` : null,
+    q.user ? Prisma.sql`"userId" = ANY (ARRAY(SELECT "id" FROM "User" WHERE "id" = ${q.user} OR "username" LIKE ${`%${escapeLike(q.user)}%`}))` : null,
+  ].filter((c) => c !== null)
+  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty
+  const { skip, take } = pageArgs(q)
+  const [found] = await readRows<PurchasesRow[]>(
+    Prisma.sql`
+    SELECT k."total", r."rows", i."perItem"
+    FROM (SELECT count(*)::int AS "total" FROM "VideoPurchase" ${where}) k,
+    (
+      SELECT string_agg(${purchaseRowJson}::text, ',' ORDER BY p."createdAt" DESC, p."id" DESC) AS "rows"
+      FROM (SELECT * FROM "VideoPurchase" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) p
+      LEFT JOIN LATERAL (SELECT "id", "username" FROM "User" WHERE "id" = p."userId" LIMIT 1) u ON true
+      LEFT JOIN LATERAL (SELECT "id", "title" FROM "Video" WHERE "id" = p."videoId" LIMIT 1) v ON true
+    ) r,
+    (
+      SELECT coalesce(json_agg(${revenueJson} ORDER BY g."revenue" DESC), '[]'::json) AS "perItem"
+      FROM (SELECT "videoId", count(*) AS "purchases", sum("price") AS "revenue" FROM "VideoPurchase" GROUP BY "videoId" ORDER BY sum("price") DESC LIMIT 50) g
+      LEFT JOIN LATERAL (SELECT "title" FROM "Video" WHERE "id" = g."videoId" LIMIT 1) t ON true
+    ) i`,
+    dbPool('generic'),
+  )
+  return jsonList<AdminVideoPurchase, { total: number; perItem: VideoRevenue[] }>(found?.rows ? [found.rows] : [], {
+    total: found?.total ?? 0,
+    perItem: found?.perItem ?? [],
+  })
+}
+
+/** Key by key in the order of the Prisma select it replaces. */
+const purchaseRowJson = jsonObject<AdminVideoPurchase>({
+  id: Prisma.sql`p."id"`,
+  price: Prisma.sql`p."price"`,
+  createdAt: isoText(Prisma.sql`p."createdAt"`),
+  orderId: Prisma.sql`p."orderId"`,
+  user: jsonObject({ id: Prisma.sql`u."id"`, username: Prisma.sql`u."username"` }),
+  video: jsonObject({ id: Prisma.sql`v."id"`, title: Prisma.sql`v."title"` }),
+})
+
+const revenueJson = jsonObject<VideoRevenue>({
+  videoId: Prisma.sql`g."videoId"`,
+  title: Prisma.sql`coalesce(t."title", '')`,
+  purchases: Prisma.sql`g."purchases"`,
+  revenue: Prisma.sql`coalesce(g."revenue", 0)`,
+})
 
 async function statsOf(ids: string[]) {
   const rows = await db().videoPurchase.groupBy({ by: ['videoId'], where: { videoId: { in: ids } }, _count: { _all: true }, _sum: { price: true } })

@@ -12,7 +12,8 @@ import * as bindInvite from '@/app/api/users/bind_invite/route'
 import * as myInvite from '@/app/api/users/my/invite/route'
 import * as myRecords from '@/app/api/users/my/invite/records/route'
 import { db } from '@/lib/db'
-import { maskName } from '@/lib/invites/schemas'
+import type { Prisma } from '@/lib/generated/prisma/client'
+import { maskName, type TCommissionRecordQuery, type TInviteRelationQuery } from '@/lib/invites/schemas'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { reconcileOrders } from '@/lib/payments/reconcile-orders'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -211,8 +212,60 @@ describe('the console', () => {
       rate: 10,
     })
     expect(expectOk(await callRoute(commissionRecords.GET, { token: admin.token, query: { keyword: '佣金查询人', status: 'CANCELED' } })).total).toBe(0)
+    // Key for key what the Prisma query it replaced answered: filters, both sides of a record,
+    // notes, an empty page and a page past the end (the earlier tests left records of every kind).
+    for (const query of [
+      {},
+      { pageSize: 5 },
+      { page: 3, pageSize: 7 },
+      { page: 99 },
+      { keyword: '佣金查询人' },
+      { keyword: '查询' },
+      { keyword: inviter.username.toUpperCase() },
+      { keyword: buyer!.id },
+      { keyword: buyer!.username.slice(1, 5) },
+      { keyword: '没有这个人' },
+      { orderType: 'MEMBERSHIP' },
+      { status: 'CANCELED' },
+      { status: 'SUCCESS', orderType: 'POINTS', pageSize: 3, page: 2 },
+      { keyword: '佣金查询人', orderType: 'POINTS', status: 'SUCCESS' },
+      { keyword: '佣金查询人', status: 'CANCELED' },
+    ] as const) {
+      const answer = expectOk(await callRoute(commissionRecords.GET, { token: admin.token, query: query as Record<string, string | number> }))
+      expect(Object.keys(answer)).toEqual(['total', 'list'])
+      expect(JSON.stringify(answer)).toBe(JSON.stringify(await previousCommissionRecords({ page: 1, pageSize: 20, ...query })))
+    }
+    expect((await previousCommissionRecords({ page: 1, pageSize: 100 })).list.some((r) => r.note !== null)).toBe(true)
+    // Unlike Prisma's contains, % and _ in the keyword are the characters typed (lib/db/like.ts), as in the other console lists.
+    for (const keyword of ['%', 'lq_', '\\']) {
+      expect(expectOk(await callRoute(commissionRecords.GET, { token: admin.token, query: { keyword } }))).toEqual({ total: 0, list: [] })
+    }
     const rel = expectOk(await callRoute(relations.GET, { token: admin.token, query: { keyword: '佣金查询人' } }))
     expect(rel.list[0]).toMatchObject({ orders: 1, paid: 990, commission: { balance: 99, points: 0 } })
+    // The relations: key for key what the Prisma queries they replaced answered (the earlier
+    // tests left invitees with orders and commission in both accounts; one more has no order).
+    await invitedBy(inviter, 1)
+    for (const query of [
+      {},
+      { pageSize: 5 },
+      { page: 3, pageSize: 30 },
+      { page: 99 },
+      { keyword: '佣金查询人' },
+      { keyword: '查询' },
+      { keyword: buyer!.username.toUpperCase() },
+      { keyword: buyer!.id },
+      { keyword: inviter.id },
+      { keyword: '没有这个人' },
+    ] as const) {
+      const answer = expectOk(await callRoute(relations.GET, { token: admin.token, query: query as Record<string, string | number> }))
+      expect(Object.keys(answer)).toEqual(['total', 'list'])
+      expect(JSON.stringify(answer)).toBe(JSON.stringify(await previousInviteRelations({ page: 1, pageSize: 20, ...query })))
+    }
+    const all = [...(await previousInviteRelations({ page: 1, pageSize: 100 })).list, ...(await previousInviteRelations({ page: 2, pageSize: 100 })).list]
+    expect(all.some((r) => r.commission.points > 0)).toBe(true)
+    expect(all.some((r) => r.commission.balance > 0)).toBe(true)
+    expect(all.some((r) => r.orders === 0)).toBe(true)
+    expect(expectOk(await callRoute(relations.GET, { token: admin.token, query: { keyword: '%' } }))).toEqual({ total: 0, list: [] })
     // The inviter's own records: the whole answer, the invitee's name masked.
     const record = await db().commissionRecord.findUniqueOrThrow({ where: { orderId: order.id }, include: { invitee: { select: { name: true } } } })
     const mine = expectOk(await callRoute(myRecords.GET, { token: inviter.token }))
@@ -239,3 +292,86 @@ describe('the console', () => {
     expectFail(await callRoute(commissionRecords.GET, { token: user.token }), 403)
   })
 })
+
+/** The Prisma queries listCommissionRecords made before it became one statement (as they were). */
+async function previousCommissionRecords(query: TCommissionRecordQuery) {
+  const person = { select: { id: true, name: true, username: true } } as const
+  const matching = (keyword: string): Prisma.UserWhereInput => ({
+    OR: [{ id: keyword }, { username: { contains: keyword, mode: 'insensitive' } }, { name: { contains: keyword, mode: 'insensitive' } }],
+  })
+  const where: Prisma.CommissionRecordWhereInput = {
+    ...(query.keyword ? { OR: [{ inviter: matching(query.keyword) }, { invitee: matching(query.keyword) }] } : {}),
+    ...(query.orderType ? { orderType: query.orderType } : {}),
+    ...(query.status ? { status: query.status } : {}),
+  }
+  const [rows, total] = await Promise.all([
+    db().commissionRecord.findMany({
+      where,
+      orderBy: { id: 'desc' },
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+      include: { inviter: person, invitee: person, order: { select: { outTradeNo: true } } },
+    }),
+    db().commissionRecord.count({ where }),
+  ])
+  return {
+    total,
+    list: rows.map((r) => ({
+      id: r.id,
+      orderId: r.orderId,
+      outTradeNo: r.order.outTradeNo,
+      inviter: r.inviter,
+      invitee: r.invitee,
+      orderType: r.orderType,
+      orderAmount: r.orderAmount,
+      rate: r.rate,
+      account: r.account,
+      amount: r.amount,
+      status: r.status,
+      note: r.note,
+      createdAt: r.createdAt.toISOString(),
+    })),
+  }
+}
+
+/** The Prisma queries listInviteRelations made before it became one statement (as they were). */
+async function previousInviteRelations(query: TInviteRelationQuery) {
+  const person = { select: { id: true, name: true, username: true } } as const
+  const matching = (keyword: string): Prisma.UserWhereInput => ({
+    OR: [{ id: keyword }, { username: { contains: keyword, mode: 'insensitive' } }, { name: { contains: keyword, mode: 'insensitive' } }],
+  })
+  const where: Prisma.UserWhereInput = {
+    inviterId: { not: null },
+    ...(query.keyword ? { OR: [matching(query.keyword), { inviter: matching(query.keyword) }] } : {}),
+  }
+  const [rows, total] = await Promise.all([
+    db().user.findMany({
+      where,
+      orderBy: [{ invitedAt: 'desc' }, { id: 'desc' }],
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+      select: { id: true, name: true, username: true, invitedAt: true, inviter: { select: person.select } },
+    }),
+    db().user.count({ where }),
+  ])
+  const ids = rows.map((r) => r.id)
+  const [orders, commission] = await Promise.all([
+    db().order.groupBy({ by: ['userId'], where: { userId: { in: ids }, status: 'SUCCESS' }, _count: true, _sum: { amount: true } }),
+    db().commissionRecord.groupBy({ by: ['inviteeId', 'account'], where: { inviteeId: { in: ids }, status: 'SUCCESS' }, _sum: { amount: true } }),
+  ])
+  return {
+    total,
+    list: rows.map((r) => {
+      const o = orders.find((x) => x.userId === r.id)
+      const c = (account: string) => commission.find((x) => x.inviteeId === r.id && x.account === account)?._sum.amount ?? 0
+      return {
+        inviter: r.inviter!,
+        invitee: { id: r.id, name: r.name, username: r.username },
+        invitedAt: (r.invitedAt ?? new Date(0)).toISOString(),
+        orders: o?._count ?? 0,
+        paid: o?._sum.amount ?? 0,
+        commission: { balance: c('BALANCE'), points: c('POINTS') },
+      }
+    }),
+  }
+}

@@ -189,6 +189,33 @@ describe('buying', () => {
     const report = expectOk(await callRoute(purchases.GET, { token: admin.token, query: { user: user.username } }))
     expect(report.total).toBe(3)
     expect(report.perItem.find((p: { videoId: string }) => p.videoId === ids.c)).toMatchObject({ purchases: 1, revenue: 700 })
+    // Key for key what the Prisma queries it replaced answered, filters, an empty page and a
+    // page past the end included (items with the same revenue: an order neither fixes, compared by id).
+    const byRevenue = (answer: { perItem: { videoId: string; revenue: number }[] }) => ({
+      ...answer,
+      perItem: [...answer.perItem].sort((x, y) => y.revenue - x.revenue || x.videoId.localeCompare(y.videoId)),
+    })
+    for (const query of [
+      {},
+      { pageSize: 2 },
+      { page: 2, pageSize: 2 },
+      { page: 99 },
+      { user: user.username },
+      { user: user.username.slice(2, 6).toUpperCase() },
+      { user: user.id },
+      { user: '没有这个人' },
+      { videoId: ids.c },
+      { videoId: ids.a, user: user.username.slice(1) },
+      { videoId: 'no-such-video' },
+    ]) {
+      const answer = expectOk(await callRoute(purchases.GET, { token: admin.token, query: query as Record<string, string | number> }))
+      expect(Object.keys(answer)).toEqual(['list', 'total', 'perItem'])
+      expect(JSON.stringify(byRevenue(answer))).toBe(JSON.stringify(byRevenue(await previousPurchases({ page: 1, pageSize: 20, ...query }))))
+    }
+    // Unlike Prisma's contains, % and _ are the characters typed (lib/db/like.ts), as in the other console lists.
+    for (const name of ['%', 'user_']) {
+      expect(expectOk(await callRoute(purchases.GET, { token: admin.token, query: { user: name } })).list).toEqual([])
+    }
 
     // A refund takes the items back.
     expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: batch.order.id }, body: { reason: '测试退款' } }))
@@ -312,3 +339,37 @@ describe('abandoned uploads', () => {
     expect(await db().videoUpload.count({ where: { id: started.id } })).toBe(0)
   })
 })
+
+/** The Prisma queries listVideoPurchases made before it became one statement (as they were). */
+async function previousPurchases(q: { page: number; pageSize: number; videoId?: string; user?: string }) {
+  const where = {
+    ...(q.videoId ? { videoId: q.videoId } : {}),
+    ...(q.user ? { user: { OR: [{ id: q.user }, { username: { contains: q.user } }] } } : {}),
+  }
+  const [rows, total, perItem] = await Promise.all([
+    db().videoPurchase.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      skip: (q.page - 1) * q.pageSize,
+      take: q.pageSize,
+      select: {
+        id: true,
+        price: true,
+        createdAt: true,
+        orderId: true,
+        user: { select: { id: true, username: true } },
+        video: { select: { id: true, title: true } },
+      },
+    }),
+    db().videoPurchase.count({ where }),
+    db().videoPurchase.groupBy({ by: ['videoId'], _count: { _all: true }, _sum: { price: true }, orderBy: { _sum: { price: 'desc' } }, take: 50 }),
+  ])
+  const titles = new Map(
+    (await db().video.findMany({ where: { id: { in: perItem.map((p) => p.videoId) } }, select: { id: true, title: true } })).map((v) => [v.id, v.title]),
+  )
+  return {
+    list: rows.map((r) => ({ id: r.id, price: r.price, createdAt: r.createdAt.toISOString(), orderId: r.orderId, user: r.user, video: r.video })),
+    total,
+    perItem: perItem.map((p) => ({ videoId: p.videoId, title: titles.get(p.videoId) ?? '', purchases: p._count._all, revenue: p._sum.price ?? 0 })),
+  }
+}
