@@ -14,6 +14,16 @@ import * as adminWallRoute from '@/app/api/admin/wall/route'
 import * as tasksRoute from '@/app/api/tasks/route'
 import * as usersRoute from '@/app/api/users/route'
 import * as wallRoute from '@/app/api/wall/route'
+import * as myOrdersRoute from '@/app/api/orders/route'
+import * as mjTasksRoute from '@/app/api/mj/tasks/route'
+import * as ledgerRoute from '@/app/api/users/ledger/route'
+import * as myCommissionRoute from '@/app/api/users/my/invite/records/route'
+import * as conversationsRoute from '@/app/api/chat/conversations/route'
+import * as myVideosRoute from '@/app/api/videos/mine/route'
+import * as membersRoute from '@/app/api/admin/memberships/route'
+import * as videoPurchasesRoute from '@/app/api/admin/video-purchases/route'
+import * as commissionRecordsRoute from '@/app/api/admin/commission/records/route'
+import * as invitesRoute from '@/app/api/admin/invites/route'
 import { dbPool } from '@/lib/db'
 import { callRoute, createUser } from '../helpers/call-route'
 
@@ -42,6 +52,16 @@ const LISTS = [
   ['GET /api/admin/charge-records', chargeRecordsRoute.GET, 'admin'],
   ['GET /api/tasks', tasksRoute.GET, 'user'],
   ['GET /api/wall', wallRoute.GET, 'user'],
+  ['GET /api/orders', myOrdersRoute.GET, 'user'],
+  ['GET /api/mj/tasks', mjTasksRoute.GET, 'user'],
+  ['GET /api/users/ledger', ledgerRoute.GET, 'user'],
+  ['GET /api/users/my/invite/records', myCommissionRoute.GET, 'user'],
+  ['GET /api/chat/conversations', conversationsRoute.GET, 'user'],
+  ['GET /api/videos/mine', myVideosRoute.GET, 'user'],
+  ['GET /api/admin/memberships', membersRoute.GET, 'admin'],
+  ['GET /api/admin/video-purchases', videoPurchasesRoute.GET, 'admin'],
+  ['GET /api/admin/commission/records', commissionRecordsRoute.GET, 'admin'],
+  ['GET /api/admin/invites', invitesRoute.GET, 'admin'],
 ] as const
 
 describe('list pages', () => {
