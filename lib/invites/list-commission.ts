@@ -143,7 +143,7 @@ type InviteRelationRow = { total: number; row: InviteRelation | null }
  * side: id, or username or name containing it, case-insensitive); the total and the page are
  * cut on the invited users; each row's inviter and paid orders are looked up by key (the
  * ("userId", "createdAt") index); the commission earned on the page's invitees is summed in
- * one pass (no index leads with "inviteeId") and looked up by key. An empty page is one row:
+ * one pass (by the "inviteeId" index) and looked up by key. An empty page is one row:
  * the total.
  */
 export async function listInviteRelations(query: TInviteRelationQuery): Promise<Page<InviteRelation>> {
