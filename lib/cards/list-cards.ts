@@ -77,7 +77,7 @@ const cardRowJson = jsonRowText<Listed<AdminCardRow>>(Prisma.sql`c."id" IS NOT N
  * conditions are indexed, so even thousands of cards make one quick answer.
  */
 export async function listMyCards(userId: string): Promise<Listed<MyCard>[]> {
-  // The columns in MyCard's order (toMyCard's), so each row is already the answer's object.
+  // The columns in the order toMyCard's output has them, so each row is already the answer's object.
   return readRows<Listed<MyCard>[]>(
     Prisma.sql`
     SELECT "id", "cardNo", "points", "createdAt", "usedAt", "expiresAt", "keyMask" AS "cardKey", "disabledAt" IS NOT NULL AS "isDisabled"

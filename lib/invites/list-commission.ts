@@ -82,6 +82,7 @@ type AdminCommissionRow = { total: number; row: AdminCommissionRecord | null }
  */
 export async function listCommissionRecords(query: TCommissionRecordQuery): Promise<Page<AdminCommissionRecord>> {
   const like = query.keyword ? `%${escapeLike(query.keyword)}%` : ''
+  // `::text[]`: without it PostgreSQL reads `= ANY ((SELECT …))` as a comparison with each row of the subquery.
   const conditions = [
     query.keyword ? Prisma.sql`("inviterId" = ANY ((SELECT "ids" FROM "named")::text[]) OR "inviteeId" = ANY ((SELECT "ids" FROM "named")::text[]))` : null,
     query.orderType ? Prisma.sql`"orderType" = ${query.orderType}::"OrderType"` : null,

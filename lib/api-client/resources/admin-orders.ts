@@ -14,10 +14,7 @@ export type AdminOrder = Json<AdminOrderListRow>
 
 export type OrderNotification = { id: number; channel: string; outcome: string; detail: string | null; eventId: string | null; receivedAt: string }
 
-/**
- * One order with the provider's transaction id, what it grants and every notification received
- * for it. (getOrderForAdmin answers these beside the view's fields; its declared type names only the view's.)
- */
+/** One order with the provider's transaction id, what it grants and every notification received for it (getOrderForAdmin). */
 export type AdminOrderDetail = Json<AdminOrderView> & { grant: unknown; notifications: OrderNotification[] }
 
 export type AdminOrderListParams = {
