@@ -13,6 +13,7 @@ import type { Page } from '@/lib/http/pagination'
 import { beijingRange } from '@/lib/beijing-time'
 import { fulfilOrder } from './fulfil-order'
 import { keptFilters } from './kept-filters'
+import { ORDER_VIEW_FIELDS } from './order-json'
 import type { AdminOrderListRow, AdminOrderView } from './order-views'
 import type { TAdminOrderQuery } from './schemas'
 
@@ -53,51 +54,28 @@ export async function listOrdersForAdmin(query: TAdminOrderQuery): Promise<Page<
   return jsonPage<Listed<AdminOrderListRow>>(rows)
 }
 
-/** Key by key in the order the console's Prisma select gives them. */
+const { paidAt: _paidAt, expiresAt: _expiresAt, ...LISTED_ORDER_FIELDS } = ORDER_VIEW_FIELDS
+const ORDER_USER_JSON = jsonObject({ id: Prisma.sql`u."id"`, name: Prisma.sql`u."name"`, username: Prisma.sql`u."username"` })
+
+/** Key by key in the order the console's Prisma select gives them (no paidAt or expiresAt: the detail's). */
 const orderRowJson = jsonRowText<Listed<AdminOrderListRow>>(Prisma.sql`o."id" IS NOT NULL`, {
-  id: Prisma.sql`o."id"`,
-  outTradeNo: Prisma.sql`o."outTradeNo"`,
-  type: Prisma.sql`o."type"`,
-  subject: Prisma.sql`o."subject"`,
-  amount: Prisma.sql`o."amount"`,
-  channel: Prisma.sql`o."channel"`,
-  tradeType: Prisma.sql`o."tradeType"`,
-  alipayMethod: Prisma.sql`o."alipayMethod"`,
-  status: Prisma.sql`o."status"`,
-  createdAt: isoText(Prisma.sql`o."createdAt"`),
-  refundedAt: isoText(Prisma.sql`o."refundedAt"`),
+  ...LISTED_ORDER_FIELDS,
   flag: Prisma.sql`o."flag"`,
-  user: jsonObject({ id: Prisma.sql`u."id"`, name: Prisma.sql`u."name"`, username: Prisma.sql`u."username"` }),
+  user: ORDER_USER_JSON,
 })
 
 type OrderNotificationRow = { id: number; channel: PayChannel; outcome: string; detail: string | null; eventId: string | null; receivedAt: string }
 
 /** The console's detail of an order: its view, what it grants and every notification received for it. */
-export type AdminOrderDetail = Omit<Listed<AdminOrderView>, 'notificationCount'> & {
-  grant: Prisma.JsonValue
-  notifications: OrderNotificationRow[]
-  notificationCount: number
-}
+export type AdminOrderDetail = Listed<AdminOrderView> & { grant: Prisma.JsonValue; notifications: OrderNotificationRow[] }
 
 /** Key by key in the order the Prisma select (ADMIN_ORDER_SELECT, grant, notifications) and adminOrderView gave them. */
 const orderDetailJson = jsonObject<AdminOrderDetail>({
-  id: Prisma.sql`o."id"`,
-  outTradeNo: Prisma.sql`o."outTradeNo"`,
-  type: Prisma.sql`o."type"`,
-  subject: Prisma.sql`o."subject"`,
-  amount: Prisma.sql`o."amount"`,
-  channel: Prisma.sql`o."channel"`,
-  tradeType: Prisma.sql`o."tradeType"`,
-  alipayMethod: Prisma.sql`o."alipayMethod"`,
-  status: Prisma.sql`o."status"`,
-  createdAt: isoText(Prisma.sql`o."createdAt"`),
-  paidAt: isoText(Prisma.sql`o."paidAt"`),
-  expiresAt: isoText(Prisma.sql`o."expiresAt"`),
-  refundedAt: isoText(Prisma.sql`o."refundedAt"`),
+  ...ORDER_VIEW_FIELDS,
   providerTxnId: Prisma.sql`o."providerTxnId"`,
   flag: Prisma.sql`o."flag"`,
   refundReason: Prisma.sql`o."refundReason"`,
-  user: jsonObject({ id: Prisma.sql`u."id"`, name: Prisma.sql`u."name"`, username: Prisma.sql`u."username"` }),
+  user: ORDER_USER_JSON,
   grant: Prisma.sql`o."grant"`,
   notifications: Prisma.sql`n."list"`,
   notificationCount: Prisma.sql`n."count"`,

@@ -1,11 +1,12 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
-import { isoText, jsonRowText } from '@/lib/db/json-rows'
+import { jsonRowText } from '@/lib/db/json-rows'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
+import { ORDER_VIEW_FIELDS } from './order-json'
 import { ORDER_SELECT, type OrderView } from './order-views'
 import type { PaymentInstructions } from './prepay'
 import { cancelPending, closeAtProvider, queryProvider } from './provider-status'
@@ -39,22 +40,7 @@ const ORDER_COLUMNS = Prisma.raw(
     .join(', '),
 )
 
-/** Key by key in the order ORDER_SELECT gives them. */
-const myOrderRowJson = jsonRowText<Listed<OrderView>>(Prisma.sql`o."id" IS NOT NULL`, {
-  id: Prisma.sql`o."id"`,
-  outTradeNo: Prisma.sql`o."outTradeNo"`,
-  type: Prisma.sql`o."type"`,
-  subject: Prisma.sql`o."subject"`,
-  amount: Prisma.sql`o."amount"`,
-  channel: Prisma.sql`o."channel"`,
-  tradeType: Prisma.sql`o."tradeType"`,
-  alipayMethod: Prisma.sql`o."alipayMethod"`,
-  status: Prisma.sql`o."status"`,
-  createdAt: isoText(Prisma.sql`o."createdAt"`),
-  paidAt: isoText(Prisma.sql`o."paidAt"`),
-  expiresAt: isoText(Prisma.sql`o."expiresAt"`),
-  refundedAt: isoText(Prisma.sql`o."refundedAt"`),
-})
+const myOrderRowJson = jsonRowText<Listed<OrderView>>(Prisma.sql`o."id" IS NOT NULL`, ORDER_VIEW_FIELDS)
 
 export type MyOrderView = OrderView & { payment?: PaymentInstructions }
 

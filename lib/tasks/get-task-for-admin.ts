@@ -1,9 +1,10 @@
 import 'server-only'
-import { isoText, jsonObject, jsonObjectOrNull } from '@/lib/db/json-rows'
+import { isoText, jsonObject } from '@/lib/db/json-rows'
 import { readRows, type Listed } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { LedgerKind } from '@/lib/generated/prisma/enums'
 import { notFound } from '@/lib/http/app-error'
+import { TASK_VIEW_FIELDS } from './task-page-row'
 import type { TaskView } from './task-views'
 
 type LedgerRow = { id: number; kind: LedgerKind; amount: number; balanceAfter: number; reference: string; createdAt: Date }
@@ -27,27 +28,7 @@ export type AdminTaskDetail = TaskView & {
  * detail's columns, then the ledger): the task (t), its wall entry (w), model (m) and owner (u).
  */
 const TASK_DETAIL_JSON = jsonObject<Listed<AdminTaskDetail>>({
-  id: Prisma.sql`t."id"`,
-  type: Prisma.sql`t."type"`,
-  status: Prisma.sql`t."status"`,
-  stage: Prisma.sql`t."stage"`,
-  progress: Prisma.sql`t."progress"`,
-  params: Prisma.sql`coalesce(t."params", '{}')`,
-  chargedPoints: Prisma.sql`t."chargedPoints"`,
-  errorMessage: Prisma.sql`t."errorMessage"`,
-  results: Prisma.sql`coalesce(t."results", '[]')`,
-  videos: Prisma.sql`coalesce(t."videos", '[]')`,
-  parentId: Prisma.sql`t."parentId"`,
-  action: Prisma.sql`t."action"`,
-  buttons: Prisma.sql`coalesce(t."buttons", '[]')`,
-  previewUrl: Prisma.sql`t."previewUrl"`,
-  isRecommended: Prisma.sql`t."isRecommended"`,
-  wallWork: jsonObjectOrNull(Prisma.sql`w."id" IS NOT NULL`, { id: Prisma.sql`w."id"`, status: Prisma.sql`w."status"`, featured: Prisma.sql`w."featured"` }),
-  refundedAt: isoText(Prisma.sql`t."refundedAt"`),
-  createdAt: isoText(Prisma.sql`t."createdAt"`),
-  startedAt: isoText(Prisma.sql`t."startedAt"`),
-  finishedAt: isoText(Prisma.sql`t."finishedAt"`),
-  model: jsonObject({ id: Prisma.sql`m."id"`, name: Prisma.sql`m."name"` }),
+  ...TASK_VIEW_FIELDS,
   user: jsonObject({ id: Prisma.sql`u."id"`, username: Prisma.sql`u."username"`, name: Prisma.sql`u."name"` }),
   upstreamId: Prisma.sql`t."upstreamId"`,
   attempts: Prisma.sql`t."attempts"`,

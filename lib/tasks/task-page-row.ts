@@ -1,15 +1,14 @@
 import 'server-only'
 import { Prisma } from '@/lib/generated/prisma/client'
-import { isoText, jsonObject, jsonObjectOrNull, jsonRowText } from '@/lib/db/json-rows'
+import { isoText, jsonObject, jsonObjectOrNull, jsonRowText, type JsonFields } from '@/lib/db/json-rows'
 import type { Listed } from '@/lib/db/read-rows'
 import type { TaskView } from './task-views'
 
 /**
- * A task list page's row as JSON: the task (t) as its view shows it, key by key in the order
- * the Prisma select gives them, with its wall entry (w) and its model (m). Null for the
- * empty page's row of the total alone.
+ * The task (t) as its view shows it, key by key in the order the Prisma select gives them,
+ * with its wall entry (w) and its model (m): a list's row, and the start of the console's detail.
  */
-export const TASK_ROW_JSON = jsonRowText<Listed<TaskView>>(Prisma.sql`t."id" IS NOT NULL`, {
+export const TASK_VIEW_FIELDS: JsonFields<Listed<TaskView>> = {
   id: Prisma.sql`t."id"`,
   type: Prisma.sql`t."type"`,
   status: Prisma.sql`t."status"`,
@@ -31,4 +30,7 @@ export const TASK_ROW_JSON = jsonRowText<Listed<TaskView>>(Prisma.sql`t."id" IS 
   startedAt: isoText(Prisma.sql`t."startedAt"`),
   finishedAt: isoText(Prisma.sql`t."finishedAt"`),
   model: jsonObject({ id: Prisma.sql`m."id"`, name: Prisma.sql`m."name"` }),
-})
+}
+
+/** A task list page's row as JSON text; null for the empty page's row of the total alone. */
+export const TASK_ROW_JSON = jsonRowText<Listed<TaskView>>(Prisma.sql`t."id" IS NOT NULL`, TASK_VIEW_FIELDS)
