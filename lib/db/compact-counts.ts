@@ -4,18 +4,24 @@ import { Prisma } from '@/lib/generated/prisma/client'
 export const COMPACT_COUNTS_JOB = 'compact-counts'
 
 /**
- * The console lists' totals are kept as rows of deltas that the triggers only ever insert
- * (migrations list_counts and other_list_counts say why); each table and the columns its
- * totals are filtered by.
+ * The console lists' totals and the reports' day totals are kept as rows of deltas that the
+ * triggers only ever insert (migrations list_counts, other_list_counts and day_totals say
+ * why); each table, the columns its totals are filtered by, and the columns summed.
  */
-const COUNTERS: Record<string, string[]> = {
-  CardCount: ['batchId', 'status'],
-  WallWorkCount: ['status', 'featured', 'reported'],
-  UserCount: ['role'],
-  TaskStatusCount: ['type', 'status'],
-  OrderCount: ['type', 'channel', 'status'],
-  ChargeRecordCount: ['type', 'channel', 'status'],
+const COUNTERS: Record<string, { keys: string[]; sums: string[] }> = {
+  CardCount: { keys: ['batchId', 'status'], sums: ['n'] },
+  WallWorkCount: { keys: ['status', 'featured', 'reported'], sums: ['n'] },
+  UserCount: { keys: ['role'], sums: ['n'] },
+  TaskStatusCount: { keys: ['type', 'status'], sums: ['n'] },
+  OrderCount: { keys: ['type', 'channel', 'status'], sums: ['n'] },
+  ChargeRecordCount: { keys: ['type', 'channel', 'status'], sums: ['n'] },
+  ChargeDayTotal: { keys: ['day', 'type', 'channel'], sums: ['n', 'amount'] },
+  UserDayCount: { keys: ['day'], sums: ['n'] },
+  TaskDayCount: { keys: ['day', 'type', 'status'], sums: ['n'] },
+  PointsDayTotal: { keys: ['day'], sums: ['issued', 'spent'] },
 }
+
+const quoted = (columns: string[]) => Prisma.raw(columns.map((c) => `"${c}"`).join(', '))
 
 /**
  * Folds each key's deltas into one row, so a total sums a few dozen rows however many
@@ -23,14 +29,16 @@ const COUNTERS: Record<string, string[]> = {
  * both or neither; a delta committed meanwhile is not in the statement's snapshot and stays.
  */
 export async function compactCounts(): Promise<void> {
-  for (const [table, keys] of Object.entries(COUNTERS)) {
+  for (const [table, { keys, sums }] of Object.entries(COUNTERS)) {
     const name = Prisma.raw(`"${table}"`)
-    const columns = Prisma.raw(keys.map((k) => `"${k}"`).join(', '))
+    const columns = quoted(keys)
+    const summed = Prisma.raw(sums.map((c) => `sum("${c}")`).join(', '))
+    const someNonZero = Prisma.raw(sums.map((c) => `sum("${c}") <> 0`).join(' OR '))
     await db().$executeRaw`
       WITH gone AS (
         DELETE FROM ${name} WHERE (${columns}) IN (SELECT ${columns} FROM ${name} GROUP BY ${columns} HAVING count(*) > 1)
-        RETURNING ${columns}, "n"
+        RETURNING ${columns}, ${quoted(sums)}
       )
-      INSERT INTO ${name} (${columns}, "n") SELECT ${columns}, sum("n") FROM gone GROUP BY ${columns} HAVING sum("n") <> 0`
+      INSERT INTO ${name} (${columns}, ${quoted(sums)}) SELECT ${columns}, ${summed} FROM gone GROUP BY ${columns} HAVING ${someNonZero}`
   }
 }

@@ -21,7 +21,15 @@ export const ZCreateOrderSchema = z.object({
 })
 export type TCreateOrder = z.infer<typeof ZCreateOrderSchema>
 
-const yyyymmdd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式为 YYYY-MM-DD')
+/** 2026-02-30 matches the pattern but is no day: Date.parse rolls it over (or fails), so it must come back unchanged. */
+function isCalendarDay(day: string): boolean {
+  const time = Date.parse(`${day}T00:00:00Z`)
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day
+}
+const yyyymmdd = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式为 YYYY-MM-DD')
+  .refine(isCalendarDay, '日期不存在')
 
 export const ZAdminOrderQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),

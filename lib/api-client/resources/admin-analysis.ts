@@ -1,7 +1,7 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import type { AnalysisDay } from '@/lib/analysis/site-analysis'
+import type { AnalysisDay } from '@/lib/analysis/day-totals'
 import { api } from '../request'
 
 export type { AnalysisDay }

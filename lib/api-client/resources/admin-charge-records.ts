@@ -2,7 +2,8 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import type { Page } from '@/lib/http/pagination'
-import type { ChargeRecordView, DayTotals } from '@/lib/payments/charge-records'
+import type { DayTotals } from '@/lib/analysis/day-totals'
+import type { ChargeRecordView } from '@/lib/payments/charge-records'
 import type { Json } from '../hooks'
 import { api } from '../request'
 import type { OrderStatus } from './orders'
