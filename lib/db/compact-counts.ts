@@ -11,7 +11,8 @@ export const COMPACT_COUNTS_JOB = 'compact-counts'
 const COUNTERS: Record<string, { keys: string[]; sums: string[] }> = {
   CardCount: { keys: ['batchId', 'status'], sums: ['n'] },
   WallWorkCount: { keys: ['status', 'featured', 'reported'], sums: ['n'] },
-  UserCount: { keys: ['role'], sums: ['n'] },
+  UserCount: { keys: ['role', 'invited'], sums: ['n'] },
+  CommissionRecordCount: { keys: ['orderType', 'status'], sums: ['n'] },
   TaskStatusCount: { keys: ['type', 'status'], sums: ['n'] },
   OrderCount: { keys: ['type', 'channel', 'status'], sums: ['n'] },
   ChargeRecordCount: { keys: ['type', 'channel', 'status'], sums: ['n'] },

@@ -92,12 +92,17 @@ export async function listCommissionRecords(query: TCommissionRecordQuery): Prom
   const named = query.keyword
     ? Prisma.sql`WITH "named" AS MATERIALIZED (SELECT ARRAY(SELECT "id" FROM "User" WHERE "id" = ${query.keyword} OR "username" ILIKE ${like} OR "name" ILIKE ${like}) AS "ids")`
     : Prisma.empty
+  // The exact total: by order type and status alone (the same columns), the counters the triggers
+  // on "CommissionRecord" keep with every write (migration invite_counts); a keyword counts its matches.
+  const total = query.keyword
+    ? Prisma.sql`SELECT count(*)::int AS "total" FROM "CommissionRecord" ${where}`
+    : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "CommissionRecordCount" ${where}`
   const { skip, take } = pageArgs(query)
   const rows = await readRows<AdminCommissionRow[]>(
     Prisma.sql`
     ${named}
     SELECT k."total", ${commissionRowJson} AS "row"
-    FROM (SELECT count(*)::int AS "total" FROM "CommissionRecord" ${where}) k
+    FROM (${total}) k
     LEFT JOIN LATERAL (SELECT * FROM "CommissionRecord" ${where} ORDER BY "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) r ON true
     LEFT JOIN LATERAL (SELECT "outTradeNo" FROM "Order" WHERE "id" = r."orderId" LIMIT 1) o ON true
     LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = r."inviterId" LIMIT 1) a ON true
@@ -155,6 +160,11 @@ export async function listInviteRelations(query: TInviteRelationQuery): Promise<
   const named = query.keyword
     ? Prisma.sql`"named" AS MATERIALIZED (SELECT ARRAY(SELECT "id" FROM "User" WHERE "id" = ${query.keyword} OR "username" ILIKE ${like} OR "name" ILIKE ${like}) AS "ids"),`
     : Prisma.empty
+  // The exact total: invited users are counted by the triggers on "User" (migration
+  // invite_counts); a keyword counts its matches.
+  const total = query.keyword
+    ? Prisma.sql`SELECT count(*)::int AS "total" FROM "User" WHERE ${where}`
+    : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "UserCount" WHERE "invited"`
   const { skip, take } = pageArgs(query)
   const rows = await readRows<InviteRelationRow[]>(
     Prisma.sql`
@@ -167,7 +177,7 @@ export async function listInviteRelations(query: TInviteRelationQuery): Promise<
       FROM "CommissionRecord" WHERE "inviteeId" = ANY (ARRAY(SELECT "id" FROM "page")) AND "status" = 'SUCCESS' GROUP BY "inviteeId"
     )
     SELECT k."total", ${relationRowJson} AS "row"
-    FROM (SELECT count(*)::int AS "total" FROM "User" WHERE ${where}) k
+    FROM (${total}) k
     LEFT JOIN LATERAL (SELECT * FROM "page") u ON true
     LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = u."inviterId" LIMIT 1) i ON true
     LEFT JOIN LATERAL (SELECT count(*) AS "orders", coalesce(sum("amount"), 0) AS "paid" FROM "Order" WHERE "userId" = u."id" AND "status" = 'SUCCESS') o ON true

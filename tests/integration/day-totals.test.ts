@@ -12,74 +12,38 @@ import { compactCounts } from '@/lib/db/compact-counts'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { chargeTotalsFromRows, siteAnalysisFromRows } from '../helpers/day-totals-oracle'
+import { keysDiffering, retrying, rollBackEven, watched } from '../helpers/counter-storm'
 
 let pool: pg.Pool
+let q: ReturnType<typeof retrying>
 beforeAll(() => {
   pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 12 })
+  q = retrying(pool)
 })
 afterAll(async () => {
   await pool.end()
 })
 
-// Each pair: the rows' own totals per day and key, and the day totals'; a key whose deltas
-// cancel out is no row, as a key with no rows.
-const PAIRS = {
-  charges: [
+// Per day and key, the rows' own totals and the day totals' agree; a key whose deltas cancel
+// out is no row, as a key with no rows.
+const MUST_BE_ZERO = {
+  charges: keysDiffering(
     `SELECT beijing_day("createdAt"), type, channel, count(*)::bigint, sum(amount)::bigint FROM "ChargeRecord" WHERE status = 'SUCCESS' GROUP BY 1, 2, 3`,
     `SELECT day, type, channel, sum(n)::bigint, sum(amount)::bigint FROM "ChargeDayTotal" GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(amount) <> 0`,
-  ],
-  users: [
+  ),
+  users: keysDiffering(
     `SELECT beijing_day("createdAt"), count(*)::bigint FROM "User" GROUP BY 1`,
     `SELECT day, sum(n)::bigint FROM "UserDayCount" GROUP BY 1 HAVING sum(n) <> 0`,
-  ],
-  tasks: [
+  ),
+  tasks: keysDiffering(
     `SELECT beijing_day("createdAt"), type, status, count(*)::bigint FROM "Task" GROUP BY 1, 2, 3`,
     `SELECT day, type, status, sum(n)::bigint FROM "TaskDayCount" GROUP BY 1, 2, 3 HAVING sum(n) <> 0`,
-  ],
-  points: [
+  ),
+  points: keysDiffering(
     `SELECT beijing_day("createdAt"), coalesce(sum(amount) FILTER (WHERE amount > 0), 0)::bigint, coalesce(-sum(amount) FILTER (WHERE amount < 0), 0)::bigint
      FROM "LedgerEntry" WHERE account = 'POINTS' GROUP BY 1`,
     `SELECT day, sum(issued)::bigint, sum(spent)::bigint FROM "PointsDayTotal" GROUP BY 1`,
-  ],
-} as const
-
-const differences = Object.entries(PAIRS)
-  .map(([name, [rows, totals]]) => `(SELECT count(*) FROM ((${rows} EXCEPT ${totals}) UNION ALL (${totals} EXCEPT ${rows})) x)::int AS "${name}"`)
-  .join(', ')
-
-/** Runs `work` while checking, over and over, that one snapshot's rows and day totals agree; returns the checks made and the disagreements. */
-async function watched(work: () => Promise<unknown>): Promise<{ checks: number; wrong: string[] }> {
-  let done = false
-  const wrong: string[] = []
-  let checks = 0
-  const watcher = (async () => {
-    while (!done) {
-      // One statement sees one snapshot.
-      const { rows } = await pool.query(`SELECT ${differences}`)
-      checks++
-      for (const [name, n] of Object.entries(rows[0])) if (n !== 0) wrong.push(`${name}: ${n} days or keys differ`)
-    }
-  })()
-  try {
-    await work()
-  } finally {
-    done = true
-    await watcher
-  }
-  return { checks, wrong }
-}
-
-const isDeadlock = (error: unknown) => (error as { code?: string }).code === '40P01'
-
-/** Statements that lock random rows in no particular order may deadlock; PostgreSQL undoes one whole, and it is sent again. */
-async function q(sql: string, params?: unknown[]) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await pool.query(sql, params)
-    } catch (error) {
-      if (!isDeadlock(error) || attempt === 5) throw error
-    }
-  }
+  ),
 }
 
 // Rows created over five Beijing days from 1 March 2025, some on the edge of a day: 15:59:59.999
@@ -137,7 +101,7 @@ describe('the day totals of the revenue report and the analysis', () => {
     const pick = (table: string, extra = '') => `SELECT id FROM "${table}" WHERE id LIKE 'dt%' ${extra} ORDER BY random() LIMIT 7`
     const pickCharge = `SELECT id FROM "ChargeRecord" WHERE "orderId" LIKE 'dto%' ORDER BY random() LIMIT 7`
 
-    const result = await watched(() =>
+    const result = await watched(pool, MUST_BE_ZERO, () =>
       Promise.all([
         (async () => {
           for (let i = 0; i < 30; i++) await compactCounts()
@@ -174,7 +138,7 @@ describe('the day totals of the revenue report and the analysis', () => {
           try {
             for (let i = 0; i < 5; i++) {
               await client.query('BEGIN')
-              try {
+              await rollBackEven(client, async () => {
                 await client.query(`INSERT INTO "User" (id, username, name, role, "createdAt", "updatedAt") VALUES ($1, $1, $1, 'USER', '2025-03-02', now())`, [
                   `dtrb${i}`,
                 ])
@@ -187,11 +151,7 @@ describe('the day totals of the revenue report and the analysis', () => {
                   `INSERT INTO "LedgerEntry" ("userId", account, kind, amount, "balanceAfter", reference, "createdAt") VALUES ($1, 'POINTS', 'ADMIN_ADJUST', 999, 0, $2, '2025-03-03')`,
                   [owner.id, `dtrb${i}`],
                 )
-              } catch (error) {
-                if (!isDeadlock(error)) throw error
-              } finally {
-                await client.query('ROLLBACK')
-              }
+              })
             }
           } finally {
             client.release()
