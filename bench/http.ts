@@ -275,6 +275,23 @@ try {
       'count(*)': await sqlMs(`SELECT count(*) FROM "ChargeRecord"`),
       'kept counters': await sqlMs(`SELECT sum(n) FROM "ChargeRecordCount"`),
     },
+    {
+      total: 'commission records',
+      'count(*)': await sqlMs(`SELECT count(*) FROM "CommissionRecord"`),
+      'kept counters': await sqlMs(`SELECT sum(n) FROM "CommissionRecordCount"`),
+    },
+    {
+      total: 'invited users',
+      'count(*)': await sqlMs(`SELECT count(*) FROM "User" WHERE "inviterId" IS NOT NULL`),
+      'kept counters': await sqlMs(`SELECT sum(n) FROM "UserCount" WHERE invited`),
+    },
+    {
+      total: 'tasks per day and status, 30 days',
+      'count(*)': await sqlMs(
+        `SELECT beijing_day("createdAt"), status, count(*) FROM "Task" WHERE "createdAt" >= '2025-12-31 16:00' AND "createdAt" < '2026-01-30 16:00' GROUP BY 1, 2`,
+      ),
+      'kept counters': await sqlMs(`SELECT day, status, sum(n) FROM "TaskDayCount" WHERE day BETWEEN '2026-01-01' AND '2026-01-30' GROUP BY 1, 2`),
+    },
   ])
   // What the filters that still count their matches cost (no counter can answer them).
   console.log('\nCounted totals of searches, users and dates, mean of 50 sequential queries (ms)')
