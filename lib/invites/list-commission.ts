@@ -147,10 +147,11 @@ type InviteRelationRow = { total: number; row: InviteRelation | null }
  * /admin/invite_mana: who invited whom, newest binding first, with the invitee's orders and
  * the commission, in one statement: the people the keyword names are found once (either
  * side: id, or username or name containing it, case-insensitive); the total and the page are
- * cut on the invited users; each row's inviter and paid orders are looked up by key (the
- * ("userId", "createdAt") index); the commission earned on the page's invitees is summed in
- * one pass (by the "inviteeId" index) and looked up by key. An empty page is one row:
- * the total.
+ * cut on the invited users (read in order from their partial index); each row's inviter is
+ * looked up by key and its paid orders summed from the ("userId", "status", "amount") index;
+ * the commission earned on the page's invitees is summed in one pass from the
+ * ("inviteeId", "status", "account", "amount") index and looked up by key. An empty page is
+ * one row: the total.
  */
 export async function listInviteRelations(query: TInviteRelationQuery): Promise<Page<InviteRelation>> {
   const like = query.keyword ? `%${escapeLike(query.keyword)}%` : ''

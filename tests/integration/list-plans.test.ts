@@ -87,3 +87,36 @@ describe('list pages', () => {
     }
   })
 })
+
+/** The names of the indexes a plan reads. */
+function indexesRead(plan: Plan & { 'Index Name'?: string }): string[] {
+  return [...(plan['Index Name'] ? [plan['Index Name']] : []), ...(plan.Plans ?? []).flatMap(indexesRead)]
+}
+
+describe('the console invite page', () => {
+  it('reads its page in order from the invited users alone, and sums orders and commission from indexes', async () => {
+    const { pool } = dbPool('generic')
+    const query = vi.spyOn(pool, 'query')
+    const res = await callRoute(invitesRoute.GET, { token: admin.token, query: { page: 1, pageSize: 20 } })
+    const sent = query.mock.calls.map(([config]) => config as unknown as { text: string; values: unknown[] })
+    query.mockRestore()
+    expect(res.status).toBe(200)
+
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await client.connect()
+    try {
+      await client.query('BEGIN')
+      // A tiny test table is cheaper to read whole; priced out, what is left is what the indexes allow.
+      await client.query('SET LOCAL enable_seqscan = off')
+      await client.query('SET LOCAL enable_bitmapscan = off')
+      await client.query('SET LOCAL enable_sort = off')
+      const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${sent[0]!.text}`, sent[0]!.values)
+      await client.query('ROLLBACK')
+      expect(indexesRead((rows[0]['QUERY PLAN'] as { Plan: Plan }[])[0]!.Plan)).toEqual(
+        expect.arrayContaining(['User_invitedAt_id_idx', 'Order_userId_status_amount_idx', 'CommissionRecord_inviteeId_status_account_amount_idx']),
+      )
+    } finally {
+      await client.end()
+    }
+  })
+})
