@@ -2,14 +2,14 @@ import { z } from '@/lib/zod'
 import { AppError, ERROR_STATUS } from './app-error'
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable'
 import { fieldLabel } from './field-labels'
-import { JsonList } from './json-list'
+import { JsonList, JsonText } from './json-list'
 
 /** The response shape of every endpoint (docs/PRODUCT.md §7.1). */
 export type Envelope<T> = { success: true; data: T } | { success: false; data: null; errMessage: string; code: string }
 
 export function ok<T>(data: T, init?: ResponseInit): Response {
-  if (data instanceof JsonList) {
-    // The same bytes Response.json would send, with the rows' JSON passed through as it came.
+  if (data instanceof JsonList || data instanceof JsonText) {
+    // The same bytes Response.json would send, with PostgreSQL's JSON passed through as it came.
     const headers = new Headers(init?.headers)
     if (!headers.has('content-type')) headers.set('content-type', 'application/json')
     return new Response(`{"success":true,"data":${data.toJsonText()}}`, { ...init, headers })

@@ -27,6 +27,30 @@ export class JsonList<Row> {
   }
 }
 
+/**
+ * A whole answer PostgreSQL wrote as JSON text (one task, a report), which goes into the
+ * response as it is. `value` parses it for server code and tests; the response never does.
+ */
+export class JsonText<T> {
+  readonly #text: string
+
+  constructor(text: string) {
+    this.#text = text
+  }
+
+  get value(): T {
+    return JSON.parse(this.#text) as T
+  }
+
+  toJsonText(): string {
+    return this.#text
+  }
+
+  toJSON(): T {
+    return this.value
+  }
+}
+
 /** The rows' JSON texts (one per row) with the rest of the answer. */
 export function jsonList<Row, Rest extends object = { total: number }>(rowTexts: string[], rest: Rest): JsonList<Row> & Rest {
   return Object.assign(new JsonList<Row>(`[${rowTexts.join(',')}]`), rest)

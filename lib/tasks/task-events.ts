@@ -82,7 +82,10 @@ export function openTaskEventStream(userId: string, signal: AbortSignal): Readab
               ...[...sent].filter(([, last]) => last.running).map(([id]) => id),
             ]
             for (const id of new Set(ids)) {
-              const task = await getMyTask(userId, id).catch(() => null)
+              const task = await getMyTask(userId, id).then(
+                (t) => t.value,
+                () => null,
+              )
               if (!task || closed) continue
               const state = shownState(task)
               if (sent.get(id)?.state === state) continue

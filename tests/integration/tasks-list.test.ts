@@ -12,6 +12,7 @@ import { getMyTask, listMyTasks } from '@/lib/tasks/list-tasks'
 import { TASK_VIEW_SELECT, toTaskView } from '@/lib/tasks/task-views'
 import { callRoute, createUser } from '../helpers/call-route'
 import { createModel } from '../helpers/tasks'
+import { rawCall } from '../helpers/sign-in'
 
 type Query = { page: number; pageSize: number; status?: TStatus; type?: TTaskType }
 
@@ -256,10 +257,16 @@ describe('GET /api/tasks/{id}', () => {
         continue
       }
       if (before.queuePosition !== null) queued++
-      expect(JSON.stringify(await getMyTask(userId, id)), id).toBe(JSON.stringify(before))
+      // The text PostgreSQL wrote (jsonb keeps its own spacing) holds the same keys, in the same order.
+      expect(JSON.stringify((await getMyTask(userId, id)).value), id).toBe(JSON.stringify(before))
+      const res = await rawCall(taskRoute.GET, { token: userId === owner.id ? owner.token : user.token, params: { id } })
+      expect([res.headers.get('content-type'), JSON.stringify(await res.json())], id).toEqual([
+        'application/json',
+        JSON.stringify({ success: true, data: before }),
+      ])
     }
     expect(queued).toBeGreaterThan(cases.length)
-    const notes = await Promise.all(tasks.filter((t) => t.userId === user.id).map(async (t) => (await getMyTask(user.id, t.id)).waitingNote))
+    const notes = await Promise.all(tasks.filter((t) => t.userId === user.id).map(async (t) => (await getMyTask(user.id, t.id)).value.waitingNote))
     expect(new Set(notes.map((n) => n?.slice(0, 4) ?? null))).toEqual(new Set(['模型「停', '模型「p', null, '生成服务', '上一次尝']))
 
     const one = tasks.find((t) => t.userId === owner.id)!
