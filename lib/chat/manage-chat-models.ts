@@ -1,8 +1,12 @@
 import 'server-only'
-import { db } from '@/lib/db'
+import { db, dbPool } from '@/lib/db'
+import { jsonArrayText, jsonObject } from '@/lib/db/json-rows'
+import { readRows } from '@/lib/db/read-rows'
+import { Prisma } from '@/lib/generated/prisma/client'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { badRequest, conflict, notFound } from '@/lib/http/app-error'
+import { JsonText } from '@/lib/http/json-list'
 import { allowedAddresses, MetadataAddressError } from '@/lib/net/metadata-address'
 import { auditedChatModel, CHAT_MODEL_SELECT, toAdminChatModelRow } from './chat-model-views'
 import { sealChatSecret } from './chat-secret'
@@ -71,25 +75,42 @@ export async function deleteChatModel(actor: SessionUser, ip: string, id: string
   })
 }
 
-/** Answers per model and per user (the top 50) over the last `days` days: how many, and the points they cost. */
-export async function chatUsage(days: number): Promise<{ days: number; models: ChatUsageRow[]; users: ChatUsageRow[] }> {
+export type ChatUsage = { days: number; models: ChatUsageRow[]; users: ChatUsageRow[] }
+
+/**
+ * Answers per model and per user (the top 50) over the last `days` days: how many, and the
+ * points they cost; a user is shown by name, with the username when it differs, and a user
+ * whose row is gone by its id. One statement, which writes the whole answer as JSON text
+ * (GET /api/admin/chat-usage sends it as it is); ties go by id. The period's answers are read
+ * model by model from the ("modelId", "createdAt") index, the one index a generic plan can
+ * range over by date (none leads with "createdAt"); a message's model cannot be deleted, so
+ * none is missed.
+ */
+export async function chatUsage(days: number): Promise<JsonText<ChatUsage>> {
   const since = new Date(Date.now() - days * 24 * 60 * 60 * 1000)
-  const where = { role: 'ASSISTANT' as const, createdAt: { gte: since } }
-  const [byModel, byUser] = await Promise.all([
-    db().chatMessage.groupBy({ by: ['modelId'], where, _count: { _all: true }, _sum: { points: true } }),
-    db().chatMessage.groupBy({ by: ['userId'], where, _count: { _all: true }, _sum: { points: true }, orderBy: { _count: { userId: 'desc' } }, take: 50 }),
-  ])
-  const [models, users] = await Promise.all([
-    db().chatModel.findMany({ where: { id: { in: byModel.map((r) => r.modelId) } }, select: { id: true, name: true } }),
-    db().user.findMany({ where: { id: { in: byUser.map((r) => r.userId) } }, select: { id: true, username: true, name: true } }),
-  ])
-  const modelName = new Map(models.map((m) => [m.id, m.name]))
-  const userName = new Map(users.map((u) => [u.id, u.name === u.username ? u.username : `${u.name}（${u.username}）`]))
-  return {
-    days,
-    models: byModel
-      .map((r) => ({ name: modelName.get(r.modelId) ?? r.modelId, messages: r._count._all, points: r._sum.points ?? 0 }))
-      .sort((a, b) => b.messages - a.messages),
-    users: byUser.map((r) => ({ name: userName.get(r.userId) ?? r.userId, messages: r._count._all, points: r._sum.points ?? 0 })),
-  }
+  const [found] = await readRows<{ answer: string }[]>(
+    Prisma.sql`
+    WITH s AS (
+      SELECT a.* FROM "ChatModel" cm, LATERAL (
+        SELECT "modelId", "userId", "points" FROM "ChatMessage" WHERE "modelId" = cm."id" AND "createdAt" >= ${since} AND "role" = 'ASSISTANT' OFFSET 0
+      ) a
+    )
+    SELECT ${jsonObject<ChatUsage>({
+      days: Prisma.sql`${days}::int`,
+      models: Prisma.sql`(
+        SELECT ${jsonArrayText(usageRowJson(Prisma.sql`coalesce(m."name", g."modelId")`), Prisma.sql`g."messages" DESC, g."modelId"`)}
+        FROM (SELECT "modelId", count(*) AS "messages", sum("points") AS "points" FROM s GROUP BY "modelId") g
+        LEFT JOIN LATERAL (SELECT "name" FROM "ChatModel" WHERE "id" = g."modelId" LIMIT 1) m ON true
+      )::json`,
+      users: Prisma.sql`(
+        SELECT ${jsonArrayText(usageRowJson(Prisma.sql`coalesce(CASE WHEN u."name" = u."username" THEN u."username" ELSE u."name" || '（' || u."username" || '）' END, g."userId")`), Prisma.sql`g."messages" DESC, g."userId"`)}
+        FROM (SELECT "userId", count(*) AS "messages", sum("points") AS "points" FROM s GROUP BY "userId" ORDER BY "messages" DESC, "userId" LIMIT 50) g
+        LEFT JOIN LATERAL (SELECT "name", "username" FROM "User" WHERE "id" = g."userId" LIMIT 1) u ON true
+      )::json`,
+    })}::text AS "answer"`,
+    dbPool('generic'),
+  )
+  return new JsonText(found!.answer)
 }
+
+const usageRowJson = (name: Prisma.Sql) => jsonObject<ChatUsageRow>({ name, messages: Prisma.sql`g."messages"`, points: Prisma.sql`g."points"` })
