@@ -1,11 +1,11 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
-import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
+import { isoText, jsonArrayText, jsonObject, jsonObjectOrNull } from '@/lib/db/json-rows'
 import { escapeLike } from '@/lib/db/like'
 import { readRows } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest, notFound } from '@/lib/http/app-error'
-import { jsonList, type JsonList } from '@/lib/http/json-list'
+import { JsonList, jsonList } from '@/lib/http/json-list'
 import type { ChatMessageView, ChatModelView, ConversationView, TConversationCreate, TConversationUpdate } from './schemas'
 
 export const CONVERSATION_NOT_FOUND = '对话不存在'
@@ -98,27 +98,27 @@ export const MESSAGE_SELECT = { id: true, role: true, content: true, images: tru
 
 /**
  * A conversation's messages, oldest first, in one statement with its owner's check: no row
- * is another user's (or a missing) conversation, one row without a message an empty one.
+ * is another user's (or a missing) conversation. The page comes as one JSON text, not a row
+ * per message: the web process neither reads 40 rows nor joins their texts.
  */
 export async function listMessages(userId: string, conversationId: string): Promise<JsonList<ChatMessageView> & { total: number }> {
   // An answer row without text is one still streaming (or one a crash cut off before its first piece): not shown.
-  const rows = await readRows<{ row: string | null }[]>(
+  const [found] = await readRows<{ total: number; list: string }[]>(
     Prisma.sql`
-    SELECT ${messageRowJson} AS "row"
+    SELECT count(m."id")::int AS "total", ${jsonArrayText(messageRowJson, Prisma.sql`m."createdAt" ASC`)} AS "list"
     FROM (SELECT "id" FROM "ChatConversation" WHERE "id" = ${conversationId} AND "userId" = ${userId}) c
     LEFT JOIN LATERAL (
-      SELECT * FROM "ChatMessage" WHERE "conversationId" = c."id" AND NOT ("role" = 'ASSISTANT' AND "content" = '') ORDER BY "createdAt" ASC
+      SELECT * FROM "ChatMessage" WHERE "conversationId" = c."id" AND NOT ("role" = 'ASSISTANT' AND "content" = '')
     ) m ON true
-    ORDER BY m."createdAt" ASC`,
+    GROUP BY c."id"`,
     dbPool('generic'),
   )
-  if (!rows.length) throw notFound(CONVERSATION_NOT_FOUND)
-  const texts = rows.flatMap((r) => r.row ?? [])
-  return jsonList<ChatMessageView>(texts, { total: texts.length })
+  if (!found) throw notFound(CONVERSATION_NOT_FOUND)
+  return Object.assign(new JsonList<ChatMessageView>(found.list), { total: found.total })
 }
 
-/** Key by key in the order of MESSAGE_SELECT (toMessageView). */
-const messageRowJson = jsonRowText<ChatMessageView>(Prisma.sql`m."id" IS NOT NULL`, {
+/** Key by key in the order of MESSAGE_SELECT (toMessageView); null for a conversation without messages. */
+const messageRowJson = jsonObjectOrNull<ChatMessageView>(Prisma.sql`m."id" IS NOT NULL`, {
   id: Prisma.sql`m."id"`,
   role: Prisma.sql`m."role"`,
   content: Prisma.sql`m."content"`,

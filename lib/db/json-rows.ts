@@ -38,3 +38,12 @@ export function jsonRowText<Row>(present: Prisma.Sql, fields: JsonFields<Row>): 
 export function isoText(column: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 }
+
+/**
+ * The JSON texts of a group's rows as one JSON array text, `[…]` in this order (`[]` for no
+ * row), as JSON.stringify writes an array: json_agg would put a space after each comma. The
+ * web process then reads one text instead of a row per element.
+ */
+export function jsonArrayText(row: Prisma.Sql, orderBy: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`coalesce('[' || string_agg((${row})::text, ',' ORDER BY ${orderBy}) || ']', '[]')`
+}
