@@ -646,7 +646,7 @@ describe('GET /api/mj/tasks', () => {
       }
     expect(compared).toBe(11)
     const trees = await callRoute(mjTasksRoute.GET, { token: user.token, query: { page: 1, pageSize: 20 } })
-    expect(trees.body.data).toEqual(JSON.parse(JSON.stringify(await previousTrees(user.id, 1, 20))))
+    expect(JSON.stringify(trees.body.data)).toBe(JSON.stringify(await previousTrees(user.id, 1, 20)))
     expect(trees.body.data.list[0].children[0].children).toHaveLength(2)
     expect((await callRoute(mjTasksRoute.GET, { token: (await createUser()).token })).body.data).toEqual({ list: [], total: 0 })
   })
