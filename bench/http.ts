@@ -191,7 +191,7 @@ try {
     { name: 'GET /api/admin/memberships page 1', path: '/api/admin/memberships?kind=IMAGE&page=1&pageSize=20', tokens: adminToken },
     { name: 'GET /api/admin/models', path: '/api/admin/models', tokens: adminToken },
     { name: 'GET /api/admin/products', path: '/api/admin/products', tokens: adminToken },
-    { name: 'GET /api/admin/chat-usage (7 days)', path: '/api/admin/chat-usage?days=7', tokens: adminToken },
+    { name: 'GET /api/admin/chat-usage (7 days, 2,000 answers)', path: '/api/admin/chat-usage?days=7', tokens: adminToken },
     {
       name: 'GET /api/admin/charge-records/group-by-date (30 days)',
       path: '/api/admin/charge-records/group-by-date?from=2026-01-01&to=2026-01-30',

@@ -10,7 +10,8 @@ export type ReaderIds = { task: string; order?: string; conversation: string }
 
 /**
  * For each of the first 100 users: 60 ledger rows, 5 cards held and 5 redeemed, 20 chats
- * (the first with 40 messages), 5 invitees whose paid orders earned it commission, 3 bought
+ * (the first with 40 messages, from three days ago, so the console's chat usage of 7 days has
+ * 2,000 answers to count), 5 invitees whose paid orders earned it commission, 3 bought
  * videos, and (bench-u2 … bench-u100, so bench-u1 keeps its 500 tasks) 10 Midjourney
  * imagines with an upscale each. Then VACUUM ANALYZE and a CHECKPOINT, as seedLists does.
  */
@@ -48,7 +49,7 @@ export async function seedReaderRows(pool: pg.Pool): Promise<ReaderIds[]> {
      SELECT 'bench-m' || u || '-' || m, 'bench-c' || u || '-1', 'bench-u' || u, $2,
             (CASE WHEN m % 2 = 1 THEN 'USER' ELSE 'ASSISTANT' END)::"ChatRole",
             CASE WHEN m % 2 = 1 THEN '怎样让画面里的光线更柔和？' ELSE repeat('可以降低对比度，加入漫射光源，并在提示词里写上“柔光”“逆光”。', 6) END,
-            (CASE WHEN m % 2 = 1 THEN 'NONE' ELSE 'POINTS' END)::"ChatPayment", (m % 2 = 0)::int, timestamp '2026-01-01' + m * interval '1 minute'
+            (CASE WHEN m % 2 = 1 THEN 'NONE' ELSE 'POINTS' END)::"ChatPayment", (m % 2 = 0)::int, now() - interval '3 days' + m * interval '1 minute'
      FROM generate_series(1, $1) u, generate_series(1, 40) m`,
     [READERS, chatModel.id],
   )
