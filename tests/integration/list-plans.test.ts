@@ -24,6 +24,7 @@ import * as membersRoute from '@/app/api/admin/memberships/route'
 import * as videoPurchasesRoute from '@/app/api/admin/video-purchases/route'
 import * as commissionRecordsRoute from '@/app/api/admin/commission/records/route'
 import * as invitesRoute from '@/app/api/admin/invites/route'
+import * as chatUsageRoute from '@/app/api/admin/chat-usage/route'
 import { dbPool } from '@/lib/db'
 import { callRoute, createUser } from '../helpers/call-route'
 
@@ -93,11 +94,20 @@ function indexesRead(plan: Plan & { 'Index Name'?: string }): string[] {
   return [...(plan['Index Name'] ? [plan['Index Name']] : []), ...(plan.Plans ?? []).flatMap(indexesRead)]
 }
 
-describe('the console invite page', () => {
-  it('reads its page in order from the invited users alone, and sums orders and commission from indexes', async () => {
+const READS_FROM_INDEXES = [
+  [
+    'GET /api/admin/invites reads its page in order from the invited users alone, and sums orders and commission from indexes',
+    invitesRoute.GET,
+    ['User_invitedAt_id_idx', 'Order_userId_status_amount_idx', 'CommissionRecord_inviteeId_status_account_amount_idx'],
+  ],
+  ["GET /api/admin/chat-usage reads the period's answers from their partial index", chatUsageRoute.GET, ['ChatMessage_answers_createdAt_idx']],
+] as const
+
+describe('console reads on their indexes', () => {
+  it.each(READS_FROM_INDEXES)('%s', async (_name, handler, indexes) => {
     const { pool } = dbPool('generic')
     const query = vi.spyOn(pool, 'query')
-    const res = await callRoute(invitesRoute.GET, { token: admin.token, query: { page: 1, pageSize: 20 } })
+    const res = await callRoute(handler, { token: admin.token, query: { page: 1, pageSize: 20 } })
     const sent = query.mock.calls.map(([config]) => config as unknown as { text: string; values: unknown[] })
     query.mockRestore()
     expect(res.status).toBe(200)
@@ -112,9 +122,7 @@ describe('the console invite page', () => {
       await client.query('SET LOCAL enable_sort = off')
       const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${sent[0]!.text}`, sent[0]!.values)
       await client.query('ROLLBACK')
-      expect(indexesRead((rows[0]['QUERY PLAN'] as { Plan: Plan }[])[0]!.Plan)).toEqual(
-        expect.arrayContaining(['User_invitedAt_id_idx', 'Order_userId_status_amount_idx', 'CommissionRecord_inviteeId_status_account_amount_idx']),
-      )
+      expect(indexesRead((rows[0]['QUERY PLAN'] as { Plan: Plan }[])[0]!.Plan)).toEqual(expect.arrayContaining([...indexes]))
     } finally {
       await client.end()
     }
