@@ -47,3 +47,11 @@ export function isoText(column: Prisma.Sql): Prisma.Sql {
 export function jsonArrayText(row: Prisma.Sql, orderBy: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`coalesce('[' || string_agg((${row})::text, ',' ORDER BY ${orderBy}) || ']', '[]')`
 }
+
+/**
+ * A JSON object text of a group's keys and numbers, `{"a":1,"b":2}` in key order (`{}` for no
+ * row), as JSON.stringify writes it: json_object_agg would put spaces around each colon.
+ */
+export function jsonMapText(key: Prisma.Sql, value: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`coalesce('{' || string_agg(to_json(${key})::text || ':' || (${value})::text, ',' ORDER BY ${key}) || '}', '{}')`
+}

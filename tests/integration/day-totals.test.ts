@@ -10,6 +10,7 @@ import * as chargeGroup from '@/app/api/admin/charge-records/group-by-date/route
 import * as analysis from '@/app/api/admin/analysis/route'
 import { compactCounts } from '@/lib/db/compact-counts'
 import { callRoute, createUser } from '../helpers/call-route'
+import { rawCall } from '../helpers/sign-in'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { chargeTotalsFromRows, siteAnalysisFromRows } from '../helpers/day-totals-oracle'
 import { keysDiffering, retrying, rollBackEven, watched } from '../helpers/counter-storm'
@@ -168,6 +169,15 @@ describe('the day totals of the revenue report and the analysis', () => {
     expect(report).toEqual(await chargeTotalsFromRows(FROM, TO))
     const chart = expectOk(await callRoute(analysis.GET, { token: admin.token, query: { from: FROM, to: TO } })).days
     expect(chart).toEqual((await siteAnalysisFromRows(FROM, TO)).days)
+    // PostgreSQL writes both answers whole: compact JSON, the bytes JSON.stringify would send.
+    for (const [handler, data] of [
+      [chargeGroup.GET, { list: report }],
+      [analysis.GET, { days: chart }],
+    ] as const) {
+      const raw = await rawCall(handler, { token: admin.token, query: { from: FROM, to: TO } })
+      expect(raw.headers.get('content-type')).toBe('application/json')
+      expect(await raw.text()).toBe(JSON.stringify({ success: true, data }))
+    }
     // Every kind of figure was there to compare, on more than one day.
     const busy = (pick: (d: (typeof chart)[number]) => number) => chart.filter((d: (typeof chart)[number]) => pick(d) > 0).length
     expect(busy((d) => d.revenue)).toBeGreaterThan(2)

@@ -3,4 +3,4 @@ import { route } from '@/lib/http/route'
 import { chargeTotalsByDate } from '@/lib/analysis/day-totals'
 import { ZDateRange } from '@/lib/payments/schemas'
 
-export const GET = route({ access: 'console', query: ZDateRange }, async ({ query }) => ({ list: await chargeTotalsByDate(query.from, query.to) }))
+export const GET = route({ access: 'console', query: ZDateRange }, ({ query }) => chargeTotalsByDate(query.from, query.to))
