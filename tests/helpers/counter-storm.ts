@@ -1,5 +1,30 @@
 // Helpers of the tests that storm a table while checking the counters its triggers keep.
-import type pg from 'pg'
+import pg from 'pg'
+import { afterAll, beforeAll, inject } from 'vitest'
+
+/**
+ * A storm's own pool to the test database, open for the file's tests, and `q`: a query on
+ * it sent again after a deadlock (`retrying`). Call at the top of a test file.
+ */
+export function stormPool(): { readonly pool: pg.Pool; q: ReturnType<typeof retrying> } {
+  let pool: pg.Pool | undefined
+  beforeAll(() => {
+    pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 12 })
+  })
+  afterAll(async () => {
+    await pool?.end()
+  })
+  const open = () => {
+    if (!pool) throw new Error('stormPool: used before the tests started')
+    return pool
+  }
+  return {
+    get pool() {
+      return open()
+    },
+    q: (sql, params) => retrying(open())(sql, params),
+  }
+}
 
 /**
  * Runs `work` while checking, over and over, that each of `mustBeZero` (a name and an SQL

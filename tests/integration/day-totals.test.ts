@@ -4,8 +4,8 @@
 // and creation times, deletions, rolled-back transactions and the worker folding the deltas,
 // each day's totals must equal what the rows say in every snapshot, and the routes must answer
 // what the queries over the rows they replaced answered.
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type pg from 'pg'
+import { describe, expect, it } from 'vitest'
 import * as chargeGroup from '@/app/api/admin/charge-records/group-by-date/route'
 import * as analysis from '@/app/api/admin/analysis/route'
 import { compactCounts } from '@/lib/db/compact-counts'
@@ -13,17 +13,10 @@ import { callRoute, createUser } from '../helpers/call-route'
 import { rawCall } from '../helpers/sign-in'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { chargeTotalsFromRows, siteAnalysisFromRows } from '../helpers/day-totals-oracle'
-import { keysDiffering, retrying, rollBackEven, watched } from '../helpers/counter-storm'
+import { keysDiffering, rollBackEven, stormPool, watched } from '../helpers/counter-storm'
 
-let pool: pg.Pool
-let q: ReturnType<typeof retrying>
-beforeAll(() => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 12 })
-  q = retrying(pool)
-})
-afterAll(async () => {
-  await pool.end()
-})
+const storm = stormPool()
+const { q } = storm
 
 // Per day and key, the rows' own totals and the day totals' agree; a key whose deltas cancel
 // out is no row, as a key with no rows.
@@ -52,11 +45,11 @@ const MUST_BE_ZERO = {
 const AT = `(timestamp '2025-03-01 00:00' + (g * 97 % 7200) * interval '1 minute' + (CASE WHEN g % 5 = 0 THEN interval '15 hours 59 minutes 59.999 seconds' WHEN g % 5 = 1 THEN interval '16 hours' ELSE interval '0' END))`
 
 const addUsers = (tag: string, n: number) =>
-  pool.query(
+  storm.pool.query(
     `INSERT INTO "User" (id, username, name, role, "createdAt", "updatedAt") SELECT $1 || g, $1 || g, $1 || g, 'USER', ${AT}, now() FROM generate_series(1, $2::int) g`,
     [tag, n],
   )
-const addTasks = (owner: string, tag: string, n: number, client: Pick<pg.Pool, 'query'> = pool) =>
+const addTasks = (owner: string, tag: string, n: number, client: Pick<pg.Pool, 'query'> = storm.pool) =>
   client.query(
     `INSERT INTO "Task" (id, "userId", type, status, stage, params, "modelId", "priceSnapshot", "chargedPoints", "deadlineAt", "createdAt", "updatedAt")
      SELECT $2 || g, $1, (CASE WHEN g % 3 = 0 THEN 'MJ_TEXT2IMG' ELSE 'SD_TEXT2IMG' END)::"TaskType", (CASE WHEN g % 4 = 0 THEN 'SUCCESS' ELSE 'PENDING' END)::"Status",
@@ -66,7 +59,7 @@ const addTasks = (owner: string, tag: string, n: number, client: Pick<pg.Pool, '
   )
 // Orders, and a charge record (paid or not) for every other one.
 const addCharges = (owner: string, tag: string, n: number) =>
-  pool.query(
+  storm.pool.query(
     `WITH o AS (
        INSERT INTO "Order" (id, "outTradeNo", "userId", type, "grant", subject, amount, channel, status, "expiresAt", "updatedAt")
        SELECT $2 || g, $2 || g, $1, (CASE WHEN g % 2 = 0 THEN 'POINTS' ELSE 'MEMBERSHIP' END)::"OrderType", '{}', 's', 100 + g,
@@ -80,7 +73,7 @@ const addCharges = (owner: string, tag: string, n: number) =>
   )
 // Points credited and taken back in pairs on other days, so the user's points (0) still equal its ledger's sum; balance entries are not points.
 const addLedger = (owner: string, tag: string, n: number) =>
-  pool.query(
+  storm.pool.query(
     `INSERT INTO "LedgerEntry" ("userId", account, kind, amount, "balanceAfter", reference, "createdAt")
      SELECT $1, (CASE WHEN g % 4 = 0 THEN 'BALANCE' ELSE 'POINTS' END)::"LedgerAccount", 'ADMIN_ADJUST', s * (g + 1), 0, $2 || g || ':' || s, ${AT} + (s + 1) * interval '9 hours'
      FROM generate_series(1, $3::int) g, (VALUES (1), (-1)) v(s)`,
@@ -94,7 +87,7 @@ describe('the day totals of the revenue report and the analysis', () => {
   it('stay exact under concurrent writes, moved days, deletions, rollbacks and folding', async () => {
     const admin = await createUser({ role: 'ADMIN' })
     const owner = await createUser()
-    await pool.query(`INSERT INTO "AiModel" (id, name, backend, "updatedAt") VALUES ('dtotal-model', 'demo', 'demo', now()) ON CONFLICT DO NOTHING`)
+    await storm.pool.query(`INSERT INTO "AiModel" (id, name, backend, "updatedAt") VALUES ('dtotal-model', 'demo', 'demo', now()) ON CONFLICT DO NOTHING`)
     await addUsers('dtu0-', 100)
     await addTasks(owner.id, 'dtt0-', 200)
     await addCharges(owner.id, 'dto0-', 200)
@@ -102,7 +95,7 @@ describe('the day totals of the revenue report and the analysis', () => {
     const pick = (table: string, extra = '') => `SELECT id FROM "${table}" WHERE id LIKE 'dt%' ${extra} ORDER BY random() LIMIT 7`
     const pickCharge = `SELECT id FROM "ChargeRecord" WHERE "orderId" LIKE 'dto%' ORDER BY random() LIMIT 7`
 
-    const result = await watched(pool, MUST_BE_ZERO, () =>
+    const result = await watched(storm.pool, MUST_BE_ZERO, () =>
       Promise.all([
         (async () => {
           for (let i = 0; i < 30; i++) await compactCounts()
@@ -135,7 +128,7 @@ describe('the day totals of the revenue report and the analysis', () => {
           }
         })(),
         (async () => {
-          const client = await pool.connect()
+          const client = await storm.pool.connect()
           try {
             for (let i = 0; i < 5; i++) {
               await client.query('BEGIN')

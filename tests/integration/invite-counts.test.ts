@@ -4,26 +4,18 @@
 // null), commission records written, taken back, retyped and deleted, rolled-back transactions
 // and the worker folding the deltas, the counters must equal count(*) in every snapshot, and
 // every filter's total must be exact afterwards.
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as commissionRecords from '@/app/api/admin/commission/records/route'
 import * as invites from '@/app/api/admin/invites/route'
 import { db } from '@/lib/db'
 import { compactCounts } from '@/lib/db/compact-counts'
 import { COMMISSION_ORDER_TYPES } from '@/lib/invites/order-types'
 import { callRoute, createUser } from '../helpers/call-route'
-import { keysDiffering, retrying, rollBackEven, watched } from '../helpers/counter-storm'
+import { keysDiffering, rollBackEven, stormPool, watched } from '../helpers/counter-storm'
 import { expectOk } from '../helpers/expect-response'
 
-let pool: pg.Pool
-let q: ReturnType<typeof retrying>
-beforeAll(() => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 12 })
-  q = retrying(pool)
-})
-afterAll(async () => {
-  await pool.end()
-})
+const storm = stormPool()
+const { q } = storm
 
 const MUST_BE_ZERO = {
   invited: `(SELECT count(*) FROM "User" WHERE "inviterId" IS NOT NULL) - (SELECT coalesce(sum(n), 0) FROM "UserCount" WHERE invited)`,
@@ -39,14 +31,14 @@ const MUST_BE_ZERO = {
 
 // Users, every other one invited by `inviter`.
 const addUsers = (inviter: string, tag: string, n: number) =>
-  pool.query(
+  storm.pool.query(
     `INSERT INTO "User" (id, username, name, role, "inviterId", "invitedAt", "updatedAt")
      SELECT $2 || g, $2 || g, $2 || g, 'USER', CASE WHEN g % 2 = 0 THEN $1 END, CASE WHEN g % 2 = 0 THEN now() END, now() FROM generate_series(1, $3::int) g`,
     [inviter, tag, n],
   )
 // Paid orders of `invitee`, each with its commission record for `inviter`.
 const addCommission = (inviter: string, invitee: string, tag: string, n: number) =>
-  pool.query(
+  storm.pool.query(
     `WITH o AS (
        INSERT INTO "Order" (id, "outTradeNo", "userId", type, "grant", subject, amount, channel, status, "expiresAt", "updatedAt")
        SELECT $3 || g, $3 || g, $2, (CASE WHEN g % 2 = 0 THEN 'POINTS' ELSE 'MEMBERSHIP' END)::"OrderType", '{}', 's', 100, 'WECHAT', 'SUCCESS', now(), now()
@@ -69,7 +61,7 @@ describe('invited users and commission records counts', () => {
     const pick = (extra = '') => `SELECT id FROM "User" WHERE id LIKE 'icu%' ${extra} ORDER BY random() LIMIT 7`
     const pickRecord = `SELECT id FROM "CommissionRecord" WHERE "orderId" LIKE 'ico%' ORDER BY random() LIMIT 5`
 
-    const result = await watched(pool, MUST_BE_ZERO, () =>
+    const result = await watched(storm.pool, MUST_BE_ZERO, () =>
       Promise.all([
         (async () => {
           for (let i = 0; i < 30; i++) await compactCounts()
@@ -96,7 +88,7 @@ describe('invited users and commission records counts', () => {
           }
         })(),
         (async () => {
-          const client = await pool.connect()
+          const client = await storm.pool.connect()
           try {
             for (let i = 0; i < 5; i++) {
               await client.query('BEGIN')

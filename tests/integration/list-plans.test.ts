@@ -65,27 +65,36 @@ const LISTS = [
   ['GET /api/admin/invites', invitesRoute.GET, 'admin'],
 ] as const
 
+/**
+ * The one statement `handler` sends to the generic pool, planned (not run) with the given
+ * planner settings: the plan PostgreSQL would take for it.
+ */
+async function planOf(handler: Parameters<typeof callRoute>[0], token: string, settings: string[]): Promise<Plan> {
+  const { pool } = dbPool('generic')
+  const query = vi.spyOn(pool, 'query')
+  const res = await callRoute(handler, { token, query: { page: 1, pageSize: 20 } })
+  const sent = query.mock.calls.map(([config]) => config as unknown as { text: string; values: unknown[] })
+  query.mockRestore()
+  expect(res.status).toBe(200)
+  expect(sent).toHaveLength(1)
+
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await client.connect()
+  try {
+    await client.query('BEGIN')
+    for (const setting of settings) await client.query(`SET LOCAL ${setting}`)
+    const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${sent[0]!.text}`, sent[0]!.values)
+    await client.query('ROLLBACK')
+    return (rows[0]['QUERY PLAN'] as { Plan: Plan }[])[0]!.Plan
+  } finally {
+    await client.end()
+  }
+}
+
 describe('list pages', () => {
   it.each(LISTS)('%s: no hash or merge join, even with nested loops priced out', async (_name, handler, caller) => {
-    const { pool } = dbPool('generic')
-    const query = vi.spyOn(pool, 'query')
-    const res = await callRoute(handler, { token: (caller === 'admin' ? admin : user).token, query: { page: 1, pageSize: 20 } })
-    const sent = query.mock.calls.map(([config]) => config as unknown as { text: string; values: unknown[] })
-    query.mockRestore()
-    expect(res.status).toBe(200)
-    expect(sent).toHaveLength(1)
-
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await client.connect()
-    try {
-      await client.query('BEGIN')
-      await client.query('SET LOCAL enable_nestloop = off')
-      const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${sent[0]!.text}`, sent[0]!.values)
-      await client.query('ROLLBACK')
-      expect(hashedOrMerged((rows[0]['QUERY PLAN'] as { Plan: Plan }[])[0]!.Plan)).toEqual([])
-    } finally {
-      await client.end()
-    }
+    const plan = await planOf(handler, (caller === 'admin' ? admin : user).token, ['enable_nestloop = off'])
+    expect(hashedOrMerged(plan)).toEqual([])
   })
 })
 
@@ -105,26 +114,8 @@ const READS_FROM_INDEXES = [
 
 describe('console reads on their indexes', () => {
   it.each(READS_FROM_INDEXES)('%s', async (_name, handler, indexes) => {
-    const { pool } = dbPool('generic')
-    const query = vi.spyOn(pool, 'query')
-    const res = await callRoute(handler, { token: admin.token, query: { page: 1, pageSize: 20 } })
-    const sent = query.mock.calls.map(([config]) => config as unknown as { text: string; values: unknown[] })
-    query.mockRestore()
-    expect(res.status).toBe(200)
-
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await client.connect()
-    try {
-      await client.query('BEGIN')
-      // A tiny test table is cheaper to read whole; priced out, what is left is what the indexes allow.
-      await client.query('SET LOCAL enable_seqscan = off')
-      await client.query('SET LOCAL enable_bitmapscan = off')
-      await client.query('SET LOCAL enable_sort = off')
-      const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${sent[0]!.text}`, sent[0]!.values)
-      await client.query('ROLLBACK')
-      expect(indexesRead((rows[0]['QUERY PLAN'] as { Plan: Plan }[])[0]!.Plan)).toEqual(expect.arrayContaining([...indexes]))
-    } finally {
-      await client.end()
-    }
+    // A tiny test table is cheaper to read whole; priced out, what is left is what the indexes allow.
+    const plan = await planOf(handler, admin.token, ['enable_seqscan = off', 'enable_bitmapscan = off', 'enable_sort = off'])
+    expect(indexesRead(plan)).toEqual(expect.arrayContaining([...indexes]))
   })
 })

@@ -3,8 +3,8 @@
 // concurrent inserts, status and role changes, bulk updates, deletions and rolled-back
 // transactions, each counter must equal count(*) in every snapshot, and every filter's total
 // must be exact afterwards (searches, users and dates count their matches).
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type pg from 'pg'
+import { describe, expect, it } from 'vitest'
 import * as usersRoute from '@/app/api/users/route'
 import * as adminTasksRoute from '@/app/api/admin/tasks/route'
 import * as adminOrdersRoute from '@/app/api/admin/orders/route'
@@ -13,17 +13,10 @@ import * as chargeStatusRoute from '@/app/api/admin/charge-records/[id]/status/r
 import { db } from '@/lib/db'
 import { compactCounts } from '@/lib/db/compact-counts'
 import { callRoute, createUser } from '../helpers/call-route'
-import { keysDiffering, retrying, rollBackEven, watched } from '../helpers/counter-storm'
+import { keysDiffering, rollBackEven, stormPool, watched } from '../helpers/counter-storm'
 
-let pool: pg.Pool
-let q: ReturnType<typeof retrying>
-beforeAll(() => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 12 })
-  q = retrying(pool)
-})
-afterAll(async () => {
-  await pool.end()
-})
+const storm = stormPool()
+const { q } = storm
 
 const MUST_BE_ZERO = {
   users: `(SELECT count(*) FROM "User") - (SELECT coalesce(sum(n), 0) FROM "UserCount")`,
@@ -42,11 +35,11 @@ const MUST_BE_ZERO = {
 }
 
 const addUsers = (tag: string, n: number) =>
-  pool.query(`INSERT INTO "User" (id, username, name, role, "updatedAt") SELECT $1 || g, $1 || g, $1 || g, 'USER', now() FROM generate_series(1, $2::int) g`, [
-    tag,
-    n,
-  ])
-const addTasks = (owner: string, tag: string, n: number, client: Pick<pg.Pool, 'query'> = pool) =>
+  storm.pool.query(
+    `INSERT INTO "User" (id, username, name, role, "updatedAt") SELECT $1 || g, $1 || g, $1 || g, 'USER', now() FROM generate_series(1, $2::int) g`,
+    [tag, n],
+  )
+const addTasks = (owner: string, tag: string, n: number, client: Pick<pg.Pool, 'query'> = storm.pool) =>
   client.query(
     `INSERT INTO "Task" (id, "userId", type, status, stage, params, "modelId", "priceSnapshot", "chargedPoints", "deadlineAt", "updatedAt")
      SELECT $2 || g, $1, (CASE WHEN g % 3 = 0 THEN 'MJ_TEXT2IMG' ELSE 'SD_TEXT2IMG' END)::"TaskType", 'PENDING', 'QUEUED', '{}', 'ocount-model', '{}', 1, now(), now()
@@ -55,7 +48,7 @@ const addTasks = (owner: string, tag: string, n: number, client: Pick<pg.Pool, '
   )
 // Orders, and a charge record for every other one (a charge record needs its order).
 const addOrders = (owner: string, tag: string, n: number) =>
-  pool.query(
+  storm.pool.query(
     `WITH o AS (
        INSERT INTO "Order" (id, "outTradeNo", "userId", type, "grant", subject, amount, channel, status, "expiresAt", "updatedAt")
        SELECT $2 || g, $2 || g, $1, (CASE WHEN g % 2 = 0 THEN 'POINTS' ELSE 'BALANCE' END)::"OrderType", '{}', 's', 100,
@@ -68,25 +61,25 @@ const addOrders = (owner: string, tag: string, n: number) =>
 describe('user, task, order and charge-record counts', () => {
   it('are folded by the worker into one row per key, the totals unchanged', async () => {
     const owner = await createUser()
-    await pool.query(`INSERT INTO "AiModel" (id, name, backend, "updatedAt") VALUES ('ocount-model', 'demo', 'demo', now()) ON CONFLICT DO NOTHING`)
+    await storm.pool.query(`INSERT INTO "AiModel" (id, name, backend, "updatedAt") VALUES ('ocount-model', 'demo', 'demo', now()) ON CONFLICT DO NOTHING`)
     for (let i = 0; i < 5; i++) await addTasks(owner.id, `ocfold${i}-`, 3)
-    await pool.query(`UPDATE "Task" SET status = 'SUCCESS' WHERE id LIKE 'ocfold1-%'`)
+    await storm.pool.query(`UPDATE "Task" SET status = 'SUCCESS' WHERE id LIKE 'ocfold1-%'`)
     const perKey = `SELECT type, status, count(*)::int AS "rows", sum(n)::int AS n FROM "TaskStatusCount" GROUP BY 1, 2 HAVING sum(n) <> 0 ORDER BY 1, 2`
-    const before = (await pool.query(perKey)).rows
+    const before = (await storm.pool.query(perKey)).rows
     expect(before.some((r) => r.rows > 1)).toBe(true)
     await compactCounts()
-    const after = (await pool.query(perKey)).rows
+    const after = (await storm.pool.query(perKey)).rows
     expect(after.map((r) => r.rows)).toEqual(after.map(() => 1))
     expect(after.map(({ type, status, n }) => ({ type, status, n }))).toEqual(before.map(({ type, status, n }) => ({ type, status, n })))
-    expect((await pool.query(`SELECT (${MUST_BE_ZERO.taskKeys})::int AS wrong`)).rows[0].wrong).toBe(0)
+    expect((await storm.pool.query(`SELECT (${MUST_BE_ZERO.taskKeys})::int AS wrong`)).rows[0].wrong).toBe(0)
   })
 
   it('never make a submit and a refund of one user wait for each other', async () => {
     const owner = await createUser()
-    await pool.query(`INSERT INTO "AiModel" (id, name, backend, "updatedAt") VALUES ('ocount-model', 'demo', 'demo', now()) ON CONFLICT DO NOTHING`)
+    await storm.pool.query(`INSERT INTO "AiModel" (id, name, backend, "updatedAt") VALUES ('ocount-model', 'demo', 'demo', now()) ON CONFLICT DO NOTHING`)
     await addTasks(owner.id, 'oclock-a', 1)
-    const refund = await pool.connect()
-    const submit = await pool.connect()
+    const refund = await storm.pool.connect()
+    const submit = await storm.pool.connect()
     try {
       // A refund: the task ends (its counters move), then the ledger takes the user's row.
       await refund.query('BEGIN')
@@ -108,22 +101,22 @@ describe('user, task, order and charge-record counts', () => {
       refund.release()
       submit.release()
     }
-    const { rows } = await pool.query(`SELECT (${MUST_BE_ZERO.taskKeys})::int AS wrong`)
+    const { rows } = await storm.pool.query(`SELECT (${MUST_BE_ZERO.taskKeys})::int AS wrong`)
     expect(rows[0].wrong).toBe(0)
   })
 
   it('stay exact under concurrent inserts, status changes, bulk updates, deletions and rollbacks', async () => {
     const admin = await createUser({ role: 'ADMIN' })
     const owner = await createUser({ name: '计数用户' })
-    await pool.query(`INSERT INTO "AiModel" (id, name, backend, "updatedAt") VALUES ('ocount-model', 'demo', 'demo', now()) ON CONFLICT DO NOTHING`)
+    await storm.pool.query(`INSERT INTO "AiModel" (id, name, backend, "updatedAt") VALUES ('ocount-model', 'demo', 'demo', now()) ON CONFLICT DO NOTHING`)
     await addUsers('ocu0-', 100)
     await addTasks(owner.id, 'oct0-', 200)
     await addOrders(owner.id, 'oco0-', 200)
     const pick = (table: string, extra = '') => `SELECT id FROM "${table}" WHERE id LIKE 'oc%' ${extra} ORDER BY random() LIMIT 7`
 
     // The charge records the console changes meanwhile (the deletions leave them alone).
-    const audited = (await pool.query(`SELECT id FROM "ChargeRecord" ORDER BY id LIMIT 5`)).rows.map((r) => r.id as number)
-    const result = await watched(pool, MUST_BE_ZERO, () =>
+    const audited = (await storm.pool.query(`SELECT id FROM "ChargeRecord" ORDER BY id LIMIT 5`)).rows.map((r) => r.id as number)
+    const result = await watched(storm.pool, MUST_BE_ZERO, () =>
       Promise.all([
         // The worker folding the deltas, all the while.
         (async () => {
@@ -168,14 +161,14 @@ describe('user, task, order and charge-record counts', () => {
               [audited],
             )
             await q(`DELETE FROM "Order" WHERE id = ANY ($1)`, [gone.rows.map((r) => r.orderId)])
-            await pool.query(
+            await storm.pool.query(
               `DELETE FROM "Order" WHERE id IN (${pick('Order', `AND NOT EXISTS (SELECT 1 FROM "ChargeRecord" c WHERE c."orderId" = "Order".id)`)})`,
             )
           }
         })(),
         // Transactions that insert, move and delete, then roll back.
         (async () => {
-          const client = await pool.connect()
+          const client = await storm.pool.connect()
           try {
             for (let i = 0; i < 5; i++) {
               await client.query('BEGIN')
