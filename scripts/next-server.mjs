@@ -45,6 +45,12 @@ const server = http.createServer((req, res) => {
   res.once('close', () => unavailable.delete(id))
   handle(req, res)
 })
+// Node closes an idle keep-alive connection after 5 s, the same 5 s after which Node's own
+// clients (and so Playwright) drop one: a request sent on it at that instant is reset
+// unanswered. Behind nginx (upstream keepalive_timeout 60 s) a reset POST becomes a 502.
+// Outlasting both, the client always closes first.
+server.keepAliveTimeout = 65_000
+server.headersTimeout = 66_000
 // A port already in use (say, a second `npm start` on the same machine) ends this process
 // instead of leaving a web server that serves nothing while its worker runs.
 server.on('error', (error) => {
