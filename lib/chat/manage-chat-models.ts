@@ -77,29 +77,40 @@ export async function deleteChatModel(actor: SessionUser, ip: string, id: string
 
 export type ChatUsage = { days: number; models: ChatUsageRow[]; users: ChatUsageRow[] }
 
+const HOUR = 60 * 60 * 1000
+
 /**
- * Answers per model and per user (the top 50) over the last `days` days: how many, and the
- * points they cost; a user is shown by name, with the username when it differs, and a user
+ * Answers per model and per user (the top 50) over the last `days` × 24 hours: how many, and
+ * the points they cost; a user is shown by name, with the username when it differs, and a user
  * whose row is gone by its id. One statement, which writes the whole answer as JSON text
- * (GET /api/admin/chat-usage sends it as it is); ties go by id. The period's answers are read
- * from a partial index of answers by time that holds every column the totals need, so no
- * message row is read.
+ * (GET /api/admin/chat-usage sends it as it is); ties go by id. The period's whole hours are
+ * summed from the hourly totals the triggers keep (migration chat_usage_hours); only the
+ * answers of its first, partial hour are read, from a partial index of answers by time that
+ * holds every column the totals need.
  */
-export async function chatUsage(days: number): Promise<JsonText<ChatUsage>> {
-  const since = new Date(Date.now() - days * 24 * 60 * 60 * 1000)
+export async function chatUsage(days: number, now = Date.now()): Promise<JsonText<ChatUsage>> {
+  const since = new Date(now - days * 24 * HOUR)
+  const firstWholeHour = new Date(Math.ceil(since.getTime() / HOUR) * HOUR)
   const [found] = await readRows<{ answer: string }[]>(
     Prisma.sql`
-    WITH s AS (SELECT "modelId", "userId", "points" FROM "ChatMessage" WHERE "role" = 'ASSISTANT' AND "createdAt" >= ${since})
+    WITH s AS (
+      SELECT "modelId", "userId", sum("messages") AS "messages", sum("points") AS "points" FROM (
+        -- 'infinity' bounds the range, so the generic plan expects a few hours, not a third of them all.
+        SELECT "modelId", "userId", "messages", "points" FROM "ChatUsageHourTotal" WHERE "hour" >= ${firstWholeHour} AND "hour" < 'infinity'
+        UNION ALL
+        SELECT "modelId", "userId", 1, "points" FROM "ChatMessage" WHERE "role" = 'ASSISTANT' AND "createdAt" >= ${since} AND "createdAt" < ${firstWholeHour}
+      ) a GROUP BY "modelId", "userId" HAVING sum("messages") > 0
+    )
     SELECT ${jsonObject<ChatUsage>({
       days: Prisma.sql`${days}::int`,
       models: Prisma.sql`(
         SELECT ${jsonArrayText(usageRowJson(Prisma.sql`coalesce(m."name", g."modelId")`), Prisma.sql`g."messages" DESC, g."modelId"`)}
-        FROM (SELECT "modelId", count(*) AS "messages", sum("points") AS "points" FROM s GROUP BY "modelId") g
+        FROM (SELECT "modelId", sum("messages") AS "messages", sum("points") AS "points" FROM s GROUP BY "modelId") g
         LEFT JOIN LATERAL (SELECT "name" FROM "ChatModel" WHERE "id" = g."modelId" LIMIT 1) m ON true
       )::json`,
       users: Prisma.sql`(
         SELECT ${jsonArrayText(usageRowJson(Prisma.sql`coalesce(CASE WHEN u."name" = u."username" THEN u."username" ELSE u."name" || '（' || u."username" || '）' END, g."userId")`), Prisma.sql`g."messages" DESC, g."userId"`)}
-        FROM (SELECT "userId", count(*) AS "messages", sum("points") AS "points" FROM s GROUP BY "userId" ORDER BY "messages" DESC, "userId" LIMIT 50) g
+        FROM (SELECT "userId", sum("messages") AS "messages", sum("points") AS "points" FROM s GROUP BY "userId" ORDER BY "messages" DESC, "userId" LIMIT 50) g
         LEFT JOIN LATERAL (SELECT "name", "username" FROM "User" WHERE "id" = g."userId" LIMIT 1) u ON true
       )::json`,
     })}::text AS "answer"`,

@@ -4,9 +4,10 @@ import { Prisma } from '@/lib/generated/prisma/client'
 export const COMPACT_COUNTS_JOB = 'compact-counts'
 
 /**
- * The console lists' totals and the reports' day totals are kept as rows of deltas that the
- * triggers only ever insert (migrations list_counts, other_list_counts and day_totals say
- * why); each table, the columns its totals are filtered by, and the columns summed.
+ * The console lists' totals, the reports' day totals and the chat usage's hour totals are kept
+ * as rows of deltas that the triggers only ever insert (migrations list_counts,
+ * other_list_counts, day_totals and chat_usage_hours say why); each table, the columns its
+ * totals are filtered by, and the columns summed.
  */
 const COUNTERS: Record<string, { keys: string[]; sums: string[] }> = {
   CardCount: { keys: ['batchId', 'status'], sums: ['n'] },
@@ -20,6 +21,7 @@ const COUNTERS: Record<string, { keys: string[]; sums: string[] }> = {
   UserDayCount: { keys: ['day'], sums: ['n'] },
   TaskDayCount: { keys: ['day', 'type', 'status'], sums: ['n'] },
   PointsDayTotal: { keys: ['day'], sums: ['issued', 'spent'] },
+  ChatUsageHourTotal: { keys: ['hour', 'modelId', 'userId'], sums: ['messages', 'points'] },
 }
 
 const quoted = (columns: string[]) => Prisma.raw(columns.map((c) => `"${c}"`).join(', '))

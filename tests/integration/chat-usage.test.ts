@@ -42,7 +42,7 @@ describe('GET /api/admin/chat-usage', () => {
     for (const days of [1, 3, 7, 30]) {
       const before = await previousChatUsage(days, now)
       expect(before.users).toHaveLength(50)
-      const answer = await chatUsage(days)
+      const answer = await chatUsage(days, now)
       expect(answer.value, `${days}`).toEqual(before)
       expect(answer.toJsonText(), `${days}`).toBe(JSON.stringify(before))
     }

@@ -109,7 +109,11 @@ const READS_FROM_INDEXES = [
     invitesRoute.GET,
     ['User_invitedAt_id_idx', 'Order_userId_status_amount_idx', 'CommissionRecord_inviteeId_status_account_amount_idx'],
   ],
-  ["GET /api/admin/chat-usage reads the period's answers from their partial index", chatUsageRoute.GET, ['ChatMessage_answers_createdAt_idx']],
+  [
+    "GET /api/admin/chat-usage reads the period's hours from their totals, and its first hour's answers from their partial index",
+    chatUsageRoute.GET,
+    ['ChatUsageHourTotal_hour_idx', 'ChatMessage_answers_createdAt_idx'],
+  ],
 ] as const
 
 describe('console reads on their indexes', () => {
