@@ -28,14 +28,23 @@ await app.prepare()
 // request's serial here while the page renders, before Next.js writes its 500.
 const unavailable = (globalThis.aiimgDatabaseUnavailableRequests ??= new Set())
 let serial = 0
+let closing = false
+// Answers being written, which a shutdown lets finish; event streams are not among them.
+const answering = new Set()
 
 const server = http.createServer((req, res) => {
+  // Shutting down: the client opens its next request elsewhere instead of on this connection.
+  if (closing) res.setHeader('Connection', 'close')
+  answering.add(res)
+  res.once('close', () => answering.delete(res))
   req.headers['x-client-ip'] = req.socket.remoteAddress ?? ''
   const id = String(++serial)
   req.headers['x-request-serial'] = id
   const writeHead = res.writeHead
   // An outage is the database's, not a fault of the page: 503 with a hint when to come back.
   res.writeHead = function (status, ...rest) {
+    // A stream of events lasts as long as its page is open, and its client reconnects.
+    if (String(this.getHeader('content-type') ?? '').startsWith('text/event-stream')) answering.delete(res)
     if (unavailable.delete(id) && status === 500) {
       this.setHeader('Retry-After', '10')
       return writeHead.call(this, 503, ...rest)
@@ -61,21 +70,29 @@ server.listen(port, hostname, () => {
   console.log(`[web] ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}${dev ? ' (development)' : ''}`)
 })
 
-// Ctrl-C / SIGTERM: stop taking requests, let the in-process worker (embedded default)
-// drain its running tasks as `npm run worker` does, then leave.
+// Ctrl-C / SIGTERM: stop taking connections, finish the answers being written (up to
+// ANSWER_DRAIN_MS, inside docker-compose's 15 s grace), let the in-process worker (embedded
+// default) drain its running tasks as `npm run worker` does, then leave.
 const drainSeconds = Number(args['drain-seconds'])
-let closing = false
+const ANSWER_DRAIN_MS = 10_000
 async function shutdown() {
   if (closing) return
   closing = true
   setTimeout(() => process.exit(0), (drainSeconds + 10) * 1000).unref()
   server.close()
   server.closeIdleConnections()
+  // A connection busy now is closed once its answer is sent, not when it has idled 65 s.
+  setInterval(() => server.closeIdleConnections(), 100).unref()
+  const answered = (async () => {
+    const until = Date.now() + ANSWER_DRAIN_MS
+    while (answering.size && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50))
+  })()
   const worker = globalThis.aiimgWorker
   if (worker) {
     console.log('[worker] stopping: draining')
     await worker.stop().catch((error) => console.error('[worker] drain failed', error))
   }
+  await answered
   server.closeAllConnections()
   process.exit(0)
 }

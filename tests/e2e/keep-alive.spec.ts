@@ -1,8 +1,16 @@
 // An idle keep-alive connection stays open longer than clients keep theirs: a request sent on
-// it is answered, never reset because the server closed it at the same moment.
+// it is answered, never reset because the server closed it at the same moment. And a shutdown
+// lets the answers being written finish before it closes their connections.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import http from 'node:http'
+import net from 'node:net'
+import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import { E2E_BASE_URL } from './support/constants'
+import { E2E_BASE_URL, E2E_PORT, E2E_WEB_PID_FILE } from './support/constants'
+import { environmentOf } from './support/process-env'
+
+const root = path.resolve(import.meta.dirname, '../..')
 
 type Answer = { status: number; reusedSocket: boolean }
 
@@ -26,5 +34,54 @@ test('a connection idle for longer than a Node client keeps one is still open an
     expect(await get(agent, '/api/health')).toEqual({ status: 200, reusedSocket: true })
   } finally {
     agent.destroy()
+  }
+})
+
+/** A second web server of the e2e site (its Next server's own environment), on a port of its own. */
+async function startSecondServer(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+  const launcher = readFileSync(E2E_WEB_PID_FILE, 'utf8').trim()
+  const nextPid = readFileSync(`/proc/${launcher}/task/${launcher}/children`, 'utf8').trim().split(/\s+/)[0]
+  const env = { ...environmentOf(nextPid!), PORT: String(port) }
+  const args = ['--port', String(port), '--host', '127.0.0.1', '--drain-seconds', '2']
+  const child = spawn(process.execPath, [path.join(root, 'scripts/next-server.mjs'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let text = ''
+  child.stdout!.on('data', (chunk) => (text += chunk))
+  child.stderr!.on('data', (chunk) => (text += chunk))
+  await expect.poll(() => text, { timeout: 60_000 }).toContain('[web] ready on')
+  return { child, output: () => text }
+}
+
+test('on SIGTERM an answer being written is finished and its connection then closed, idle ones at once', async () => {
+  test.setTimeout(90_000)
+  const port = E2E_PORT + 50
+  const { child, output } = await startSecondServer(port)
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  try {
+    const idle = net.connect(port, '127.0.0.1')
+    const idleClosed = new Promise<void>((resolve) => idle.once('close', () => resolve()))
+    idle.write(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
+    await new Promise((resolve) => idle.once('data', resolve))
+
+    // A request whose body is still on its way when the signal comes.
+    const busy = net.connect(port, '127.0.0.1')
+    let answer = ''
+    busy.on('data', (chunk) => (answer += chunk))
+    const busyClosed = new Promise<void>((resolve) => busy.once('close', () => resolve()))
+    const body = JSON.stringify({ username: '' })
+    busy.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 3)}`,
+    )
+    await new Promise((resolve) => setTimeout(resolve, 300))
+
+    child.kill('SIGTERM')
+    await idleClosed
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    busy.write(body.slice(3))
+    await busyClosed
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+    expect(answer).toContain('"success":false')
+    expect(await exited, output()).toBe(0)
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL')
   }
 })

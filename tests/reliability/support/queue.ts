@@ -7,16 +7,14 @@ import path from 'node:path'
 import pg from 'pg'
 import { expect, type APIRequestContext } from '@playwright/test'
 import { E2E_DATABASE_URL_FILE, E2E_WORKER_PID_FILE } from '../../e2e/support/constants'
+import { environmentOf } from '../../e2e/support/process-env'
 import { loginViaApi, uniqueName } from '../../e2e/support/session'
 
 const root = path.resolve(import.meta.dirname, '../../..')
 
 /** The e2e worker's own environment (DATABASE_URL, AUTH_SECRET, DATA_DIR, the fakes' hosts), read from /proc. */
 export function e2eWorkerEnv(): NodeJS.ProcessEnv {
-  const pid = Number(readFileSync(E2E_WORKER_PID_FILE, 'utf8'))
-  const pairs = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean)
-  const entries = pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])
-  return Object.fromEntries(entries) as NodeJS.ProcessEnv
+  return environmentOf(readFileSync(E2E_WORKER_PID_FILE, 'utf8').trim())
 }
 
 export type WorkerProcess = { pid: number; child: ChildProcess; exited: Promise<void>; log: string[] }
