@@ -21,6 +21,16 @@ const COUNTERS: Record<string, { keys: string[]; sums: string[] }> = {
   UserDayCount: { keys: ['day'], sums: ['n'] },
   TaskDayCount: { keys: ['day', 'type', 'status'], sums: ['n'] },
   PointsDayTotal: { keys: ['day'], sums: ['issued', 'spent'] },
+}
+
+export const COMPACT_HOUR_TOTALS_JOB = 'compact-hour-totals'
+
+/**
+ * One row per hour, model and user that answered: a busy site's year is hundreds of thousands
+ * of rows, which a fold groups whole (about a second), so they are folded hourly; an hour of
+ * deltas is about a row per answer, which a reader sums at little cost.
+ */
+const HOUR_TOTALS: typeof COUNTERS = {
   ChatUsageHourTotal: { keys: ['hour', 'modelId', 'userId'], sums: ['messages', 'points'] },
 }
 
@@ -31,8 +41,8 @@ const quoted = (columns: string[]) => Prisma.raw(columns.map((c) => `"${c}"`).jo
  * writes came before. One statement per table: a reader sees the deltas or their sum, never
  * both or neither; a delta committed meanwhile is not in the statement's snapshot and stays.
  */
-export async function compactCounts(): Promise<void> {
-  for (const [table, { keys, sums }] of Object.entries(COUNTERS)) {
+export async function compactCounts(counters = COUNTERS): Promise<void> {
+  for (const [table, { keys, sums }] of Object.entries(counters)) {
     const name = Prisma.raw(`"${table}"`)
     const columns = quoted(keys)
     const summed = Prisma.raw(sums.map((c) => `sum("${c}")`).join(', '))
@@ -45,3 +55,5 @@ export async function compactCounts(): Promise<void> {
       INSERT INTO ${name} (${columns}, ${quoted(sums)}) SELECT ${columns}, ${summed} FROM gone GROUP BY ${columns} HAVING ${someNonZero}`
   }
 }
+
+export const compactHourTotals = () => compactCounts(HOUR_TOTALS)

@@ -1,6 +1,6 @@
 import { PRUNE_SIGN_IN_JOB, pruneSignInRecords } from '@/lib/auth/prune-sign-in-records'
 import { pruneExpiredCounters } from '@/lib/auth/rate-limit'
-import { COMPACT_COUNTS_JOB, compactCounts } from '@/lib/db/compact-counts'
+import { COMPACT_COUNTS_JOB, COMPACT_HOUR_TOTALS_JOB, compactCounts, compactHourTotals } from '@/lib/db/compact-counts'
 import { env } from '@/lib/env'
 import { CHECK_CARDS_JOB, checkPendingCards } from '@/lib/cards/check-pending-cards'
 import { SWEEP_CHAT_ANSWERS_JOB, sweepChatAnswers } from '@/lib/chat/drop-answer'
@@ -26,7 +26,9 @@ export function backgroundJobs(): BackgroundJob[] {
     // One health or model-list request per enabled backend every BACKEND_CHECK_SECONDS (a minute).
     { name: CHECK_BACKENDS_JOB, intervalMs: env().BACKEND_CHECK_SECONDS * 1000, run: checkBackends },
     // The console lists' kept totals: each key's deltas folded into one row (a few small statements).
-    { name: COMPACT_COUNTS_JOB, intervalMs: 60_000, run: compactCounts },
+    { name: COMPACT_COUNTS_JOB, intervalMs: 60_000, run: () => compactCounts() },
+    // Chat usage's hour totals, the same way, hourly.
+    { name: COMPACT_HOUR_TOTALS_JOB, intervalMs: 60 * 60_000, run: compactHourTotals },
     { name: PRUNE_BACKEND_ATTEMPTS_JOB, intervalMs: 60 * 60_000, run: async () => void (await pruneBackendAttempts()) },
     {
       name: 'prune-rate-limits',

@@ -7,7 +7,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { chatUsage } from '@/lib/chat/manage-chat-models'
 import { db, dbPool } from '@/lib/db'
-import { compactCounts } from '@/lib/db/compact-counts'
+import { COMPACT_HOUR_TOTALS_JOB, compactHourTotals } from '@/lib/db/compact-counts'
+import { backgroundJobs } from '@/lib/worker/jobs'
 import { createUser } from '../helpers/call-route'
 import { previousChatUsage } from '../helpers/chat-usage-prisma'
 import { keysDiffering, rollBackEven, stormPool, watched } from '../helpers/counter-storm'
@@ -62,7 +63,7 @@ describe('the hourly totals of the chat usage', () => {
     const result = await watched(storm.pool, MUST_BE_ZERO, () =>
       Promise.all([
         (async () => {
-          for (let i = 0; i < 30; i++) await compactCounts()
+          for (let i = 0; i < 30; i++) await compactHourTotals()
         })(),
         ...Array.from({ length: 4 }, (_, i) => add(`cuh-c${i + 1}`, `cuh${i + 1}-`, 120)),
         ...Array.from({ length: 3 }, async () => {
@@ -101,7 +102,7 @@ describe('the hourly totals of the chat usage', () => {
     expect(result.checks).toBeGreaterThan(0)
 
     // Folded, each hour, model and user that answered is one row; writing an answer's text adds none.
-    await compactCounts()
+    await compactHourTotals()
     const keys = async () => (await q(`SELECT count(*)::int AS n FROM "ChatUsageHourTotal"`)).rows[0].n
     const answered = await q(
       `SELECT count(DISTINCT (date_trunc('hour', "createdAt"), "modelId", "userId"))::int AS n FROM "ChatMessage" WHERE role = 'ASSISTANT'`,
@@ -110,6 +111,8 @@ describe('the hourly totals of the chat usage', () => {
     expect(answered.rows[0].n).toBeGreaterThan(50)
     await q(`UPDATE "ChatMessage" SET content = content || 'z' WHERE id LIKE 'cuh%'`)
     expect(await keys()).toBe(answered.rows[0].n)
+    // The worker folds them hourly.
+    expect(backgroundJobs().find((job) => job.name === COMPACT_HOUR_TOTALS_JOB)?.intervalMs).toBe(60 * 60_000)
   })
 
   it('count the period to the millisecond: an answer at its first instant is in, one a millisecond before is out', async () => {
@@ -118,22 +121,26 @@ describe('the hourly totals of the chat usage', () => {
     const { id: conversationId } = await conversation('cuh-edges')
     const users: string[] = []
     for (let i = 0; i < 8; i++) users.push((await createUser()).id)
-    // User and model i answer i + 1 times, all at one instant: no two rows of the answer tie, whatever the period.
+    // User and model i answer i + 1 times at one instant, alike (the same points), and 10 × (i + 1)
+    // times hours later: 11 × (i + 1) or 10 × (i + 1) answers, so no two rows of the answer tie,
+    // and the partial hour's answers and the whole hours' add up for the same user and model.
     const H = Date.parse('2025-06-01T10:00:00Z')
     const instants = [H - 1, H, H + 1, H + HOUR / 2, H + HOUR - 1, H + HOUR, H + HOUR + 1, H + 5 * HOUR]
+    const answer = (i: number, at: number, points: number) => (_: unknown, k: number) => ({
+      id: `cuh-e${i}-${at}-${k}`,
+      conversationId,
+      userId: users[i]!,
+      modelId: models[i]!,
+      role: 'ASSISTANT' as const,
+      content: 'x',
+      points,
+      createdAt: new Date(at),
+    })
     await db().chatMessage.createMany({
-      data: instants.flatMap((at, i) =>
-        Array.from({ length: i + 1 }, (_, k) => ({
-          id: `cuh-e${i}-${k}`,
-          conversationId,
-          userId: users[i]!,
-          modelId: models[i]!,
-          role: 'ASSISTANT' as const,
-          content: 'x',
-          points: i + k,
-          createdAt: new Date(at),
-        })),
-      ),
+      data: instants.flatMap((at, i) => [
+        ...Array.from({ length: i + 1 }, answer(i, at, i)),
+        ...Array.from({ length: 10 * (i + 1) }, answer(i, H + 6 * HOUR, 1)),
+      ]),
     })
     for (const days of [1, 7])
       for (const since of [H - 2, ...instants.slice(0, 7)]) {
@@ -142,9 +149,9 @@ describe('the hourly totals of the chat usage', () => {
         expect((await chatUsage(days, now)).toJsonText(), `${days} days from ${new Date(since).toISOString()}`).toBe(JSON.stringify(expected))
       }
     // Folding changes nothing.
-    await compactCounts()
+    await compactHourTotals()
     expect((await chatUsage(1, H + DAY)).value).toEqual(await previousChatUsage(1, H + DAY))
-    expect((await chatUsage(1, H + HOUR + 1 + DAY)).value.users.map((u) => u.messages)).toEqual([8, 7])
+    expect((await chatUsage(1, H + HOUR + 1 + DAY)).value.users.map((u) => u.messages)).toEqual([88, 77, 60, 50, 40, 30, 20, 10])
   })
 
   it("read a year of hourly totals on the index, even on the generic plan that doesn't know the period", async () => {
