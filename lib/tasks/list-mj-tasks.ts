@@ -17,9 +17,9 @@ type TreeRow = { total: number; id: string | null; parentId: string | null; root
  * task its buttons made, children oldest first. One statement: the total, the page of roots,
  * their descendants (recursively, by "parentId"), each task written as JSON as the task list
  * writes it; the trees are then put together from those texts, never parsed. An empty page
- * is one row: the total. The roots are read once for both the total and the page: the
- * index on ("userId", "createdAt", …) gives them in no order once "type" has two values, so
- * the page, like the total, reads them all. Each task's children are looked up by
+ * is one row: the total. The roots, and their count, come in order from a partial index of
+ * first Midjourney tasks (`Task_mj_roots_idx`), not from all of the user's tasks. Each task's
+ * children are looked up by
  * "parentId" (`OFFSET 0` keeps the lateral from being flattened into a join a generic plan
  * might run over all the user's tasks).
  */
@@ -29,15 +29,14 @@ export async function listMjTaskTrees(userId: string, query: TPageQuery): Promis
   const rows = await readRows<TreeRow[]>(
     Prisma.sql`
     WITH RECURSIVE
-      r AS MATERIALIZED (SELECT "id", "createdAt" FROM "Task" WHERE ${roots}),
-      p AS (SELECT "id" FROM r ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}),
+      p AS (SELECT "id" FROM "Task" WHERE ${roots} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}),
       tree AS (
         SELECT c."id" FROM p, LATERAL (SELECT "id" FROM "Task" WHERE "parentId" = p."id" AND "userId" = ${userId} OFFSET 0) c
         UNION
         SELECT c."id" FROM tree, LATERAL (SELECT "id" FROM "Task" WHERE "parentId" = tree."id" AND "userId" = ${userId} OFFSET 0) c
       )
     SELECT k."total", t."id", t."parentId", n."root", ${TASK_ROW_JSON} AS "row"
-    FROM (SELECT count(*)::int AS "total" FROM r) k
+    FROM (SELECT count(*)::int AS "total" FROM "Task" WHERE ${roots}) k
     LEFT JOIN LATERAL (SELECT "id", true AS "root" FROM p UNION ALL SELECT "id", false FROM tree) n ON true
     LEFT JOIN LATERAL (SELECT * FROM "Task" WHERE "id" = n."id" LIMIT 1) t ON true
     LEFT JOIN LATERAL (SELECT "id", "name" FROM "AiModel" WHERE "id" = t."modelId" LIMIT 1) m ON true

@@ -109,6 +109,7 @@ const READS_FROM_INDEXES = [
     invitesRoute.GET,
     ['User_invitedAt_id_idx', 'Order_userId_status_amount_idx', 'CommissionRecord_inviteeId_status_account_amount_idx'],
   ],
+  ['GET /api/mj/tasks reads the first tasks and their count from their partial index', mjTasksRoute.GET, ['Task_mj_roots_idx']],
   [
     "GET /api/admin/chat-usage reads the period's hours from their totals, and its first hour's answers from their partial index",
     chatUsageRoute.GET,
@@ -116,7 +117,7 @@ const READS_FROM_INDEXES = [
   ],
 ] as const
 
-describe('console reads on their indexes', () => {
+describe('reads on their indexes', () => {
   it.each(READS_FROM_INDEXES)('%s', async (_name, handler, indexes) => {
     // A tiny test table is cheaper to read whole; priced out, what is left is what the indexes allow.
     const plan = await planOf(handler, admin.token, ['enable_seqscan = off', 'enable_bitmapscan = off', 'enable_sort = off'])
