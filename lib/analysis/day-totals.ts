@@ -1,4 +1,5 @@
 import 'server-only'
+import { dbPool } from '@/lib/db'
 import { jsonMapText } from '@/lib/db/json-rows'
 import { readRows } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
@@ -52,7 +53,8 @@ const NO_MAP = Prisma.sql`'{}'`
 /** Paid amounts per Beijing day (every day of the range, zero days included), by type and channel: the answer as PostgreSQL writes it. */
 export async function chargeTotalsByDate(from: string, to: string): Promise<JsonList<DayTotals>> {
   checkRange(from, to)
-  const [found] = await readRows<{ list: string }[]>(Prisma.sql`
+  const [found] = await readRows<{ list: string }[]>(
+    Prisma.sql`
     WITH ${parts(from, to)}
     SELECT '[' || string_agg(
       '{"date":"' || to_char(d."day", 'YYYY-MM-DD') || '","amount":' || coalesce(r."amount", 0) || ',"count":' || coalesce(r."count", 0)
@@ -61,7 +63,9 @@ export async function chargeTotalsByDate(from: string, to: string): Promise<Json
     FROM "days" d
     LEFT JOIN "revenue" r ON r."day" = d."day"
     LEFT JOIN "revenueByType" rt ON rt."day" = d."day"
-    LEFT JOIN "revenueByChannel" rc ON rc."day" = d."day"`)
+    LEFT JOIN "revenueByChannel" rc ON rc."day" = d."day"`,
+    dbPool('generic'),
+  )
   return new JsonList<DayTotals>(found!.list)
 }
 
@@ -72,7 +76,8 @@ export async function chargeTotalsByDate(from: string, to: string): Promise<Json
  */
 export async function siteAnalysis(from: string, to: string): Promise<JsonText<{ days: AnalysisDay[] }>> {
   checkRange(from, to)
-  const [found] = await readRows<{ answer: string }[]>(Prisma.sql`
+  const [found] = await readRows<{ answer: string }[]>(
+    Prisma.sql`
     WITH ${parts(from, to)},
     "taskKeys" AS (
       SELECT "day", "type"::text AS "type", "status"::text AS "status", sum("n") AS "n"
@@ -95,6 +100,8 @@ export async function siteAnalysis(from: string, to: string): Promise<JsonText<{
     LEFT JOIN "users" u ON u."day" = d."day"
     LEFT JOIN "tasksByType" tt ON tt."day" = d."day"
     LEFT JOIN "tasksByStatus" ts ON ts."day" = d."day"
-    LEFT JOIN "points" p ON p."day" = d."day"`)
+    LEFT JOIN "points" p ON p."day" = d."day"`,
+    dbPool('generic'),
+  )
   return new JsonText(found!.answer)
 }

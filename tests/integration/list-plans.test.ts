@@ -25,6 +25,8 @@ import * as videoPurchasesRoute from '@/app/api/admin/video-purchases/route'
 import * as commissionRecordsRoute from '@/app/api/admin/commission/records/route'
 import * as invitesRoute from '@/app/api/admin/invites/route'
 import * as chatUsageRoute from '@/app/api/admin/chat-usage/route'
+import * as analysisRoute from '@/app/api/admin/analysis/route'
+import * as chargeGroupRoute from '@/app/api/admin/charge-records/group-by-date/route'
 import { dbPool } from '@/lib/db'
 import { callRoute, createUser } from '../helpers/call-route'
 
@@ -69,10 +71,15 @@ const LISTS = [
  * The one statement `handler` sends to the generic pool, planned (not run) with the given
  * planner settings: the plan PostgreSQL would take for it.
  */
-async function planOf(handler: Parameters<typeof callRoute>[0], token: string, settings: string[]): Promise<Plan> {
+async function planOf(
+  handler: Parameters<typeof callRoute>[0],
+  token: string,
+  settings: string[],
+  routeQuery: Record<string, string | number> = { page: 1, pageSize: 20 },
+): Promise<Plan> {
   const { pool } = dbPool('generic')
   const query = vi.spyOn(pool, 'query')
-  const res = await callRoute(handler, { token, query: { page: 1, pageSize: 20 } })
+  const res = await callRoute(handler, { token, query: routeQuery })
   const sent = query.mock.calls.map(([config]) => config as unknown as { text: string; values: unknown[] })
   query.mockRestore()
   expect(res.status).toBe(200)
@@ -103,6 +110,8 @@ function indexesRead(plan: Plan & { 'Index Name'?: string }): string[] {
   return [...(plan['Index Name'] ? [plan['Index Name']] : []), ...(plan.Plans ?? []).flatMap(indexesRead)]
 }
 
+const REPORT_RANGE = { from: '2026-01-01', to: '2026-01-30' }
+
 const READS_FROM_INDEXES = [
   [
     'GET /api/admin/invites reads its page in order from the invited users alone, and sums orders and commission from indexes',
@@ -115,12 +124,24 @@ const READS_FROM_INDEXES = [
     chatUsageRoute.GET,
     ['ChatUsageHourTotal_hour_idx', 'ChatMessage_answers_createdAt_idx'],
   ],
+  [
+    'GET /api/admin/analysis reads its range of each day total by day, on a plan made once',
+    analysisRoute.GET,
+    ['ChargeDayTotal_day_idx', 'TaskDayCount_day_idx', 'UserDayCount_day_idx', 'PointsDayTotal_day_idx'],
+    REPORT_RANGE,
+  ],
+  [
+    'GET /api/admin/charge-records/group-by-date reads its range of day totals by day, on a plan made once',
+    chargeGroupRoute.GET,
+    ['ChargeDayTotal_day_idx'],
+    REPORT_RANGE,
+  ],
 ] as const
 
 describe('reads on their indexes', () => {
-  it.each(READS_FROM_INDEXES)('%s', async (_name, handler, indexes) => {
+  it.each(READS_FROM_INDEXES)('%s', async (_name, handler, indexes, routeQuery?: Record<string, string>) => {
     // A tiny test table is cheaper to read whole; priced out, what is left is what the indexes allow.
-    const plan = await planOf(handler, admin.token, ['enable_seqscan = off', 'enable_bitmapscan = off', 'enable_sort = off'])
+    const plan = await planOf(handler, admin.token, ['enable_seqscan = off', 'enable_bitmapscan = off', 'enable_sort = off'], routeQuery)
     expect(indexesRead(plan)).toEqual(expect.arrayContaining([...indexes]))
   })
 })
