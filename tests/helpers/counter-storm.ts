@@ -76,13 +76,24 @@ export function retrying(pool: pg.Pool) {
   }
 }
 
-/** Runs `work` in the client's open transaction and rolls it back, also when a deadlock ended it early. */
-export async function rollBackEven(client: pg.PoolClient, work: () => Promise<void>) {
+/**
+ * `times` transactions on one connection of `pool`, each running `work` and then rolled back,
+ * also when a deadlock ended it early.
+ */
+export async function rolledBackTransactions(pool: pg.Pool, times: number, work: (client: pg.PoolClient, i: number) => Promise<void>) {
+  const client = await pool.connect()
   try {
-    await work()
-  } catch (error) {
-    if (!isDeadlock(error)) throw error
+    for (let i = 0; i < times; i++) {
+      await client.query('BEGIN')
+      try {
+        await work(client, i)
+      } catch (error) {
+        if (!isDeadlock(error)) throw error
+      } finally {
+        await client.query('ROLLBACK')
+      }
+    }
   } finally {
-    await client.query('ROLLBACK')
+    client.release()
   }
 }

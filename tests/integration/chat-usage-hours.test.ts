@@ -11,7 +11,7 @@ import { COMPACT_HOUR_TOTALS_JOB, compactHourTotals } from '@/lib/db/compact-cou
 import { backgroundJobs } from '@/lib/worker/jobs'
 import { createUser } from '../helpers/call-route'
 import { previousChatUsage } from '../helpers/chat-usage-prisma'
-import { keysDiffering, rollBackEven, stormPool, watched } from '../helpers/counter-storm'
+import { keysDiffering, rolledBackTransactions, stormPool, watched } from '../helpers/counter-storm'
 
 const storm = stormPool()
 const { q } = storm
@@ -80,21 +80,11 @@ describe('the hourly totals of the chat usage', () => {
           // A conversation deleted takes its messages with it.
           await q(`DELETE FROM "ChatConversation" WHERE id = 'cuh-c1'`)
         })(),
-        (async () => {
-          const client = await storm.pool.connect()
-          try {
-            for (let i = 0; i < 5; i++) {
-              await client.query('BEGIN')
-              await rollBackEven(client, async () => {
-                await add('cuh-c2', `cuhrb${i}-`, 9, client)
-                await client.query(`UPDATE "ChatMessage" SET points = points + 100 WHERE id IN (${pick})`)
-                await client.query(`DELETE FROM "ChatMessage" WHERE id IN (${pick})`)
-              })
-            }
-          } finally {
-            client.release()
-          }
-        })(),
+        rolledBackTransactions(storm.pool, 5, async (client, i) => {
+          await add('cuh-c2', `cuhrb${i}-`, 9, client)
+          await client.query(`UPDATE "ChatMessage" SET points = points + 100 WHERE id IN (${pick})`)
+          await client.query(`DELETE FROM "ChatMessage" WHERE id IN (${pick})`)
+        }),
       ]),
     )
     console.log(`[figure] chat usage's hour totals checked against the messages during the storm: ${result.checks} snapshots, ${result.wrong.length} wrong`)

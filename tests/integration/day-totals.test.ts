@@ -13,7 +13,7 @@ import { callRoute, createUser } from '../helpers/call-route'
 import { rawCall } from '../helpers/sign-in'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { chargeTotalsFromRows, siteAnalysisFromRows } from '../helpers/day-totals-oracle'
-import { keysDiffering, rollBackEven, stormPool, watched } from '../helpers/counter-storm'
+import { keysDiffering, rolledBackTransactions, stormPool, watched } from '../helpers/counter-storm'
 
 const storm = stormPool()
 const { q } = storm
@@ -127,30 +127,20 @@ describe('the day totals of the revenue report and the analysis', () => {
             await q(`DELETE FROM "Order" WHERE id = ANY ($1)`, [gone.rows.map((r) => r.orderId)])
           }
         })(),
-        (async () => {
-          const client = await storm.pool.connect()
-          try {
-            for (let i = 0; i < 5; i++) {
-              await client.query('BEGIN')
-              await rollBackEven(client, async () => {
-                await client.query(`INSERT INTO "User" (id, username, name, role, "createdAt", "updatedAt") VALUES ($1, $1, $1, 'USER', '2025-03-02', now())`, [
-                  `dtrb${i}`,
-                ])
-                await client.query(`UPDATE "User" SET "createdAt" = '2025-03-04' WHERE id IN (${pick('User')})`)
-                await addTasks(owner.id, `dtrbt${i}-`, 5, client)
-                await client.query(`UPDATE "Task" SET status = 'SUCCESS' WHERE id IN (${pick('Task')})`)
-                await client.query(`DELETE FROM "Task" WHERE id IN (${pick('Task')})`)
-                await client.query(`UPDATE "ChargeRecord" SET status = 'SUCCESS', amount = amount * 2 WHERE id IN (${pickCharge})`)
-                await client.query(
-                  `INSERT INTO "LedgerEntry" ("userId", account, kind, amount, "balanceAfter", reference, "createdAt") VALUES ($1, 'POINTS', 'ADMIN_ADJUST', 999, 0, $2, '2025-03-03')`,
-                  [owner.id, `dtrb${i}`],
-                )
-              })
-            }
-          } finally {
-            client.release()
-          }
-        })(),
+        rolledBackTransactions(storm.pool, 5, async (client, i) => {
+          await client.query(`INSERT INTO "User" (id, username, name, role, "createdAt", "updatedAt") VALUES ($1, $1, $1, 'USER', '2025-03-02', now())`, [
+            `dtrb${i}`,
+          ])
+          await client.query(`UPDATE "User" SET "createdAt" = '2025-03-04' WHERE id IN (${pick('User')})`)
+          await addTasks(owner.id, `dtrbt${i}-`, 5, client)
+          await client.query(`UPDATE "Task" SET status = 'SUCCESS' WHERE id IN (${pick('Task')})`)
+          await client.query(`DELETE FROM "Task" WHERE id IN (${pick('Task')})`)
+          await client.query(`UPDATE "ChargeRecord" SET status = 'SUCCESS', amount = amount * 2 WHERE id IN (${pickCharge})`)
+          await client.query(
+            `INSERT INTO "LedgerEntry" ("userId", account, kind, amount, "balanceAfter", reference, "createdAt") VALUES ($1, 'POINTS', 'ADMIN_ADJUST', 999, 0, $2, '2025-03-03')`,
+            [owner.id, `dtrb${i}`],
+          )
+        }),
       ]),
     )
     console.log(`[figure] day totals checked against the rows during the storm: ${result.checks} snapshots, ${result.wrong.length} wrong`)

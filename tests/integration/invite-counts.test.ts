@@ -11,7 +11,7 @@ import { db } from '@/lib/db'
 import { compactCounts } from '@/lib/db/compact-counts'
 import { COMMISSION_ORDER_TYPES } from '@/lib/invites/order-types'
 import { callRoute, createUser } from '../helpers/call-route'
-import { keysDiffering, rollBackEven, stormPool, watched } from '../helpers/counter-storm'
+import { keysDiffering, rolledBackTransactions, stormPool, watched } from '../helpers/counter-storm'
 import { expectOk } from '../helpers/expect-response'
 
 const storm = stormPool()
@@ -87,25 +87,15 @@ describe('invited users and commission records counts', () => {
             await q(`DELETE FROM "Order" WHERE id = ANY ($1)`, [gone.rows.map((r) => r.orderId)])
           }
         })(),
-        (async () => {
-          const client = await storm.pool.connect()
-          try {
-            for (let i = 0; i < 5; i++) {
-              await client.query('BEGIN')
-              await rollBackEven(client, async () => {
-                await client.query(`INSERT INTO "User" (id, username, name, role, "inviterId", "updatedAt") VALUES ($1, $1, $1, 'USER', $2, now())`, [
-                  `icrb${i}`,
-                  inviter.id,
-                ])
-                await client.query(`UPDATE "User" SET "inviterId" = NULL WHERE id IN (${pick()})`)
-                await client.query(`UPDATE "CommissionRecord" SET status = 'CANCELED' WHERE id IN (${pickRecord})`)
-                await client.query(`DELETE FROM "CommissionRecord" WHERE id IN (${pickRecord})`)
-              })
-            }
-          } finally {
-            client.release()
-          }
-        })(),
+        rolledBackTransactions(storm.pool, 5, async (client, i) => {
+          await client.query(`INSERT INTO "User" (id, username, name, role, "inviterId", "updatedAt") VALUES ($1, $1, $1, 'USER', $2, now())`, [
+            `icrb${i}`,
+            inviter.id,
+          ])
+          await client.query(`UPDATE "User" SET "inviterId" = NULL WHERE id IN (${pick()})`)
+          await client.query(`UPDATE "CommissionRecord" SET status = 'CANCELED' WHERE id IN (${pickRecord})`)
+          await client.query(`DELETE FROM "CommissionRecord" WHERE id IN (${pickRecord})`)
+        }),
       ]),
     )
     console.log(

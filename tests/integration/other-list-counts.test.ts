@@ -13,7 +13,7 @@ import * as chargeStatusRoute from '@/app/api/admin/charge-records/[id]/status/r
 import { db } from '@/lib/db'
 import { compactCounts } from '@/lib/db/compact-counts'
 import { callRoute, createUser } from '../helpers/call-route'
-import { keysDiffering, rollBackEven, stormPool, watched } from '../helpers/counter-storm'
+import { keysDiffering, rolledBackTransactions, stormPool, watched } from '../helpers/counter-storm'
 
 const storm = stormPool()
 const { q } = storm
@@ -167,24 +167,14 @@ describe('user, task, order and charge-record counts', () => {
           }
         })(),
         // Transactions that insert, move and delete, then roll back.
-        (async () => {
-          const client = await storm.pool.connect()
-          try {
-            for (let i = 0; i < 5; i++) {
-              await client.query('BEGIN')
-              await rollBackEven(client, async () => {
-                await client.query(`INSERT INTO "User" (id, username, name, role, "updatedAt") VALUES ($1, $1, $1, 'ADMIN', now())`, [`ocrb${i}`])
-                await client.query(`UPDATE "User" SET role = 'ADMIN' WHERE id IN (${pick('User')})`)
-                await client.query(`UPDATE "Task" SET status = 'SUCCESS' WHERE id IN (${pick('Task')})`)
-                await client.query(`DELETE FROM "Task" WHERE id IN (${pick('Task')})`)
-                await client.query(`UPDATE "Order" SET status = 'SUCCESS', type = 'MEMBERSHIP' WHERE id IN (${pick('Order')})`)
-                await client.query(`UPDATE "ChargeRecord" SET channel = 'BALANCE' WHERE id IN (SELECT id FROM "ChargeRecord" ORDER BY random() LIMIT 7)`)
-              })
-            }
-          } finally {
-            client.release()
-          }
-        })(),
+        rolledBackTransactions(storm.pool, 5, async (client, i) => {
+          await client.query(`INSERT INTO "User" (id, username, name, role, "updatedAt") VALUES ($1, $1, $1, 'ADMIN', now())`, [`ocrb${i}`])
+          await client.query(`UPDATE "User" SET role = 'ADMIN' WHERE id IN (${pick('User')})`)
+          await client.query(`UPDATE "Task" SET status = 'SUCCESS' WHERE id IN (${pick('Task')})`)
+          await client.query(`DELETE FROM "Task" WHERE id IN (${pick('Task')})`)
+          await client.query(`UPDATE "Order" SET status = 'SUCCESS', type = 'MEMBERSHIP' WHERE id IN (${pick('Order')})`)
+          await client.query(`UPDATE "ChargeRecord" SET channel = 'BALANCE' WHERE id IN (SELECT id FROM "ChargeRecord" ORDER BY random() LIMIT 7)`)
+        }),
       ]),
     )
     console.log(`[figure] user/task/order/charge counters checked against count(*) during the storm: ${result.checks} snapshots, ${result.wrong.length} wrong`)
