@@ -36,7 +36,6 @@ const server = http.createServer((req, res) => {
   // Shutting down: the client opens its next request elsewhere instead of on this connection.
   if (closing) res.setHeader('Connection', 'close')
   answering.add(res)
-  res.once('close', () => answering.delete(res))
   req.headers['x-client-ip'] = req.socket.remoteAddress ?? ''
   const id = String(++serial)
   req.headers['x-request-serial'] = id
@@ -51,7 +50,10 @@ const server = http.createServer((req, res) => {
     }
     return writeHead.call(this, status, ...rest)
   }
-  res.once('close', () => unavailable.delete(id))
+  res.once('close', () => {
+    answering.delete(res)
+    unavailable.delete(id)
+  })
   handle(req, res)
 })
 // Node closes an idle keep-alive connection after 5 s, the same 5 s after which Node's own

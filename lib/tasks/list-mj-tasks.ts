@@ -19,9 +19,8 @@ type TreeRow = { total: number; id: string | null; parentId: string | null; root
  * writes it; the trees are then put together from those texts, never parsed. An empty page
  * is one row: the total. The roots, and their count, come in order from a partial index of
  * first Midjourney tasks (`Task_mj_roots_idx`), not from all of the user's tasks. Each task's
- * children are looked up by
- * "parentId" (`OFFSET 0` keeps the lateral from being flattened into a join a generic plan
- * might run over all the user's tasks).
+ * children are looked up by "parentId" (`OFFSET 0` keeps the lateral from being flattened
+ * into a join a generic plan might run over all the user's tasks).
  */
 export async function listMjTaskTrees(userId: string, query: TPageQuery): Promise<JsonList<MjTaskNode> & { total: number }> {
   const roots = Prisma.sql`"userId" = ${userId} AND "type" IN ('MJ_TEXT2IMG', 'MJ_IMG2IMG') AND "parentId" IS NULL`
