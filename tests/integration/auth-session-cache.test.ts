@@ -10,6 +10,7 @@ import * as profileRoute from '@/app/api/users/profile/route'
 import * as adminTasksRoute from '@/app/api/admin/tasks/route'
 import { forgetSessionUser, sessionCacheActive, stopSessionCache } from '@/lib/auth/session-cache'
 import { callRoute, createUser } from '../helpers/call-route'
+import { until } from '../helpers/until'
 
 process.env.SESSION_CACHE_SECONDS = '10'
 let elsewhere: pg.Client
@@ -28,15 +29,6 @@ afterAll(async () => {
   await elsewhere.end()
   delete process.env.SESSION_CACHE_SECONDS
 })
-
-async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<number> {
-  const start = performance.now()
-  while (!(await check())) {
-    if (performance.now() - start > ms) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 5))
-  }
-  return performance.now() - start
-}
 
 const adminTasks = (token: string) => callRoute(adminTasksRoute.GET, { token }).then((r) => r.status)
 
