@@ -85,6 +85,12 @@ export const ZEnvSchema = z.object({
    * under NODE_ENV=test.
    */
   SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).optional(),
+  /**
+   * The same for the answers a web process keeps (the wall's pages, the console's reports:
+   * lib/signals/answer-cache.ts), which a database notification drops when what they show
+   * changes. Unset: 10, and 0 under NODE_ENV=test.
+   */
+  ANSWER_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).optional(),
   /** Run the background worker inside the web process (the embedded default does). */
   RUN_WORKER_IN_WEB: booleanString.default(false),
 })

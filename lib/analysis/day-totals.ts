@@ -6,6 +6,7 @@ import { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest } from '@/lib/http/app-error'
 import { JsonList, JsonText } from '@/lib/http/json-list'
 import { beijingDayStart } from '@/lib/beijing-time'
+import { cachedAnswer } from '@/lib/signals/answer-cache'
 
 export type DayTotals = { date: string; amount: number; count: number; byType: Record<string, number>; byChannel: Record<string, number> }
 
@@ -53,6 +54,10 @@ const NO_MAP = Prisma.sql`'{}'`
 /** Paid amounts per Beijing day (every day of the range, zero days included), by type and channel: the answer as PostgreSQL writes it. */
 export async function chargeTotalsByDate(from: string, to: string): Promise<JsonList<DayTotals>> {
   checkRange(from, to)
+  return new JsonList<DayTotals>(await cachedAnswer('reports', `revenue|${from}|${to}`, () => revenueText(from, to)))
+}
+
+async function revenueText(from: string, to: string): Promise<string> {
   const [found] = await readRows<{ list: string }[]>(
     Prisma.sql`
     WITH ${parts(from, to)}
@@ -66,16 +71,21 @@ export async function chargeTotalsByDate(from: string, to: string): Promise<Json
     LEFT JOIN "revenueByChannel" rc ON rc."day" = d."day"`,
     dbPool('generic'),
   )
-  return new JsonList<DayTotals>(found!.list)
+  return found!.list
 }
 
 /**
  * /admin/analysis_mana: per Beijing day of the range, revenue (by type and channel), new users,
  * tasks (by type and by status) and points issued (every credit) versus spent (every debit),
- * in one statement over the day totals that writes the whole answer.
+ * in one statement over the day totals that writes the whole answer. Both reports are kept
+ * by each web process until a day total changes (lib/signals/answer-cache.ts).
  */
 export async function siteAnalysis(from: string, to: string): Promise<JsonText<{ days: AnalysisDay[] }>> {
   checkRange(from, to)
+  return new JsonText(await cachedAnswer('reports', `analysis|${from}|${to}`, () => analysisText(from, to)))
+}
+
+async function analysisText(from: string, to: string): Promise<string> {
   const [found] = await readRows<{ answer: string }[]>(
     Prisma.sql`
     WITH ${parts(from, to)},
@@ -103,5 +113,5 @@ export async function siteAnalysis(from: string, to: string): Promise<JsonText<{
     LEFT JOIN "points" p ON p."day" = d."day"`,
     dbPool('generic'),
   )
-  return new JsonText(found!.answer)
+  return found!.answer
 }

@@ -17,6 +17,25 @@ export async function createModel(data: Partial<Prisma.AiModelUncheckedCreateInp
   })
 }
 
+/** A task row written straight into the database, finished unless `data` says otherwise (a new model unless it names one). */
+export async function createTaskRow(userId: string, data: Partial<Prisma.TaskUncheckedCreateInput> = {}) {
+  const modelId = data.modelId ?? (await createModel()).id
+  return db().task.create({
+    data: {
+      userId,
+      modelId,
+      type: 'SD_TEXT2IMG',
+      status: 'SUCCESS',
+      stage: 'DONE',
+      params: {},
+      priceSnapshot: {},
+      chargedPoints: 0,
+      deadlineAt: new Date(),
+      ...data,
+    },
+  })
+}
+
 /**
  * Claims and runs queued tasks in this process, as a worker would, until none is left
  * that it may take (rows another drainer held at that moment are tried again).

@@ -15,7 +15,7 @@ import { ADMIN_USER_SELECT, toAdminUserRow } from '@/lib/users/user-views'
 import { toWallItem, wallItemSelect } from '@/lib/wall/wall-views'
 import { callRoute, createUser } from '../helpers/call-route'
 import { freshKeys, insertCards } from '../helpers/cards-fixtures'
-import { createModel } from '../helpers/tasks'
+import { createModel, createTaskRow } from '../helpers/tasks'
 
 const TEXTS = [
   '画手 "一号"',
@@ -107,19 +107,7 @@ describe("each list's row is its one-row view's JSON", () => {
     const model = await createModel()
     const works = []
     for (const clip of [false, true]) {
-      const task = await db().task.create({
-        data: {
-          userId: fan.id,
-          modelId: model.id,
-          type: 'SD_TEXT2IMG',
-          status: 'SUCCESS',
-          stage: 'DONE',
-          params: {},
-          priceSnapshot: {},
-          chargedPoints: 0,
-          deadlineAt: new Date(),
-        },
-      })
+      const task = await createTaskRow(fan.id, { modelId: model.id })
       works.push(
         await db().wallWork.create({
           data: {

@@ -12,7 +12,7 @@ import { db } from '@/lib/db'
 import type { StoredVideo } from '@/lib/generation/store-videos'
 import type { WallItem, WallPage } from '@/lib/wall/schemas'
 import { callRoute, createUser } from '../helpers/call-route'
-import { createModel, drainQueue } from '../helpers/tasks'
+import { createModel, createTaskRow, drainQueue } from '../helpers/tasks'
 
 async function wall(query: Record<string, string | number> = {}): Promise<WallItem[]> {
   const res = await callRoute<WallPage>(wallRoute.GET, { query })
@@ -77,19 +77,7 @@ describe('clips on the wall', () => {
   it('the database keeps clips to VIDEO works and every VIDEO work with its clip', async () => {
     const model = await createModel({ name: 'demo' })
     const user = await createUser()
-    const task = await db().task.create({
-      data: {
-        userId: user.id,
-        modelId: model.id,
-        type: 'SD_TEXT2IMG',
-        status: 'SUCCESS',
-        stage: 'DONE',
-        params: {},
-        priceSnapshot: {},
-        chargedPoints: 0,
-        deadlineAt: new Date(),
-      },
-    })
+    const task = await createTaskRow(user.id, { modelId: model.id })
     const base = { taskId: task.id, userId: user.id, modelName: 'demo', imageUrl: '/files/a.png', thumbUrl: '/files/a.webp', width: 1, height: 1, prompt: '' }
     await expect(db().wallWork.create({ data: { ...base, modelType: 'STABLE_DIFFUSION', videoUrl: '/files/a.mp4' } })).rejects.toThrow(
       /WallWork_video_matches_type/,

@@ -18,7 +18,7 @@ import * as adminShowcaseRoute from '@/app/api/admin/showcase/route'
 import * as adminShowcaseItemRoute from '@/app/api/admin/showcase/[id]/route'
 import { db } from '@/lib/db'
 import { callRoute, createUser } from '../helpers/call-route'
-import { createModel, drainQueue } from '../helpers/tasks'
+import { createModel, createTaskRow, drainQueue } from '../helpers/tasks'
 import type { WallItem, WallPage } from '@/lib/wall/schemas'
 
 type User = Awaited<ReturnType<typeof createUser>>
@@ -40,19 +40,7 @@ async function wall(query: Record<string, string | number> = {}, token?: string)
 async function seedWorks(userId: string, modelId: string, count: number, status: 'APPROVED' | 'PENDING' = 'APPROVED'): Promise<string[]> {
   const ids: string[] = []
   for (let i = 0; i < count; i++) {
-    const task = await db().task.create({
-      data: {
-        userId,
-        modelId,
-        type: 'SD_TEXT2IMG',
-        status: 'SUCCESS',
-        stage: 'DONE',
-        params: { prompt: `种子 ${i}` },
-        priceSnapshot: {},
-        chargedPoints: 0,
-        deadlineAt: new Date(),
-      },
-    })
+    const task = await createTaskRow(userId, { modelId, params: { prompt: `种子 ${i}` } })
     const work = await db().wallWork.create({
       data: {
         taskId: task.id,
