@@ -16,14 +16,34 @@ export type AnswerScope = 'wall' | 'reports'
 const answers = () =>
   listenedCache<unknown>({
     channel: ANSWERS_CHANNEL,
-    maxEntries: 500,
+    maxEntries: 1_000,
+    // Characters of the answers' texts: about 16 MB at most (a page of 60 works is 20,000-40,000).
+    maxWeight: 8_000_000,
     ttlMs: () => cacheTtlMs(env().ANSWER_CACHE_SECONDS, 10),
     onSignal: (scope, cache) => cache.forgetWhere((key) => key.startsWith(`${scope}|`)),
   })
 
-/** The scope's answer for `key`, from this process's cache or from `load`. */
-export function cachedAnswer<T>(scope: AnswerScope, key: string, load: () => Promise<T>): Promise<T> {
-  return answers().get(`${scope}|${key}`, load) as Promise<T>
+/** The scope's answer for `key`, from this process's cache or from `load`; `weigh` counts its texts' characters. */
+export function cachedAnswer<T>(scope: AnswerScope, key: string, load: () => Promise<T>, weigh: (answer: T) => number): Promise<T> {
+  return answers().get(`${scope}|${key}`, load, weigh as (answer: unknown) => number) as Promise<T>
+}
+
+/**
+ * Awaits a write to what the scope's answers show, then drops this process's answers of that
+ * scope: its own next read (a page refetched right after a like) makes them anew, without
+ * waiting for the notification that tells every process.
+ */
+export async function afterWriting<T>(scope: AnswerScope, write: Promise<T>): Promise<T> {
+  try {
+    return await write
+  } finally {
+    answers().forgetWhere((key) => key.startsWith(`${scope}|`))
+  }
+}
+
+/** For tests: the last scope (or marker) this process heard. */
+export function lastAnswerSignal(): string {
+  return answers().lastSignal()
 }
 
 /** For tests: whether answers are kept in this process now. */

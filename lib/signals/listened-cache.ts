@@ -14,14 +14,21 @@ import { listenOnChannel } from './listen'
 export type ListenedCacheOptions = {
   channel: string
   maxEntries: number
+  /** Most the values may weigh together, by the weight each get gives its value (no limit without). */
+  maxWeight?: number
   ttlMs: () => number
   onSignal: (payload: string, cache: ListenedCache<unknown>) => void
 }
 
+type Entry<V> = { value: V; at: number; weight: number }
+
 export class ListenedCache<V> {
   readonly #options: ListenedCacheOptions
-  readonly #entries = new Map<string, { value: V; at: number }>()
+  /** In order of use, least recently used first: the first to go when the cache is full. */
+  readonly #entries = new Map<string, Entry<V>>()
+  #weight = 0
   #generation = 0
+  #lastSignal = ''
   #listening = false
   #stop: (() => Promise<void>) | undefined
 
@@ -29,34 +36,44 @@ export class ListenedCache<V> {
     this.#options = options
   }
 
-  /** The key's value from the cache, or from `load` (stored if nothing was dropped while it ran). */
-  async get(key: string, load: () => Promise<V>): Promise<V> {
+  /**
+   * The key's value from the cache, or from `load` (stored if nothing was dropped while it
+   * ran). `weigh` gives a stored value's weight against `maxWeight`.
+   */
+  async get(key: string, load: () => Promise<V>, weigh?: (value: V) => number): Promise<V> {
     const ttl = this.#options.ttlMs()
     if (ttl === 0) return load()
     if (!this.#stop) this.#listen()
     if (!this.#listening) return load()
     const hit = this.#entries.get(key)
-    if (hit && Date.now() - hit.at < ttl) return hit.value
+    if (hit && Date.now() - hit.at < ttl) {
+      this.#entries.delete(key)
+      this.#entries.set(key, hit)
+      return hit.value
+    }
     const generation = this.#generation
     const value = await load()
-    if (this.#listening && generation === this.#generation) {
-      if (this.#entries.size >= this.#options.maxEntries) this.#entries.delete(this.#entries.keys().next().value!)
-      this.#entries.set(key, { value, at: Date.now() })
-    }
+    if (this.#listening && generation === this.#generation) this.#store(key, { value, at: Date.now(), weight: weigh?.(value) ?? 0 })
     return value
   }
 
   /** Drops one key, or every key without one. */
   forget(key?: string): void {
     this.#generation++
-    if (key === undefined) this.#entries.clear()
-    else this.#entries.delete(key)
+    if (key !== undefined) return this.#drop(key)
+    this.#entries.clear()
+    this.#weight = 0
   }
 
   /** Drops the keys `drop` picks. */
   forgetWhere(drop: (key: string) => boolean): void {
     this.#generation++
-    for (const key of this.#entries.keys()) if (drop(key)) this.#entries.delete(key)
+    for (const key of this.#entries.keys()) if (drop(key)) this.#drop(key)
+  }
+
+  /** The last payload heard (tests: a marker sent after a change is heard after it). */
+  lastSignal(): string {
+    return this.#lastSignal
   }
 
   /** Whether the cache is in use now (the time limit is not 0 and the listener is connected). */
@@ -71,11 +88,30 @@ export class ListenedCache<V> {
     this.#listening = false
   }
 
+  #store(key: string, entry: Entry<V>) {
+    const { maxEntries, maxWeight = Infinity } = this.#options
+    this.#drop(key)
+    if (entry.weight > maxWeight) return
+    this.#entries.set(key, entry)
+    this.#weight += entry.weight
+    while (this.#entries.size > maxEntries || this.#weight > maxWeight) this.#drop(this.#entries.keys().next().value!)
+  }
+
+  #drop(key: string) {
+    const entry = this.#entries.get(key)
+    if (!entry) return
+    this.#entries.delete(key)
+    this.#weight -= entry.weight
+  }
+
   #listen() {
     this.#stop = listenOnChannel(
       env().DATABASE_URL,
       this.#options.channel,
-      (payload) => this.#options.onSignal(payload, this as ListenedCache<unknown>),
+      (payload) => {
+        this.#lastSignal = payload
+        this.#options.onSignal(payload, this as ListenedCache<unknown>)
+      },
       (m) => console.error(m),
       () => {
         this.forget()

@@ -1,5 +1,6 @@
 import 'server-only'
 import { db } from '@/lib/db'
+import { afterWriting } from '@/lib/signals/answer-cache'
 import { conflict, notFound } from '@/lib/http/app-error'
 
 /**
@@ -7,12 +8,15 @@ import { conflict, notFound } from '@/lib/http/app-error'
  * wall (its wall work goes); the row stays for the ledger and the console.
  */
 export async function deleteMyTask(userId: string, taskId: string): Promise<{ id: string }> {
-  return db().$transaction(async (tx) => {
-    const task = await tx.task.findFirst({ where: { id: taskId, userId, deletedAt: null }, select: { status: true } })
-    if (!task) throw notFound('任务不存在')
-    if (task.status === 'PENDING') throw conflict('任务进行中，请先取消再删除')
-    await tx.wallWork.deleteMany({ where: { taskId } })
-    await tx.task.update({ where: { id: taskId }, data: { deletedAt: new Date(), isRecommended: false } })
-    return { id: taskId }
-  })
+  return afterWriting(
+    'wall',
+    db().$transaction(async (tx) => {
+      const task = await tx.task.findFirst({ where: { id: taskId, userId, deletedAt: null }, select: { status: true } })
+      if (!task) throw notFound('任务不存在')
+      if (task.status === 'PENDING') throw conflict('任务进行中，请先取消再删除')
+      await tx.wallWork.deleteMany({ where: { taskId } })
+      await tx.task.update({ where: { id: taskId }, data: { deletedAt: new Date(), isRecommended: false } })
+      return { id: taskId }
+    }),
+  )
 }

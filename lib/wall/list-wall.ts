@@ -47,10 +47,13 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
       page.nextCursor,
     )
   }
-  const key = [query.sort, query.type ?? '', query.limit, query.cursor ?? '', query.q ?? ''].join('|')
-  const page = await cachedAnswer('wall', key, () => readWallPage(query, cursor, null))
+  // The cursor as read, not as sent: base64url has more than one spelling of the same cursor.
+  const key = JSON.stringify([query.sort, query.type ?? null, query.limit, cursor && [cursor.key, cursor.id], query.q || null])
+  const page = await cachedAnswer('wall', key, () => readWallPage(query, cursor, null), weighPage)
   return wallPage(viewerId ? await withLikes(page.rows, viewerId) : page.rows.map((r) => r.row), page.nextCursor)
 }
+
+const weighPage = (page: WallPageText) => page.rows.reduce((sum, r) => sum + r.row.length, 0)
 
 const wallPage = (texts: string[], nextCursor: string | null) => jsonList<WallItem, { nextCursor: string | null }>(texts, { nextCursor })
 

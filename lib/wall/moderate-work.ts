@@ -1,5 +1,6 @@
 import 'server-only'
 import { db, dbPool } from '@/lib/db'
+import { afterWriting } from '@/lib/signals/answer-cache'
 import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
 import { pageLimit, readRows, type Listed } from '@/lib/db/read-rows'
 import { recordAudit } from '@/lib/audit/record-audit'
@@ -107,34 +108,40 @@ export async function hideWork(actor: SessionUser, ip: string, id: string): Prom
 }
 
 async function setStatus(actor: SessionUser, ip: string, id: string, status: WallStatus) {
-  return db().$transaction(async (tx) => {
-    const work = await tx.wallWork.findUnique({ where: { id }, select: { status: true, taskId: true } })
-    if (!work) throw notFound('作品不存在')
-    if (work.status !== status) {
-      const listed = status === 'APPROVED' ? { listedAt: new Date() } : { featured: false }
-      await tx.wallWork.update({ where: { id }, data: { status, ...listed } })
-      if (status === 'HIDDEN') await tx.task.update({ where: { id: work.taskId }, data: { isRecommended: false } })
-      await recordAudit(tx, actor, ip, {
-        action: status === 'APPROVED' ? 'wall.approve' : 'wall.hide',
-        targetType: 'WallWork',
-        targetId: id,
-        before: work.status,
-        after: status,
-      })
-    }
-    return { id, status }
-  })
+  return afterWriting(
+    'wall',
+    db().$transaction(async (tx) => {
+      const work = await tx.wallWork.findUnique({ where: { id }, select: { status: true, taskId: true } })
+      if (!work) throw notFound('作品不存在')
+      if (work.status !== status) {
+        const listed = status === 'APPROVED' ? { listedAt: new Date() } : { featured: false }
+        await tx.wallWork.update({ where: { id }, data: { status, ...listed } })
+        if (status === 'HIDDEN') await tx.task.update({ where: { id: work.taskId }, data: { isRecommended: false } })
+        await recordAudit(tx, actor, ip, {
+          action: status === 'APPROVED' ? 'wall.approve' : 'wall.hide',
+          targetType: 'WallWork',
+          targetId: id,
+          before: work.status,
+          after: status,
+        })
+      }
+      return { id, status }
+    }),
+  )
 }
 
 /** The admin's order of a recommended work (higher first on the landing page). */
 export async function setWorkSort(actor: SessionUser, ip: string, id: string, sort: number): Promise<{ id: string; sort: number }> {
-  return db().$transaction(async (tx) => {
-    const work = await tx.wallWork.findUnique({ where: { id }, select: { sort: true } })
-    if (!work) throw notFound('作品不存在')
-    await tx.wallWork.update({ where: { id }, data: { sort } })
-    await recordAudit(tx, actor, ip, { action: 'wall.sort', targetType: 'WallWork', targetId: id, before: work.sort, after: sort })
-    return { id, sort }
-  })
+  return afterWriting(
+    'wall',
+    db().$transaction(async (tx) => {
+      const work = await tx.wallWork.findUnique({ where: { id }, select: { sort: true } })
+      if (!work) throw notFound('作品不存在')
+      await tx.wallWork.update({ where: { id }, data: { sort } })
+      await recordAudit(tx, actor, ip, { action: 'wall.sort', targetType: 'WallWork', targetId: id, before: work.sort, after: sort })
+      return { id, sort }
+    }),
+  )
 }
 
 /**
@@ -143,20 +150,23 @@ export async function setWorkSort(actor: SessionUser, ip: string, id: string, so
  * recommended: its owner has not chosen to show it.
  */
 export async function setRecommended(actor: SessionUser, ip: string, taskId: string, isRecommended: boolean): Promise<{ id: string; isRecommended: boolean }> {
-  return db().$transaction(async (tx) => {
-    const task = await tx.task.findUnique({ where: { id: taskId }, select: { status: true, wallWork: { select: { id: true, status: true } } } })
-    if (!task) throw notFound('任务不存在')
-    if (isRecommended) {
-      if (task.status !== 'SUCCESS') throw conflict('只有生成成功的作品可以推荐')
-      if (!task.wallWork) throw conflict('该作品未被作者公开，不能推荐到作品墙')
-      if (task.wallWork.status === 'HIDDEN') throw conflict('该作品已隐藏，请先在作品墙管理中恢复')
-      const listed = task.wallWork.status === 'PENDING' ? { status: 'APPROVED' as const, listedAt: new Date() } : {}
-      await tx.wallWork.update({ where: { id: task.wallWork.id }, data: { featured: true, ...listed } })
-    } else if (task.wallWork) {
-      await tx.wallWork.update({ where: { id: task.wallWork.id }, data: { featured: false } })
-    }
-    await tx.task.update({ where: { id: taskId }, data: { isRecommended } })
-    await recordAudit(tx, actor, ip, { action: isRecommended ? 'task.recommend' : 'task.unrecommend', targetType: 'Task', targetId: taskId })
-    return { id: taskId, isRecommended }
-  })
+  return afterWriting(
+    'wall',
+    db().$transaction(async (tx) => {
+      const task = await tx.task.findUnique({ where: { id: taskId }, select: { status: true, wallWork: { select: { id: true, status: true } } } })
+      if (!task) throw notFound('任务不存在')
+      if (isRecommended) {
+        if (task.status !== 'SUCCESS') throw conflict('只有生成成功的作品可以推荐')
+        if (!task.wallWork) throw conflict('该作品未被作者公开，不能推荐到作品墙')
+        if (task.wallWork.status === 'HIDDEN') throw conflict('该作品已隐藏，请先在作品墙管理中恢复')
+        const listed = task.wallWork.status === 'PENDING' ? { status: 'APPROVED' as const, listedAt: new Date() } : {}
+        await tx.wallWork.update({ where: { id: task.wallWork.id }, data: { featured: true, ...listed } })
+      } else if (task.wallWork) {
+        await tx.wallWork.update({ where: { id: task.wallWork.id }, data: { featured: false } })
+      }
+      await tx.task.update({ where: { id: taskId }, data: { isRecommended } })
+      await recordAudit(tx, actor, ip, { action: isRecommended ? 'task.recommend' : 'task.unrecommend', targetType: 'Task', targetId: taskId })
+      return { id: taskId, isRecommended }
+    }),
+  )
 }

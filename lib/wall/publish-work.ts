@@ -1,5 +1,6 @@
 import 'server-only'
 import { db } from '@/lib/db'
+import { afterWriting } from '@/lib/signals/answer-cache'
 import type { WallStatus } from '@/lib/generated/prisma/enums'
 import { conflict, notFound } from '@/lib/http/app-error'
 import { getConfigValue } from '@/lib/site-config/store'
@@ -44,53 +45,59 @@ function shownOf(type: string, results: unknown, videos: unknown, index: number)
  */
 export async function publishWork(userId: string, taskId: string, index: number): Promise<PublishState> {
   const autoPublish = await getConfigValue<boolean>('WALL_AUTO_PUBLISH')
-  return db().$transaction(async (tx) => {
-    const task = await tx.task.findFirst({
-      where: { id: taskId, userId, deletedAt: null },
-      select: {
-        status: true,
-        params: true,
-        results: true,
-        videos: true,
-        model: { select: { name: true, type: true } },
-        wallWork: { select: { id: true, status: true, featured: true } },
-      },
-    })
-    if (!task) throw notFound('任务不存在')
-    if (task.wallWork) {
-      if (task.wallWork.status === 'HIDDEN') throw conflict('该作品已被管理员隐藏，无法再次公开')
-      return { taskId, wallId: task.wallWork.id, status: task.wallWork.status, featured: task.wallWork.featured }
-    }
-    if (task.status !== 'SUCCESS') throw conflict('只有生成成功的作品可以公开')
-    const shown = shownOf(task.model.type, task.results, task.videos, index)
-    const params = (task.params ?? {}) as Record<string, unknown>
-    const prompt = [params.userPrompt, params.modalPrompt, params.prompt].find((p): p is string => typeof p === 'string' && p.length > 0) ?? ''
-    const status: WallStatus = autoPublish ? 'APPROVED' : 'PENDING'
-    const work = await tx.wallWork.create({
-      data: {
-        taskId,
-        userId,
-        imageIndex: index,
-        status,
-        listedAt: autoPublish ? new Date() : null,
-        modelType: task.model.type,
-        modelName: task.model.name,
-        ...shown,
-        prompt: prompt.slice(0, 2000),
-      },
-      select: { id: true },
-    })
-    return { taskId, wallId: work.id, status, featured: false }
-  })
+  return afterWriting(
+    'wall',
+    db().$transaction(async (tx) => {
+      const task = await tx.task.findFirst({
+        where: { id: taskId, userId, deletedAt: null },
+        select: {
+          status: true,
+          params: true,
+          results: true,
+          videos: true,
+          model: { select: { name: true, type: true } },
+          wallWork: { select: { id: true, status: true, featured: true } },
+        },
+      })
+      if (!task) throw notFound('任务不存在')
+      if (task.wallWork) {
+        if (task.wallWork.status === 'HIDDEN') throw conflict('该作品已被管理员隐藏，无法再次公开')
+        return { taskId, wallId: task.wallWork.id, status: task.wallWork.status, featured: task.wallWork.featured }
+      }
+      if (task.status !== 'SUCCESS') throw conflict('只有生成成功的作品可以公开')
+      const shown = shownOf(task.model.type, task.results, task.videos, index)
+      const params = (task.params ?? {}) as Record<string, unknown>
+      const prompt = [params.userPrompt, params.modalPrompt, params.prompt].find((p): p is string => typeof p === 'string' && p.length > 0) ?? ''
+      const status: WallStatus = autoPublish ? 'APPROVED' : 'PENDING'
+      const work = await tx.wallWork.create({
+        data: {
+          taskId,
+          userId,
+          imageIndex: index,
+          status,
+          listedAt: autoPublish ? new Date() : null,
+          modelType: task.model.type,
+          modelName: task.model.name,
+          ...shown,
+          prompt: prompt.slice(0, 2000),
+        },
+        select: { id: true },
+      })
+      return { taskId, wallId: work.id, status, featured: false }
+    }),
+  )
 }
 
 /** The owner takes a work off the wall (its likes and places in collections go with it). */
 export async function unpublishWork(userId: string, taskId: string): Promise<PublishState> {
-  return db().$transaction(async (tx) => {
-    const task = await tx.task.findFirst({ where: { id: taskId, userId }, select: { id: true } })
-    if (!task) throw notFound('任务不存在')
-    await tx.wallWork.deleteMany({ where: { taskId } })
-    await tx.task.update({ where: { id: taskId }, data: { isRecommended: false } })
-    return { taskId, wallId: null, status: null, featured: false }
-  })
+  return afterWriting(
+    'wall',
+    db().$transaction(async (tx) => {
+      const task = await tx.task.findFirst({ where: { id: taskId, userId }, select: { id: true } })
+      if (!task) throw notFound('任务不存在')
+      await tx.wallWork.deleteMany({ where: { taskId } })
+      await tx.task.update({ where: { id: taskId }, data: { isRecommended: false } })
+      return { taskId, wallId: null, status: null, featured: false }
+    }),
+  )
 }

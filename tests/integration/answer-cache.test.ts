@@ -11,7 +11,7 @@ import * as revenueRoute from '@/app/api/admin/charge-records/group-by-date/rout
 import { beijingDay } from '@/lib/beijing-time'
 import { db } from '@/lib/db'
 import { compactCounts } from '@/lib/db/compact-counts'
-import { ANSWERS_CHANNEL, answerCacheActive, cachedAnswer, stopAnswerCache } from '@/lib/signals/answer-cache'
+import { ANSWERS_CHANNEL, answerCacheActive, cachedAnswer, lastAnswerSignal, stopAnswerCache } from '@/lib/signals/answer-cache'
 import { callRoute, createUser } from '../helpers/call-route'
 import { until } from '../helpers/until'
 import { createTaskRow } from '../helpers/tasks'
@@ -23,7 +23,12 @@ beforeAll(async () => {
   elsewhere = new pg.Client({ connectionString: inject('databaseUrl') })
   await elsewhere.connect()
   // The first kept answer starts the listener; answers are kept once it listens.
-  await cachedAnswer('wall', 'warm-up', async () => 0)
+  await cachedAnswer(
+    'wall',
+    'warm-up',
+    async () => 0,
+    () => 1,
+  )
   await until(() => answerCacheActive())
 })
 
@@ -33,8 +38,16 @@ afterAll(async () => {
   delete process.env.ANSWER_CACHE_SECONDS
 })
 
-/** Lets the notifications of the test's own setup arrive: a page read while one is on its way is not kept. */
-const settle = () => new Promise((r) => setTimeout(r, 300))
+let markers = 0
+/**
+ * Waits until this process has heard every notification sent so far: a marker sent now is
+ * heard after them. An answer made while one is on its way is not kept.
+ */
+async function heardAll() {
+  const marker = `marker-${++markers}`
+  await elsewhere.query(`SELECT pg_notify('${ANSWERS_CHANNEL}', $1)`, [marker])
+  await until(() => lastAnswerSignal() === marker)
+}
 
 /** Runs `change` on another connection with the triggers off: nothing is sent, as if a notification were lost. */
 async function silently(sql: string, values: unknown[]) {
@@ -85,7 +98,7 @@ describe('kept answers: the wall', () => {
   it('keeps a page, and shows a change made elsewhere once its notification arrives', async () => {
     const author = await createUser({ name: '作者甲' })
     const work = await putOnWall(author, `kept-${Date.now()}`)
-    await settle()
+    await heardAll()
     expect((await wall()).list[0]).toMatchObject({ id: work.id, likes: 0 })
     // Changed with the triggers off: the kept page still answers, which only a kept page can do.
     await silently(`UPDATE "WallWork" SET likes = 7 WHERE id = $1`, [work.id])
@@ -107,32 +120,60 @@ describe('kept answers: the wall', () => {
     const author = await createUser()
     const fan = await createUser()
     const work = await putOnWall(author, `liked-${Date.now()}`)
+    await heardAll()
     expect((await wall(fan.token)).list[0]).toMatchObject({ id: work.id, likes: 0, liked: false })
     expect((await wall()).list[0]).not.toHaveProperty('liked')
-    expect((await callRoute(likeRoute.POST, { token: fan.token, params: { id: work.id } })).body.data).toEqual({ liked: true, likes: 1 })
-    await until(async () => (await wall(fan.token)).list[0]!.likes === 1)
-    expect((await wall(fan.token)).list[0]).toMatchObject({ id: work.id, likes: 1, liked: true })
-    expect((await wall((await createUser()).token)).list[0]).toMatchObject({ id: work.id, likes: 1, liked: false })
+    // The signed-in page is the kept one (a count changed unheard does not show), its like is the caller's own.
+    await silently(`UPDATE "WallWork" SET likes = 5 WHERE id = $1`, [work.id])
+    await silently(`INSERT INTO "WallLike" ("workId", "userId") VALUES ($1, $2)`, [work.id, fan.id])
+    expect((await wall(fan.token)).list[0]).toMatchObject({ id: work.id, likes: 0, liked: true })
+    await silently(`DELETE FROM "WallLike" WHERE "workId" = $1 AND "userId" = $2`, [work.id, fan.id])
+    // This process's own like drops its kept pages when it commits: the very next read shows it.
+    expect((await callRoute(likeRoute.POST, { token: fan.token, params: { id: work.id } })).body.data).toEqual({ liked: true, likes: 6 })
+    expect((await wall(fan.token)).list[0]).toMatchObject({ id: work.id, likes: 6, liked: true })
+    expect((await wall((await createUser()).token)).list[0]).toMatchObject({ id: work.id, likes: 6, liked: false })
   })
 
-  it('sends nothing for what the wall does not show: a report count, points', async () => {
+  it('sends for every column the wall shows, and nothing for what it does not show: a report count, points', async () => {
     const author = await createUser()
     const work = await putOnWall(author, `silent-${Date.now()}`)
+    const shown = ['id', 'taskId', 'userId', 'status', 'featured', 'sort', 'modelType', 'modelName', 'imageUrl', 'thumbUrl', 'videoUrl']
+    for (const column of [...shown, 'durationSec', 'width', 'height', 'prompt', 'likes', 'listedAt']) {
+      expect(await sentBySql(`UPDATE "WallWork" SET "${column}" = "${column}" WHERE id = $1`, [work.id]), column).toEqual(['wall'])
+    }
+    for (const column of ['name', 'avatar']) {
+      expect(await sentBySql(`UPDATE "User" SET "${column}" = "${column}" || 'x' WHERE id = $1`, [author.id]), column).toEqual(['wall'])
+    }
     expect(await sentBySql(`UPDATE "WallWork" SET reports = reports + 1, "updatedAt" = now() WHERE id = $1`, [work.id])).toEqual([])
     expect(await sentBySql(`UPDATE "User" SET points = points + 5 WHERE id = $1`, [author.id])).toEqual([])
     expect(await sentBySql(`UPDATE "WallWork" SET likes = likes + 1 WHERE id = $1`, [work.id])).toEqual(['wall'])
   })
 })
 
-describe('kept answers: the reports', () => {
-  const today = beijingDay()
-  const range = { from: today, to: today }
+describe('kept answers: the wall, keys', () => {
+  it('keeps a page under its cursor as read, apart from a search', async () => {
+    const author = await createUser()
+    for (const n of [1, 2]) await putOnWall(author, `page-${n}-${Date.now()}`)
+    const page = (query: Record<string, string | number>) => callRoute<Wall & { nextCursor: string }>(wallRoute.GET, { query }).then((r) => r.body.data)
+    const cursor = (await page({ limit: 1 })).nextCursor
+    await heardAll()
+    const second = await page({ limit: 1, cursor })
+    expect(second.list).toHaveLength(1)
+    // base64url read leniently: another spelling of the same cursor is the same page, and a
+    // search for that spelling's extra character is not that page.
+    expect(await page({ limit: 1, cursor: `${cursor}|` })).toEqual(second)
+    expect((await page({ limit: 1, cursor, q: '|' })).list).toEqual([])
+  })
+})
 
+describe('kept answers: the reports', () => {
   it('keep both, and show a new user and a paid charge made elsewhere once heard', async () => {
+    const today = beijingDay()
+    const range = { from: today, to: today }
     const admin = await createUser({ role: 'ADMIN' })
     const analysis = async () => (await callRoute(analysisRoute.GET, { token: admin.token, query: range })).body.data.days[0]
     const revenue = async () => (await callRoute(revenueRoute.GET, { token: admin.token, query: range })).body.data.list[0]
-    await settle()
+    await heardAll()
     const before = { analysis: await analysis(), revenue: await revenue() }
     // A user added with the triggers off changes neither kept answer.
     await silently(`INSERT INTO "User" (id, username, name, role, "updatedAt") VALUES ($1, $1, $1, 'USER', now())`, [`quiet${Date.now()}`])
@@ -163,30 +204,44 @@ describe('kept answers: the cache itself', () => {
       loads++
       if (loads === 1) {
         await elsewhere.query(`SELECT pg_notify('${ANSWERS_CHANNEL}', 'wall')`)
-        await new Promise((r) => setTimeout(r, 200))
+        await heardAll()
       }
       return loads
     }
-    expect(await cachedAnswer('wall', 'in-flight', load)).toBe(1)
-    expect(await cachedAnswer('wall', 'in-flight', load)).toBe(2)
-    expect(await cachedAnswer('wall', 'in-flight', load)).toBe(2)
+    expect(await cachedAnswer('wall', 'in-flight', load, () => 1)).toBe(1)
+    expect(await cachedAnswer('wall', 'in-flight', load, () => 1)).toBe(2)
+    expect(await cachedAnswer('wall', 'in-flight', load, () => 1)).toBe(2)
     // Another scope's notification leaves it kept.
     await elsewhere.query(`SELECT pg_notify('${ANSWERS_CHANNEL}', 'reports')`)
-    await new Promise((r) => setTimeout(r, 200))
-    expect(await cachedAnswer('wall', 'in-flight', load)).toBe(2)
+    await heardAll()
+    expect(await cachedAnswer('wall', 'in-flight', load, () => 1)).toBe(2)
+  })
+
+  it('keeps at most its weight, the least recently used going first', async () => {
+    let loads = 0
+    const load = async () => ++loads
+    const heavy = () => 3_000_000
+    expect(await cachedAnswer('reports', 'weight-a', load, heavy)).toBe(1)
+    expect(await cachedAnswer('reports', 'weight-b', load, heavy)).toBe(2)
+    expect(await cachedAnswer('reports', 'weight-a', load, heavy)).toBe(1)
+    expect(await cachedAnswer('reports', 'weight-c', load, heavy)).toBe(3)
+    expect(await cachedAnswer('reports', 'weight-a', load, heavy)).toBe(1)
+    expect(await cachedAnswer('reports', 'weight-b', load, heavy)).toBe(4)
+    expect(await cachedAnswer('reports', 'too-heavy', load, () => 9_000_000)).toBe(5)
+    expect(await cachedAnswer('reports', 'too-heavy', load, () => 9_000_000)).toBe(6)
   })
 
   it('keeps nothing while its listener is gone, and starts empty when it is back', async () => {
     let loads = 0
     const load = async () => ++loads
-    expect(await cachedAnswer('reports', 'reconnect', load)).toBe(1)
-    expect(await cachedAnswer('reports', 'reconnect', load)).toBe(1)
+    expect(await cachedAnswer('reports', 'reconnect', load, () => 1)).toBe(1)
+    expect(await cachedAnswer('reports', 'reconnect', load, () => 1)).toBe(1)
     await elsewhere.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN ${ANSWERS_CHANNEL}'`)
     await until(() => !answerCacheActive())
-    expect(await cachedAnswer('reports', 'reconnect', load)).toBe(2)
-    expect(await cachedAnswer('reports', 'reconnect', load)).toBe(3)
+    expect(await cachedAnswer('reports', 'reconnect', load, () => 1)).toBe(2)
+    expect(await cachedAnswer('reports', 'reconnect', load, () => 1)).toBe(3)
     await until(() => answerCacheActive())
-    expect(await cachedAnswer('reports', 'reconnect', load)).toBe(4)
-    expect(await cachedAnswer('reports', 'reconnect', load)).toBe(4)
+    expect(await cachedAnswer('reports', 'reconnect', load, () => 1)).toBe(4)
+    expect(await cachedAnswer('reports', 'reconnect', load, () => 1)).toBe(4)
   })
 })

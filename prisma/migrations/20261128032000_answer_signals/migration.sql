@@ -40,6 +40,7 @@ BEGIN
   FOREACH t IN ARRAY ARRAY['ChargeDayTotal', 'TaskDayCount', 'UserDayCount', 'PointsDayTotal'] LOOP
     EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION answers_changed_if_any(''reports'')', t || '_answers_insert', t);
     EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION answers_changed_if_any(''reports'')', t || '_answers_delete', t);
-    EXECUTE format('CREATE TRIGGER %I AFTER TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION answers_changed(''reports'')', t || '_answers_truncate', t);
+    -- Nothing updates them; a correction made by hand is heard all the same.
+    EXECUTE format('CREATE TRIGGER %I AFTER UPDATE OR TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION answers_changed(''reports'')', t || '_answers_other', t);
   END LOOP;
 END $$;
