@@ -13,6 +13,9 @@ export const ANSWERS_CHANNEL = 'aiimg_answers'
 
 export type AnswerScope = 'wall' | 'reports'
 
+/** The keys of a scope's answers. */
+const inScope = (scope: string) => (key: string) => key.startsWith(`${scope}|`)
+
 const answers = () =>
   listenedCache<unknown>({
     channel: ANSWERS_CHANNEL,
@@ -20,7 +23,7 @@ const answers = () =>
     // Characters of the answers' texts: about 16 MB at most (a page of 60 works is 20,000-40,000).
     maxWeight: 8_000_000,
     ttlMs: () => cacheTtlMs(env().ANSWER_CACHE_SECONDS, 10),
-    onSignal: (scope, cache) => cache.forgetWhere((key) => key.startsWith(`${scope}|`)),
+    onSignal: (scope, cache) => cache.forgetWhere(inScope(scope)),
   })
 
 /** The scope's answer for `key`, from this process's cache or from `load`; `weigh` counts its texts' characters. */
@@ -37,7 +40,7 @@ export async function afterWriting<T>(scope: AnswerScope, write: Promise<T>): Pr
   try {
     return await write
   } finally {
-    answers().forgetWhere((key) => key.startsWith(`${scope}|`))
+    answers().forgetWhere(inScope(scope))
   }
 }
 

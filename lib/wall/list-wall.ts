@@ -39,12 +39,12 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
   }
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
   if (query.cursor && !cursor) throw badRequest('cursor 无效，请从第一页重新加载')
-  if (query.favorites && !viewerId) throw unauthorized()
-  if (query.favorites && viewerId) {
-    const page = await readWallPage(query, cursor, viewerId)
+  if (query.favorites) {
+    if (!viewerId) throw unauthorized()
+    const { rows, nextCursor } = await readWallPage(query, cursor, viewerId)
     return wallPage(
-      page.rows.map((r) => r.row),
-      page.nextCursor,
+      rows.map((r) => r.row),
+      nextCursor,
     )
   }
   // The cursor as read, not as sent: base64url has more than one spelling of the same cursor.
