@@ -37,12 +37,27 @@ test('50 XSS payloads sent as chat messages and echoed by the model run nowhere'
   await page.getByLabel('模型').selectOption({ label: name })
   const box = page.getByLabel('输入消息')
   const answers = page.locator('[data-role="assistant"]')
+  // What the site answered with an error, so a failure below says why the answer is missing.
+  const refusals: string[] = []
+  page.on('response', (response) => {
+    if (response.url().includes('/api/') && response.status() >= 400) refusals.push(`${response.request().method()} ${response.url()} → ${response.status()}`)
+  })
+  /** The page's state when an answer is missing: its alerts, toasts and the site's error answers. */
+  const whyNoAnswer = async (i: number, error: unknown) =>
+    new Error(
+      `message ${i + 1} got no answer: alerts ${JSON.stringify(await page.getByRole('alert').allTextContents())}, ` +
+        `toasts ${JSON.stringify(await page.locator('[data-sonner-toast]').allTextContents())}, ` +
+        `error answers ${JSON.stringify(refusals)}, model calls ${fake.calls.length}`,
+      { cause: error },
+    )
   for (const [i, payload] of PAYLOADS.entries()) {
     await box.click()
     await box.fill(payload)
     await box.press('Enter')
     await expect(answers).toHaveCount(i + 1, { timeout: 20_000 })
-    await expect(answers.last()).toContainText(DONE, { timeout: 20_000 })
+    await expect(answers.last())
+      .toContainText(DONE, { timeout: 20_000 })
+      .catch(async (error: unknown) => Promise.reject(await whyNoAnswer(i, error)))
     // The stream has ended (not just shown its last words) before the next message is typed.
     await expect(page.locator('[data-streaming="true"]')).toHaveCount(0)
     await expect(page.getByRole('button', { name: '停止' })).toBeHidden()
