@@ -26,8 +26,10 @@ export function listenOnChannel(
   let client: pg.Client | undefined
   let stopped = false
   let retry: NodeJS.Timeout | undefined
+  let connecting: Promise<void> | undefined
 
-  const connect = async () => {
+  const connect = () => void (connecting = connectAndListen())
+  const connectAndListen = async () => {
     if (stopped) return
     // A connect that hangs (a database behind a black hole) gives up and is tried again, as a refused one is.
     const next = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: DB_TIMEOUTS.connectMs, keepAlive: true })
@@ -43,6 +45,8 @@ export function listenOnChannel(
     try {
       await next.connect()
       await next.query(`LISTEN ${channel}`)
+      // Stopped while connecting: this connection is not kept, and nobody is told it listens.
+      if (stopped) return void (await next.end().catch(() => undefined))
       client = next
       onConnect?.()
     } catch (error) {
@@ -61,6 +65,7 @@ export function listenOnChannel(
     stopped = true
     onDisconnect?.()
     clearTimeout(retry)
+    await connecting
     await client?.end().catch(() => undefined)
   }
 }
