@@ -212,8 +212,8 @@ export async function listVideoPurchases(q: TPageQuery & { videoId?: string; use
       LEFT JOIN LATERAL (SELECT "id", "title" FROM "Video" WHERE "id" = p."videoId" LIMIT 1) v ON true
     ) r,
     (
-      SELECT coalesce(json_agg(${revenueJson} ORDER BY g."revenue" DESC), '[]'::json) AS "perItem"
-      FROM (SELECT "videoId", count(*) AS "purchases", sum("price") AS "revenue" FROM "VideoPurchase" GROUP BY "videoId" ORDER BY sum("price") DESC LIMIT 50) g
+      SELECT coalesce(json_agg(${revenueJson} ORDER BY g."revenue" DESC, g."videoId"), '[]'::json) AS "perItem"
+      FROM (SELECT "videoId", count(*) AS "purchases", sum("price") AS "revenue" FROM "VideoPurchase" GROUP BY "videoId" ORDER BY sum("price") DESC, "videoId" LIMIT 50) g
       LEFT JOIN LATERAL (SELECT "title" FROM "Video" WHERE "id" = g."videoId" LIMIT 1) t ON true
     ) i`,
     dbPool('generic'),

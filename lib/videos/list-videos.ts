@@ -60,16 +60,17 @@ export async function getVideo(user: SessionUser | null, id: string): Promise<Vi
 }
 
 /**
- * The caller's bought items, newest purchase first (kept even when the operator unpublishes one).
+ * The caller's bought items, newest purchase first (kept even when the operator unpublishes one);
+ * the items of one order share their purchase time and keep one order between reads by id.
  * One statement: the purchases on the ("userId", "videoId") index, then each one's item by key.
  */
 export async function listMyVideos(userId: string): Promise<{ list: (VideoListItem & { boughtAt: string })[] }> {
   const rows = await readRows<(ListItemColumns & { boughtAt: string })[]>(
     Prisma.sql`
     SELECT v."id", v."title", v."kind", v."price", v."durationSec", v."width", v."height", v."posterKey", v."previewKey", v."tags", p."createdAt" AS "boughtAt"
-    FROM (SELECT "videoId", "createdAt" FROM "VideoPurchase" WHERE "userId" = ${userId}) p
+    FROM (SELECT "id", "videoId", "createdAt" FROM "VideoPurchase" WHERE "userId" = ${userId}) p
     JOIN LATERAL (SELECT * FROM "Video" WHERE "id" = p."videoId" LIMIT 1) v ON true
-    ORDER BY p."createdAt" DESC`,
+    ORDER BY p."createdAt" DESC, p."id" DESC`,
     dbPool('generic'),
   )
   // boughtAt is already the ISO text (readRows); the item's URLs are made here.

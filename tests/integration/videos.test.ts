@@ -166,19 +166,18 @@ describe('buying', () => {
       { videoId: ids.c, price: 700 },
     ])
     expect(expectOk(await callRoute(mine.GET, { token: user.token })).list).toHaveLength(3)
-    // Key for key what the Prisma query it replaced answered (a batch's items share their
-    // purchase time, an order neither statement fixes: ties are compared by id).
-    const byTime = (list: { id: string; boughtAt: string }[]) => [...list].sort((x, y) => y.boughtAt.localeCompare(x.boughtAt) || x.id.localeCompare(y.id))
+    // Key for key what the Prisma query it replaced answered. A batch's items share their
+    // purchase time: they come newest purchase row first, the same on every read.
     const before = await db().videoPurchase.findMany({
       where: { userId: user.id },
-      orderBy: { createdAt: 'desc' },
-      select: { createdAt: true, video: { select: VIDEO_ROW } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      select: { id: true, createdAt: true, video: { select: VIDEO_ROW } },
     })
-    const previous = { list: byTime(before.map((r) => ({ ...toListItem(r.video, true), boughtAt: r.createdAt.toISOString() }))) }
-    const now = await listMyVideos(user.id)
-    expect(now.list.map((v) => v.boughtAt)).toEqual(before.map((r) => r.createdAt.toISOString()))
-    expect(JSON.stringify({ list: byTime(now.list) })).toBe(JSON.stringify(previous))
-    expect({ list: byTime(expectOk(await callRoute(mine.GET, { token: user.token })).list) }).toEqual(JSON.parse(JSON.stringify(previous)))
+    expect(before[0]!.createdAt).toEqual(before[1]!.createdAt)
+    expect(before[0]!.id > before[1]!.id).toBe(true)
+    const previous = { list: before.map((r) => ({ ...toListItem(r.video, true), boughtAt: r.createdAt.toISOString() })) }
+    expect(JSON.stringify(await listMyVideos(user.id))).toBe(JSON.stringify(previous))
+    expect(expectOk(await callRoute(mine.GET, { token: user.token }))).toEqual(JSON.parse(JSON.stringify(previous)))
     // Everything bought: nothing left to charge.
     expectFail(
       await callRoute(orders.POST, { token: user.token, body: { type: 'BATCH_BUY_VIDEO_MATERIAL', videoIds: [ids.a, ids.b], channel: 'BALANCE' } }),
@@ -190,11 +189,7 @@ describe('buying', () => {
     expect(report.total).toBe(3)
     expect(report.perItem.find((p: { videoId: string }) => p.videoId === ids.c)).toMatchObject({ purchases: 1, revenue: 700 })
     // Key for key what the Prisma queries it replaced answered, filters, an empty page and a
-    // page past the end included (items with the same revenue: an order neither fixes, compared by id).
-    const byRevenue = (answer: { perItem: { videoId: string; revenue: number }[] }) => ({
-      ...answer,
-      perItem: [...answer.perItem].sort((x, y) => y.revenue - x.revenue || x.videoId.localeCompare(y.videoId)),
-    })
+    // page past the end included (items with the same revenue in the order of their ids).
     for (const query of [
       {},
       { pageSize: 2 },
@@ -210,7 +205,7 @@ describe('buying', () => {
     ]) {
       const answer = expectOk(await callRoute(purchases.GET, { token: admin.token, query: query as Record<string, string | number> }))
       expect(Object.keys(answer)).toEqual(['list', 'total', 'perItem'])
-      expect(JSON.stringify(byRevenue(answer))).toBe(JSON.stringify(byRevenue(await previousPurchases({ page: 1, pageSize: 20, ...query }))))
+      expect(JSON.stringify(answer)).toBe(JSON.stringify(await previousPurchases({ page: 1, pageSize: 20, ...query })))
     }
     // Unlike Prisma's contains, % and _ are the characters typed (lib/db/like.ts), as in the other console lists.
     for (const name of ['%', 'user_']) {
@@ -362,7 +357,13 @@ async function previousPurchases(q: { page: number; pageSize: number; videoId?: 
       },
     }),
     db().videoPurchase.count({ where }),
-    db().videoPurchase.groupBy({ by: ['videoId'], _count: { _all: true }, _sum: { price: true }, orderBy: { _sum: { price: 'desc' } }, take: 50 }),
+    db().videoPurchase.groupBy({
+      by: ['videoId'],
+      _count: { _all: true },
+      _sum: { price: true },
+      orderBy: [{ _sum: { price: 'desc' } }, { videoId: 'asc' }],
+      take: 50,
+    }),
   ])
   const titles = new Map(
     (await db().video.findMany({ where: { id: { in: perItem.map((p) => p.videoId) } }, select: { id: true, title: true } })).map((v) => [v.id, v.title]),
