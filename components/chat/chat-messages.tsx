@@ -33,17 +33,18 @@ export function ChatMessages({ conversationId, messages, isLoading, isError, sta
   const bottom = useRef<HTMLDivElement>(null)
   const [editing, setEditing] = useState<string | null>(null)
   const pending = state.phase !== 'idle' && state.conversationId === conversationId ? state : null
-  // While a question is re-sent, the messages it replaces are hidden.
-  const cut = pending?.question.replaceFrom ? messages?.findIndex((m) => m.id === pending.question.replaceFrom) : -1
-  const shown = cut !== undefined && cut >= 0 ? messages?.slice(0, cut) : messages
+  // While an answer streams, the stored messages are those shown when its question was sent
+  // (less what a re-sent one replaces): a read landing meanwhile may hold the question already.
+  const shown = pending?.phase === 'streaming' ? messages?.slice(0, pending.kept) : messages
   const streamingText = pending?.phase === 'streaming' ? pending.text : ''
 
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: 'end' })
   }, [shown?.length, streamingText, pending?.phase])
 
-  if (isLoading) return <Loading className="flex-1" />
-  if (isError) return <p className="flex flex-1 items-center justify-center text-sm text-red-400">消息加载失败，请刷新重试</p>
+  // A question being answered shows at once, before the conversation's first read arrives.
+  if (isLoading && !pending) return <Loading className="flex-1" />
+  if (isError && !pending) return <p className="flex flex-1 items-center justify-center text-sm text-red-400">消息加载失败，请刷新重试</p>
 
   const lastUserIndex = shown ? shown.findLastIndex((m) => m.role === 'USER') : -1
   const empty = !shown?.length && !pending

@@ -3,7 +3,7 @@
 // is there after a reload, and a <script> in the model's Markdown shows as text.
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { startFakeChatStream, type FakeChatStream } from '../fakes/openai-chat'
-import { adminToken, asAdmin, signInWithToken, uniqueName, userWithPoints } from './support/session'
+import { adminToken, asAdmin, registerViaApi, signInWithToken, uniqueName, userWithPoints } from './support/session'
 
 const SCRIPT = '<script>window.__pwned = 1</script>'
 const LONG = Array.from({ length: 60 }, (_, i) => `第${i + 1}句。`).join('')
@@ -48,13 +48,29 @@ test('a user chats with streaming answers, stops one, regenerates it and finds t
   expect(created.ok(), await created.text()).toBeTruthy()
   await userWithPoints(page, request, 20)
 
+  // A slow network: the new conversation's first read of its messages arrives after the
+  // server has stored the question, while the answer streams.
+  let firstReadDelayed = false
+  await page.route('**/api/chat/conversations/*/messages', async (route) => {
+    if (route.request().method() === 'GET' && !firstReadDelayed) {
+      firstReadDelayed = true
+      await new Promise((resolve) => setTimeout(resolve, 400))
+    }
+    await route.fallback()
+  })
   await page.goto('/ai_chat')
   await page.getByLabel('模型').selectOption({ label: `${name}（1 积分/条）` })
+  const firstRead = page.waitForResponse((r) => r.url().includes('/messages') && r.request().method() === 'GET')
   await send(page, '你好')
 
   // The answer grows while it streams: part of it is there before the end, with 停止 offered.
   const streaming = page.locator('[data-streaming="true"]')
   await expect(streaming).toContainText('你说的是：你好')
+  await firstRead
+  await page.waitForTimeout(300) // the read's render
+  // The question is on screen once, though the read brought its stored copy.
+  expect(await streaming.count()).toBe(1)
+  expect(await page.locator('[data-role="user"]').count()).toBe(1)
   expect(await streaming.textContent()).not.toContain('回答完毕')
   await expect(page.getByRole('button', { name: '停止' })).toBeVisible()
   const answer = page.locator('[data-role="assistant"]').last()
@@ -92,6 +108,50 @@ test('a user chats with streaming answers, stops one, regenerates it and finds t
   await expect(page.locator('[data-role="assistant"]')).toHaveCount(2)
   await expect(page.locator('[data-role="assistant"]').last()).toContainText('第60句')
   await expect(page.locator('[data-role="assistant"]').first().getByText(SCRIPT)).toBeVisible()
+})
+
+test('another conversation never stands in for the one opened, and 新建对话 starts empty', async ({ page, request }) => {
+  const name = uniqueName('切换')
+  const created = await request.post('/api/admin/chat-models', {
+    headers: await asAdmin(request),
+    data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', pricePerMessage: 0, enabled: true, sort: -1000 },
+  })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  const user = await registerViaApi(request)
+  await signInWithToken(page, user.token)
+  const headers = { authorization: `Bearer ${user.token}` }
+  const conversations: string[] = []
+  for (const question of ['甲问题', '乙问题']) {
+    const conversation = await request.post('/api/chat/conversations', { headers, data: { modelId: (await created.json()).data.id } })
+    const id = (await conversation.json()).data.id
+    const answered = await request.post(`/api/chat/conversations/${id}/messages`, { headers, data: { content: question } })
+    expect(await answered.text()).toContain('event: done')
+    conversations.push(id)
+  }
+  const list = page.getByRole('navigation', { name: '对话列表' })
+  const openList = () => (onPhone() ? press(page.getByRole('button', { name: '对话', exact: true })) : Promise.resolve())
+  const messages = page.locator('[data-role]')
+
+  await page.goto(`/ai_chat?c=${conversations[0]}`)
+  await expect(page.locator('[data-role="assistant"]')).toContainText(['你说的是：甲问题'], { timeout: 20_000 })
+  // A slow network: 乙问题's messages take a second; meanwhile 甲问题's are not shown under its title.
+  await page.route('**/api/chat/conversations/*/messages', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    await route.fallback()
+  })
+  await openList()
+  await press(list.getByRole('button', { name: '乙问题', exact: true }))
+  await expect(page.getByRole('heading', { name: '乙问题' })).toBeVisible()
+  await expect(page.getByText('加载中...')).toBeVisible()
+  expect(await messages.count()).toBe(0)
+  await expect(page.locator('[data-role="user"]')).toContainText(['乙问题'])
+
+  await openList()
+  await press(page.getByRole('button', { name: '新建对话' }))
+  await expect(page.getByRole('heading', { name: '新对话' })).toBeVisible()
+  await expect(page.getByText('有什么可以帮你？')).toBeVisible()
+  expect(await messages.count()).toBe(0)
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
 })
 
 test('without points the 积分不足 dialog opens, the message stays in the box and no empty conversation is left', async ({ page, request }) => {

@@ -41,6 +41,8 @@ export function useConversationMessages(id: string | null) {
     queryKey: chatKeys.messages(id ?? ''),
     queryFn: () => api.get<{ list: ChatMessageView[]; total: number }>(chatUrls.messages(id!)),
     enabled: Boolean(id),
+    // Never another conversation's messages while this one loads, nor under 新建对话.
+    placeholderData: undefined,
   })
 }
 
@@ -54,10 +56,14 @@ export const useUpdateConversation = () =>
 export const useDeleteConversation = () => useWrite((id: string) => api.delete(chatUrls.conversation(id)), [conversationsKey])
 
 export type SendInput = { content: string; images?: string[]; replaceFrom?: string }
-/** Where an answer is: streaming (text so far), or finished with the stored message, or failed. */
+/**
+ * Where an answer is: streaming (text so far), or finished with the stored message, or failed.
+ * While it streams, `kept` is how many stored messages stay on screen before the question:
+ * those shown when it was sent, less what a re-sent question replaces.
+ */
 export type AnswerState =
   | { phase: 'idle' }
-  | { phase: 'streaming'; conversationId: string; question: SendInput; text: string }
+  | { phase: 'streaming'; conversationId: string; question: SendInput; text: string; kept: number }
   | { phase: 'failed'; conversationId: string; question: SendInput; errMessage: string }
 
 /**
@@ -78,7 +84,10 @@ export function useChatStream() {
       controller.current = abort
       let text = ''
       let failure: string | null = null
-      setState({ phase: 'streaming', conversationId, question, text })
+      const stored = queryClient.getQueryData<{ list: ChatMessageView[] }>(chatKeys.messages(conversationId))?.list ?? []
+      const replaced = question.replaceFrom ? stored.findIndex((m) => m.id === question.replaceFrom) : -1
+      const kept = replaced >= 0 ? replaced : stored.length
+      setState({ phase: 'streaming', conversationId, question, text, kept })
       try {
         await api.stream(
           chatUrls.messages(conversationId),
@@ -89,7 +98,7 @@ export function useChatStream() {
                 const data = JSON.parse(event.data) as { content?: string; errMessage?: string }
                 if (event.event === 'delta' && data.content) {
                   text += data.content
-                  setState({ phase: 'streaming', conversationId, question, text })
+                  setState({ phase: 'streaming', conversationId, question, text, kept })
                 } else if (event.event === 'error') failure = data.errMessage ?? '回答失败，请重试'
               },
             })
