@@ -112,6 +112,24 @@ test('the wall loads more as it scrolls; a work opens in the viewer with its pro
   await expect(page.getByLabel('提示词', { exact: true })).toHaveValue(prompt)
 })
 
+test("the viewer never shows the previous work's facts while the next one's load", async ({ page }) => {
+  await page.goto('/image_wall')
+  await page.getByTestId('wall-tile').first().click()
+  const panel = page.getByTestId('viewer-panel')
+  await expect(panel.getByText('种子')).toBeVisible()
+  // A slow network: the next work's facts take a second and a half.
+  await page.route('**/api/wall/*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    await route.fallback()
+  })
+  const prompt = (await panel.getByTestId('viewer-prompt').textContent())!.trim()
+  await page.keyboard.press('ArrowRight')
+  await expect(panel.getByTestId('viewer-prompt')).not.toHaveText(prompt)
+  expect(await panel.getByText('种子').count()).toBe(0)
+  await expect(panel.getByText('种子')).toBeVisible()
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+})
+
 test('a user publishes a result, the admin approves the submission, and it appears on the wall', async ({ page, request }) => {
   const author = await registerViaApi(request)
   await adjustPoints(request, author.token, 5)

@@ -52,7 +52,7 @@ export function useVideos(filters: VideoFilters) {
 
 /** One item; its playUrl is a signed link that expires, so it is asked for again on every visit. */
 export function useVideo(id: string) {
-  return useQuery({ queryKey: videoKeys.detail(id), queryFn: () => api.get<VideoDetail>(videoUrls.video(id)), staleTime: 0 })
+  return useQuery({ queryKey: videoKeys.detail(id), queryFn: () => api.get<VideoDetail>(videoUrls.video(id)), staleTime: 0, placeholderData: undefined })
 }
 
 export function useMyVideos({ enabled = true }: { enabled?: boolean } = {}) {

@@ -67,7 +67,13 @@ export function useFeaturedWorks(limit: number) {
 
 /** One work with its parameters (the lightbox's facts, 做同款's prefill). */
 export function useWallWork(id: string | null) {
-  return useQuery({ queryKey: wallKeys.work(id ?? ''), queryFn: () => api.get<WallWorkJson>(wallUrls.work(id!)), enabled: Boolean(id) })
+  return useQuery({
+    queryKey: wallKeys.work(id ?? ''),
+    queryFn: () => api.get<WallWorkJson>(wallUrls.work(id!)),
+    enabled: Boolean(id),
+    // The viewer moves from work to work: never the previous one's seed, likes or date.
+    placeholderData: undefined,
+  })
 }
 
 /** Likes a work or takes the like back; the lists refresh in the background. */
