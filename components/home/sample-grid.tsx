@@ -1,8 +1,7 @@
 'use client'
 
-import { useState } from 'react'
 import type { WallItemJson } from '@/lib/api-client/resources/wall'
-import { WorkViewer } from '@/components/wall/wall-gallery'
+import { useOpenWork, WorkViewer } from '@/components/wall/wall-gallery'
 import { WorkTile } from '@/components/wall/work-tile'
 
 /** How many works the landing page asks for: two rows of four on a wider screen. */
@@ -16,7 +15,7 @@ const PHONE_SAMPLES = 6
  * (docs/RELIABILITY.md, speed). Cells without a work stay as quiet placeholders.
  */
 export function SampleGrid({ works }: { works: WallItemJson[] | undefined }) {
-  const [open, setOpen] = useState(-1)
+  const [open, setOpen] = useOpenWork(works)
   const loading = works === undefined
   const empty = works?.length === 0
   return (

@@ -12,9 +12,19 @@ import { WorkTile } from './work-tile'
 
 const slideOf = (w: WallItemJson) => ({ key: w.id, src: w.imageUrl, width: w.width, height: w.height, alt: w.prompt.slice(0, 80), video: w.video?.url })
 
-/** Works in a masonry, opened in the viewer; `onOpen` tells the page which one is open (for its link). */
+/**
+ * Which work the viewer shows, kept by id: a like or 取消收藏 refetches the list, and the
+ * work may move (the hot order) or leave it (我的收藏); the viewer follows it, or closes.
+ */
+export function useOpenWork(works: WallItemJson[] | undefined): [number, (index: number) => void] {
+  const [openId, setOpenId] = useState<string | null>(null)
+  const index = openId === null || !works ? -1 : works.findIndex((w) => w.id === openId)
+  return [index, (next) => setOpenId(works?.[next]?.id ?? null)]
+}
+
+/** Works in a masonry, opened in the viewer. */
 export function WorkGrid({ works, maxColumns }: { works: WallItemJson[]; maxColumns?: number }) {
-  const [open, setOpen] = useState(-1)
+  const [open, setOpen] = useOpenWork(works)
   return (
     <>
       <Masonry items={works} maxColumns={maxColumns} render={(work, i) => <WorkTile key={work.id} work={work} onOpen={() => setOpen(i)} />} />

@@ -130,6 +130,41 @@ test("the viewer never shows the previous work's facts while the next one's load
   await page.unrouteAll({ behavior: 'ignoreErrors' })
 })
 
+test('liked in the hot order, a work moves up the list and the viewer stays on it', async ({ page, request }) => {
+  const visitor = await registerViaApi(request)
+  await signInWithToken(page, visitor.token)
+  await page.goto('/image_wall?sort=hot')
+  const tiles = page.getByTestId('wall-tile')
+  await expect(tiles).toHaveCount(30)
+  // A work far down the hot order (no likes yet): one like puts it ahead of the others.
+  await tiles.nth(20).click()
+  const panel = page.getByTestId('viewer-panel')
+  const prompt = (await panel.getByTestId('viewer-prompt').textContent())!.trim()
+  const refetched = page.waitForResponse((r) => r.url().includes('/api/wall?') && r.url().includes('sort=hot'))
+  await panel.getByRole('button', { name: /点赞/ }).click()
+  await expect(panel.getByRole('button', { name: /已赞 1/ })).toBeVisible()
+  await refetched
+  await page.waitForTimeout(300) // the refetched list's render
+  await expect(panel.getByTestId('viewer-prompt')).toHaveText(prompt)
+  await expect(panel.getByRole('button', { name: /已赞 1/ })).toBeVisible()
+})
+
+test("我的收藏 never shows the last tab's works while it loads", async ({ page, request }) => {
+  const visitor = await registerViaApi(request)
+  await signInWithToken(page, visitor.token)
+  await page.goto('/image_wall')
+  await expect(page.getByTestId('wall-tile').first()).toBeVisible()
+  await page.route('**/api/wall?*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    await route.fallback()
+  })
+  await page.getByRole('tab', { name: '我的收藏' }).click()
+  await expect(page.getByText('加载中...')).toBeVisible()
+  expect(await page.getByTestId('wall-tile').count()).toBe(0)
+  await expect(page.getByText('还没有收藏作品，打开作品点“收藏”即可')).toBeVisible()
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+})
+
 test('a user publishes a result, the admin approves the submission, and it appears on the wall', async ({ page, request }) => {
   const author = await registerViaApi(request)
   await adjustPoints(request, author.token, 5)

@@ -46,6 +46,8 @@ export function useWall(filter: WallFilter, enabled = true) {
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     enabled: enabled && token !== undefined,
+    // Its key changes only with the filter (a tab): never the last tab's works under this one.
+    placeholderData: undefined,
   })
 }
 
