@@ -27,9 +27,10 @@ export function ChatComposer({ busy, vision, disabled, hint, onSend, onStop }: P
   async function submit() {
     const content = text.trim()
     if (!content || busy || disabled || upload.isPending) return
-    const attached = images
+    // Pictures picked for a model that reads them stay out of sight (and unsent) on one that does not.
+    const attached = vision ? images : []
     setText('')
-    setImages([])
+    setImages((now) => (vision ? [] : now))
     const accepted = await onSend(
       content,
       attached.map((i) => i.id),

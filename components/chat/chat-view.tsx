@@ -40,6 +40,8 @@ function Chat({ points }: { points: number }) {
   const [deleting, setDeleting] = useState<ConversationView | null>(null)
   const models = useChatModels()
   const conversations = useConversations(search.trim())
+  // The open conversation's title and model come from the whole list, not from a search that may leave it out.
+  const everyConversation = useConversations('')
   const messages = useConversationMessages(activeId)
   const createConversation = useCreateConversation()
   const updateConversation = useUpdateConversation()
@@ -56,7 +58,7 @@ function Chat({ points }: { points: number }) {
     window.history.replaceState(null, '', url)
   }
 
-  const active = conversations.data?.list.find((c) => c.id === activeId) ?? null
+  const active = [everyConversation.data?.list, conversations.data?.list].flatMap((list) => list ?? []).find((c) => c.id === activeId) ?? null
   const modelList = models.data ?? []
   const modelId = active?.modelId ?? (pickedModel || modelList[0]?.id || '')
   const model = modelList.find((m) => m.id === modelId)

@@ -2,6 +2,7 @@
 // the answer appears piece by piece, 停止 keeps what arrived, 重新生成 replaces it, the conversation
 // is there after a reload, and a <script> in the model's Markdown shows as text.
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import sharp from 'sharp'
 import { startFakeChatStream, type FakeChatStream } from '../fakes/openai-chat'
 import { adminToken, asAdmin, registerViaApi, signInWithToken, uniqueName, userWithPoints } from './support/session'
 
@@ -117,12 +118,13 @@ test('another conversation never stands in for the one opened, and 新建对话 
     data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', pricePerMessage: 0, enabled: true, sort: -1000 },
   })
   expect(created.ok(), await created.text()).toBeTruthy()
+  const modelId = (await created.json()).data.id
   const user = await registerViaApi(request)
   await signInWithToken(page, user.token)
   const headers = { authorization: `Bearer ${user.token}` }
   const conversations: string[] = []
   for (const question of ['甲问题', '乙问题']) {
-    const conversation = await request.post('/api/chat/conversations', { headers, data: { modelId: (await created.json()).data.id } })
+    const conversation = await request.post('/api/chat/conversations', { headers, data: { modelId } })
     const id = (await conversation.json()).data.id
     const answered = await request.post(`/api/chat/conversations/${id}/messages`, { headers, data: { content: question } })
     expect(await answered.text()).toContain('event: done')
@@ -145,6 +147,14 @@ test('another conversation never stands in for the one opened, and 新建对话 
   await expect(page.getByText('加载中...')).toBeVisible()
   expect(await messages.count()).toBe(0)
   await expect(page.locator('[data-role="user"]')).toContainText(['乙问题'])
+  // A search that leaves the open conversation out of the list keeps its title and model.
+  await openList()
+  await page.getByRole('textbox', { name: '搜索对话' }).fill('甲问题')
+  await expect(list.getByRole('button', { name: '乙问题', exact: true })).toHaveCount(0)
+  await expect(list.getByRole('button', { name: '甲问题', exact: true })).toBeVisible()
+  if (onPhone()) await press(page.getByRole('button', { name: '关闭对话列表' }))
+  await expect(page.getByRole('heading', { name: '乙问题' })).toBeVisible()
+  await expect(page.getByLabel('模型')).toHaveValue(modelId)
 
   await openList()
   await press(page.getByRole('button', { name: '新建对话' }))
@@ -152,6 +162,37 @@ test('another conversation never stands in for the one opened, and 新建对话 
   await expect(page.getByText('有什么可以帮你？')).toBeVisible()
   expect(await messages.count()).toBe(0)
   await page.unrouteAll({ behavior: 'ignoreErrors' })
+})
+
+test('pictures picked for a model that reads them are not sent once a model that cannot is chosen', async ({ page, request }) => {
+  const plain = uniqueName('纯文字')
+  const seeing = uniqueName('识图')
+  for (const [name, vision, sort] of [
+    [plain, false, -1000],
+    [seeing, true, -1001],
+  ] as const) {
+    const created = await request.post('/api/admin/chat-models', {
+      headers: await asAdmin(request),
+      data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', pricePerMessage: 0, vision, enabled: true, sort },
+    })
+    expect(created.ok(), await created.text()).toBeTruthy()
+  }
+  const user = await registerViaApi(request)
+  await signInWithToken(page, user.token)
+  await page.goto('/ai_chat')
+  await page.getByLabel('模型').selectOption({ label: seeing })
+  const picture = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3b82f6' } })
+    .png()
+    .toBuffer()
+  await page.locator('input[type="file"]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: picture })
+  await expect(page.getByAltText('待发送的图片')).toBeVisible()
+
+  await page.getByLabel('模型').selectOption({ label: plain })
+  await expect(page.getByAltText('待发送的图片')).toHaveCount(0)
+  const sent = page.waitForRequest((r) => r.url().includes('/messages') && r.method() === 'POST')
+  await send(page, '只有文字')
+  expect((await sent).postDataJSON()).toEqual({ content: '只有文字' })
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText('回答完毕', { timeout: 20_000 })
 })
 
 test('without points the 积分不足 dialog opens, the message stays in the box and no empty conversation is left', async ({ page, request }) => {
