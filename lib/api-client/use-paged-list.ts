@@ -30,6 +30,12 @@ export function withPage<F extends ListFilters>(state: PagedListState<F>, page: 
   return next === state.page ? state : { ...state, page: next }
 }
 
+/** Two keys of one list that differ at most in the page: a new page may show the last one's rows while it loads, a new filter may not. */
+export function onlyPageDiffers(a: QueryKey, b: QueryKey): boolean {
+  const withoutPage = (key: QueryKey) => JSON.stringify(key, (name, value: unknown) => (name === 'page' ? undefined : value))
+  return withoutPage(a) === withoutPage(b)
+}
+
 type Options<Row, F extends ListFilters, K extends QueryKey> = {
   filters: F
   pageSize?: number
@@ -48,7 +54,11 @@ export function usePagedList<Row, F extends ListFilters, K extends QueryKey>({
 }: Options<Row, F, K>) {
   const [state, setState] = useState<PagedListState<F>>({ page: 1, pageSize, filters: initialFilters })
   const params = listParams(state)
-  const result = useQuery(query(params))
+  const options = query(params)
+  const result = useQuery({
+    ...options,
+    placeholderData: (previous, previousQuery) => (previousQuery && onlyPageDiffers(previousQuery.queryKey, options.queryKey) ? previous : undefined),
+  })
   const total = result.data?.total ?? 0
   const setPage = useCallback((page: number) => setState((s) => withPage(s, page)), [])
   const setFilters = useCallback((patch: Partial<F>) => setState((s) => withFilters(s, patch)), [])

@@ -179,6 +179,49 @@ test('a MANAGER sees the card list and may disable cards, but gets no import, as
   await expect(page.getByRole('button', { name: '分配' }).first()).toBeVisible()
 })
 
+test("an admin assigns a card from the console; a filter or an emptied search never shows another one's rows", async ({ page, request }) => {
+  const admin = await adminToken(request)
+  const auth = { authorization: `Bearer ${admin}` }
+  const key = `A${Date.now().toString(36).toUpperCase()}KEY04`
+  const { batchId } = (await (await request.post('/api/admin/cards/batch_import', { headers: auth, data: { cards: [key] } })).json()).data
+  const { cardNo } = await waitReady(request, admin, batchId).then(async ({ id }) => {
+    const list = (await (await request.get(`/api/admin/cards?batchId=${batchId}`, { headers: auth })).json()).data.list
+    return list.find((c: { id: number }) => c.id === id) as { cardNo: string }
+  })
+  const person = await registerViaApi(request)
+
+  await signInWithToken(page, admin)
+  await page.goto('/admin/cards_mana')
+  const row = page.getByRole('row').filter({ hasText: cardNo })
+  await expect(row).toHaveCount(1)
+  // A filter chosen on a slow network: 加载中... until its own rows arrive, not the last filter's.
+  await page.route('**/api/admin/cards?*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    await route.fallback()
+  })
+  await page.getByLabel('状态').selectOption({ label: '无效' })
+  await expect(page.getByText('加载中...')).toBeVisible()
+  expect(await row.count()).toBe(0)
+  await page.getByLabel('状态').selectOption({ label: '全部状态' })
+  await expect(row).toHaveCount(1)
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+
+  await row.getByRole('button', { name: '分配' }).click()
+  const dialog = page.getByRole('dialog', { name: `分配卡密 ${cardNo}` })
+  const search = dialog.getByLabel('查找用户')
+  await search.fill(person.username)
+  await expect(dialog.getByRole('button', { name: new RegExp(person.username) })).toBeVisible()
+  // An emptied box lists nobody, so nobody from an earlier search can be picked.
+  await search.fill('')
+  await expect(dialog.getByRole('listitem')).toHaveCount(0)
+  await search.fill(person.username)
+  await dialog.getByRole('button', { name: new RegExp(person.username) }).click()
+  await dialog.getByRole('button', { name: '分配' }).click()
+  await expect(page.getByText(`已分配给 ${person.username}`)).toBeVisible()
+  const mine = (await (await request.get('/api/my-cards', { headers: { authorization: `Bearer ${person.token}` } })).json()).data
+  expect(mine).toHaveLength(1)
+})
+
 test('an admin adjustment retried after a lost answer is booked once; reopening the dialog is a new one', async ({ page, request }) => {
   const admin = await adminToken(request)
   const person = await registerViaApi(request)

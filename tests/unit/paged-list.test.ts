@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { listParams, withFilters, withPage, type PagedListState } from '@/lib/api-client/use-paged-list'
+import { listParams, onlyPageDiffers, withFilters, withPage, type PagedListState } from '@/lib/api-client/use-paged-list'
 
 // usePagedList (lib/api-client/use-paged-list.ts): what a console list asks the API, and how
 // its page and filters move.
@@ -52,5 +52,22 @@ describe('withPage', () => {
   it('returns the same state when the page does not change (no re-render, no refetch)', () => {
     const s = state(2)
     expect(withPage(s, 2)).toBe(s)
+  })
+})
+
+describe('onlyPageDiffers', () => {
+  const key = (page: number, filters: Partial<Filters> = {}) => ['admin', 'cards', 'list', listParams(state(page, filters))]
+
+  it('lets a new page show the last page while it loads', () => {
+    expect(onlyPageDiffers(key(1, { status: 'FAIL' }), key(2, { status: 'FAIL' }))).toBe(true)
+    expect(onlyPageDiffers(key(3), key(3))).toBe(true)
+  })
+
+  it("never lets a new filter, page size or list show another one's rows", () => {
+    expect(onlyPageDiffers(key(1), key(1, { status: 'FAIL' }))).toBe(false)
+    expect(onlyPageDiffers(key(2, { status: 'FAIL' }), key(1, { status: 'SUCCESS' }))).toBe(false)
+    expect(onlyPageDiffers(key(1, { keyword: 'C01' }), key(1, { keyword: 'C012' }))).toBe(false)
+    expect(onlyPageDiffers(['admin', 'cards', 'list', { page: 1, pageSize: 20 }], ['admin', 'cards', 'list', { page: 1, pageSize: 50 }])).toBe(false)
+    expect(onlyPageDiffers(['admin', 'cards', 'list', { page: 1, pageSize: 20 }], ['admin', 'users', 'list', { page: 1, pageSize: 20 }])).toBe(false)
   })
 })

@@ -1,5 +1,6 @@
 'use client'
 
+import { cn } from '@/lib/ui/cn'
 import { useState } from 'react'
 import { useAnalysis, type AnalysisDay, type AnalysisRange } from '@/lib/api-client/resources/admin-analysis'
 import { formatCents } from '@/lib/format'
@@ -39,7 +40,7 @@ export function AnalysisView() {
   const [draft, setDraft] = useState(range)
   const length = rangeLength(draft)
   const draftError = length === 0 ? '开始日期不能晚于结束日期' : length > MAX_RANGE_DAYS ? `最多查询 ${MAX_RANGE_DAYS} 天` : null
-  const { data: days, isLoading, isError } = useAnalysis(range)
+  const { data: days, isLoading, isError, isPlaceholderData } = useAnalysis(range)
 
   const pickPreset = (n: number) => {
     const next = lastDays(n)
@@ -80,7 +81,10 @@ export function AnalysisView() {
           <EmptyState>{isError ? '加载失败，请稍后刷新重试' : '暂无数据'}</EmptyState>
         </Card>
       ) : (
-        <AnalysisCharts days={days} />
+        // The last range's figures stay, dimmed, until the new range's arrive.
+        <div aria-busy={isPlaceholderData} className={cn('transition-opacity', isPlaceholderData && 'opacity-50')}>
+          <AnalysisCharts days={days} />
+        </div>
       )}
     </div>
   )

@@ -1,5 +1,6 @@
 'use client'
 
+import { cn } from '@/lib/ui/cn'
 import { useState } from 'react'
 import {
   useAdminChatModels,
@@ -134,7 +135,7 @@ const usageColumns = (first: string): Column<ChatUsageRow>[] => [
 
 function ChatUsage() {
   const [days, setDays] = useState(7)
-  const { data, isLoading, isError } = useChatUsage(days)
+  const { data, isLoading, isError, isPlaceholderData } = useChatUsage(days)
   return (
     <section className="mt-8">
       <div className="mb-3 flex items-center justify-between gap-2">
@@ -145,7 +146,7 @@ function ChatUsage() {
           <option value="30">最近 30 天</option>
         </Select>
       </div>
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div aria-busy={isPlaceholderData} className={cn('grid gap-4 transition-opacity lg:grid-cols-2', isPlaceholderData && 'opacity-50')}>
         <Card>
           <h3 className="mb-2 text-sm text-zinc-400">按模型</h3>
           <DataTable columns={usageColumns('模型')} rows={data?.models} rowKey={(r) => r.name} isLoading={isLoading} isError={isError} empty="暂无对话" />

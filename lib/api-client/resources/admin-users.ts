@@ -1,6 +1,6 @@
 'use client'
 
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { z } from 'zod'
 import type { Page } from '@/lib/http/pagination'
 import type { ZAdminUserCreateSchema, ZAdminUserUpdateSchema } from '@/lib/users/schemas'
@@ -33,9 +33,13 @@ export const adminUserQueries = {
   list: (params: UserListParams) => queryOptions({ queryKey: adminUserKeys.list(params), queryFn: () => api.get<Page<UserRow>>(adminUserUrls.list, params) }),
 }
 
-/** Users found by a keyword (username, name or mobile), for pickers. */
+/** Users found by a keyword (username, name or mobile), for pickers; none while the box is empty. */
 export function useUserSearch(keyword: string, pageSize: number) {
-  return useQuery({ ...adminUserQueries.list({ page: 1, pageSize, keyword }), enabled: keyword.length > 0 })
+  return useQuery({
+    ...adminUserQueries.list({ page: 1, pageSize, keyword }),
+    enabled: keyword.length > 0,
+    placeholderData: keyword.length > 0 ? keepPreviousData : undefined,
+  })
 }
 
 const useUsersWrite = <Input, Output>(send: (input: Input) => Promise<Output>) => useWrite(send, [adminUserKeys.all])
