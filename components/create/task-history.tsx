@@ -15,7 +15,18 @@ import { TASK_STATUS_LABELS, TASK_STATUS_TONES, TASK_TYPE_LABELS, stageText } fr
 const PAGE_SIZE = 12
 
 /** The user's works: filters, live progress, and a way back to any of them. */
-export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onOpen: (task: TaskJson) => void; activeId?: string | null }) {
+export function TaskHistory({
+  types,
+  onOpen,
+  onDeleted,
+  activeId,
+}: {
+  types?: string[]
+  onOpen: (task: TaskJson) => void
+  /** A task deleted from the viewer: the page lets go of it if it shows it. */
+  onDeleted?: (id: string) => void
+  activeId?: string | null
+}) {
   const [page, setPage] = useState(1)
   const [status, setStatus] = useState('')
   const [type, setType] = useState(types?.length === 1 ? types[0] : '')
@@ -89,7 +100,7 @@ export function TaskHistory({ types, onOpen, activeId }: { types?: string[]; onO
         index={viewed && viewing ? viewing.index : -1}
         onIndexChange={(index) => viewing && setViewing({ ...viewing, index })}
         onClose={() => setViewing(null)}
-        panel={(i) => (viewed ? <OwnResultPanel task={viewed} index={i} onDeleted={() => setViewing(null)} /> : null)}
+        panel={(i) => (viewed ? <OwnResultPanel task={viewed} index={i} onDeleted={() => (setViewing(null), onDeleted?.(viewed.id))} /> : null)}
       />
     </section>
   )

@@ -113,7 +113,12 @@ export function XiaolimaoStudio() {
               <TaskResult taskId={taskId} onNewTask={setTaskId} placeholder="选一个风格，生成的图片会显示在这里" />
             </div>
           </div>
-          <TaskHistory types={['SD_XIAOLIMAO']} onOpen={(t) => setTaskId(t.id)} activeId={taskId} />
+          <TaskHistory
+            types={['SD_XIAOLIMAO']}
+            onOpen={(t) => setTaskId(t.id)}
+            onDeleted={(id) => setTaskId((current) => (current === id ? null : current))}
+            activeId={taskId}
+          />
         </div>
       )}
     </RequireUser>

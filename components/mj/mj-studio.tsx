@@ -74,7 +74,7 @@ export function MjStudio() {
               <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
                 <MjForm mode={mode} onModeChange={setMode} prompt={prompt} onPromptChange={setPrompt} onSubmitted={open} />
                 <div ref={panel} className="scroll-mt-28 lg:sticky lg:top-20 lg:self-start">
-                  <MjTaskPanel taskId={taskId} onOpen={open} onUsePrompt={applyPrompt} />
+                  <MjTaskPanel taskId={taskId} onOpen={open} onUsePrompt={applyPrompt} onDeleted={() => setTaskId(null)} />
                 </div>
               </div>
               <MjHistory activeId={taskId} onOpen={open} />

@@ -73,7 +73,18 @@ function useTaskActions(task: TaskJson | undefined, onOpen: (id: string) => void
 }
 
 /** The current Midjourney task: live progress with the preview, then the result, its prompts and its buttons. */
-export function MjTaskPanel({ taskId, onOpen, onUsePrompt }: { taskId: string | null; onOpen: (id: string) => void; onUsePrompt: (prompt: string) => void }) {
+export function MjTaskPanel({
+  taskId,
+  onOpen,
+  onUsePrompt,
+  onDeleted,
+}: {
+  taskId: string | null
+  onOpen: (id: string) => void
+  onUsePrompt: (prompt: string) => void
+  /** The task in view was deleted from its viewer. */
+  onDeleted: () => void
+}) {
   const { data: task } = useTask(taskId)
   const { busy, retry, cancel } = useTaskActions(task, onOpen)
 
@@ -120,7 +131,7 @@ export function MjTaskPanel({ taskId, onOpen, onUsePrompt }: { taskId: string | 
 
       {task.status === 'SUCCESS' && (
         <>
-          <MjResultGrid task={task} describedCount={described.length} source={sources[0]} />
+          <MjResultGrid task={task} describedCount={described.length} source={sources[0]} onDeleted={onDeleted} />
           {described.length > 0 && <MjDescribed task={task} prompts={described} onPressed={(child) => onOpen(child.id)} onUsePrompt={onUsePrompt} />}
           <MjButtons task={task} onPressed={(child) => onOpen(child.id)} />
         </>

@@ -6,7 +6,17 @@ import { ImageViewer } from '@/components/wall/image-viewer'
 import { OwnResultPanel } from '@/components/wall/own-result-panel'
 
 /** A finished task's pictures, each opening the result viewer, with a download button; a describe shows the picture it read. */
-export function MjResultGrid({ task, describedCount, source }: { task: TaskJson; describedCount: number; source: string | undefined }) {
+export function MjResultGrid({
+  task,
+  describedCount,
+  source,
+  onDeleted,
+}: {
+  task: TaskJson
+  describedCount: number
+  source: string | undefined
+  onDeleted: () => void
+}) {
   const [open, setOpen] = useState(-1)
   return (
     <>
@@ -29,7 +39,7 @@ export function MjResultGrid({ task, describedCount, source }: { task: TaskJson;
         index={open}
         onIndexChange={setOpen}
         onClose={() => setOpen(-1)}
-        panel={(i) => <OwnResultPanel task={task} index={i} onDeleted={() => setOpen(-1)} />}
+        panel={(i) => <OwnResultPanel task={task} index={i} onDeleted={() => (setOpen(-1), onDeleted())} />}
       />
       {task.results.length === 0 && source && (
         <figure className="flex items-center gap-3 rounded-xl bg-zinc-950/60 p-2 ring-1 ring-zinc-800">

@@ -175,7 +175,12 @@ function VideoStudioForm() {
           <VideoResult taskId={taskId} onNewTask={setTaskId} onReuse={reuse} />
         </div>
       </div>
-      <TaskHistory types={HISTORY_TYPES} onOpen={(t) => setTaskId(t.id)} activeId={taskId} />
+      <TaskHistory
+        types={HISTORY_TYPES}
+        onOpen={(t) => setTaskId(t.id)}
+        onDeleted={(id) => setTaskId((current) => (current === id ? null : current))}
+        activeId={taskId}
+      />
     </div>
   )
 }

@@ -20,19 +20,20 @@ type TreeRow = { total: number; id: string | null; parentId: string | null; root
  * is one row: the total. The roots, and their count, come in order from a partial index of
  * first Midjourney tasks (`Task_mj_roots_idx`), not from all of the user's tasks. Each task's
  * children are looked up by "parentId" (`OFFSET 0` keeps the lateral from being flattened
- * into a join a generic plan might run over all the user's tasks).
+ * into a join a generic plan might run over all the user's tasks). A task its owner deleted
+ * leaves the trees with the tasks made from it (they stay in 我的作品).
  */
 export async function listMjTaskTrees(userId: string, query: TPageQuery): Promise<JsonList<MjTaskNode> & { total: number }> {
-  const roots = Prisma.sql`"userId" = ${userId} AND "type" IN ('MJ_TEXT2IMG', 'MJ_IMG2IMG') AND "parentId" IS NULL`
+  const roots = Prisma.sql`"userId" = ${userId} AND "type" IN ('MJ_TEXT2IMG', 'MJ_IMG2IMG') AND "parentId" IS NULL AND "deletedAt" IS NULL`
   const { skip, take } = pageArgs(query)
   const rows = await readRows<TreeRow[]>(
     Prisma.sql`
     WITH RECURSIVE
       p AS (SELECT "id" FROM "Task" WHERE ${roots} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}),
       tree AS (
-        SELECT c."id" FROM p, LATERAL (SELECT "id" FROM "Task" WHERE "parentId" = p."id" AND "userId" = ${userId} OFFSET 0) c
+        SELECT c."id" FROM p, LATERAL (SELECT "id" FROM "Task" WHERE "parentId" = p."id" AND "userId" = ${userId} AND "deletedAt" IS NULL OFFSET 0) c
         UNION
-        SELECT c."id" FROM tree, LATERAL (SELECT "id" FROM "Task" WHERE "parentId" = tree."id" AND "userId" = ${userId} OFFSET 0) c
+        SELECT c."id" FROM tree, LATERAL (SELECT "id" FROM "Task" WHERE "parentId" = tree."id" AND "userId" = ${userId} AND "deletedAt" IS NULL OFFSET 0) c
       )
     SELECT k."total", t."id", t."parentId", n."root", ${TASK_ROW_JSON} AS "row"
     FROM (SELECT count(*)::int AS "total" FROM "Task" WHERE ${roots}) k

@@ -54,6 +54,27 @@ test('a user generates on /text2img with the demo renderer, watches the progress
   await expect(page.getByRole('button', { name: /夕阳下的海边小镇/ })).toBeVisible()
 })
 
+test('a work deleted from 我的作品 leaves the history and the result beside the form, without an error', async ({ page, request }) => {
+  await userWithPoints(page, request, 10)
+  await page.goto('/text2img')
+  await page.getByLabel('模型').selectOption({ label: '演示渲染器（1 积分/张）' })
+  await page.getByLabel('提示词', { exact: true }).fill('雪山脚下的木屋')
+  await page.getByRole('button', { name: '立即生成' }).click()
+  await expect(page.getByTestId('task-status')).toContainText('成功', { timeout: 30_000 })
+
+  // The tile opens the work in the viewer and beside the form; 删除 in the viewer.
+  const tile = page.getByRole('button', { name: /雪山脚下的木屋/ })
+  await tile.click()
+  const viewer = page.getByTestId('viewer-panel')
+  await viewer.getByRole('button', { name: '删除' }).click()
+  await viewer.getByRole('button', { name: '确定删除' }).click()
+  await expect(page.getByText('已删除')).toBeVisible()
+  await expect(tile).toHaveCount(0)
+  await expect(page.getByTestId('task-status')).toHaveCount(0)
+  await page.waitForTimeout(500)
+  await expect(page.getByText('任务不存在')).toHaveCount(0)
+})
+
 test('a user generates on /text2img with SD WebUI and sees its image', async ({ page, request }) => {
   await userWithPoints(page, request, 100)
   await page.goto('/text2img')

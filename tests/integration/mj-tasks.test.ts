@@ -546,10 +546,13 @@ describe('Midjourney tasks', () => {
   })
 })
 
-/** The trees as they were answered before: Prisma for the roots and the total, a recursive query for the ids, Prisma for the rows. */
+/**
+ * The trees as they were answered before (Prisma for the roots and the total, a recursive
+ * query for the ids, Prisma for the rows), less what the owner deleted and what was made from it.
+ */
 async function previousTrees(userId: string, page: number, pageSize: number) {
   type Node = TaskView & { children: Node[] }
-  const where = { userId, type: { in: ['MJ_TEXT2IMG' as const, 'MJ_IMG2IMG' as const] }, parentId: null }
+  const where = { userId, type: { in: ['MJ_TEXT2IMG' as const, 'MJ_IMG2IMG' as const] }, parentId: null, deletedAt: null }
   const [roots, total] = await Promise.all([
     db().task.findMany({ where, select: TASK_VIEW_SELECT, orderBy: { createdAt: 'desc' }, skip: (page - 1) * pageSize, take: pageSize }),
     db().task.count({ where }),
@@ -557,9 +560,9 @@ async function previousTrees(userId: string, page: number, pageSize: number) {
   if (roots.length === 0) return { list: [], total }
   const descendants = await db().$queryRaw<{ id: string }[]>`
     WITH RECURSIVE tree AS (
-      SELECT t."id" FROM "Task" t WHERE t."parentId" = ANY(${roots.map((r) => r.id)}) AND t."userId" = ${userId}
+      SELECT t."id" FROM "Task" t WHERE t."parentId" = ANY(${roots.map((r) => r.id)}) AND t."userId" = ${userId} AND t."deletedAt" IS NULL
       UNION
-      SELECT c."id" FROM "Task" c JOIN tree ON c."parentId" = tree."id" WHERE c."userId" = ${userId}
+      SELECT c."id" FROM "Task" c JOIN tree ON c."parentId" = tree."id" WHERE c."userId" = ${userId} AND c."deletedAt" IS NULL
     )
     SELECT "id" FROM tree`
   const rows = descendants.length
@@ -622,14 +625,17 @@ describe('GET /api/mj/tasks', () => {
         })
       return t
     }
+    const deleted: string[] = []
     for (let r = 0; r < 7; r++) {
       const root = await make({ type: r % 3 === 1 ? 'MJ_IMG2IMG' : 'MJ_TEXT2IMG', deletedAt: r === 4 ? new Date(start) : undefined })
+      if (r === 4) deleted.push(root.id)
       if (r % 2) continue
       const a = await make({ parentId: root.id })
       const b = await make({ parentId: root.id, deletedAt: r === 2 ? new Date(start) : undefined })
       await make({ parentId: a.id })
       const c = await make({ parentId: b.id })
-      await make({ parentId: c.id })
+      const d = await make({ parentId: c.id })
+      if (r === 2) deleted.push(b.id, c.id, d.id)
       await make({ parentId: a.id })
       // Not the owner's: never in the tree.
       await make({ parentId: a.id, userId: stranger.id })
@@ -648,6 +654,10 @@ describe('GET /api/mj/tasks', () => {
     const trees = await callRoute(mjTasksRoute.GET, { token: user.token, query: { page: 1, pageSize: 20 } })
     expect(JSON.stringify(trees.body.data)).toBe(JSON.stringify(await previousTrees(user.id, 1, 20)))
     expect(trees.body.data.list[0].children[0].children).toHaveLength(2)
+    // A deleted root leaves with its tree; a deleted child with what was made from it.
+    expect(trees.body.data.total).toBe(6)
+    const shown = JSON.stringify(trees.body.data)
+    expect(deleted.filter((id) => shown.includes(id))).toEqual([])
     expect((await callRoute(mjTasksRoute.GET, { token: (await createUser()).token })).body.data).toEqual({ list: [], total: 0 })
   })
 })

@@ -7,6 +7,7 @@ import type { ShowcaseView } from '@/lib/wall/showcases'
 import type { Json } from '../hooks'
 import { api } from '../request'
 import { useToken } from '../hooks'
+import { mjKeys } from './mj'
 import { taskKeys } from './tasks'
 
 export type WallItemJson = Json<WallItem>
@@ -113,12 +114,15 @@ export function usePublishTask() {
   })
 }
 
-/** The owner deletes a finished task from their history. */
+/**
+ * The owner deletes a finished task from their history. The lists are read again; the task's
+ * own read is not (it would answer 404): a view showing it lets go of it (`onDeleted`).
+ */
 export function useDeleteTask() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (taskId: string) => api.delete<{ id: string }>(wallUrls.task(taskId)),
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: taskKeys.all }), queryClient.invalidateQueries({ queryKey: wallKeys.all })]),
+    onSuccess: () => Promise.all([taskKeys.lists(), mjKeys.trees(), wallKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   })
 }
 
