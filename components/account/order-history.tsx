@@ -40,10 +40,14 @@ export function OrderHistory() {
             <Button
               size="sm"
               variant="ghost"
+              loading={cancel.isPending && cancel.variables === o.id}
+              disabled={cancel.isPending}
               onClick={() =>
                 attempt(async () => {
-                  await cancel.mutateAsync(o.id)
-                  toast.success('订单已取消')
+                  const order = await cancel.mutateAsync(o.id)
+                  // Paid before the cancel reached the provider: the order stands.
+                  if (order.status === 'SUCCESS') toast.success('订单已支付，无需取消')
+                  else toast.success('订单已取消')
                 })
               }
             >

@@ -1,3 +1,4 @@
+import { ApiError } from '@/lib/api-client/request'
 import type { AlipayMethod, PayChannel, WechatTradeType } from '@/lib/api-client/resources/orders'
 
 /** Where the page runs, which decides how a payment starts (docs/PRODUCT.md §3). */
@@ -30,4 +31,15 @@ export function paymentFields(
 /** A fresh Idempotency-Key for one press of a pay button. */
 export function newIdempotencyKey(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`
+}
+
+/**
+ * Whether a failed press may have made its order after all, so the next press must carry the
+ * same Idempotency-Key: no answer came (the network), the same key was still being served
+ * (409), or a proxy in front gave up waiting (502, 504). Any other answer is the order's
+ * outcome (refused, or made and failed at the provider, which the same key would replay
+ * for good): the next press is a new order.
+ */
+export function mayHaveOrdered(error: unknown): boolean {
+  return error instanceof ApiError && [0, 409, 502, 504].includes(error.status)
 }

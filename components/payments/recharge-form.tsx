@@ -12,7 +12,7 @@ import { EmptyState } from '@/components/ui/card'
 import { Input } from '@/components/ui/field'
 import { Loading } from '@/components/ui/spinner'
 import { CHANNEL_LABELS, PRODUCT_TYPE_LABELS } from './labels'
-import { detectPayEnv, newIdempotencyKey, paymentFields, type AlipayDesktopMode } from './pay-env'
+import { detectPayEnv, mayHaveOrdered, newIdempotencyKey, paymentFields, type AlipayDesktopMode } from './pay-env'
 import { ProductCard } from './product-card'
 import { currentReturnPath } from './return-path'
 import { startPayment } from './start-payment'
@@ -118,6 +118,7 @@ export function RechargeForm({
       else return // leaving for the provider: keep the button busy
       setBusy(false)
     } catch (e) {
+      if (!mayHaveOrdered(e)) attempt.current = null
       setError(e instanceof ApiError ? e.message : '下单失败，请稍后再试')
       setBusy(false)
     }

@@ -12,7 +12,7 @@ import { EmptyState } from '@/components/ui/card'
 import { Dialog } from '@/components/ui/dialog'
 import { Loading } from '@/components/ui/spinner'
 import { CHANNEL_LABELS } from '@/components/payments/labels'
-import { detectPayEnv, newIdempotencyKey, paymentFields } from '@/components/payments/pay-env'
+import { detectPayEnv, mayHaveOrdered, newIdempotencyKey, paymentFields } from '@/components/payments/pay-env'
 import { PaymentProgress } from '@/components/payments/payment-progress'
 import { currentReturnPath } from '@/components/payments/return-path'
 import { startPayment } from '@/components/payments/start-payment'
@@ -29,6 +29,7 @@ export function VideoPayDialog({ items, open, onClose }: { items: VideoListItem[
   const [created, setCreated] = useState<CreatedOrder | null>(null)
   const [chosen, setChosen] = useState<PayChannel | null>(null)
   const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
   const attempt = useRef<{ signature: string; key: string } | null>(null)
   const env = useMemo(() => (typeof navigator === 'undefined' ? 'desktop' : detectPayEnv(navigator.userAgent)), [])
   const toBuy = items.filter((v) => !v.bought)
@@ -57,14 +58,18 @@ export function VideoPayDialog({ items, open, onClose }: { items: VideoListItem[
     const signature = JSON.stringify(input)
     if (attempt.current?.signature !== signature) attempt.current = { signature, key: newIdempotencyKey() }
     setError('')
+    setBusy(true)
     try {
       const order = await create.mutateAsync({ input, idempotencyKey: attempt.current.key })
       attempt.current = null
       if (order.order.status === 'SUCCESS') void refreshVideos()
       if ((await startPayment(order)) === 'show') setCreated(order)
+      else return // leaving for the provider: keep the button busy
     } catch (e) {
+      if (!mayHaveOrdered(e)) attempt.current = null
       setError(e instanceof ApiError ? e.message : '下单失败，请稍后再试')
     }
+    setBusy(false)
   }
 
   return (
@@ -115,7 +120,7 @@ export function VideoPayDialog({ items, open, onClose }: { items: VideoListItem[
               {error}
             </p>
           )}
-          <Button className="w-full" loading={create.isPending} disabled={toBuy.length === 0 || !channel} onClick={() => void pay()}>
+          <Button className="w-full" loading={busy} disabled={toBuy.length === 0 || !channel} onClick={() => void pay()}>
             立即支付
           </Button>
         </div>

@@ -65,6 +65,56 @@ test('a user buys a points pack on /account with a WeChat QR code and sees the p
   await expect(history.getByText('成功')).toBeVisible()
 })
 
+test('立即支付 again after a failure: the same order when no answer came, a new one when the provider refused', async ({ page, request }) => {
+  const pack = await pointsPack(request, 100, 100)
+  await newUser(page, request)
+  await page.goto('/account')
+  await choose(page, pack.name, '微信支付')
+  const keys: string[] = []
+  let tries = 0
+  await page.route('**/api/orders', async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback()
+    keys.push((await route.request().allHeaders())['idempotency-key'] ?? '')
+    tries++
+    // First no answer at all; then the answer of an order the provider refused (made, and FAIL).
+    if (tries === 1) return route.abort('failed')
+    if (tries === 2) return route.fulfill({ status: 503, json: { success: false, data: null, errMessage: '微信支付下单失败，请稍后再试' } })
+    return route.fallback()
+  })
+  const pay = page.getByRole('button', { name: '立即支付' })
+  await pay.click()
+  await expect(page.getByText('网络异常，请检查网络或联系管理员')).toBeVisible()
+  await pay.click()
+  await expect(page.getByText('微信支付下单失败，请稍后再试')).toBeVisible()
+  await pay.click()
+  await expect(page.getByRole('dialog', { name: '支付' }).getByRole('img', { name: '微信支付二维码' })).toBeVisible()
+  expect(keys).toHaveLength(3)
+  expect(keys[1]).toBe(keys[0])
+  expect(keys[2]).not.toBe(keys[1])
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+})
+
+test('取消 on an order paid a moment ago says it was paid, and the points are there', async ({ page, request }) => {
+  const pack = await pointsPack(request, 300, 300)
+  const user = await newUser(page, request)
+  const created = await request.post('/api/orders', {
+    headers: { authorization: `Bearer ${user.token}`, 'Idempotency-Key': crypto.randomUUID() },
+    data: { type: 'POINTS', productId: pack.id, channel: 'WECHAT', tradeType: 'NATIVE' },
+  })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  const { outTradeNo } = (await created.json()).data.order
+  await page.goto('/account')
+  const before = Number(await page.getByTestId('account-points').textContent())
+  const row = page.getByRole('row').filter({ hasText: outTradeNo })
+  await expect(row.getByText('待支付')).toBeVisible()
+  // Paid at WeChat, its notification lost: the page still offers 取消.
+  await payWechatOrder(outTradeNo, { notify: false })
+  await row.getByRole('button', { name: '取消' }).click()
+  await expect(page.getByText('订单已支付，无需取消')).toBeVisible()
+  await expect(page.getByTestId('account-points')).toHaveText(String(before + 300))
+  await expect(row.getByText('成功')).toBeVisible()
+})
+
 test.describe('inside WeChat', () => {
   test.use({ userAgent: WECHAT_UA })
 

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { ffmpegPath } from '../../lib/generation/video-file'
+import { payWechatOrder } from './support/payment-fakes'
 import { adminToken, asAdmin, registerViaApi, signInWithToken, uniqueName } from './support/session'
 
 // Video material (docs/PRODUCT.md §18): the admin uploads a paid video with a poster and a
@@ -115,4 +116,19 @@ test('the admin sells a video; a buyer previews, buys with the balance, plays an
   const signedOut = await request.get(`/api/videos/${id}/download`, { maxRedirects: 0 })
   expect(signedOut.status()).toBe(401)
   for (const guess of [`/files/private/videos/${id}.mp4`, '/files/private/videos/x.mp4?download=a.mp4']) expect((await request.get(guess)).status()).toBe(404)
+
+  // Another buyer pays by WeChat QR: once paid, the page behind the dialog has the player.
+  await signInWithToken(page, other.token)
+  await page.goto(`/video_buy/${id}`)
+  await page.getByRole('button', { name: '购买 ¥3.00' }).click()
+  await pay.getByRole('radio', { name: /微信支付/ }).click()
+  // One order, however fast the button is pressed.
+  await pay.getByRole('button', { name: '立即支付' }).dblclick()
+  const paying = page.getByRole('dialog', { name: '支付' })
+  const outTradeNo = await paying.getByTestId('pay-pending').getAttribute('data-out-trade-no')
+  await payWechatOrder(outTradeNo!)
+  await expect(paying.getByText('支付成功')).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByTestId('video-player')).toHaveCount(1)
+  const orders = (await (await request.get('/api/orders', { headers: { authorization: `Bearer ${other.token}` } })).json()).data
+  expect(orders.total).toBe(1)
 })

@@ -12,6 +12,7 @@ import type { Json } from '../hooks'
 import { api } from '../request'
 import { ledgerKeys } from './ledger'
 import { profileKeys } from './profile'
+import { videoKeys } from './videos'
 import type { ProductType } from './products'
 import { walletKeys } from './wallet'
 
@@ -67,13 +68,17 @@ export const orderQueries = {
 export const ORDER_POLL_MS = 2000
 
 /**
- * What a paid order changes: the wallet, the profile (balance, points), the ledger and the order
- * lists. Never the order itself: invalidating a query from its own fetch would cancel that fetch.
+ * What a paid order changes: the wallet, the profile (balance, points), the ledger, the order
+ * lists and the bought videos (a video page turns from 购买 to the player). Never the order
+ * itself: invalidating a query from its own fetch would cancel that fetch.
  */
 function useRefreshAfterPayment() {
   const queryClient = useQueryClient()
   return useCallback(
-    () => Promise.all([walletKeys.all, profileKeys.all, ledgerKeys.all, orderKeys.lists()].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+    () =>
+      Promise.all(
+        [walletKeys.all, profileKeys.all, ledgerKeys.all, orderKeys.lists(), videoKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      ),
     [queryClient],
   )
 }
@@ -112,11 +117,15 @@ export function useCreateOrder() {
   })
 }
 
-/** Cancels a pending order of mine (closed at the provider too). */
+/**
+ * Cancels a pending order of mine (closed at the provider too). An order paid meanwhile comes
+ * back SUCCESS instead: then what it credited is reloaded too.
+ */
 export function useCancelOrder() {
+  const refresh = useRefreshAfterPayment()
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (id: string) => api.post<OrderView>(orderUrls.cancel(id)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+    onSuccess: (order) => Promise.all([queryClient.invalidateQueries({ queryKey: orderKeys.all }), order.status === 'SUCCESS' && refresh()]),
   })
 }
