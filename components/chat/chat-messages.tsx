@@ -15,8 +15,8 @@ type Props = {
   isError: boolean
   state: AnswerState
   busy: boolean
-  /** Sends again from this user message (regenerate, or edit and resend). */
-  onResend: (from: ChatMessageView, content: string) => void
+  /** Sends again from this user message (regenerate, or edit and resend); false when refused before an answer. */
+  onResend: (from: ChatMessageView, content: string) => Promise<boolean>
 }
 
 async function copy(text: string) {
@@ -31,7 +31,9 @@ async function copy(text: string) {
 /** The conversation: stored messages, then the question being answered and the answer as it streams. */
 export function ChatMessages({ conversationId, messages, isLoading, isError, state, busy, onResend }: Props) {
   const bottom = useRef<HTMLDivElement>(null)
-  const [editing, setEditing] = useState<string | null>(null)
+  // The edited text lives here: the box is out of sight while its message is re-sent, and a
+  // refusal (积分不足, a banned word) brings it back as the user left it.
+  const [editing, setEditing] = useState<{ id: string; text: string } | null>(null)
   const pending = state.phase !== 'idle' && state.conversationId === conversationId ? state : null
   // While an answer streams, the stored messages are those shown when its question was sent
   // (less what a re-sent one replaces): a read landing meanwhile may hold the question already.
@@ -60,13 +62,13 @@ export function ChatMessages({ conversationId, messages, isLoading, isError, sta
         {shown?.map((m, i) =>
           m.role === 'USER' ? (
             <li key={m.id} className="flex flex-col items-end gap-1" data-role="user">
-              {editing === m.id ? (
+              {editing?.id === m.id ? (
                 <EditBox
-                  initial={m.content}
+                  text={editing.text}
+                  onChange={(text) => setEditing({ id: m.id, text })}
                   onCancel={() => setEditing(null)}
-                  onSend={(content) => {
-                    setEditing(null)
-                    onResend(m, content)
+                  onSend={async (content) => {
+                    if (await onResend(m, content)) setEditing(null)
                   }}
                 />
               ) : (
@@ -77,7 +79,7 @@ export function ChatMessages({ conversationId, messages, isLoading, isError, sta
                     <Button size="sm" variant="ghost" onClick={() => copy(m.content)}>
                       复制
                     </Button>
-                    <Button size="sm" variant="ghost" disabled={busy} onClick={() => setEditing(m.id)}>
+                    <Button size="sm" variant="ghost" disabled={busy} onClick={() => setEditing({ id: m.id, text: m.content })}>
                       编辑
                     </Button>
                   </div>
@@ -142,11 +144,20 @@ function Images({ urls }: { urls: string[] }) {
   )
 }
 
-function EditBox({ initial, onCancel, onSend }: { initial: string; onCancel: () => void; onSend: (content: string) => void }) {
-  const [text, setText] = useState(initial)
+function EditBox({
+  text,
+  onChange,
+  onCancel,
+  onSend,
+}: {
+  text: string
+  onChange: (text: string) => void
+  onCancel: () => void
+  onSend: (content: string) => void
+}) {
   return (
     <div className="w-full max-w-[85%] space-y-2">
-      <Textarea aria-label="编辑消息" rows={3} value={text} onChange={(e) => setText(e.target.value)} maxLength={8000} autoFocus />
+      <Textarea aria-label="编辑消息" rows={3} value={text} onChange={(e) => onChange(e.target.value)} maxLength={8000} autoFocus />
       <div className="flex justify-end gap-2">
         <Button size="sm" variant="ghost" onClick={onCancel}>
           取消

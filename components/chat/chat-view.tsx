@@ -188,7 +188,7 @@ function Chat({ points }: { points: number }) {
               isError={messages.isError}
               state={stream.state}
               busy={busy}
-              onResend={(from: ChatMessageView, content: string) => void send(content, [], from.id)}
+              onResend={(from: ChatMessageView, content: string) => send(content, [], from.id)}
             />
             <ChatComposer
               busy={busy}

@@ -195,6 +195,32 @@ test('pictures picked for a model that reads them are not sent once a model that
   await expect(page.locator('[data-role="assistant"]').last()).toContainText('回答完毕', { timeout: 20_000 })
 })
 
+test('an edited question refused for 积分不足 stays in its box as edited', async ({ page, request }) => {
+  const name = uniqueName('编辑')
+  const created = await request.post('/api/admin/chat-models', {
+    headers: await asAdmin(request),
+    data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', pricePerMessage: 5, enabled: true, sort: -1000 },
+  })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  await userWithPoints(page, request, 5)
+  await page.goto('/ai_chat')
+  await page.getByLabel('模型').selectOption({ label: `${name}（5 积分/条）` })
+  await send(page, '第一问')
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText('回答完毕', { timeout: 20_000 })
+
+  await press(page.locator('[data-role="user"]').getByRole('button', { name: '编辑' }))
+  const box = page.getByLabel('编辑消息')
+  await box.fill('改过的问题')
+  await press(page.getByRole('button', { name: '发送', exact: true }).first())
+  const recharge = page.getByRole('dialog', { name: '积分不足' })
+  await expect(recharge).toBeVisible()
+  if (onPhone()) await page.touchscreen.tap(195, 30)
+  else await page.keyboard.press('Escape')
+  await expect(recharge).toBeHidden()
+  await expect(page.getByLabel('编辑消息')).toHaveValue('改过的问题')
+  await expect(page.locator('[data-role="assistant"]')).toHaveCount(1)
+})
+
 test('without points the 积分不足 dialog opens, the message stays in the box and no empty conversation is left', async ({ page, request }) => {
   const name = uniqueName('付费')
   const created = await request.post('/api/admin/chat-models', {
