@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { CHANNEL_LABELS, ORDER_TYPE_LABELS } from './labels'
 import { QrCode } from './qr-code'
+import { payInWechat } from './start-payment'
 
 function useNow(everyMs: number) {
   const [now, setNow] = useState(() => Date.now())
@@ -57,6 +58,11 @@ export function PaymentProgress({ orderId, payment, onClose }: { orderId: string
   // The answer to the order's creation, or (continuing a pending order) the order's own payment.
   const pay = payment ?? o.payment
   const qr = pay?.codeUrl ?? pay?.qrCode
+  // Paid on the provider's own page (Alipay wap or page pay, WeChat H5) or in WeChat's pay sheet:
+  // a way back there for an order continued from the history, or one whose sheet was closed.
+  const away = pay?.alipayUrl ?? pay?.h5Url
+  const jsapi = pay?.jsapi
+  const provider = o.channel === 'ALIPAY' ? '支付宝' : '微信'
   const head = (
     <div className="mb-4 flex items-baseline justify-between gap-3 text-sm text-zinc-400">
       <span className="truncate">
@@ -99,6 +105,11 @@ export function PaymentProgress({ orderId, payment, onClose }: { orderId: string
             <QrCode text={qr} label={o.channel === 'ALIPAY' ? '支付宝付款码' : '微信支付二维码'} />
             <p className="text-sm text-zinc-300">请使用{o.channel === 'ALIPAY' ? '支付宝' : '微信'}扫码支付</p>
           </>
+        ) : away || jsapi ? (
+          <div className="flex flex-col items-center gap-3 py-4 text-sm text-zinc-300">
+            <Button onClick={() => (away ? window.location.assign(away) : jsapi && void payInWechat(jsapi))}>前往{provider}支付</Button>
+            <p>在{provider}中完成支付后，这里会显示结果</p>
+          </div>
         ) : (
           <div className="flex flex-col items-center gap-3 py-6 text-sm text-zinc-300">
             <Spinner className="size-6 text-brand-400" />

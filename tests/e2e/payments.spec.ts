@@ -188,7 +188,11 @@ test.describe('inside WeChat', () => {
     expect(shown.message()).toBe('支付失败')
     await shown.accept()
     const dialog = page.getByRole('dialog', { name: '支付' })
-    await expect(dialog.getByText('等待支付结果…')).toBeVisible()
+    // The sheet can be opened again from the dialog.
+    const again = page.waitForEvent('dialog')
+    await dialog.getByRole('button', { name: '前往微信支付' }).click()
+    await (await again).accept()
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __bridgeCalls: { name: string }[] }).__bridgeCalls.length)).toBe(2)
     await dialog.getByRole('button', { name: '稍后支付' }).click()
     await expect(page.getByRole('table').getByText('待支付')).toBeVisible()
   })
@@ -209,6 +213,26 @@ test('Alipay page pay: away to the cashier and back to /account, which shows the
   await dialog.getByRole('button', { name: '完成' }).click()
   await expect(page).toHaveURL(/\/account$/)
   await expect(page.getByTestId('account-points')).toHaveText(String(before + 500))
+})
+
+test('继续支付 on an Alipay page-pay order left unpaid goes back to the cashier, and the points arrive', async ({ page, request }) => {
+  const pack = await pointsPack(request, 600, 600)
+  const user = await newUser(page, request)
+  const created = await request.post('/api/orders', {
+    headers: { authorization: `Bearer ${user.token}`, 'Idempotency-Key': crypto.randomUUID() },
+    data: { type: 'POINTS', productId: pack.id, channel: 'ALIPAY', alipayMethod: 'page', returnPath: '/account' },
+  })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  const { outTradeNo } = (await created.json()).data.order
+  await page.goto('/account')
+  const before = Number(await page.getByTestId('account-points').textContent())
+  await page.getByRole('row').filter({ hasText: outTradeNo }).getByRole('button', { name: '继续支付' }).click()
+  await page.getByRole('dialog', { name: '支付' }).getByRole('button', { name: '前往支付宝支付' }).click()
+  await page.getByRole('button', { name: '确认付款' }).click()
+  await expect(page).toHaveURL(/\/account\?order=/)
+  await expect(page.getByRole('dialog', { name: '支付' }).getByText('支付成功')).toBeVisible({ timeout: 20_000 })
+  await page.getByRole('dialog', { name: '支付' }).getByRole('button', { name: '完成' }).click()
+  await expect(page.getByTestId('account-points')).toHaveText(String(before + 600))
 })
 
 test.describe('in a phone browser', () => {
