@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { detectPayEnv, paymentFields } from '@/components/payments/pay-env'
+import { detectPayEnv, mayHaveOrdered, paymentFields } from '@/components/payments/pay-env'
+import { ApiError } from '@/lib/api-client/request'
 
 const WECHAT_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN'
@@ -33,5 +34,16 @@ describe('paymentFields', () => {
 
   it('balance needs no provider fields', () => {
     expect(paymentFields('BALANCE', 'desktop')).toEqual({})
+  })
+})
+
+describe('mayHaveOrdered', () => {
+  it('keeps the key when the order may exist unseen: no answer, still being made, a proxy gave up', () => {
+    for (const status of [0, 409, 502, 504]) expect(mayHaveOrdered(new ApiError('x', status))).toBe(true)
+  })
+
+  it('lets the next press be a new order after any other answer', () => {
+    for (const status of [400, 401, 402, 403, 404, 500, 503]) expect(mayHaveOrdered(new ApiError('x', status))).toBe(false)
+    expect(mayHaveOrdered(new Error('not from the request layer'))).toBe(false)
   })
 })
