@@ -1,7 +1,7 @@
 'use client'
 
 import { useRef, useState } from 'react'
-import { useUploadImage } from '@/lib/api-client/resources/uploads'
+import { useUploadPainted } from '@/lib/api-client/resources/uploads'
 import { DenoiseField } from './denoise-field'
 import { ImageUploadField, type Uploaded } from './image-upload-field'
 import { MaskPainter, type MaskPainterHandle } from './mask-painter'
@@ -13,13 +13,13 @@ export function InpaintStudio({ title }: { title?: string }) {
   const [image, setImage] = useState<Uploaded | null>(null)
   const [denoise, setDenoise] = useState(0.75)
   const painter = useRef<MaskPainterHandle>(null)
-  const upload = useUploadImage()
+  const upload = useUploadPainted()
 
   async function params(): Promise<Record<string, unknown> | string> {
     if (!image) return '请先上传图片'
     const mask = await painter.current?.exportMask()
     if (!mask) return '请在图片上涂抹需要重绘的区域'
-    const uploaded = await upload.mutateAsync(mask)
+    const uploaded = await upload.send(mask)
     return {
       initImageId: image.id,
       maskImageId: uploaded.id,

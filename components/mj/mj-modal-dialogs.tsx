@@ -2,7 +2,7 @@
 
 import { useRef, useState } from 'react'
 import type { PressBody } from '@/lib/api-client/resources/mj'
-import { useUploadImage } from '@/lib/api-client/resources/uploads'
+import { useUploadPainted } from '@/lib/api-client/resources/uploads'
 import type { StoredImage } from '@/lib/generation/store-results'
 import { splitPrompt } from '@/lib/mj/compose-prompt'
 import { toast } from '@/lib/ui/toast-store'
@@ -26,13 +26,13 @@ export function VaryRegionDialog({ open, image, prompt, cost, onClose, onConfirm
   const painter = useRef<MaskPainterHandle>(null)
   const [text, setText] = useState(splitPrompt(prompt).description)
   const [busy, run] = useAction()
-  const upload = useUploadImage()
+  const upload = useUploadPainted()
 
   async function confirm() {
     const mask = await painter.current?.exportMask()
     if (!mask) return toast.error('请在图片上涂抹要重绘的区域')
     await run(async () => {
-      const uploaded = await upload.mutateAsync(mask)
+      const uploaded = await upload.send(mask)
       await onConfirm({ maskImageId: uploaded.id, ...(text.trim() ? { prompt: text.trim() } : {}) })
     })
   }

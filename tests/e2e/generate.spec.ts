@@ -120,3 +120,39 @@ test('a user paints a mask on /img_inpaint and the backend receives exactly that
   expect(at(20, 128)).toBe(0)
   expect(sent.init_images).toHaveLength(1)
 })
+
+test('局部重绘 pressed again after a lost answer is the same task, charged once', async ({ page, request }) => {
+  const user = await userWithPoints(page, request, 100)
+  await page.goto('/img_inpaint')
+  const picture = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#10b981' } })
+    .png()
+    .toBuffer()
+  await page.getByLabel('原图').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: picture })
+  const canvas = page.getByLabel('蒙版画布')
+  const box = (await canvas.boundingBox())!
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3)
+  await page.mouse.down()
+  await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.7, { steps: 8 })
+  await page.mouse.up()
+  await page.getByLabel('模型').selectOption(sdModelId)
+  await page.getByLabel('提示词', { exact: true }).fill('a paper boat')
+
+  // The first press reaches the site and is charged, but its answer is lost on the way back.
+  const sent: { key: string | undefined; body: unknown }[] = []
+  await page.route('**/api/tasks', async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback()
+    sent.push({ key: (await route.request().allHeaders())['idempotency-key'], body: route.request().postDataJSON() })
+    if (sent.length > 1) return route.fallback()
+    await route.fetch()
+    await route.abort('failed')
+  })
+  await page.getByRole('button', { name: '立即生成' }).click()
+  await expect(page.getByText('网络异常，请检查网络或联系管理员')).toBeVisible()
+  await page.getByRole('button', { name: '立即生成' }).click()
+  await expect(page.getByTestId('task-status')).toContainText('成功', { timeout: 30_000 })
+  expect(sent).toHaveLength(2)
+  expect(sent[1]).toEqual(sent[0])
+  const profile = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
+  expect(profile.points).toBe(96)
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+})
