@@ -82,12 +82,7 @@ export function SdStudio({ title, type, extraFields, extraParams, showSize = tru
               <TaskResult taskId={taskId} onNewTask={setTaskId} placeholder={placeholder} />
             </div>
           </div>
-          <TaskHistory
-            types={historyTypes ?? [type]}
-            onOpen={(t) => setTaskId(t.id)}
-            onDeleted={(id) => setTaskId((current) => (current === id ? null : current))}
-            activeId={taskId}
-          />
+          <TaskHistory types={historyTypes ?? [type]} onOpen={(t) => setTaskId(t.id)} onActiveDeleted={() => setTaskId(null)} activeId={taskId} />
         </div>
       )}
     </RequireUser>

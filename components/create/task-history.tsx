@@ -18,13 +18,13 @@ const PAGE_SIZE = 12
 export function TaskHistory({
   types,
   onOpen,
-  onDeleted,
+  onActiveDeleted,
   activeId,
 }: {
   types?: string[]
   onOpen: (task: TaskJson) => void
-  /** A task deleted from the viewer: the page lets go of it if it shows it. */
-  onDeleted?: (id: string) => void
+  /** The task the page shows (`activeId`) was deleted from the viewer: the page lets go of it. */
+  onActiveDeleted?: () => void
   activeId?: string | null
 }) {
   const [page, setPage] = useState(1)
@@ -100,7 +100,9 @@ export function TaskHistory({
         index={viewed && viewing ? viewing.index : -1}
         onIndexChange={(index) => viewing && setViewing({ ...viewing, index })}
         onClose={() => setViewing(null)}
-        panel={(i) => (viewed ? <OwnResultPanel task={viewed} index={i} onDeleted={() => (setViewing(null), onDeleted?.(viewed.id))} /> : null)}
+        panel={(i) =>
+          viewed ? <OwnResultPanel task={viewed} index={i} onDeleted={() => (setViewing(null), viewed.id === activeId && onActiveDeleted?.())} /> : null
+        }
       />
     </section>
   )

@@ -113,12 +113,7 @@ export function XiaolimaoStudio() {
               <TaskResult taskId={taskId} onNewTask={setTaskId} placeholder="选一个风格，生成的图片会显示在这里" />
             </div>
           </div>
-          <TaskHistory
-            types={['SD_XIAOLIMAO']}
-            onOpen={(t) => setTaskId(t.id)}
-            onDeleted={(id) => setTaskId((current) => (current === id ? null : current))}
-            activeId={taskId}
-          />
+          <TaskHistory types={['SD_XIAOLIMAO']} onOpen={(t) => setTaskId(t.id)} onActiveDeleted={() => setTaskId(null)} activeId={taskId} />
         </div>
       )}
     </RequireUser>

@@ -175,12 +175,7 @@ function VideoStudioForm() {
           <VideoResult taskId={taskId} onNewTask={setTaskId} onReuse={reuse} />
         </div>
       </div>
-      <TaskHistory
-        types={HISTORY_TYPES}
-        onOpen={(t) => setTaskId(t.id)}
-        onDeleted={(id) => setTaskId((current) => (current === id ? null : current))}
-        activeId={taskId}
-      />
+      <TaskHistory types={HISTORY_TYPES} onOpen={(t) => setTaskId(t.id)} onActiveDeleted={() => setTaskId(null)} activeId={taskId} />
     </div>
   )
 }

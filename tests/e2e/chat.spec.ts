@@ -1,7 +1,7 @@
 // /ai_chat against a fake OpenAI-compatible model that streams slowly (tests/fakes/openai-chat.ts):
 // the answer appears piece by piece, 停止 keeps what arrived, 重新生成 replaces it, the conversation
 // is there after a reload, and a <script> in the model's Markdown shows as text.
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { startFakeChatStream, type FakeChatStream } from '../fakes/openai-chat'
 import { adminToken, asAdmin, registerViaApi, signInWithToken, uniqueName, userWithPoints } from './support/session'
@@ -13,6 +13,16 @@ const onPhone = () => test.info().project.name === 'phone'
 
 /** Taps on a phone, clicks on a desktop: how a person presses a control there. */
 const press = (control: Locator) => (onPhone() ? control.tap() : control.click())
+
+/** A chat model on the fake (first in the picker), as the admin adds it; its id. */
+async function chatModel(request: APIRequestContext, name: string, options: { pricePerMessage: number; vision?: boolean; sort?: number }): Promise<string> {
+  const created = await request.post('/api/admin/chat-models', {
+    headers: await asAdmin(request),
+    data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', enabled: true, sort: -1000, ...options },
+  })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  return (await created.json()).data.id
+}
 
 /** Writes a message and sends it: on a phone tapping the box, typing and tapping 发送; on a desktop typing and Enter. */
 async function send(page: Page, text: string) {
@@ -42,11 +52,7 @@ test.afterAll(() => fake?.close())
 
 test('a user chats with streaming answers, stops one, regenerates it and finds the conversation after a reload', async ({ page, request }) => {
   const name = uniqueName('对话')
-  const created = await request.post('/api/admin/chat-models', {
-    headers: await asAdmin(request),
-    data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', pricePerMessage: 1, enabled: true, sort: -1000 },
-  })
-  expect(created.ok(), await created.text()).toBeTruthy()
+  await chatModel(request, name, { pricePerMessage: 1 })
   await userWithPoints(page, request, 20)
 
   // A slow network: the new conversation's first read of its messages arrives after the
@@ -113,12 +119,7 @@ test('a user chats with streaming answers, stops one, regenerates it and finds t
 
 test('another conversation never stands in for the one opened, and 新建对话 starts empty', async ({ page, request }) => {
   const name = uniqueName('切换')
-  const created = await request.post('/api/admin/chat-models', {
-    headers: await asAdmin(request),
-    data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', pricePerMessage: 0, enabled: true, sort: -1000 },
-  })
-  expect(created.ok(), await created.text()).toBeTruthy()
-  const modelId = (await created.json()).data.id
+  const modelId = await chatModel(request, name, { pricePerMessage: 0 })
   const user = await registerViaApi(request)
   await signInWithToken(page, user.token)
   const headers = { authorization: `Bearer ${user.token}` }
@@ -171,11 +172,7 @@ test('pictures picked for a model that reads them are not sent once a model that
     [plain, false, -1000],
     [seeing, true, -1001],
   ] as const) {
-    const created = await request.post('/api/admin/chat-models', {
-      headers: await asAdmin(request),
-      data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', pricePerMessage: 0, vision, enabled: true, sort },
-    })
-    expect(created.ok(), await created.text()).toBeTruthy()
+    await chatModel(request, name, { pricePerMessage: 0, vision, sort })
   }
   const user = await registerViaApi(request)
   await signInWithToken(page, user.token)
@@ -197,11 +194,7 @@ test('pictures picked for a model that reads them are not sent once a model that
 
 test('an edited question refused for 积分不足 stays in its box as edited', async ({ page, request }) => {
   const name = uniqueName('编辑')
-  const created = await request.post('/api/admin/chat-models', {
-    headers: await asAdmin(request),
-    data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', pricePerMessage: 5, enabled: true, sort: -1000 },
-  })
-  expect(created.ok(), await created.text()).toBeTruthy()
+  await chatModel(request, name, { pricePerMessage: 5 })
   await userWithPoints(page, request, 5)
   await page.goto('/ai_chat')
   await page.getByLabel('模型').selectOption({ label: `${name}（5 积分/条）` })
@@ -223,11 +216,7 @@ test('an edited question refused for 积分不足 stays in its box as edited', a
 
 test('without points the 积分不足 dialog opens, the message stays in the box and no empty conversation is left', async ({ page, request }) => {
   const name = uniqueName('付费')
-  const created = await request.post('/api/admin/chat-models', {
-    headers: await asAdmin(request),
-    data: { name, endpoint: fake.url, secret: fake.key, model: 'fake-chat', pricePerMessage: 5, enabled: true, sort: -1000 },
-  })
-  expect(created.ok(), await created.text()).toBeTruthy()
+  await chatModel(request, name, { pricePerMessage: 5 })
   await userWithPoints(page, request, 2)
   await page.goto('/ai_chat')
   await page.getByLabel('模型').selectOption({ label: `${name}（5 积分/条）` })

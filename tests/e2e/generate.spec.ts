@@ -1,10 +1,31 @@
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
 import { asAdmin, uniqueName, userWithPoints } from './support/session'
 
 let fakeSd: FakeSd
 let sdModelId = ''
+
+/**
+ * On /img_inpaint: uploads a 256×256 picture of one colour, paints one stroke from `from` to
+ * `to` (fractions of the canvas), picks the SD WebUI model and writes the prompt.
+ */
+async function paintOnInpaint(page: Page, background: string, from: [number, number], to: [number, number], prompt: string) {
+  await page.goto('/img_inpaint')
+  const picture = await sharp({ create: { width: 256, height: 256, channels: 3, background } })
+    .png()
+    .toBuffer()
+  await page.getByLabel('原图').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: picture })
+  const canvas = page.getByLabel('蒙版画布')
+  await expect(canvas).toBeVisible()
+  const box = (await canvas.boundingBox())!
+  await page.mouse.move(box.x + box.width * from[0], box.y + box.height * from[1])
+  await page.mouse.down()
+  await page.mouse.move(box.x + box.width * to[0], box.y + box.height * to[1], { steps: 12 })
+  await page.mouse.up()
+  await page.getByLabel('模型').selectOption(sdModelId)
+  await page.getByLabel('提示词', { exact: true }).fill(prompt)
+}
 
 test.beforeAll(async ({ request }) => {
   fakeSd = await startFakeSdWebui({ stepMs: 60 })
@@ -91,23 +112,8 @@ test('a user generates on /text2img with SD WebUI and sees its image', async ({ 
 
 test('a user paints a mask on /img_inpaint and the backend receives exactly that mask', async ({ page, request }) => {
   await userWithPoints(page, request, 100)
-  await page.goto('/img_inpaint')
-  const picture = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#3b82f6' } })
-    .png()
-    .toBuffer()
-  await page.getByLabel('原图').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: picture })
-  const canvas = page.getByLabel('蒙版画布')
-  await expect(canvas).toBeVisible()
-
-  // Paint a horizontal stroke across the middle of the picture.
-  const box = (await canvas.boundingBox())!
-  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.5)
-  await page.mouse.down()
-  await page.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.5, { steps: 12 })
-  await page.mouse.up()
-
-  await page.getByLabel('模型').selectOption(sdModelId)
-  await page.getByLabel('提示词', { exact: true }).fill('a red balloon')
+  // A horizontal stroke across the middle of the picture.
+  await paintOnInpaint(page, '#3b82f6', [0.2, 0.5], [0.8, 0.5], 'a red balloon')
   await page.getByRole('button', { name: '立即生成' }).click()
   await expect(page.getByTestId('task-status')).toContainText('成功', { timeout: 30_000 })
 
@@ -123,19 +129,7 @@ test('a user paints a mask on /img_inpaint and the backend receives exactly that
 
 test('局部重绘 pressed again after a lost answer is the same task, charged once', async ({ page, request }) => {
   const user = await userWithPoints(page, request, 100)
-  await page.goto('/img_inpaint')
-  const picture = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#10b981' } })
-    .png()
-    .toBuffer()
-  await page.getByLabel('原图').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: picture })
-  const canvas = page.getByLabel('蒙版画布')
-  const box = (await canvas.boundingBox())!
-  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3)
-  await page.mouse.down()
-  await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.7, { steps: 8 })
-  await page.mouse.up()
-  await page.getByLabel('模型').selectOption(sdModelId)
-  await page.getByLabel('提示词', { exact: true }).fill('a paper boat')
+  await paintOnInpaint(page, '#10b981', [0.3, 0.3], [0.7, 0.7], 'a paper boat')
 
   // The first press reaches the site and is charged, but its answer is lost on the way back.
   const sent: { key: string | undefined; body: unknown }[] = []

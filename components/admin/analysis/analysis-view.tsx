@@ -1,9 +1,9 @@
 'use client'
 
-import { cn } from '@/lib/ui/cn'
 import { useState } from 'react'
 import { useAnalysis, type AnalysisDay, type AnalysisRange } from '@/lib/api-client/resources/admin-analysis'
 import { formatCents } from '@/lib/format'
+import { cn } from '@/lib/ui/cn'
 import { Button } from '@/components/ui/button'
 import { Card, EmptyState, PageTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/field'

@@ -1,6 +1,5 @@
 'use client'
 
-import { cn } from '@/lib/ui/cn'
 import { useState } from 'react'
 import {
   useAdminChatModels,
@@ -14,6 +13,7 @@ import {
 import { useProfile } from '@/lib/api-client/resources/profile'
 import { isAdmin } from '@/lib/auth/permissions'
 import { toast } from '@/lib/ui/toast-store'
+import { cn } from '@/lib/ui/cn'
 import { Button } from '@/components/ui/button'
 import { editDeleteColumn } from '@/components/admin/shared/edit-delete-column'
 import { useRowActions } from '@/components/admin/shared/use-row-actions'

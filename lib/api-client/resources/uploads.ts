@@ -26,7 +26,6 @@ export function useUploadPainted() {
   const upload = useUploadImage()
   const last = useRef<{ bytes: Uint8Array; uploaded: Uploaded } | null>(null)
   return {
-    isPending: upload.isPending,
     async send(file: Blob): Promise<Uploaded> {
       const bytes = new Uint8Array(await file.arrayBuffer())
       if (last.current && sameBytes(last.current.bytes, bytes)) return last.current.uploaded
