@@ -30,8 +30,8 @@ export function useTaskEvents(enabled: boolean): boolean {
     void (async () => {
       while (!stop.signal.aborted) {
         try {
-          setConnected(true)
-          await readTaskEvents(onTask, stop.signal)
+          // Up once the server has accepted it: a refused stream never counts as up, so polling goes on.
+          await readTaskEvents(onTask, stop.signal, () => setConnected(true))
         } catch {
           // Broken or refused: polling takes over until the stream is back.
         }

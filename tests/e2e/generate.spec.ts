@@ -110,6 +110,22 @@ test('a user generates on /text2img with SD WebUI and sees its image', async ({ 
   expect(sent).toMatchObject({ prompt: 'a lighthouse in a storm', override_settings: { sd_model_checkpoint: 'sd15.safetensors' } })
 })
 
+test('with the event stream refused, the page polls: the task ends 失败 and its refund shows in the points', async ({ page, request }) => {
+  fakeSd.set({ oomPrompts: ['an enormous poster'] })
+  await userWithPoints(page, request, 10)
+  // The event stream is refused (a proxy that does not pass it, say): polls alone follow the task.
+  await page.route('**/api/tasks/events', (route) => route.abort())
+  await page.goto('/text2img')
+  await page.getByLabel('模型').selectOption(sdModelId)
+  await page.getByLabel('提示词', { exact: true }).fill('an enormous poster')
+  await page.getByRole('button', { name: '立即生成' }).click()
+  await expect(page.getByText('当前 7 积分')).toBeVisible()
+  await expect(page.getByTestId('task-status')).toContainText('失败', { timeout: 30_000 })
+  await expect(page.getByText('当前 10 积分')).toBeVisible()
+  fakeSd.set({ oomPrompts: [] })
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+})
+
 test('a user paints a mask on /img_inpaint and the backend receives exactly that mask', async ({ page, request }) => {
   await userWithPoints(page, request, 100)
   // A horizontal stroke across the middle of the picture.

@@ -1,7 +1,7 @@
 'use client'
 
 import { useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query'
-import { useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import type { z } from 'zod'
 import type { Page } from '@/lib/http/pagination'
 import type { MyTaskView } from '@/lib/tasks/list-tasks'
@@ -41,22 +41,44 @@ type Interval<T> = (query: Query<T, Error, T, readonly unknown[]>) => number | f
 
 /** One of the caller's tasks; `refetchInterval` decides how it is followed while it runs. */
 export function useTaskDetail(id: string | null, refetchInterval: Interval<TaskJson>) {
-  return useQuery({
+  const query = useQuery({
     queryKey: taskKeys.detail(id ?? ''),
     queryFn: () => api.get<TaskJson>(taskUrls.task(id!)),
     enabled: Boolean(id),
     refetchInterval,
     placeholderData: undefined,
   })
+  useRefreshPointsWhenSettled(query.data ? [query.data] : undefined)
+  return query
 }
 
 /** The caller's tasks, a page at a time, refreshed while any of them runs. */
 export function useMyTasks(params: MyTasksParams) {
-  return useQuery({
+  const query = useQuery({
     queryKey: taskKeys.list(params),
     queryFn: () => api.get<Page<TaskJson>>(taskUrls.tasks, params),
     refetchInterval: (q) => (q.state.data?.list.some((t) => t.status === 'PENDING') ? TASK_POLL_MS * 1.33 : false),
   })
+  useRefreshPointsWhenSettled(query.data?.list)
+  return query
+}
+
+/**
+ * A task seen running here and then seen ended, however the end was seen (a poll, the
+ * event stream, a list): a failure refunded its points, so the points shown are reloaded.
+ */
+function useRefreshPointsWhenSettled(tasks: readonly TaskJson[] | undefined) {
+  const queryClient = useQueryClient()
+  const running = useRef(new Set<string>())
+  useEffect(() => {
+    let settled = false
+    for (const task of tasks ?? []) {
+      if (task.status === 'PENDING') running.current.add(task.id)
+      else if (running.current.delete(task.id)) settled = true
+    }
+    // Not a second request when the event stream's own reload is still on its way.
+    if (settled) void queryClient.invalidateQueries({ queryKey: profileKeys.all }, { cancelRefetch: false })
+  }, [tasks, queryClient])
 }
 
 /**
@@ -98,6 +120,6 @@ export function useCancelTask() {
 }
 
 /** GET /api/tasks/events: every change of the caller's tasks, until `signal` aborts or the stream breaks. */
-export function readTaskEvents(onTask: (task: TaskJson) => void, signal: AbortSignal): Promise<void> {
-  return readEventStream(taskUrls.events, (e) => e.event === 'task' && onTask(JSON.parse(e.data) as TaskJson), signal)
+export function readTaskEvents(onTask: (task: TaskJson) => void, signal: AbortSignal, onOpen: () => void): Promise<void> {
+  return readEventStream(taskUrls.events, (e) => e.event === 'task' && onTask(JSON.parse(e.data) as TaskJson), signal, onOpen)
 }
