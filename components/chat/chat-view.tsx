@@ -4,6 +4,7 @@ import { useState } from 'react'
 import {
   useChatModels,
   useChatStream,
+  useConversation,
   useConversationMessages,
   useConversations,
   useCreateConversation,
@@ -58,7 +59,10 @@ function Chat({ points }: { points: number }) {
     window.history.replaceState(null, '', url)
   }
 
-  const active = [everyConversation.data?.list, conversations.data?.list].flatMap((list) => list ?? []).find((c) => c.id === activeId) ?? null
+  const listed = [everyConversation.data?.list, conversations.data?.list].flatMap((list) => list ?? []).find((c) => c.id === activeId)
+  // One older than the list's newest 200 (opened by its `?c=` link) is asked for by id.
+  const unlisted = useConversation(activeId, everyConversation.isSuccess && !listed)
+  const active = listed ?? unlisted.data ?? null
   const modelList = models.data ?? []
   const modelId = active?.modelId ?? (pickedModel || modelList[0]?.id || '')
   const model = modelList.find((m) => m.id === modelId)

@@ -39,6 +39,11 @@ export async function ownConversation(userId: string, id: string) {
   return row
 }
 
+/** One of the caller's conversations by id: the one a `?c=` link opens may be older than the list's newest 200. */
+export async function getConversation(userId: string, id: string): Promise<ConversationView> {
+  return toView(await ownConversation(userId, id))
+}
+
 export async function createConversation(userId: string, input: TConversationCreate): Promise<{ id: string }> {
   await assertModelEnabled(input.modelId)
   return db().chatConversation.create({ data: { userId, modelId: input.modelId, title: input.title || DEFAULT_TITLE }, select: { id: true } })

@@ -165,6 +165,26 @@ test('another conversation never stands in for the one opened, and 新建对话 
   await page.unrouteAll({ behavior: 'ignoreErrors' })
 })
 
+test('a conversation older than the newest 200, opened by its link, shows its own title and model', async ({ page, request }) => {
+  const older = await chatModel(request, uniqueName('旧模型'), { pricePerMessage: 0, sort: -999 })
+  const newer = await chatModel(request, uniqueName('新模型'), { pricePerMessage: 0 })
+  const user = await registerViaApi(request)
+  const headers = { authorization: `Bearer ${user.token}` }
+  const create = async (modelId: string, title: string) => {
+    const created = await request.post('/api/chat/conversations', { headers, data: { modelId, title } })
+    expect(created.ok(), await created.text()).toBeTruthy()
+    return (await created.json()).data.id as string
+  }
+  const oldest = await create(older, '很久以前的对话')
+  for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 20 }, (_, i) => create(newer, `近来的对话 ${batch * 20 + i}`)))
+  await signInWithToken(page, user.token)
+
+  await page.goto(`/ai_chat?c=${oldest}`)
+  await expect(page.getByRole('heading', { name: '很久以前的对话' })).toBeVisible()
+  await expect(page.getByLabel('模型')).toHaveValue(older)
+  await expect(page.getByText('有什么可以帮你？')).toBeVisible()
+})
+
 test('pictures picked for a model that reads them are not sent once a model that cannot is chosen', async ({ page, request }) => {
   const plain = uniqueName('纯文字')
   const seeing = uniqueName('识图')

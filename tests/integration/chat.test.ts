@@ -330,6 +330,7 @@ describe('refusals and privacy', () => {
     await send(owner.token, id, { content: '私密' })
     const notFound = '对话不存在'
     expectFail(await callRoute(messagesRoute.GET, { token: other.token, params: { id } }), 404, notFound)
+    expectFail(await callRoute(conversationRoute.GET, { token: other.token, params: { id } }), 404, notFound)
     expect((await send(other.token, id, { content: '偷看' })).json).toMatchObject({ success: false, errMessage: notFound })
     expectFail(await callRoute(conversationRoute.PATCH, { method: 'PATCH', token: other.token, params: { id }, body: { title: '我的' } }), 404, notFound)
     expectFail(await callRoute(conversationRoute.DELETE, { method: 'DELETE', token: other.token, params: { id } }), 404, notFound)
@@ -343,6 +344,9 @@ describe('refusals and privacy', () => {
     const id = await conversationFor(user.token)
     await send(user.token, id, { content: '关于猫的问题' })
     expectOk(await callRoute(conversationRoute.PATCH, { method: 'PATCH', token: user.token, params: { id }, body: { title: '猫' } }))
+    expect(expectOk(await callRoute(conversationRoute.GET, { token: user.token, params: { id } }))).toEqual(
+      expectOk(await callRoute(conversationsRoute.GET, { token: user.token })).list[0],
+    )
     expect(expectOk(await callRoute(conversationsRoute.GET, { token: user.token, query: { q: '猫' } })).list).toMatchObject([{ id, title: '猫' }])
     expect(expectOk(await callRoute(conversationsRoute.GET, { token: user.token, query: { q: '测试回答' } })).total).toBe(1)
     expect(expectOk(await callRoute(conversationsRoute.GET, { token: user.token, query: { q: '狗' } })).total).toBe(0)

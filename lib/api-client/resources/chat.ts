@@ -21,6 +21,7 @@ export const chatKeys = {
   all: ['chat'] as const,
   models: () => [...chatKeys.all, 'models'] as const,
   conversations: (q = '') => [...chatKeys.all, 'conversations', q] as const,
+  conversation: (id: string) => [...chatKeys.all, 'conversations', 'by-id', id] as const,
   messages: (id: string) => [...chatKeys.all, 'messages', id] as const,
 }
 
@@ -33,6 +34,17 @@ export function useConversations(q: string) {
     queryKey: chatKeys.conversations(q),
     queryFn: () => api.get<{ list: ConversationView[]; total: number }>(chatUrls.conversations, { q }),
     placeholderData: (previous) => previous,
+  })
+}
+
+/** One conversation by id, for one the lists do not hold (`enabled` says when to ask). */
+export function useConversation(id: string | null, enabled: boolean) {
+  return useQuery({
+    queryKey: chatKeys.conversation(id ?? ''),
+    // Silent: a missing conversation is already reported by its messages' read.
+    queryFn: () => api.get<ConversationView>(chatUrls.conversation(id!), undefined, { silent: true }),
+    enabled: Boolean(id) && enabled,
+    placeholderData: undefined,
   })
 }
 
