@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ApiError } from '@/lib/api-client/request'
-import { useCreateLoginTicket, useLoginTicketPoll, type LoginTicket } from '@/lib/api-client/resources/wechat'
+import { isRefusal, useCreateLoginTicket, useLoginTicketPoll, type LoginTicket } from '@/lib/api-client/resources/wechat'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { useInviteCode } from './use-invite-code'
@@ -54,7 +54,10 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
   const poll = useLoginTicketPoll(ticket?.id ?? null, !hasTimedOut, POLL_MS)
   const status = poll.data?.status
   const token = poll.data?.token ?? null
-  const isStale = hasTimedOut || status === 'EXPIRED' || status === 'CONSUMED' || (poll.error as ApiError | null)?.status === 404
+  const refused = isRefusal(poll.error) ? poll.error : null
+  const isStale = hasTimedOut || status === 'EXPIRED' || status === 'CONSUMED' || refused?.status === 404
+  // Refused for another reason (a banned account, say): its words, and a new QR code to try again.
+  const problem = failure ?? (refused && refused.status !== 404 ? refused.message : null)
 
   useEffect(() => {
     if (!token || signingIn.current) return
@@ -80,9 +83,9 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
             <Spinner className="size-6" />
           </div>
         )}
-        {(isStale || failure) && !isSignedIn && (
+        {(isStale || problem) && !isSignedIn && (
           <Overlay>
-            <p className="text-sm font-medium text-white">{failure ? '二维码获取失败' : '二维码已过期'}</p>
+            <p className="text-sm font-medium text-white">{problem ? '二维码获取失败' : '二维码已过期'}</p>
             <Button size="sm" onClick={refresh}>
               刷新二维码
             </Button>
@@ -96,7 +99,7 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
         )}
       </div>
       <p role="status" className="mt-4 text-center text-sm text-zinc-400">
-        {failure ?? (isStale ? '二维码已过期，请点击刷新' : status === 'SCANNED' ? '已扫码，请在手机上确认登录' : '请使用微信扫一扫登录')}
+        {problem ?? (isStale ? '二维码已过期，请点击刷新' : status === 'SCANNED' ? '已扫码，请在手机上确认登录' : '请使用微信扫一扫登录')}
       </p>
       <p className="mt-1 text-center text-xs text-zinc-500 sm:hidden">在手机上？请在微信中打开本站，即可一键登录</p>
       {openPlatform && (

@@ -124,6 +124,15 @@ test('the desktop QR login completes from a phone in WeChat, once', async ({ bro
   await expect(page.getByText('请使用微信扫一扫登录')).toBeVisible()
   const scanUrl = (await qr.getAttribute('data-scan-url'))!
   expect(scanUrl).toMatch(/\/wx_auth\?ticket=[A-Za-z0-9_-]{32}&from=[A-Za-z0-9_-]+$/)
+  // One of the desktop's polls is lost (a 502 while the site restarts, say): it goes on asking.
+  const lostPoll = page.waitForResponse((r) => r.url().includes('/api/auth/wechat/ticket/') && r.status() === 502)
+  let lost = false
+  await page.route('**/api/auth/wechat/ticket/*', (route) => {
+    if (lost || route.request().method() !== 'GET') return route.fallback()
+    lost = true
+    return route.fulfill({ status: 502, body: 'Bad Gateway' })
+  })
+  await lostPoll
 
   const phone = await wechatPhone(browser)
   const handset = await phone.newPage()
@@ -147,6 +156,7 @@ test('the desktop QR login completes from a phone in WeChat, once', async ({ bro
   await expect(page).toHaveURL(/\/profile$/)
   await expect(page.getByRole('heading', { name: '个人资料' })).toBeVisible()
   await expect(page.getByRole('button', { name: '扫码的人' })).toBeVisible()
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
 
   // The same code again: the phone is told it is used up.
   await handset.goto(scanUrl)

@@ -5,7 +5,7 @@ import type { OAuthPurpose } from '@/lib/auth/wechat/oauth-state'
 import type { WechatOutcome } from '@/lib/auth/wechat/complete-authorization'
 import type { NewTicket, PolledStatus } from '@/lib/auth/wechat/login-ticket'
 import type { Json } from '../hooks'
-import { api } from '../request'
+import { ApiError, api } from '../request'
 
 export const wechatUrls = {
   options: '/api/auth/wechat/options',
@@ -69,9 +69,10 @@ export function useLoginTicketPoll(id: string | null, enabled: boolean, interval
     queryKey: wechatKeys.ticket(id ?? ''),
     queryFn: () => api.get<TicketPoll>(wechatUrls.ticket(id!), undefined, { silent: true }),
     enabled: Boolean(id) && enabled,
-    // A ticket that gave its token, expired or was used up answers the same from now on.
+    // A ticket that gave its token, expired or was used up answers the same from now on, and
+    // so does a refusal (a 4xx); a lost poll or a server error is asked again.
     refetchInterval: (q) =>
-      q.state.data?.token || q.state.data?.status === 'EXPIRED' || q.state.data?.status === 'CONSUMED' || q.state.error ? false : intervalMs,
+      q.state.data?.token || q.state.data?.status === 'EXPIRED' || q.state.data?.status === 'CONSUMED' || isRefusal(q.state.error) ? false : intervalMs,
     placeholderData: undefined,
   })
 }
@@ -85,3 +86,7 @@ export function useScanTicket() {
 export function useConfirmTicket() {
   return useMutation({ mutationFn: ({ id, key }: { id: string; key: string }) => api.post(wechatUrls.confirm(id), { key }, { silent: true }) })
 }
+
+/** An answer that will not change if asked again: a 4xx but 408 and 429; not a network error (0) or a 5xx. */
+export const isRefusal = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429
