@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { E2E_ADMIN } from './support/constants'
-import { adminToken, loginThroughUi, registerViaApi, uniqueName, signInWithToken } from './support/session'
+import { adminToken, loginThroughUi, registerViaApi, uniqueName, signInWithToken, userWithPoints } from './support/session'
 
 test('a newcomer registers, sees the profile and logs out', async ({ page }) => {
   const username = uniqueName('new')
@@ -128,6 +128,22 @@ test('the admin creates, edits and deletes a user', async ({ page, request }) =>
   await expect(page.getByText('已删除')).toBeVisible()
   await expect(page.getByText('没有找到用户')).toBeVisible()
   await expect(page.getByText('总计 0 条')).toBeVisible()
+})
+
+test('a signed-in page whose profile fails to load says so and loads it again on 重试', async ({ page, request }) => {
+  const user = await userWithPoints(page, request, 7)
+  let failed = false
+  await page.route('**/api/users/profile', (route) => {
+    if (failed) return route.fallback()
+    failed = true
+    return route.fulfill({ status: 502, body: 'Bad Gateway' })
+  })
+  await page.goto('/account')
+  await expect(page.getByText('加载失败，请稍后重试')).toBeVisible()
+  await page.getByRole('button', { name: '重试' }).click()
+  await expect(page.getByTestId('account-points')).toHaveText('7')
+  await expect(page.getByRole('button', { name: user.username })).toBeVisible()
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
 })
 
 test('a USER opening the admin console is turned away', async ({ page, request }) => {
