@@ -126,6 +126,25 @@ test('with the event stream refused, the page polls: the task ends 失败 and it
   await page.unrouteAll({ behavior: 'ignoreErrors' })
 })
 
+test('a task whose first read after submitting fails is still followed to its result', async ({ page, request }) => {
+  await userWithPoints(page, request, 10)
+  await page.goto('/text2img')
+  await page.getByLabel('模型').selectOption({ label: '演示渲染器（1 积分/张）' })
+  await page.getByLabel('提示词', { exact: true }).fill('雨后的石板路')
+  // The page's first read of the new task is lost (a 502 while the site restarts, say).
+  let lost = false
+  await page.route('**/api/tasks/*', (route) => {
+    if (lost || route.request().url().endsWith('/events')) return route.fallback()
+    lost = true
+    return route.fulfill({ status: 502, body: 'Bad Gateway' })
+  })
+  await page.getByRole('button', { name: '立即生成' }).click()
+  await expect(page.getByTestId('task-status')).toContainText('成功', { timeout: 30_000 })
+  await expect(page.getByRole('img', { name: '生成结果 1' })).toBeVisible()
+  expect(lost).toBe(true)
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+})
+
 test('a user paints a mask on /img_inpaint and the backend receives exactly that mask', async ({ page, request }) => {
   await userWithPoints(page, request, 100)
   // A horizontal stroke across the middle of the picture.

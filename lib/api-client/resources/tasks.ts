@@ -81,11 +81,14 @@ function useRefreshPointsWhenSettled(tasks: readonly TaskJson[] | undefined) {
   }, [tasks, queryClient])
 }
 
+const SUBMITTED_TASK_KEPT_MS = 30_000
+
 /**
  * A write that costs points, sent with an Idempotency-Key: one key per submission, so a
  * double click or a retry after a network error of the same body is charged once.
  */
 export function useIdempotentSubmit<Body>(send: (body: Body, key: string) => Promise<TaskJson>, onDone: () => Promise<unknown>) {
+  const queryClient = useQueryClient()
   const pending = useRef<{ body: string; key: string } | null>(null)
   const mutation = useMutation({
     mutationFn: async (body: Body) => {
@@ -93,6 +96,11 @@ export function useIdempotentSubmit<Body>(send: (body: Body, key: string) => Pro
       if (pending.current?.body !== text) pending.current = { body: text, key: newRequestId() }
       const task = await send(body, pending.current.key)
       pending.current = null
+      // The page follows the task from this answer: a first read of it that fails then leaves
+      // a running task that is polled again, not an empty result as if nothing was submitted.
+      // Kept a while unwatched (the client's default drops such a query at once): the page
+      // starts watching only after the points and lists have been refreshed.
+      void queryClient.prefetchQuery({ queryKey: taskKeys.detail(task.id), queryFn: () => task, gcTime: SUBMITTED_TASK_KEPT_MS })
       return task
     },
     onSuccess: onDone,
