@@ -78,9 +78,16 @@ test('the admin sets up a demo model, a user generates with it, and the admin fo
   await expect(row.getByRole('img', { name: '结果 1' })).toBeVisible()
   await expect(row.getByRole('button', { name: '取消', exact: true })).toBeDisabled()
 
-  // 详情 shows the charge in the ledger rows.
+  // 详情 whose read fails says so (and offers nothing that spins for good); the next try shows it.
+  await page.route('**/api/admin/tasks/*', (route) => route.fulfill({ status: 500, body: 'Internal Server Error' }), { times: 1 })
   await row.getByRole('button', { name: '详情' }).click()
   const detail = page.getByRole('dialog', { name: '任务详情' })
+  await expect(detail.getByText('加载失败，请关闭后重试')).toBeVisible()
+  await detail.getByRole('button', { name: '关闭' }).click()
+  await expect(detail).toBeHidden()
+
+  // 详情 shows the charge in the ledger rows.
+  await row.getByRole('button', { name: '详情' }).click()
   await expect(detail.getByText('a lighthouse at dusk')).toBeVisible()
   const charge = detail.getByRole('row').filter({ hasText: '生成消耗' })
   await expect(charge).toContainText('-3')

@@ -4,7 +4,7 @@ import { useAdminTask } from '@/lib/api-client/resources/admin-tasks'
 import { formatDateTime } from '@/lib/format'
 import { taskErrorLabel } from '@/lib/tasks/task-views'
 import { Button } from '@/components/ui/button'
-import { Badge } from '@/components/ui/card'
+import { Badge, EmptyState } from '@/components/ui/card'
 import { Dialog } from '@/components/ui/dialog'
 import { Loading } from '@/components/ui/spinner'
 import { PENDING_REFRESH_MS } from '@/components/admin/shared/refresh'
@@ -20,7 +20,7 @@ function priceText(snapshot: unknown): string {
 
 /** 详情: everything about one task — parameters, errors, attempts, backend answers, ledger rows, results. */
 export function TaskDetailDialog({ taskId, onClose }: { taskId: string; onClose: () => void }) {
-  const { data: task, isLoading } = useAdminTask(taskId, (query) => (query.state.data?.status === 'PENDING' ? PENDING_REFRESH_MS : false))
+  const { data: task, isError } = useAdminTask(taskId, (query) => (query.state.data?.status === 'PENDING' ? PENDING_REFRESH_MS : false))
 
   return (
     <Dialog
@@ -34,8 +34,12 @@ export function TaskDetailDialog({ taskId, onClose }: { taskId: string; onClose:
         </Button>
       }
     >
-      {isLoading || !task ? (
-        <Loading />
+      {!task ? (
+        isError ? (
+          <EmptyState>加载失败，请关闭后重试</EmptyState>
+        ) : (
+          <Loading />
+        )
       ) : (
         <div className="space-y-5">
           <Facts
