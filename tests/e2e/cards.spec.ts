@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test'
-import { adminToken, loginViaApi, registerViaApi, signInWithToken } from './support/session'
+import { adminToken, asAdmin, loginViaApi, registerViaApi, signInWithToken, uniqueName } from './support/session'
 import { pauseWorker, resumeWorker } from './support/worker'
 
 const keys = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}XYZ`)
@@ -269,4 +269,32 @@ test('an admin adjustment retried after a lost answer is booked once; reopening 
   expect(await pointsOf()).toBe(60)
   expect(requestIds).toHaveLength(3)
   expect(requestIds[2]).not.toBe(requestIds[0])
+})
+
+test('an admin who adjusts their own points sees the new points in the header menu', async ({ page, request }) => {
+  const username = uniqueName('admin')
+  const created = await request.post('/api/admin/user', {
+    headers: await asAdmin(request),
+    data: { username, name: username, password: 'e2e-password-9', role: 'ADMIN' },
+  })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  await signInWithToken(page, await loginViaApi(request, username, 'e2e-password-9'))
+  await page.goto('/admin/user_mana')
+  await page.getByLabel('搜索用户').fill(username)
+  await page.getByRole('button', { name: '搜索' }).click()
+  const row = page.getByRole('row').filter({ hasText: username })
+  await expect(row).toHaveCount(1)
+  const menu = page.getByRole('button', { name: username, exact: true })
+  await menu.click()
+  await expect(page.getByRole('menu')).toContainText('积分 0')
+  await menu.click()
+
+  await row.getByRole('button', { name: '调整' }).click()
+  const dialog = page.getByRole('dialog', { name: `调整 ${username} 的积分/余额` })
+  await dialog.getByLabel('积分变动').fill('12')
+  await dialog.getByLabel('调整原因').fill('e2e 自己')
+  await dialog.getByRole('button', { name: '确认调整' }).click()
+  await expect(page.getByText('调整成功')).toBeVisible()
+  await menu.click()
+  await expect(page.getByRole('menu')).toContainText('积分 12')
 })

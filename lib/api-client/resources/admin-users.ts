@@ -8,6 +8,7 @@ import type { AdminUserRow } from '@/lib/users/user-views'
 import type { Json } from '../hooks'
 import { api } from '../request'
 import { newRequestId } from '../request-id'
+import { profileKeys } from './profile'
 import { useWrite } from './write'
 
 export type UserRow = Json<AdminUserRow>
@@ -42,7 +43,8 @@ export function useUserSearch(keyword: string, pageSize: number) {
   })
 }
 
-const useUsersWrite = <Input, Output>(send: (input: Input) => Promise<Output>) => useWrite(send, [adminUserKeys.all])
+// The profile too: the admin may have changed their own name, points or balance.
+const useUsersWrite = <Input, Output>(send: (input: Input) => Promise<Output>) => useWrite(send, [adminUserKeys.all, profileKeys.all])
 
 export const useCreateUser = () => useUsersWrite((body: z.input<typeof ZAdminUserCreateSchema>) => api.post(adminUserUrls.create, body))
 
