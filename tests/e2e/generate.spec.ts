@@ -128,7 +128,18 @@ test('with the event stream refused, the page polls: the task ends 失败 and it
 
 test('a task whose first read after submitting fails is still followed to its result', async ({ page, request }) => {
   await userWithPoints(page, request, 10)
+  // 我的作品's first read fails too: it says so, and the submission below reloads it.
+  let listLost = false
+  await page.route(
+    (url) => url.pathname === '/api/tasks',
+    (route) => {
+      if (listLost || route.request().method() !== 'GET') return route.fallback()
+      listLost = true
+      return route.fulfill({ status: 502, body: 'Bad Gateway' })
+    },
+  )
   await page.goto('/text2img')
+  await expect(page.getByText('加载失败，请稍后重试')).toBeVisible()
   await page.getByLabel('模型').selectOption({ label: '演示渲染器（1 积分/张）' })
   await page.getByLabel('提示词', { exact: true }).fill('雨后的石板路')
   // The page's first read of the new task is lost (a 502 while the site restarts, say).
@@ -141,6 +152,8 @@ test('a task whose first read after submitting fails is still followed to its re
   await page.getByRole('button', { name: '立即生成' }).click()
   await expect(page.getByTestId('task-status')).toContainText('成功', { timeout: 30_000 })
   await expect(page.getByRole('img', { name: '生成结果 1' })).toBeVisible()
+  await expect(page.getByRole('button', { name: /雨后的石板路/ })).toBeVisible()
+  await expect(page.getByText('加载失败，请稍后重试')).toBeHidden()
   expect(lost).toBe(true)
   await page.unrouteAll({ behavior: 'ignoreErrors' })
 })
