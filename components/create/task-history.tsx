@@ -7,6 +7,7 @@ import { cn } from '@/lib/ui/cn'
 import { Badge, EmptyState } from '@/components/ui/card'
 import { LabelOptions, Select } from '@/components/ui/field'
 import { Pagination } from '@/components/ui/pagination'
+import { LoadFailed } from '@/components/ui/load-failed'
 import { Loading } from '@/components/ui/spinner'
 import { ImageViewer } from '@/components/wall/image-viewer'
 import { OwnResultPanel } from '@/components/wall/own-result-panel'
@@ -30,7 +31,7 @@ export function TaskHistory({
   const [page, setPage] = useState(1)
   const [status, setStatus] = useState('')
   const [type, setType] = useState(types?.length === 1 ? types[0] : '')
-  const { data, isLoading, isError } = useMyTasks({ page, pageSize: PAGE_SIZE, status, type })
+  const { data, isLoading, isError, refetch } = useMyTasks({ page, pageSize: PAGE_SIZE, status, type })
   const [viewing, setViewing] = useState<{ id: string; index: number } | null>(null)
   const viewed = data?.list.find((t) => t.id === viewing?.id)
 
@@ -50,7 +51,7 @@ export function TaskHistory({
         </div>
       </div>
       {isLoading && <Loading />}
-      {isError && !data && <EmptyState>加载失败，请稍后重试</EmptyState>}
+      {isError && !data && <LoadFailed onRetry={() => void refetch()} />}
       {data?.list.length === 0 && <EmptyState>还没有作品，写下提示词开始创作吧</EmptyState>}
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
         {data?.list.map((task) => (

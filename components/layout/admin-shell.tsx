@@ -8,6 +8,7 @@ import { canEnterAdmin } from '@/lib/auth/permissions'
 import { ADMIN_NAV } from '@/lib/navigation'
 import { loginUrlFor } from '@/lib/safe-redirect'
 import { cn } from '@/lib/ui/cn'
+import { LoadFailed } from '@/components/ui/load-failed'
 import { Loading } from '@/components/ui/spinner'
 import { SiteBrand } from './site-brand'
 import { UserMenu } from './user-menu'
@@ -17,7 +18,7 @@ import { UserMenu } from './user-menu'
  * ADMIN and MANAGER get in; others are sent home (the API checks every call anyway).
  */
 export function AdminShell({ children }: { children: ReactNode }) {
-  const { profile, isSignedIn } = useProfile()
+  const { profile, isSignedIn, loadFailed, refetch } = useProfile()
   const pathname = usePathname()
   const router = useRouter()
   const isAllowed = profile ? canEnterAdmin(profile.role) : undefined
@@ -58,7 +59,9 @@ export function AdminShell({ children }: { children: ReactNode }) {
         <nav aria-label="后台导航" className="hidden w-52 shrink-0 flex-col gap-1 border-r border-zinc-900 p-3 lg:flex">
           {links}
         </nav>
-        <main className="min-w-0 flex-1 px-4 py-6 sm:px-6">{isAllowed ? children : <Loading />}</main>
+        <main className="min-w-0 flex-1 px-4 py-6 sm:px-6">
+          {isAllowed ? children : loadFailed ? <LoadFailed onRetry={() => void refetch()} /> : <Loading />}
+        </main>
       </div>
     </div>
   )

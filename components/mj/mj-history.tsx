@@ -5,6 +5,7 @@ import { formatDateTime } from '@/lib/format'
 import { cn } from '@/lib/ui/cn'
 import { Badge, EmptyState } from '@/components/ui/card'
 import { Pagination } from '@/components/ui/pagination'
+import { LoadFailed } from '@/components/ui/load-failed'
 import { Loading } from '@/components/ui/spinner'
 import { TASK_STATUS_LABELS, TASK_STATUS_TONES } from '@/components/create/task-labels'
 import { mjTaskTitle } from './mj-task-panel'
@@ -55,13 +56,13 @@ function Branch({ nodes, activeId, onOpen }: { nodes: MjNodeJson[]; activeId: st
 /** The user's Midjourney work as trees: each imagine (or blend, describe) with everything its buttons made. */
 export function MjHistory({ activeId, onOpen }: { activeId: string | null; onOpen: (id: string) => void }) {
   const [page, setPage] = useState(1)
-  const { data, isLoading, isError } = useMjTrees(page, PAGE_SIZE)
+  const { data, isLoading, isError, refetch } = useMjTrees(page, PAGE_SIZE)
 
   return (
     <section>
       <h2 className="mb-3 text-lg font-medium text-white">我的 MJ 作品</h2>
       {isLoading && <Loading />}
-      {isError && !data && <EmptyState>加载失败，请稍后重试</EmptyState>}
+      {isError && !data && <LoadFailed onRetry={() => void refetch()} />}
       {data?.list.length === 0 && <EmptyState>还没有 Midjourney 作品，写下提示词开始创作吧</EmptyState>}
       <div className="grid gap-3 md:grid-cols-2">
         {data?.list.map((root) => (

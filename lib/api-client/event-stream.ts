@@ -12,7 +12,8 @@ export type StreamEvent = { event: string; data: string }
 export async function readEventStream(path: string, onEvent: (event: StreamEvent) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
   const token = getStoredToken()
   const res = await fetch(path, { headers: { Accept: 'text/event-stream', ...(token ? { Authorization: token } : {}) }, signal, cache: 'no-store' })
-  if (!res.ok || !res.body) throw new Error(`event stream ${path}: HTTP ${res.status}`)
+  // A page in its place (a proxy's, say) is no stream either.
+  if (!res.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) throw new Error(`event stream ${path}: HTTP ${res.status}`)
   onOpen?.()
   const parser = createParser({ onEvent: (e) => onEvent({ event: e.event ?? 'message', data: e.data }) })
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()

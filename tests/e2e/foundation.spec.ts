@@ -146,6 +146,21 @@ test('a signed-in page whose profile fails to load says so and loads it again on
   await page.unrouteAll({ behavior: 'ignoreErrors' })
 })
 
+test('the console whose profile fails to load says so and loads it again on 重试', async ({ page, request }) => {
+  await signInWithToken(page, await adminToken(request))
+  let failed = false
+  await page.route('**/api/users/profile', (route) => {
+    if (failed) return route.fallback()
+    failed = true
+    return route.fulfill({ status: 502, body: 'Bad Gateway' })
+  })
+  await page.goto('/admin/user_mana')
+  await expect(page.getByText('加载失败，请稍后重试')).toBeVisible()
+  await page.getByRole('button', { name: '重试' }).click()
+  await expect(page.getByRole('button', { name: '新建用户' })).toBeVisible()
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+})
+
 test('a USER opening the admin console is turned away', async ({ page, request }) => {
   const user = await registerViaApi(request)
   await signInWithToken(page, user.token)

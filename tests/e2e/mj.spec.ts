@@ -107,7 +107,7 @@ test('a Chinese prompt is translated before submitting, and the English is shown
   try {
     await configure(request, { TRANSLATE_ENABLED: true, TRANSLATE_API_BASE: chat.url, TRANSLATE_API_KEY: 'sk-e2e-translate', TRANSLATE_MODEL: 'gpt-4o-mini' })
     await userWithPoints(page, request, 20)
-    // 我的 MJ 作品's first read fails: it says so, and the submission below reloads it.
+    // 我的 MJ 作品's first read fails: it says so, and 重试 reads it again.
     let treesLost = false
     await page.route(
       (url) => url.pathname === '/api/mj/tasks',
@@ -120,10 +120,11 @@ test('a Chinese prompt is translated before submitting, and the English is shown
     await page.goto('/mj')
     await expect(page.getByText('可以直接写中文，提交前会自动翻译成英文')).toBeVisible()
     await expect(page.getByText('加载失败，请稍后重试')).toBeVisible()
+    await page.getByRole('button', { name: '重试' }).click()
+    await expect(page.getByText('还没有 Midjourney 作品，写下提示词开始创作吧')).toBeVisible()
     await page.getByLabel('提示词', { exact: true }).fill('一座雪山下的温馨小木屋')
     await page.getByRole('button', { name: '开始生成' }).click()
     await expect(page.getByTestId('mj-translated')).toHaveText('a cozy cabin under a snowy mountain')
-    await expect(page.getByText('加载失败，请稍后重试')).toBeHidden()
     await expect.poll(() => fake.bodies('/mj/submit/imagine').at(-1)?.prompt, { timeout: 20_000 }).toBe('a cozy cabin under a snowy mountain --ar 1:1')
     expect(chat.calls.some((c) => c.path === '/v1/chat/completions')).toBe(true)
   } finally {

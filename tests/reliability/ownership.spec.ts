@@ -134,6 +134,7 @@ test('user A on 1,000 ids of user B: 404 each, nothing of B changed', async ({ r
     { method: 'GET', url: `/api/orders/${orderId}` },
     { method: 'POST', url: `/api/orders/${orderId}/cancel` },
     { method: 'GET', url: `/api/chat/conversations/${bConversation}/messages` },
+    { method: 'GET', url: `/api/chat/conversations/${bConversation}` },
     { method: 'POST', url: `/api/chat/conversations/${bConversation}/messages`, data: { content: '你好' } },
     { method: 'PATCH', url: `/api/chat/conversations/${bConversation}`, data: { title: 'x' } },
     { method: 'DELETE', url: `/api/chat/conversations/${bConversation}` },

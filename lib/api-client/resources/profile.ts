@@ -31,7 +31,9 @@ export function useProfile() {
   })
   // isSignedIn is undefined while that is not known yet: never redirect on it then.
   const isSignedIn = token === undefined ? undefined : token !== null
-  return { ...query, isSignedIn, profile: token ? query.data : undefined }
+  // Its first read failed and nothing asks again by itself (no retries, no refetch on focus).
+  const loadFailed = Boolean(token) && !query.data && query.isError && !query.isFetching
+  return { ...query, isSignedIn, loadFailed, profile: token ? query.data : undefined }
 }
 
 /** A write whose answer is the updated profile: it replaces the cached one. */

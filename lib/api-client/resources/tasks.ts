@@ -76,8 +76,8 @@ function useRefreshPointsWhenSettled(tasks: readonly TaskJson[] | undefined) {
       if (task.status === 'PENDING') running.current.add(task.id)
       else if (running.current.delete(task.id)) settled = true
     }
-    // Not a second request when the event stream's own reload is still on its way.
-    if (settled) void queryClient.invalidateQueries({ queryKey: profileKeys.all }, { cancelRefetch: false })
+    // A read already on its way may have been answered before this refund: asked again.
+    if (settled) void queryClient.invalidateQueries({ queryKey: profileKeys.all })
   }, [tasks, queryClient])
 }
 
