@@ -132,14 +132,12 @@ test('the admin creates, edits and deletes a user', async ({ page, request }) =>
 
 test('a signed-in page whose profile fails to load says so and loads it again on 重试', async ({ page, request }) => {
   const user = await userWithPoints(page, request, 7)
-  let failed = false
-  await page.route('**/api/users/profile', (route) => {
-    if (failed) return route.fallback()
-    failed = true
-    return route.fulfill({ status: 502, body: 'Bad Gateway' })
-  })
+  // Every read of the profile fails (a component mounting later asks again) until the site is back.
+  let down = true
+  await page.route('**/api/users/profile', (route) => (down ? route.fulfill({ status: 502, body: 'Bad Gateway' }) : route.fallback()))
   await page.goto('/account')
   await expect(page.getByText('加载失败，请稍后重试')).toBeVisible()
+  down = false
   await page.getByRole('button', { name: '重试' }).click()
   await expect(page.getByTestId('account-points')).toHaveText('7')
   await expect(page.getByRole('button', { name: user.username })).toBeVisible()
@@ -148,14 +146,12 @@ test('a signed-in page whose profile fails to load says so and loads it again on
 
 test('the console whose profile fails to load says so and loads it again on 重试', async ({ page, request }) => {
   await signInWithToken(page, await adminToken(request))
-  let failed = false
-  await page.route('**/api/users/profile', (route) => {
-    if (failed) return route.fallback()
-    failed = true
-    return route.fulfill({ status: 502, body: 'Bad Gateway' })
-  })
+  // Every read of the profile fails (a component mounting later asks again) until the site is back.
+  let down = true
+  await page.route('**/api/users/profile', (route) => (down ? route.fulfill({ status: 502, body: 'Bad Gateway' }) : route.fallback()))
   await page.goto('/admin/user_mana')
   await expect(page.getByText('加载失败，请稍后重试')).toBeVisible()
+  down = false
   await page.getByRole('button', { name: '重试' }).click()
   await expect(page.getByRole('button', { name: '新建用户' })).toBeVisible()
   await page.unrouteAll({ behavior: 'ignoreErrors' })
