@@ -13,14 +13,12 @@ export function useTask(id: string | null) {
   const query = useTaskDetail(id, (q) => (q.state.data?.status === 'PENDING' ? (live.current ? TASK_LIVE_POLL_MS : TASK_POLL_MS) : false))
   const running = Boolean(id) && query.data?.status === 'PENDING'
   const connected = useTaskEvents(running)
-  const wasLive = useRef(false)
   const { refetch } = query
   useEffect(() => {
-    live.current = connected
     // The stream broke while the task runs: look now, and that answer sets the quick interval
     // again (the one set while the stream was up would first wait its 10 s).
-    if (wasLive.current && !connected && running) void refetch()
-    wasLive.current = connected
+    if (live.current && !connected && running) void refetch()
+    live.current = connected
   }, [connected, running, refetch])
   return query
 }

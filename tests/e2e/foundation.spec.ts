@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { E2E_ADMIN } from './support/constants'
 import { adminToken, loginThroughUi, registerViaApi, uniqueName, signInWithToken, userWithPoints } from './support/session'
 
@@ -130,14 +130,24 @@ test('the admin creates, edits and deletes a user', async ({ page, request }) =>
   await expect(page.getByText('总计 0 条')).toBeVisible()
 })
 
-test('a signed-in page whose profile fails to load says so and loads it again on 重试', async ({ page, request }) => {
-  const user = await userWithPoints(page, request, 7)
-  // Every read of the profile fails (a component mounting later asks again) until the site is back.
+/**
+ * Every read of the profile fails (on a desktop a component mounting later asks again)
+ * until the returned function says the site is back.
+ */
+async function profileDown(page: Page): Promise<() => void> {
   let down = true
   await page.route('**/api/users/profile', (route) => (down ? route.fulfill({ status: 502, body: 'Bad Gateway' }) : route.fallback()))
+  return () => {
+    down = false
+  }
+}
+
+test('a signed-in page whose profile fails to load says so and loads it again on 重试', async ({ page, request }) => {
+  const user = await userWithPoints(page, request, 7)
+  const siteBack = await profileDown(page)
   await page.goto('/account')
   await expect(page.getByText('加载失败，请稍后重试')).toBeVisible()
-  down = false
+  siteBack()
   await page.getByRole('button', { name: '重试' }).click()
   await expect(page.getByTestId('account-points')).toHaveText('7')
   await expect(page.getByRole('button', { name: user.username })).toBeVisible()
@@ -146,12 +156,10 @@ test('a signed-in page whose profile fails to load says so and loads it again on
 
 test('the console whose profile fails to load says so and loads it again on 重试', async ({ page, request }) => {
   await signInWithToken(page, await adminToken(request))
-  // Every read of the profile fails (a component mounting later asks again) until the site is back.
-  let down = true
-  await page.route('**/api/users/profile', (route) => (down ? route.fulfill({ status: 502, body: 'Bad Gateway' }) : route.fallback()))
+  const siteBack = await profileDown(page)
   await page.goto('/admin/user_mana')
   await expect(page.getByText('加载失败，请稍后重试')).toBeVisible()
-  down = false
+  siteBack()
   await page.getByRole('button', { name: '重试' }).click()
   await expect(page.getByRole('button', { name: '新建用户' })).toBeVisible()
   await page.unrouteAll({ behavior: 'ignoreErrors' })
