@@ -17,9 +17,15 @@ import pg from 'pg'
 import { seedLists } from './seed-lists'
 import { seedReaderRows } from './seed-readers'
 import { siteCpu, startSite, treeRssMb } from './site'
+import { wrkLoad } from './wrk'
 
 const { values: args } = parseArgs({
-  options: { minutes: { type: 'string', default: '10' }, seconds: { type: 'string', default: '15' }, only: { type: 'string' } },
+  options: {
+    minutes: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '15' },
+    only: { type: 'string' },
+    client: { type: 'string', default: 'autocannon' },
+  },
 })
 const MINUTES = Number(args.minutes)
 const SECONDS = Number(args.seconds)
@@ -27,6 +33,9 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 100_000)
 const CONNECTIONS = 10
 const PORT = Number(process.env.PORT ?? 3341)
 const BASE = `http://127.0.0.1:${PORT}`
+type Client = 'autocannon' | 'wrk'
+const CLIENTS = args.client.split(',') as Client[]
+if (!CLIENTS.every((c) => c === 'autocannon' || c === 'wrk')) throw new Error('--client: autocannon, wrk or autocannon,wrk')
 
 const site = await startSite('http', PORT)
 const { issueToken } = await import('../lib/auth/token')
@@ -40,9 +49,9 @@ const databaseName = new URL(site.databaseUrl).pathname.slice(1)
 const backends = async () =>
   (await pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [databaseName])).rows.map((r) => r.pid)
 
-async function run(target: Target, seconds: number): Promise<Figures> {
+async function run(target: Target, seconds: number, client: Client = CLIENTS[0]!): Promise<Figures> {
   const cpu = await siteCpu(site.pid, backends)
-  const figures = await load(target, seconds)
+  const figures = client === 'wrk' ? { name: target.name, ...(await wrkLoad(BASE, target, CONNECTIONS, seconds)) } : await load(target, seconds)
   const used = await cpu()
   return { ...figures, webCpuMs: used.web, dbCpuMs: used.db }
 }
@@ -208,18 +217,24 @@ try {
   // alternating with the ceiling, and its ratio is to the ceiling's rounds beside it.
   const ROUNDS = 3
   const rows: Array<Figures & { ceiling: Figures }> = []
+  const roundSeconds = Math.max(1, Math.round(SECONDS / ROUNDS))
   for (const t of targets) {
-    const mine: Figures[] = []
-    const tops: Figures[] = []
+    const mine = new Map(CLIENTS.map((c) => [c, [] as Figures[]]))
+    const tops = new Map(CLIENTS.map((c) => [c, [] as Figures[]]))
     for (let r = 0; r < ROUNDS; r++) {
-      tops.push(await run(ceiling, Math.max(1, Math.round(SECONDS / ROUNDS))))
-      mine.push(await run(t, Math.max(1, Math.round(SECONDS / ROUNDS))))
+      for (const c of CLIENTS) {
+        tops.get(c)!.push(await run(ceiling, roundSeconds, c))
+        mine.get(c)!.push(await run(t, roundSeconds, c))
+      }
     }
-    rows.push({ ...merge(mine), ceiling: merge(tops) })
+    for (const c of CLIENTS) {
+      const name = CLIENTS.length > 1 ? `${t.name} [${c}]` : t.name
+      rows.push({ ...merge(mine.get(c)!), name, ceiling: merge(tops.get(c)!) })
+    }
   }
 
   console.log(
-    `\nHTTP, ${CONNECTIONS} connections, ${ROWS.toLocaleString()} rows of each list; each route ${SECONDS} s in ${ROUNDS} rounds, ` +
+    `\nHTTP, ${CONNECTIONS} connections (${CLIENTS.join(' and ')}), ${ROWS.toLocaleString()} rows of each list; each route ${SECONDS} s in ${ROUNDS} rounds, ` +
       'each round beside a round of the ceiling (GET /api/health); p50/p99: median and worst of the rounds;\n' +
       'web CPU: the web process tree per request served; web CPU ratio = ceiling web CPU/req ÷ route web CPU/req, the throughput ratio\n' +
       'when the single-threaded web process is what limits (PostgreSQL runs on the other core); db CPU: its backends per request',
