@@ -1,8 +1,8 @@
 'use client'
 
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { ApiError } from '@/lib/api-client/request'
-import { isRefusal, useCreateLoginTicket, useLoginTicketPoll, type LoginTicket } from '@/lib/api-client/resources/wechat'
+import { isRefusal, type ApiError } from '@/lib/api-client/request'
+import { useCreateLoginTicket, useLoginTicketPoll, type LoginTicket } from '@/lib/api-client/resources/wechat'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { useInviteCode } from './use-invite-code'

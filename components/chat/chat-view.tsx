@@ -19,6 +19,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Input, Select } from '@/components/ui/field'
 import { FormDialog } from '@/components/ui/form-dialog'
 import { Loading } from '@/components/ui/spinner'
+import { isRefusal } from '@/lib/api-client/request'
 import { cn } from '@/lib/ui/cn'
 import { ChatComposer } from './chat-composer'
 import { ChatMessages } from './chat-messages'
@@ -63,6 +64,8 @@ function Chat({ points }: { points: number }) {
   // One older than the list's newest 200 (opened by its `?c=` link) is asked for by id.
   const unlisted = useConversation(activeId, everyConversation.isSuccess && !listed)
   const active = listed ?? unlisted.data ?? null
+  // A missing conversation is reported by its messages' read; anything else here by the header.
+  const unlistedFailed = !active && unlisted.isError && !isRefusal(unlisted.error)
   const modelList = models.data ?? []
   const modelId = active?.modelId ?? (pickedModel || modelList[0]?.id || '')
   const model = modelList.find((m) => m.id === modelId)
@@ -167,8 +170,24 @@ function Chat({ points }: { points: number }) {
           <Button size="sm" variant="ghost" className="md:hidden" onClick={() => setDrawer(true)}>
             对话
           </Button>
-          <h1 className="min-w-0 flex-1 truncate text-sm font-medium text-white">{active?.title ?? '新对话'}</h1>
-          <Select aria-label="模型" value={modelId} onChange={(e) => changeModel(e.target.value)} className="w-40 sm:w-52" disabled={busy || !modelList.length}>
+          {unlistedFailed ? (
+            <>
+              <h1 className="min-w-0 flex-1 truncate text-sm font-medium text-red-400">对话信息加载失败</h1>
+              <Button size="sm" variant="ghost" onClick={() => void unlisted.refetch()}>
+                重试
+              </Button>
+            </>
+          ) : (
+            <h1 className="min-w-0 flex-1 truncate text-sm font-medium text-white">{active?.title ?? '新对话'}</h1>
+          )}
+          <Select
+            aria-label="模型"
+            value={modelId}
+            onChange={(e) => changeModel(e.target.value)}
+            className="w-40 sm:w-52"
+            // An open conversation whose model is not known yet: a pick would not be its model.
+            disabled={busy || !modelList.length || (Boolean(activeId) && !active)}
+          >
             {modelList.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.name}

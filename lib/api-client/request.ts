@@ -27,6 +27,10 @@ export class ApiError extends Error {
   }
 }
 
+/** An answer that will not change if asked again: a 4xx but 408 and 429; not a network error (0) or a 5xx. */
+export const isRefusal = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429
+
 type Body = { success?: boolean; data?: unknown; errMessage?: string; message?: string }
 
 /** What the request layer needs from the page; replaced in tests. */

@@ -179,9 +179,15 @@ test('a conversation older than the newest 200, opened by its link, shows its ow
   for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 20 }, (_, i) => create(newer, `近来的对话 ${batch * 20 + i}`)))
   await signInWithToken(page, user.token)
 
+  // Its first read fails: the header says so (not 新对话) and keeps the model unpicked until 重试.
+  await page.route(`**/api/chat/conversations/${oldest}`, (route) => route.fulfill({ status: 502, body: 'Bad Gateway' }), { times: 1 })
   await page.goto(`/ai_chat?c=${oldest}`)
+  await expect(page.getByRole('heading', { name: '对话信息加载失败' })).toBeVisible()
+  await expect(page.getByLabel('模型')).toBeDisabled()
+  await page.getByRole('button', { name: '重试' }).click()
   await expect(page.getByRole('heading', { name: '很久以前的对话' })).toBeVisible()
   await expect(page.getByLabel('模型')).toHaveValue(older)
+  await expect(page.getByLabel('模型')).toBeEnabled()
   await expect(page.getByText('有什么可以帮你？')).toBeVisible()
 })
 

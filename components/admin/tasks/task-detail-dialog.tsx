@@ -4,8 +4,9 @@ import { useAdminTask } from '@/lib/api-client/resources/admin-tasks'
 import { formatDateTime } from '@/lib/format'
 import { taskErrorLabel } from '@/lib/tasks/task-views'
 import { Button } from '@/components/ui/button'
-import { Badge, EmptyState } from '@/components/ui/card'
+import { Badge } from '@/components/ui/card'
 import { Dialog } from '@/components/ui/dialog'
+import { LoadFailed } from '@/components/ui/load-failed'
 import { Loading } from '@/components/ui/spinner'
 import { PENDING_REFRESH_MS } from '@/components/admin/shared/refresh'
 import { taskTypeLabel } from '@/components/create/task-labels'
@@ -20,7 +21,7 @@ function priceText(snapshot: unknown): string {
 
 /** 详情: everything about one task — parameters, errors, attempts, backend answers, ledger rows, results. */
 export function TaskDetailDialog({ taskId, onClose }: { taskId: string; onClose: () => void }) {
-  const { data: task, isError } = useAdminTask(taskId, (query) => (query.state.data?.status === 'PENDING' ? PENDING_REFRESH_MS : false))
+  const { data: task, isError, refetch } = useAdminTask(taskId, (query) => (query.state.data?.status === 'PENDING' ? PENDING_REFRESH_MS : false))
 
   return (
     <Dialog
@@ -36,7 +37,7 @@ export function TaskDetailDialog({ taskId, onClose }: { taskId: string; onClose:
     >
       {!task ? (
         isError ? (
-          <EmptyState>加载失败，请关闭后重试</EmptyState>
+          <LoadFailed onRetry={() => void refetch()} />
         ) : (
           <Loading />
         )

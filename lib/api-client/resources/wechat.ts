@@ -5,7 +5,7 @@ import type { OAuthPurpose } from '@/lib/auth/wechat/oauth-state'
 import type { WechatOutcome } from '@/lib/auth/wechat/complete-authorization'
 import type { NewTicket, PolledStatus } from '@/lib/auth/wechat/login-ticket'
 import type { Json } from '../hooks'
-import { ApiError, api } from '../request'
+import { api, isRefusal } from '../request'
 
 export const wechatUrls = {
   options: '/api/auth/wechat/options',
@@ -86,7 +86,3 @@ export function useScanTicket() {
 export function useConfirmTicket() {
   return useMutation({ mutationFn: ({ id, key }: { id: string; key: string }) => api.post(wechatUrls.confirm(id), { key }, { silent: true }) })
 }
-
-/** An answer that will not change if asked again: a 4xx but 408 and 429; not a network error (0) or a 5xx. */
-export const isRefusal = (error: unknown): error is ApiError =>
-  error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429
