@@ -1,4 +1,4 @@
-import { z } from '@/lib/zod'
+import { updateSchemaOf, z } from '@/lib/zod'
 
 export const PRODUCT_TYPES = ['BALANCE', 'POINTS', 'MEMBERSHIP', 'CHAT_MEMBERSHIP'] as const
 
@@ -30,5 +30,5 @@ function complete(p: Shape, ctx: z.RefinementCtx) {
 
 export const ZProductSchema = z.object(fields).superRefine(complete)
 export type TProduct = z.infer<typeof ZProductSchema>
-export const ZProductPatchSchema = z.object(fields).partial()
+export const ZProductPatchSchema = updateSchemaOf(z.object(fields))
 export type TProductPatch = z.infer<typeof ZProductPatchSchema>

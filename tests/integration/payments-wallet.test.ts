@@ -56,9 +56,13 @@ describe('products', () => {
       400,
       /积分数量/,
     )
-    expect(
-      expectOk(await callRoute(adminProduct.PATCH, { method: 'PATCH', token: admin.token, params: { id: String(made.id) }, body: { price: 450 } })).price,
-    ).toBe(450)
+    // A change writes what it names and nothing else: 上架 off keeps the description and the order.
+    const patch = (body: object) => callRoute(adminProduct.PATCH, { method: 'PATCH', token: admin.token, params: { id: String(made.id) }, body })
+    expect(expectOk(await patch({ enabled: false }))).toMatchObject({ description: '常用', sort: 2, enabled: false })
+    // A new price does not put a product taken off sale back on it.
+    expect(expectOk(await patch({ price: 450 }))).toMatchObject({ price: 450, enabled: false, description: '常用', sort: 2 })
+    expect(expectOk(await callRoute(products.GET)).list.map((p: { id: number }) => p.id)).toEqual([tier.id])
+    expectFail(await patch({ price: 450, ownerId: 'x' }), 400, /不支持的参数/)
     const manager = await createUser({ role: 'MANAGER' })
     expectFail(await callRoute(adminProducts.POST, { token: manager.token, body: { type: 'POINTS', name: 'x', price: 1, points: 1, enabled: true } }), 403)
     expect(expectOk(await callRoute(adminProduct.DELETE, { method: 'DELETE', token: admin.token, params: { id: String(made.id) } }))).toEqual({ deleted: true })
