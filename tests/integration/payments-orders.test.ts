@@ -255,6 +255,29 @@ describe('memberships', () => {
   })
 })
 
+describe('memberships settled at once', () => {
+  it("two plans' fulfilments in overlapping transactions add both plans' days", async () => {
+    const { extendMembership } = await import('@/lib/memberships/extend-membership')
+    const user = await createUser()
+    const grant = { kind: 'IMAGE' as const, productId: plan.id, planName: '月卡', days: 30 }
+    const start = await db().$transaction((tx) => extendMembership(tx, user.id, grant))
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    // The first stays open after its extension; the second runs meanwhile.
+    const first = db().$transaction(async (tx) => {
+      await extendMembership(tx, user.id, grant)
+      await held
+    })
+    await new Promise((r) => setTimeout(r, 100))
+    const second = db().$transaction((tx) => extendMembership(tx, user.id, grant))
+    await new Promise((r) => setTimeout(r, 200))
+    release()
+    await Promise.all([first, second])
+    const row = await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })
+    expect(row.expiresAt.getTime() - start.getTime()).toBe(60 * 86_400_000)
+  })
+})
+
 describe('refunds', () => {
   it('a paid WeChat order is refunded at WeChat and its points are taken back; a second refund is refused', async () => {
     const user = await createUser()
