@@ -5,7 +5,7 @@ import { requestHash } from '@/lib/http/request-hash'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { safeRedirectPath } from '@/lib/safe-redirect'
 import { getConfigValue } from '@/lib/site-config/store'
-import { priceVideos } from '@/lib/videos/video-purchases'
+import { priceVideos, refuseBoughtMeanwhile } from '@/lib/videos/video-purchases'
 import { fulfilOrder } from './fulfil-order'
 import { alipayMerchant, siteUrl, wechatMerchant } from './merchants'
 import { purchaseOfCustomRecharge, purchaseOfProduct, type Purchase } from './order-grant'
@@ -111,6 +111,7 @@ async function payFromBalance(tx: Tx, userId: string, orderId: string, purchase:
     reference: `order:${orderId}:pay`,
     note: purchase.subject,
   })
+  await refuseBoughtMeanwhile(tx, userId, purchase.grant.videoIds ?? [])
   await fulfilOrder(tx, orderId, { by: 'balance' })
 }
 

@@ -25,6 +25,16 @@ export async function priceVideos(userId: string, videoIds: string[], batch: boo
 }
 
 /**
+ * A balance payment, after the payment locked the user's row: an item bought meanwhile (the
+ * same video from another tab, priced before that order committed) is 409 已购买, so the
+ * payment is rolled back instead of charging twice for one purchase.
+ */
+export async function refuseBoughtMeanwhile(tx: Tx, userId: string, videoIds: string[]): Promise<void> {
+  if (videoIds.length === 0) return
+  if (await tx.videoPurchase.findFirst({ where: { userId, videoId: { in: videoIds } }, select: { id: true } })) throw conflict('已购买')
+}
+
+/**
  * Inside the order's fulfilment: one purchase row per item, unique per user and video, so a
  * replayed fulfilment (or an item bought meanwhile by another order) gives nothing twice.
  */

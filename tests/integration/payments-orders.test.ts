@@ -278,6 +278,40 @@ describe('memberships settled at once', () => {
   })
 })
 
+describe('video material with the balance', () => {
+  it('the same item bought from five tabs at once is charged once; the others are 409 已购买', async () => {
+    const video = await db().video.create({
+      data: {
+        title: '并发购买',
+        kind: 'PAID',
+        price: 300,
+        durationSec: 2,
+        width: 320,
+        height: 240,
+        size: 1,
+        fileKey: 'private/race.mp4',
+        posterKey: 'race.jpg',
+        published: true,
+      },
+    })
+    const user = await createUser({ balance: 2000 })
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        callRoute(orders.POST, {
+          token: user.token,
+          body: { type: 'BUY_VIDEO_MATERIAL', videoIds: [video.id], channel: 'BALANCE' },
+          headers: { 'idempotency-key': `tab-${i}-${video.id}` },
+        }),
+      ),
+    )
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409])
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 1700 })
+    expect(await db().ledgerEntry.count({ where: { userId: user.id, kind: 'ORDER_PAYMENT' } })).toBe(1)
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(1)
+    expect(await ledgerMatchesColumns()).toBe(true)
+  })
+})
+
 describe('refunds', () => {
   it('a paid WeChat order is refunded at WeChat and its points are taken back; a second refund is refused', async () => {
     const user = await createUser()
