@@ -12,7 +12,20 @@ export type MembershipGrant = {
   dailyMessages?: number | null
 }
 
+/** What a plan gives while it lasts; the plan bought last decides them. */
+type Benefits = { productId: number | null; planName: string; dailyPoints: number; discountPercent: number; dailyMessages: number | null }
+
+/**
+ * The stretch of the membership one order gave (`from`-`to`, ISO), and the benefits on the
+ * membership before it, kept on the order (Order.membershipPeriod) for its refund.
+ */
+export type MembershipPeriod = { from: string; to: string; replaced: Benefits | null }
+
+/** What a refund's takeBackMembership changed, for putting it back when the provider refuses the refund. */
+export type MembershipUndo = { kind: MembershipKind; cutMs: number; benefits: Benefits | null }
+
 const DAY_MS = 86_400_000
+const BENEFITS = { productId: true, planName: true, dailyPoints: true, discountPercent: true, dailyMessages: true } as const
 
 /**
  * Two orders settling at once (two notifications, a notification and the console's 标记已支付)
@@ -27,27 +40,64 @@ async function lockMemberships(tx: Tx, userId: string) {
  * Adds a plan's days: from now when there is no membership or it ran out, else from its
  * current end. The plan bought last decides the benefits. Runs inside the order's fulfilment.
  */
-export async function extendMembership(tx: Tx, userId: string, grant: MembershipGrant, now = new Date()): Promise<Date> {
+export async function extendMembership(tx: Tx, userId: string, grant: MembershipGrant, now = new Date()): Promise<MembershipPeriod> {
   await lockMemberships(tx, userId)
-  const current = await tx.membership.findUnique({ where: { userId_kind: { userId, kind: grant.kind } }, select: { expiresAt: true } })
+  const where = { userId_kind: { userId, kind: grant.kind } }
+  const current = await tx.membership.findUnique({ where, select: { expiresAt: true, ...BENEFITS } })
   const from = current && current.expiresAt > now ? current.expiresAt : now
   const expiresAt = new Date(from.getTime() + grant.days * DAY_MS)
-  const benefits = {
+  const benefits: Benefits = {
     productId: grant.productId,
     planName: grant.planName,
-    expiresAt,
     dailyPoints: grant.dailyPoints ?? 0,
     discountPercent: grant.discountPercent ?? 0,
     dailyMessages: grant.dailyMessages ?? null,
   }
-  await tx.membership.upsert({ where: { userId_kind: { userId, kind: grant.kind } }, create: { userId, kind: grant.kind, ...benefits }, update: benefits })
-  return expiresAt
+  await tx.membership.upsert({ where, create: { userId, kind: grant.kind, expiresAt, ...benefits }, update: { expiresAt, ...benefits } })
+  return { from: from.toISOString(), to: expiresAt.toISOString(), replaced: current ? benefitsOf(current) : null }
 }
 
-/** Takes a refunded plan's days back (a refund of the order that gave them). */
-export async function shortenMembership(tx: Tx, userId: string, kind: MembershipKind, days: number): Promise<void> {
+/**
+ * A refund takes back what is still ahead of the order's own stretch (`period`), not its whole
+ * days: a plan that already ran out gives nothing back, and a plan stacked after it keeps its
+ * own days. When no plan came after it, the benefits it replaced come back. An order fulfilled
+ * before periods were kept counts as the membership's last stretch.
+ */
+export async function takeBackMembership(
+  tx: Tx,
+  userId: string,
+  kind: MembershipKind,
+  days: number,
+  period: MembershipPeriod | null,
+  now = new Date(),
+): Promise<MembershipUndo | null> {
   await lockMemberships(tx, userId)
-  const current = await tx.membership.findUnique({ where: { userId_kind: { userId, kind } }, select: { expiresAt: true } })
+  const where = { userId_kind: { userId, kind } }
+  const current = await tx.membership.findUnique({ where, select: { expiresAt: true, ...BENEFITS } })
+  if (!current) return null
+  const to = period ? new Date(period.to).getTime() : current.expiresAt.getTime()
+  const from = period ? new Date(period.from).getTime() : to - days * DAY_MS
+  const cutMs = Math.max(0, to - Math.max(now.getTime(), from))
+  const restore = period?.replaced && current.expiresAt.getTime() === to ? period.replaced : null
+  await tx.membership.update({ where, data: { expiresAt: new Date(current.expiresAt.getTime() - cutMs), ...restore } })
+  return { kind, cutMs, benefits: restore ? benefitsOf(current) : null }
+}
+
+/** Puts back what takeBackMembership took (the provider refused the refund). */
+export async function undoTakeBack(tx: Tx, userId: string, undo: MembershipUndo): Promise<void> {
+  await lockMemberships(tx, userId)
+  const where = { userId_kind: { userId, kind: undo.kind } }
+  const current = await tx.membership.findUnique({ where, select: { expiresAt: true } })
   if (!current) return
-  await tx.membership.update({ where: { userId_kind: { userId, kind } }, data: { expiresAt: new Date(current.expiresAt.getTime() - days * DAY_MS) } })
+  await tx.membership.update({ where, data: { expiresAt: new Date(current.expiresAt.getTime() + undo.cutMs), ...undo.benefits } })
+}
+
+function benefitsOf(row: Benefits): Benefits {
+  return {
+    productId: row.productId,
+    planName: row.planName,
+    dailyPoints: row.dailyPoints,
+    discountPercent: row.discountPercent,
+    dailyMessages: row.dailyMessages,
+  }
 }

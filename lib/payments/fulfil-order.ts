@@ -44,7 +44,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
   const grant = order.grant as OrderGrant
   await postGrant(tx, order.userId, grant, { sign: 1, kind: 'ORDER_CREDIT', prefix: `order:${order.id}`, note: order.subject })
   if (grant.days && grant.membership) {
-    await extendMembership(tx, order.userId, {
+    const period = await extendMembership(tx, order.userId, {
       kind: grant.membership,
       productId: order.productId,
       planName: grant.planName ?? order.subject,
@@ -53,6 +53,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
       discountPercent: grant.discountPercent,
       dailyMessages: grant.dailyMessages,
     })
+    await tx.order.update({ where: { id: order.id }, data: { membershipPeriod: period } })
   }
   if (grant.videoIds?.length) await grantVideos(tx, order.userId, order.id, grant.videoIds, grant.videoPrices)
   // The inviter's share (docs/PRODUCT.md §17), keyed by the order like everything above.

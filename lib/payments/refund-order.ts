@@ -5,7 +5,7 @@ import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { AppError, badRequest, notFound, serviceUnavailable } from '@/lib/http/app-error'
 import { postMovement } from '@/lib/ledger/post-movement'
-import { shortenMembership } from '@/lib/memberships/extend-membership'
+import { takeBackMembership, undoTakeBack, type MembershipPeriod, type MembershipUndo } from '@/lib/memberships/extend-membership'
 import { grantVideos, revokeVideos } from '@/lib/videos/video-purchases'
 import { giveBackCommission, takeBackCommission } from '@/lib/invites/commission'
 import { getOrderForAdmin } from './admin-orders'
@@ -23,6 +23,7 @@ type Refunding = {
   channel: 'WECHAT' | 'ALIPAY' | 'BALANCE'
   amount: number
   grant: OrderGrant
+  membershipPeriod: MembershipPeriod | null
   refundNo: string
 }
 
@@ -38,7 +39,7 @@ export async function refundOrder(actor: SessionUser, ip: string, orderId: strin
     const rows = await tx.$queryRaw<Omit<Refunding, 'refundNo'>[]>`
       UPDATE "Order" SET "refundNo" = ${refundNo}, "refundReason" = ${reason}, "updatedAt" = now()
       WHERE "id" = ${orderId} AND "status" = 'SUCCESS' AND "refundNo" IS NULL
-      RETURNING "id", "userId", "outTradeNo", "channel"::text AS "channel", "amount", "grant"`
+      RETURNING "id", "userId", "outTradeNo", "channel"::text AS "channel", "amount", "grant", "membershipPeriod"`
     const claimed = rows[0]
     if (!claimed) {
       const existing = await tx.order.findUnique({ where: { id: orderId }, select: { status: true, refundNo: true } })
@@ -46,7 +47,7 @@ export async function refundOrder(actor: SessionUser, ip: string, orderId: strin
       throw badRequest(existing.refundNo ? '该订单已退款或正在退款' : '只有支付成功的订单可以退款')
     }
     const refunding = { ...claimed, refundNo }
-    await takeBack(tx, refunding)
+    const membership = await takeBack(tx, refunding)
     await tx.chargeRecord.updateMany({ where: { orderId }, data: { status: 'CANCELED', note: `已退款：${reason}` } })
     await recordAudit(tx, actor, ip, {
       action: 'order.refund',
@@ -56,13 +57,13 @@ export async function refundOrder(actor: SessionUser, ip: string, orderId: strin
       after: { refundNo, amount: claimed.amount },
       reason,
     })
-    return refunding
+    return { ...refunding, membership }
   })
 
   try {
     await refundAtProvider(order, reason)
   } catch (error) {
-    await giveBack(order)
+    await giveBack(order, order.membership)
     throw error instanceof AppError ? error : serviceUnavailable('支付平台退款失败，请稍后再试')
   }
   await db().order.update({ where: { id: orderId }, data: { refundedAt: new Date() } })
@@ -71,7 +72,8 @@ export async function refundOrder(actor: SessionUser, ip: string, orderId: strin
 
 const SPENT = '用户已使用了本订单获得的积分或余额，无法全额退款'
 
-async function takeBack(tx: Tx, order: Refunding): Promise<void> {
+/** Takes back what the order gave; answers what it did to the membership, for giveBack. */
+async function takeBack(tx: Tx, order: Refunding): Promise<MembershipUndo | null> {
   const prefix = `order:${order.id}:refund:${order.refundNo}`
   const g = order.grant
   try {
@@ -80,7 +82,7 @@ async function takeBack(tx: Tx, order: Refunding): Promise<void> {
     if (error instanceof AppError && (error.code === 'INSUFFICIENT_POINTS' || error.code === 'BAD_REQUEST')) throw badRequest(SPENT)
     throw error
   }
-  if (g.days && g.membership) await shortenMembership(tx, order.userId, g.membership, g.days)
+  const membership = g.days && g.membership ? await takeBackMembership(tx, order.userId, g.membership, g.days, order.membershipPeriod) : null
   if (g.videoIds?.length) await revokeVideos(tx, order.id)
   // The inviter's commission, when they still hold it (otherwise the record notes it was kept).
   await takeBackCommission(tx, order.id, order.refundNo)
@@ -94,14 +96,15 @@ async function takeBack(tx: Tx, order: Refunding): Promise<void> {
       reference: `${prefix}:pay`,
       note: '订单退款',
     })
+  return membership
 }
 
 /** The provider refused: the credit returns and the order is no longer marked as refunding. */
-async function giveBack(order: Refunding): Promise<void> {
+async function giveBack(order: Refunding, membership: MembershipUndo | null): Promise<void> {
   const g = order.grant
   await db().$transaction(async (tx) => {
     await postGrant(tx, order.userId, g, { sign: 1, kind: 'ORDER_REFUND', prefix: `order:${order.id}:refund-undo:${order.refundNo}`, note: '退款失败，退回' })
-    if (g.days && g.membership) await shortenMembership(tx, order.userId, g.membership, -g.days)
+    if (membership) await undoTakeBack(tx, order.userId, membership)
     if (g.videoIds?.length) await grantVideos(tx, order.userId, order.id, g.videoIds, g.videoPrices)
     await giveBackCommission(tx, order.id, order.refundNo)
     await tx.chargeRecord.updateMany({ where: { orderId: order.id }, data: { status: 'SUCCESS', note: '退款失败' } })

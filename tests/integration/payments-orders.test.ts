@@ -274,7 +274,7 @@ describe('memberships settled at once', () => {
     release()
     await Promise.all([first, second])
     const row = await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })
-    expect(row.expiresAt.getTime() - start.getTime()).toBe(60 * 86_400_000)
+    expect(row.expiresAt.getTime() - new Date(start.to).getTime()).toBe(60 * 86_400_000)
   })
 })
 
@@ -359,6 +359,62 @@ describe('refunds', () => {
       refundNo: null,
       refundedAt: null,
     })
+  })
+
+  it("a membership order's refund takes back only what is still ahead of its own days, and the plan it replaced comes back", async () => {
+    const membership = (userId: string) => db().membership.findUniqueOrThrow({ where: { userId_kind: { userId, kind: 'IMAGE' } } })
+    const near = (date: Date, days: number) => expect(Math.abs(date.getTime() - (Date.now() + days * 86_400_000))).toBeLessThan(60_000)
+    const refundOf = async (id: string) => expectOk(await callRoute(refund.POST, { token: admin.token, params: { id }, body: { reason: '退款' } }))
+
+    // A plan that ran out in the past, then a new one: refunding the old one leaves the new one's 30 days.
+    const user = await createUser({ balance: 10_000 })
+    const old = await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const day = 86_400_000
+    const lapsed = { from: new Date(Date.now() - 60 * day).toISOString(), to: new Date(Date.now() - 30 * day).toISOString() }
+    const replaced = null
+    await db().order.update({ where: { id: old.order.id }, data: { membershipPeriod: { ...lapsed, replaced } } })
+    await db().membership.update({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } }, data: { expiresAt: new Date(lapsed.to) } })
+    await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    await refundOf(old.order.id)
+    near((await membership(user.id)).expiresAt, 30)
+
+    // A week's plan with more benefits bought on top of the month's, then refunded: the month's plan and end come back.
+    const week = await createProductRow({ type: 'MEMBERSHIP', price: 1000, days: 7, dailyPoints: 100, discountPercent: 50, name: '周卡' })
+    const member = await createUser({ balance: 10_000 })
+    await placeOrder(member.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const extra = await placeOrder(member.token, { productId: week.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    expect(await membership(member.id)).toMatchObject({ planName: '周卡', discountPercent: 50, dailyPoints: 100 })
+    near((await membership(member.id)).expiresAt, 37)
+    await refundOf(extra.order.id)
+    const after = await membership(member.id)
+    expect(after).toMatchObject({ planName: '月卡', discountPercent: 20, dailyPoints: 20, productId: plan.id })
+    near(after.expiresAt, 30)
+
+    // The month's plan refunded while the week's is stacked after it: the week's 7 days stay, from now.
+    const stacked = await createUser({ balance: 10_000 })
+    const month = await placeOrder(stacked.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    await placeOrder(stacked.token, { productId: week.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    await refundOf(month.order.id)
+    expect(await membership(stacked.id)).toMatchObject({ planName: '周卡', discountPercent: 50 })
+    near((await membership(stacked.id)).expiresAt, 7)
+  })
+
+  it("WeChat refusing a membership order's refund puts its days and benefits back", async () => {
+    const week = await createProductRow({ type: 'MEMBERSHIP', price: 900, days: 7, discountPercent: 40, name: '周卡二' })
+    const buyer = await createUser({ balance: 10_000 })
+    await placeOrder(buyer.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const paid = await placeOrder(buyer.token, { productId: week.id, type: 'MEMBERSHIP', channel: 'WECHAT' })
+    await world.wechat.pay(paid.order.outTradeNo)
+    const before = await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: buyer.id, kind: 'IMAGE' } } })
+    world.wechat.failAll({ status: 500, code: 'SYSTEM_ERROR', message: '系统繁忙' })
+    try {
+      expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: paid.order.id }, body: { reason: '退款' } }), 503, /微信支付退款失败/)
+    } finally {
+      world.wechat.failAll(null)
+    }
+    expect(await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: buyer.id, kind: 'IMAGE' } } })).toEqual(
+      expect.objectContaining({ expiresAt: before.expiresAt, planName: '周卡二', discountPercent: 40 }),
+    )
   })
 
   it('a MANAGER may look but not refund or mark paid', async () => {
