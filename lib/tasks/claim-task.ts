@@ -6,7 +6,11 @@ import { env } from '@/lib/env'
 export function leaseMs(): number {
   return env().WORKER_LEASE_SECONDS * 1000
 }
-/** Once started, a task has this long to finish (unless its model says otherwise). */
+/**
+ * Once started, a picture task has this long to finish. A clip keeps the deadline its model set
+ * at submit (deadlineMinutes, up to 180): providers render for longer, and a clip stopped by our
+ * deadline runs on, and is billed, at the provider.
+ */
 export const RUN_TIMEOUT_MS = 10 * 60_000
 /** Backends looked at per claim, least busy first. */
 const CANDIDATES = 8
@@ -169,7 +173,8 @@ export async function claimOnBackend(candidate: Candidate, workerId: string, opt
       UPDATE "Task" SET
         "modelId" = ${candidate.id}, "stage" = 'SUBMITTING', "leaseOwner" = ${workerId}, "leaseExpiresAt" = now() + ${`${leaseMs()} milliseconds`}::interval,
         "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", now()),
-        "deadlineAt" = LEAST("deadlineAt", now() + ${`${RUN_TIMEOUT_MS} milliseconds`}::interval)
+        "deadlineAt" = CASE WHEN "Task"."type" IN ('VIDEO_TEXT2VIDEO', 'VIDEO_IMG2VIDEO') THEN "Task"."deadlineAt"
+          ELSE LEAST("Task"."deadlineAt", now() + ${`${RUN_TIMEOUT_MS} milliseconds`}::interval) END
       FROM chosen WHERE "Task"."id" = chosen."id"
       RETURNING "Task"."id", "Task"."upstreamId", "Task"."attempts", "Task"."probeBeforeSubmit"`
     return rows[0] ?? null

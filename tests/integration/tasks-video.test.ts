@@ -2,7 +2,8 @@
 // stored, labelled MP4 and a poster (served with ranges); priced per clip and per second;
 // a provider failure refunds once; a refusal fails at once with the provider's message;
 // cancel reaches the provider; a worker dying after the provider accepted never resubmits;
-// the model’s deadline; a user’s own result as first frame; the demo renderer.
+// the model’s deadline, kept when the task starts (a picture’s is cut to 10 minutes); a
+// user’s own result as first frame; the demo renderer.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -16,7 +17,7 @@ import { db } from '@/lib/db'
 import { isMp4 } from '@/lib/generation/backends/video-follow'
 import { probeVideo, readVideoLabel } from '@/lib/generation/video-file'
 import { putFile, readStoredFile } from '@/lib/storage/storage'
-import { claimTask } from '@/lib/tasks/claim-task'
+import { claimTask, RUN_TIMEOUT_MS } from '@/lib/tasks/claim-task'
 import { runTask } from '@/lib/tasks/run-task'
 import { sweepTasks } from '@/lib/tasks/sweep-tasks'
 import { startFakeArk, type FakeArk } from '../fakes/ark-video'
@@ -267,6 +268,10 @@ describe('video tasks', () => {
     expect(Math.round((created.deadlineAt.getTime() - created.createdAt.getTime()) / 60_000)).toBe(45)
     const before = ark.requests('/api/v3/contents/generations/tasks', 'POST').length
     const claimed = (await claimTask('w-video-dies'))!
+    // The start does not cut the model's deadline to the 10 minutes a picture gets.
+    const started = await task(id)
+    expect(started.startedAt).not.toBeNull()
+    expect(Math.round((started.deadlineAt.getTime() - started.createdAt.getTime()) / 60_000)).toBe(45)
     const dying = new AbortController()
     const first = runTask(claimed, 'w-video-dies', dying.signal)
     await expect.poll(async () => (await task(id)).upstreamId, { timeout: 5_000 }).toMatch(/^cgt-/)
@@ -280,6 +285,24 @@ describe('video tasks', () => {
     expect(await task(id)).toMatchObject({ status: 'SUCCESS' })
     expect(ark.requests('/api/v3/contents/generations/tasks', 'POST').length - before).toBe(1)
     expect(await points(user.id)).toBe(100 - 20)
+  })
+
+  it('a picture task still has 10 minutes from its start (RUN_TIMEOUT_MS), within its 30 from submission', async () => {
+    const model = await createModel({ name: 'picture-deadline' })
+    const user = await createUser({ points: 100 })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: '雪山', width: 256, height: 256, count: 1 } },
+    })
+    const id = (res.body.data as { id: string }).id
+    const created = await task(id)
+    expect(Math.round((created.deadlineAt.getTime() - created.createdAt.getTime()) / 60_000)).toBe(30)
+    const claimed = (await claimTask('w-picture'))!
+    expect(claimed.id).toBe(id)
+    const started = await task(id)
+    expect(Math.round((started.deadlineAt.getTime() - started.startedAt!.getTime()) / 60_000)).toBe(RUN_TIMEOUT_MS / 60_000)
+    await runTask(claimed, 'w-picture', new AbortController().signal)
+    expect(await task(id)).toMatchObject({ status: 'SUCCESS' })
   })
 
   it('the demo renderer makes a labelled clip out of the box', async () => {
