@@ -148,12 +148,21 @@ export async function updateVideo(actor: SessionUser, ip: string, id: string, pa
   })
 }
 
-/** A bought item is only unpublished (its buyers keep it); one nobody bought is deleted. */
+/**
+ * A bought item is only unpublished (its buyers keep it), and so is one any order names: a
+ * pending order, or one closed and paid late or confirmed by an admin, is still fulfilled with
+ * it, and a purchase of a deleted item would fail that settlement for good (the money taken,
+ * nothing given). One nobody bought or ordered is deleted.
+ */
 export async function deleteVideo(actor: SessionUser, ip: string, id: string): Promise<{ deleted: boolean }> {
   return db().$transaction(async (tx) => {
     const video = await tx.video.findUnique({ where: { id }, select: { id: true, title: true, _count: { select: { purchases: true } } } })
     if (!video) throw notFound('视频不存在')
-    const deleted = video._count.purchases === 0
+    const ordered = await tx.order.findFirst({
+      where: { type: { in: ['BUY_VIDEO_MATERIAL', 'BATCH_BUY_VIDEO_MATERIAL'] }, grant: { path: ['videoIds'], array_contains: [id] } },
+      select: { id: true },
+    })
+    const deleted = video._count.purchases === 0 && !ordered
     if (deleted) await tx.video.delete({ where: { id } })
     else await tx.video.update({ where: { id }, data: { published: false } })
     await recordAudit(tx, actor, ip, {

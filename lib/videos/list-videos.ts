@@ -44,11 +44,15 @@ export async function listVideos(user: SessionUser | null, q: TVideoListQuery): 
   }
 }
 
-/** One published item; a signed player link when the caller may watch the original. */
+/**
+ * One published item, or an unpublished one the caller bought (buyers keep their items, 已购 opens
+ * them); a signed player link when the caller may watch the original.
+ */
 export async function getVideo(user: SessionUser | null, id: string): Promise<VideoDetail> {
-  const v = await db().video.findFirst({ where: { id, published: true }, select: VIDEO_ROW })
-  if (!v) throw notFound('视频不存在或已下架')
-  const bought = user && v.kind === 'PAID' ? (await boughtAmong(user.id, [v.id])).has(v.id) : undefined
+  const v = await db().video.findUnique({ where: { id }, select: VIDEO_ROW })
+  const owned = user && v && (v.kind === 'PAID' || !v.published) ? (await boughtAmong(user.id, [id])).has(id) : false
+  if (!v || (!v.published && !owned)) throw notFound('视频不存在或已下架')
+  const bought = user && v.kind === 'PAID' ? owned : undefined
   const mayWatch = user !== null && (v.kind === 'FREE' || bought === true)
   return {
     ...toListItem(v, bought),

@@ -1,4 +1,4 @@
-import { z } from '@/lib/zod'
+import { updateSchemaOf, z } from '@/lib/zod'
 
 /** Shared shapes of the video material API (docs/PRODUCT.md §18). */
 export const VIDEO_KINDS = ['free', 'paid'] as const
@@ -17,30 +17,30 @@ export type TVideoListQuery = z.infer<typeof ZVideoListQuery>
 const boolText = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
 
 /** The fields of POST /api/admin/videos (multipart) and PATCH /api/admin/videos/{id} (JSON). */
+const tagsText = z.string().max(300, '标签太长')
+/** 标签 as typed (comma-separated, either comma): up to 20, each once. */
+const tagList = (text: string) =>
+  [
+    ...new Set(
+      text
+        .split(/[,，]/)
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ].slice(0, 20)
+
 export const ZVideoFields = z.object({
   title: z.string().trim().min(1, '请填写标题').max(100, '标题最多 100 个字符'),
   description: z.string().trim().max(2000, '描述最多 2000 个字符').default(''),
-  tags: z
-    .string()
-    .max(300, '标签太长')
-    .default('')
-    .transform((v) =>
-      [
-        ...new Set(
-          v
-            .split(/[,，]/)
-            .map((t) => t.trim())
-            .filter(Boolean),
-        ),
-      ].slice(0, 20),
-    ),
+  tags: tagsText.default('').transform(tagList),
   price: z.coerce.number({ error: '价格须为整数（分）' }).int('价格须为整数（分）').min(0, '价格不能为负').max(100_000_000, '价格过高').default(0),
   kind: z.enum(VIDEO_KINDS, { error: '类型只能是 free 或 paid' }),
   published: boolText.default(false),
 })
 export type TVideoFields = z.infer<typeof ZVideoFields>
 
-export const ZVideoPatch = ZVideoFields.partial()
+/** Only what it names: the 上架 switch sends `published` alone and must not reset the price, description or tags. */
+export const ZVideoPatch = updateSchemaOf(ZVideoFields.extend({ tags: tagsText.transform(tagList) }))
 export type TVideoPatch = z.infer<typeof ZVideoPatch>
 
 /** POST /api/admin/videos/uploads: start a chunked upload of `size` bytes. */

@@ -322,6 +322,74 @@ describe('the originals', () => {
   })
 })
 
+describe('the operator takes items down', () => {
+  const paidItem = async (title: string) => expectOk(await createVideo(formOf({ title, kind: 'paid', price: '200', published: 'true' }, clip))).id as string
+  const remove = (id: string) => callRoute(adminVideo.DELETE, { method: 'DELETE', token: admin.token, params: { id } })
+
+  it('an item taken down after its purchase still opens for them, with its player and download; for anyone else it is gone', async () => {
+    const id = await paidItem('下架前已购')
+    const buyer = await createUser({ balance: 1000 })
+    const other = await createUser()
+    await placeOrder(buyer.token, { type: 'BUY_VIDEO_MATERIAL', videoIds: [id], channel: 'BALANCE' })
+    expect(expectOk(await remove(id))).toEqual({ deleted: false })
+
+    expect(expectOk(await callRoute(mine.GET, { token: buyer.token })).list.map((v: { id: string }) => v.id)).toEqual([id])
+    const seen = expectOk(await callRoute(videoById.GET, { token: buyer.token, params: { id } }))
+    expect(seen).toMatchObject({ id, bought: true })
+    expect((await follow(seen.playUrl)).status).toBe(200)
+    expect((await follow(seen.downloadUrl)).status).toBe(200)
+    expectFail(await callRoute(videoById.GET, { token: other.token, params: { id } }), 404, /已下架/)
+    expectFail(await callRoute(videoById.GET, { params: { id } }), 404, /已下架/)
+    expect(JSON.stringify(expectOk(await callRoute(videos.GET, { token: buyer.token })).list)).not.toContain(id)
+  })
+
+  it('删除 only unpublishes an item a pending order names, so paying that order still grants it', async () => {
+    const id = await paidItem('待支付时删除')
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { type: 'BUY_VIDEO_MATERIAL', videoIds: [id], channel: 'WECHAT', tradeType: 'NATIVE' })
+    expect(order.status).toBe('PENDING')
+    expect(expectOk(await remove(id))).toEqual({ deleted: false })
+    expect(await db().video.findUnique({ where: { id }, select: { published: true } })).toEqual({ published: false })
+
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    expect((await post(world.wechat.notificationFor(order.outTradeNo))).status).toBe(204)
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).toEqual({ status: 'SUCCESS' })
+    expect(await db().videoPurchase.count({ where: { userId: user.id, videoId: id } })).toBe(1)
+  })
+
+  it('so does an order already closed (money may still arrive after the close); an item nobody ordered is deleted', async () => {
+    const id = await paidItem('关单后删除')
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { type: 'BUY_VIDEO_MATERIAL', videoIds: [id], channel: 'WECHAT', tradeType: 'NATIVE' })
+    await db().order.update({ where: { id: order.id }, data: { status: 'CANCELED', closedAt: new Date() } })
+    expect(expectOk(await remove(id))).toEqual({ deleted: false })
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    expect((await post(world.wechat.notificationFor(order.outTradeNo))).status).toBe(204)
+    expect(await db().videoPurchase.count({ where: { userId: user.id, videoId: id } })).toBe(1)
+
+    const unordered = await paidItem('无人下单')
+    expect(expectOk(await remove(unordered))).toEqual({ deleted: true })
+    expect(await db().video.count({ where: { id: unordered } })).toBe(0)
+  })
+})
+
+describe('the operator edits items', () => {
+  it('the 上架 switch changes only 上架: a paid item keeps its price, description and tags', async () => {
+    const made = expectOk(
+      await createVideo(formOf({ title: '开关', description: '海边日落', tags: '海边,日落', kind: 'paid', price: '400', published: 'true' }, clip)),
+    )
+    const patch = (body: object) => callRoute(adminVideo.PATCH, { method: 'PATCH', token: admin.token, params: { id: made.id }, body })
+    expect(expectOk(await patch({ published: false }))).toMatchObject({ published: false, price: 400, kind: 'paid' })
+    expect(expectOk(await patch({ published: true }))).toMatchObject({ published: true, price: 400 })
+    expect(await db().video.findUniqueOrThrow({ where: { id: made.id }, select: { description: true, tags: true } })).toEqual({
+      description: '海边日落',
+      tags: ['海边', '日落'],
+    })
+    expect(expectOk(await patch({ tags: '日落，海边，日落' }))).toMatchObject({ price: 400 })
+    expect((await db().video.findUniqueOrThrow({ where: { id: made.id } })).tags).toEqual(['日落', '海边'])
+  })
+})
+
 describe('abandoned uploads', () => {
   it('are pruned after a day with their part files', async () => {
     const started = expectOk(await callRoute(uploads.POST, { token: admin.token, body: { size: 100 } }))
