@@ -1,5 +1,6 @@
 import 'server-only'
-import { db } from '@/lib/db'
+import { db, type Tx } from '@/lib/db'
+import { conflict } from '@/lib/http/app-error'
 import { AlreadyBookedError, postMovement } from '@/lib/ledger/post-movement'
 
 export const SWEEP_CHAT_ANSWERS_JOB = 'sweep-chat-answers'
@@ -22,6 +23,17 @@ export async function dropAnswer(answer: { id: string; userId: string; points: n
     }
     return (await tx.user.findUniqueOrThrow({ where: { id: answer.userId }, select: { points: true } })).points
   })
+}
+
+/**
+ * Deleting an answer row that is being generated (no text yet, not swept) would keep its charge:
+ * dropAnswer refunds only a row it deletes itself. So a conversation's delete and a `replaceFrom`
+ * send lock the conversation, then refuse (409) while it has one; a send's new answer row waits
+ * for that lock (its foreign key), so none starts in between.
+ */
+export async function refuseWhileAnswering(tx: Tx, conversationId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM "ChatConversation" WHERE "id" = ${conversationId} FOR UPDATE`
+  if (await tx.chatMessage.count({ where: { conversationId, role: 'ASSISTANT', content: '' } })) throw conflict('回答生成中，请稍后再试')
 }
 
 /** The worker's job: answers a crashed web process left without text are refunded like failed ones. */

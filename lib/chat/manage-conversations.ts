@@ -6,6 +6,7 @@ import { readRows } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { JsonList, jsonList } from '@/lib/http/json-list'
+import { refuseWhileAnswering } from './drop-answer'
 import type { ChatMessageView, ChatModelView, ConversationView, TConversationCreate, TConversationUpdate } from './schemas'
 
 export const CONVERSATION_NOT_FOUND = '对话不存在'
@@ -84,8 +85,11 @@ export async function updateConversation(userId: string, id: string, input: TCon
 }
 
 export async function deleteConversation(userId: string, id: string): Promise<null> {
-  const { count } = await db().chatConversation.deleteMany({ where: { id, userId } })
-  if (!count) throw notFound(CONVERSATION_NOT_FOUND)
+  await ownConversation(userId, id)
+  await db().$transaction(async (tx) => {
+    await refuseWhileAnswering(tx, id)
+    await tx.chatConversation.deleteMany({ where: { id, userId } })
+  })
   return null
 }
 

@@ -8,7 +8,16 @@ export type UpstreamMessage =
   | { role: 'system' | 'assistant'; content: string }
   | { role: 'user'; content: string | Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }> }
 
-export type UpstreamCall = { endpoint: string; key: string | null; model: string; messages: UpstreamMessage[]; signal: AbortSignal; maxTokens?: number }
+export type UpstreamCall = {
+  endpoint: string
+  key: string | null
+  model: string
+  messages: UpstreamMessage[]
+  signal: AbortSignal
+  maxTokens?: number
+  /** Called on every read from the upstream, text or not (reasoning, `: keep-alive`): it is alive. */
+  onData?: () => void
+}
 
 /** Why an upstream answer failed, in words for the user (the status and the server's own message stay in the log). */
 export class UpstreamError extends Error {
@@ -85,6 +94,7 @@ export async function* streamChat(call: UpstreamCall): AsyncGenerator<string, vo
         throw new UpstreamError('模型接口连接中断', String(error))
       }
       if (next.done) break
+      call.onData?.()
       parser.feed(next.value)
       while (pieces.length) yield pieces.shift()!
       if (broken) throw broken

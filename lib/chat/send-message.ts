@@ -7,14 +7,14 @@ import { bannedWordIn } from '@/lib/site-config/banned-words'
 import { readStoredFile } from '@/lib/storage/storage'
 import type { ChatPayment } from '@/lib/generated/prisma/enums'
 import { openChatSecret } from './chat-secret'
-import { dropAnswer } from './drop-answer'
+import { dropAnswer, refuseWhileAnswering } from './drop-answer'
 import { beijingDayStart } from './chat-rules'
 import { CONVERSATION_NOT_FOUND, DEFAULT_TITLE, MESSAGE_SELECT, MODEL_UNAVAILABLE, toMessageView } from './manage-conversations'
 import { streamChat, UpstreamError, type UpstreamMessage } from './openai-chat'
 import type { TSendMessage } from './schemas'
 
-/** No piece of the answer for this long: the upstream is given up on. */
-const IDLE_LIMIT_MS = 90_000
+/** Nothing at all from the upstream for this long: it is given up on. An object so tests can shorten it. */
+export const chatStreamLimits = { idleMs: 90_000 }
 const EMPTY_ANSWER = '模型没有返回内容，本条消息未扣费，请重试'
 
 type Prepared = {
@@ -90,6 +90,7 @@ async function prepare(userId: string, conversationId: string, input: TSendMessa
   return db().$transaction(async (tx) => {
     let asked = new Date()
     if (input.replaceFrom) {
+      await refuseWhileAnswering(tx, conversationId)
       const from = await tx.chatMessage.findFirst({ where: { id: input.replaceFrom, conversationId, role: 'USER' }, select: { createdAt: true } })
       if (!from) throw notFound('要重新发送的消息不存在')
       await tx.chatMessage.deleteMany({ where: { conversationId, createdAt: { gte: from.createdAt } } })
@@ -171,11 +172,14 @@ export const SSE_HEADERS = {
 export async function sendMessage(userId: string, conversationId: string, input: TSendMessage, requestSignal?: AbortSignal): Promise<Response> {
   const prepared = await prepare(userId, conversationId, input)
   const stop = new AbortController()
-  requestSignal?.addEventListener('abort', () => stop.abort(new Error('client went away')), { once: true })
+  const clientGone = () => stop.abort(new Error('client went away'))
+  // A client that left while prepare ran: its signal is already aborted and will not fire again.
+  if (requestSignal?.aborted) clientGone()
+  else requestSignal?.addEventListener('abort', clientGone, { once: true })
   let idle: NodeJS.Timeout | undefined
   const resetIdle = () => {
     clearTimeout(idle)
-    idle = setTimeout(() => stop.abort(new UpstreamError('模型接口长时间没有响应', 'idle timeout')), IDLE_LIMIT_MS)
+    idle = setTimeout(() => stop.abort(new UpstreamError('模型接口长时间没有响应', 'idle timeout')), chatStreamLimits.idleMs)
   }
 
   const body = new ReadableStream<Uint8Array>({
@@ -192,9 +196,8 @@ export async function sendMessage(userId: string, conversationId: string, input:
       let failure: string | null = null
       resetIdle()
       try {
-        for await (const piece of streamChat({ ...prepared.upstream, signal: stop.signal })) {
+        for await (const piece of streamChat({ ...prepared.upstream, signal: stop.signal, onData: resetIdle })) {
           content += piece
-          resetIdle()
           send('delta', { content: piece })
         }
       } catch (error) {
@@ -222,9 +225,7 @@ export async function sendMessage(userId: string, conversationId: string, input:
         // already closed by the client going away
       }
     },
-    cancel() {
-      stop.abort(new Error('client went away'))
-    },
+    cancel: clientGone,
   })
   return new Response(body, { status: 200, headers: SSE_HEADERS })
 }

@@ -54,6 +54,10 @@ export type StreamBehaviour =
   | 'malformed'
   /** Two pieces, then a chunk that is not JSON. */
   | 'malformed-later'
+  /** A thinking model: `reasoning_content` chunks, then `: keep-alive` comments, 6 of each a `delayMs` apart, then the answer. */
+  | 'reasoning'
+  /** The headers, then nothing until the client goes away. */
+  | 'hold'
 
 export type FakeChatStream = Awaited<ReturnType<typeof startFakeChatStream>>
 
@@ -80,7 +84,7 @@ export function pieces(text: string, size = 4): string[] {
  * `stream: true` answers in the real server-sent-event format (docs/PROTOCOLS.md §13):
  * `data: {"choices":[{"delta":{"content":"..."}}]}` chunks, a chunk with finish_reason,
  * then `data: [DONE]`. The answer comes from `answer(lastUserText)`; behaviours cover a slow
- * model, a cut-off stream, 429, 500 and a malformed chunk.
+ * model, a thinking one, one that never answers, a cut-off stream, 429, 500 and a malformed chunk.
  */
 export async function startFakeChatStream(options: { key?: string; answer?: (text: string) => string; delayMs?: number } = {}) {
   const key = options.key ?? 'sk-chat'
@@ -107,11 +111,17 @@ export async function startFakeChatStream(options: { key?: string; answer?: (tex
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body?.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' })
     res.flushHeaders()
-    const delay = behaviour === 'slow' ? (options.delayMs ?? 150) : 5
+    const delay = behaviour === 'slow' || behaviour === 'reasoning' ? (options.delayMs ?? 150) : 5
     const wait = () => new Promise((resolve) => setTimeout(resolve, delay))
     if (behaviour === 'cutoff-before') return res.destroy()
     if (behaviour === 'malformed') return res.end('data: {"choices":[{"delta":{"content":\n\n')
+    if (behaviour === 'hold') return new Promise((resolve) => res.on('close', resolve))
     res.write(chunk({ role: 'assistant', content: '' }))
+    for (let i = 0; behaviour === 'reasoning' && i < 12; i++) {
+      if (res.destroyed) return
+      res.write(i < 6 ? chunk({ reasoning_content: `思考${i}` }) : ': keep-alive\n\n')
+      await wait()
+    }
     const parts = pieces(answer(lastUserText(body)))
     for (const [i, part] of parts.entries()) {
       if (res.destroyed) return

@@ -2,7 +2,7 @@
 // answers stream and are stored, a failure before the first token refunds, a cut-off answer keeps
 // what arrived, the chat membership pays instead of points, and conversations are private.
 import { createParser } from 'eventsource-parser'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as chatModelRoute from '@/app/api/admin/chat-models/[id]/route'
 import * as chatModelTestRoute from '@/app/api/admin/chat-models/[id]/test/route'
 import * as chatModelsAdminRoute from '@/app/api/admin/chat-models/route'
@@ -14,6 +14,7 @@ import * as chatModelsRoute from '@/app/api/chat/models/route'
 import { openChatSecret } from '@/lib/chat/chat-secret'
 import { listChatModels, listConversations, listMessages } from '@/lib/chat/manage-conversations'
 import { sweepChatAnswers } from '@/lib/chat/drop-answer'
+import { chatStreamLimits, sendMessage } from '@/lib/chat/send-message'
 import { createUpload } from '@/lib/uploads/create-upload'
 import { db } from '@/lib/db'
 import { postMovement } from '@/lib/ledger/post-movement'
@@ -61,10 +62,14 @@ async function send(
 ): Promise<{ status: number; events: Event[]; json?: any; headers: Headers }> {
   const res = await rawCall(messagesRoute.POST, { method: 'POST', token, params: { id: conversationId }, body })
   if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return { status: res.status, events: [], json: await res.json(), headers: res.headers }
+  return { status: res.status, events: await eventsOf(res), headers: res.headers }
+}
+
+async function eventsOf(res: Response): Promise<Event[]> {
   const events: Event[] = []
   const parser = createParser({ onEvent: (e) => events.push({ event: e.event ?? 'message', data: JSON.parse(e.data) }) })
   parser.feed(await res.text())
-  return { status: res.status, events, headers: res.headers }
+  return events
 }
 
 async function conversationFor(token: string) {
@@ -73,6 +78,8 @@ async function conversationFor(token: string) {
 
 const pointsOf = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).points
 const messagesOf = (conversationId: string) => db().chatMessage.findMany({ where: { conversationId }, orderBy: { createdAt: 'asc' } })
+const chatLedger = async (userId: string) =>
+  (await db().ledgerEntry.findMany({ where: { userId, kind: { in: ['CHAT_CHARGE', 'CHAT_REFUND'] } }, orderBy: { id: 'asc' } })).map((e) => [e.kind, e.amount])
 
 describe('chat models in the console', () => {
   it('keeps the key write-only and sealed, and only an ADMIN may manage them', async () => {
@@ -253,6 +260,66 @@ describe('a message', () => {
       expect(stored.at(-1)).toMatchObject({ role: 'ASSISTANT', content: arrived, incomplete: true, points: PRICE })
       expect(await pointsOf(user.id)).toBe(10 - PRICE)
     }
+  })
+})
+
+describe('stopping, thinking and deleting', () => {
+  it('an answer stopped before the response starts is refunded and not stored, though nobody reads the stream', async () => {
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    const before = fake.calls.length
+    // The client left while prepare ran: the request's signal is already aborted.
+    await sendMessage(user.id, id, { content: '你好' }, AbortSignal.abort())
+    await vi.waitFor(async () => expect(await db().chatMessage.count({ where: { conversationId: id, role: 'ASSISTANT', content: '' } })).toBe(0), {
+      timeout: 5000,
+    })
+    expect((await messagesOf(id)).map((m) => m.role)).toEqual(['USER'])
+    expect(await pointsOf(user.id)).toBe(10)
+    expect(await chatLedger(user.id)).toEqual([
+      ['CHAT_CHARGE', -PRICE],
+      ['CHAT_REFUND', PRICE],
+    ])
+    expect(fake.calls.length).toBe(before)
+  })
+
+  it('a model thinking past the idle limit is not cut off: reasoning and keep-alive comments show it is alive', async () => {
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    fake.set('reasoning') // 6 reasoning chunks, then 6 keep-alives, 150 ms apart: 1.8 s before the first text
+    const saved = chatStreamLimits.idleMs
+    chatStreamLimits.idleMs = 500
+    try {
+      const res = await send(user.token, id, { content: '你好' })
+      expect(res.events.at(-1)).toMatchObject({
+        event: 'done',
+        data: { message: { content: '你说的是：你好。这是一个**测试回答**。', incomplete: false }, points: 10 - PRICE },
+      })
+    } finally {
+      chatStreamLimits.idleMs = saved
+    }
+  })
+
+  it('refuses to delete a conversation or replace its messages while an answer is being generated', async () => {
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    fake.set('hold')
+    const client = new AbortController()
+    const res = await sendMessage(user.id, id, { content: '你好' }, client.signal)
+    const [question] = await messagesOf(id)
+    const busy = '回答生成中，请稍后再试'
+    expectFail(await callRoute(conversationRoute.DELETE, { method: 'DELETE', token: user.token, params: { id } }), 409, busy)
+    const replaced = await send(user.token, id, { content: '改过了', replaceFrom: question!.id })
+    expect([replaced.status, replaced.json?.errMessage]).toEqual([409, busy])
+    expect((await messagesOf(id)).map((m) => m.role)).toEqual(['USER', 'ASSISTANT'])
+
+    client.abort()
+    expect((await eventsOf(res)).at(-1)).toMatchObject({ event: 'error', data: { points: 10 } })
+    expectOk(await callRoute(conversationRoute.DELETE, { method: 'DELETE', token: user.token, params: { id } }))
+    expect(await pointsOf(user.id)).toBe(10)
+    expect(await chatLedger(user.id)).toEqual([
+      ['CHAT_CHARGE', -PRICE],
+      ['CHAT_REFUND', PRICE],
+    ])
   })
 })
 
