@@ -6,6 +6,7 @@ import { useProfile } from '@/lib/api-client/resources/profile'
 import { Select } from '@/components/ui/field'
 import { useModels } from '@/lib/api-client/resources/models'
 import { modelsFor } from './use-catalog'
+import { useMemberCost } from './use-member-cost'
 
 /** The model picker for a task type, and what the submission will cost against the user's points. */
 export function ModelAndPrice({
@@ -25,6 +26,8 @@ export function ModelAndPrice({
   const { profile } = useProfile()
   const options = modelsFor(models, taskType)
   const chosen = options.find((m) => m.id === modelId) ?? options[0]
+  const fullCost = (pricePerImage ?? chosen?.prices[taskType] ?? 0) * count
+  const { cost, discounted } = useMemberCost(fullCost)
 
   useEffect(() => {
     if (chosen && chosen.id !== modelId) onModelChange(chosen.id)
@@ -32,7 +35,6 @@ export function ModelAndPrice({
 
   if (isLoading) return null
   if (!chosen) return <p className="rounded-lg bg-amber-500/10 px-3 py-2 text-sm text-amber-300">暂无可用的生成模型，请联系管理员配置。</p>
-  const cost = (pricePerImage ?? chosen.prices[taskType] ?? 0) * count
 
   return (
     <div className="space-y-3">
@@ -53,6 +55,7 @@ export function ModelAndPrice({
             {cost}
           </span>{' '}
           积分
+          {discounted && <MemberNote fullCost={fullCost} />}
         </span>
         {profile && (
           <span className="text-zinc-500">
@@ -67,4 +70,9 @@ export function ModelAndPrice({
       </div>
     </div>
   )
+}
+
+/** Beside a member's discounted cost: what others pay. */
+export function MemberNote({ fullCost }: { fullCost: number }) {
+  return <span className="ml-1 text-xs text-zinc-500">（会员价，原价 {fullCost}）</span>
 }

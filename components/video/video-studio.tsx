@@ -15,6 +15,8 @@ import { Button } from '@/components/ui/button'
 import { Card, PageTitle } from '@/components/ui/card'
 import { Field, Select, Textarea } from '@/components/ui/field'
 import { TaskHistory } from '@/components/create/task-history'
+import { MemberNote } from '@/components/create/model-price'
+import { useMemberCost } from '@/components/create/use-member-cost'
 import { useSameAs } from '@/components/create/use-same-as'
 import { FramePicker, type Frame } from './frame-picker'
 import { VideoResult } from './video-result'
@@ -163,7 +165,7 @@ function VideoStudioForm() {
                     </Select>
                   </Field>
                 </div>
-                <PriceLine model={model} type={type} cost={cost} points={profile?.points} />
+                <PriceLine model={model} type={type} fullCost={cost} points={profile?.points} />
               </>
             )}
             <Button type="submit" size="lg" className="w-full" loading={busy} disabled={!model}>
@@ -181,7 +183,8 @@ function VideoStudioForm() {
 }
 
 /** What the clip costs (per clip, plus per second where the model charges so) against the user's points. */
-function PriceLine({ model, type, cost, points }: { model: ModelOption; type: VideoType; cost: number; points: number | undefined }) {
+function PriceLine({ model, type, fullCost, points }: { model: ModelOption; type: VideoType; fullCost: number; points: number | undefined }) {
+  const { cost, discounted } = useMemberCost(fullCost)
   const perSecond = model.prices.VIDEO_PER_SECOND
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
@@ -192,6 +195,7 @@ function PriceLine({ model, type, cost, points }: { model: ModelOption; type: Vi
           {cost}
         </span>{' '}
         积分
+        {discounted && <MemberNote fullCost={fullCost} />}
         {perSecond ? (
           <span className="ml-1 text-xs text-zinc-500">
             （每条 {model.prices[type]} + 每秒 {perSecond}）

@@ -96,6 +96,39 @@ test('a work deleted from 我的作品 leaves the history and the result beside 
   await expect(page.getByText('任务不存在')).toHaveCount(0)
 })
 
+test('an image member sees and pays the member price', async ({ page, request }) => {
+  const admin = await asAdmin(request)
+  const plan = await request.post('/api/admin/products', {
+    headers: admin,
+    data: { type: 'MEMBERSHIP', name: uniqueName('半价卡'), price: 100, days: 30, discountPercent: 50 },
+  })
+  expect(plan.ok(), await plan.text()).toBeTruthy()
+  const planId = (await plan.json()).data.id
+  const user = await userWithPoints(page, request, 10)
+  const funded = await request.post(`/api/admin/user/${user.id}/adjust`, {
+    headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() },
+    data: { balance: 100, reason: 'e2e 会员' },
+  })
+  expect(funded.ok(), await funded.text()).toBeTruthy()
+  const bought = await request.post('/api/orders', {
+    headers: { authorization: `Bearer ${user.token}` },
+    data: { productId: planId, type: 'MEMBERSHIP', channel: 'BALANCE' },
+  })
+  // Off sale again, so no other page lists it.
+  await request.patch(`/api/admin/products/${planId}`, { headers: admin, data: { enabled: false } })
+  expect(bought.ok(), await bought.text()).toBeTruthy()
+
+  await page.goto('/text2img')
+  await page.getByLabel('模型').selectOption(sdModelId)
+  // 3 points an image, half off, rounded up: 2.
+  await expect(page.getByTestId('task-cost')).toHaveText('2')
+  await expect(page.getByText('（会员价，原价 3）')).toBeVisible()
+  await page.getByLabel('提示词', { exact: true }).fill('a quiet harbour')
+  await page.getByRole('button', { name: '立即生成' }).click()
+  await expect(page.getByTestId('task-status')).toContainText('成功', { timeout: 30_000 })
+  await expect(page.getByText('当前 8 积分')).toBeVisible()
+})
+
 test('a user generates on /text2img with SD WebUI and sees its image', async ({ page, request }) => {
   await userWithPoints(page, request, 100)
   await page.goto('/text2img')
