@@ -12,3 +12,11 @@ export function beijingDayStart(now = new Date()): Date {
   const shifted = new Date(now.getTime() + 8 * 3600_000)
   return new Date(Date.UTC(shifted.getUTCFullYear(), shifted.getUTCMonth(), shifted.getUTCDate()) - 8 * 3600_000)
 }
+
+/**
+ * The longest an answer streams, whatever the model sends: then it ends as a stop does. The
+ * sweeper takes an empty answer row only when it is older than this plus a margin, so it never
+ * takes one still streaming (docs/DECISIONS.md, AI chat).
+ */
+export const ANSWER_TOTAL_MS = 10 * 60_000
+export const STALE_ANSWER_MS = ANSWER_TOTAL_MS + 5 * 60_000

@@ -2,18 +2,24 @@ import 'server-only'
 import { db, type Tx } from '@/lib/db'
 import { conflict } from '@/lib/http/app-error'
 import { AlreadyBookedError, postMovement } from '@/lib/ledger/post-movement'
+import { beijingDayStart, STALE_ANSWER_MS } from './chat-rules'
 
 export const SWEEP_CHAT_ANSWERS_JOB = 'sweep-chat-answers'
-/** An answer with no text this old was cut off by a crash: no stream waits that long for its first piece. */
-const STALE_AFTER_MS = 10 * 60_000
 
 /**
- * Nothing of this answer was delivered: its row goes (it does not count against a daily
- * allowance) and its points come back, once by reference. Returns the user's points now.
+ * Nothing of this answer was delivered: its row goes, its points come back (once by reference)
+ * and a membership answer's count in its day's allowance comes back. Returns the user's points now.
  */
 export async function dropAnswer(answer: { id: string; userId: string; points: number }): Promise<number> {
   return db().$transaction(async (tx) => {
-    const { count } = await tx.chatMessage.deleteMany({ where: { id: answer.id, content: '' } })
+    const row = await tx.chatMessage.findFirst({ where: { id: answer.id, content: '' }, select: { paidBy: true, createdAt: true } })
+    // Counted only if this statement deletes it: an answer that got its text meanwhile stays.
+    const { count } = row ? await tx.chatMessage.deleteMany({ where: { id: answer.id, content: '' } }) : { count: 0 }
+    if (count && row!.paidBy === 'MEMBERSHIP')
+      await tx.chatAllowanceDay.updateMany({
+        where: { day: beijingDayStart(row!.createdAt), userId: answer.userId, used: { gt: 0 } },
+        data: { used: { decrement: 1 } },
+      })
     if (count && answer.points) {
       try {
         await postMovement(tx, { userId: answer.userId, account: 'POINTS', kind: 'CHAT_REFUND', amount: answer.points, reference: `chat:${answer.id}:refund` })
@@ -36,10 +42,16 @@ export async function refuseWhileAnswering(tx: Tx, conversationId: string): Prom
   if (await tx.chatMessage.count({ where: { conversationId, role: 'ASSISTANT', content: '' } })) throw conflict('回答生成中，请稍后再试')
 }
 
-/** The worker's job: answers a crashed web process left without text are refunded like failed ones. */
+/**
+ * The worker's job: answers a crashed web process left without text are refunded like failed
+ * ones. Only rows older than any stream may last (ANSWER_TOTAL_MS) plus a margin: an
+ * answer's text is written when its stream ends, so a younger empty row may still be streaming.
+ * Allowance counts of days before yesterday are pruned.
+ */
 export async function sweepChatAnswers(now = new Date()): Promise<number> {
+  await db().chatAllowanceDay.deleteMany({ where: { day: { lt: new Date(beijingDayStart(now).getTime() - 86_400_000) } } })
   const stale = await db().chatMessage.findMany({
-    where: { role: 'ASSISTANT', content: '', createdAt: { lt: new Date(now.getTime() - STALE_AFTER_MS) } },
+    where: { role: 'ASSISTANT', content: '', createdAt: { lt: new Date(now.getTime() - STALE_ANSWER_MS) } },
     select: { id: true, userId: true, points: true },
     take: 100,
   })

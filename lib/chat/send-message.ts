@@ -8,13 +8,16 @@ import { readStoredFile } from '@/lib/storage/storage'
 import type { ChatPayment } from '@/lib/generated/prisma/enums'
 import { openChatSecret } from './chat-secret'
 import { dropAnswer, refuseWhileAnswering } from './drop-answer'
-import { beijingDayStart } from './chat-rules'
+import { ANSWER_TOTAL_MS, beijingDayStart } from './chat-rules'
 import { CONVERSATION_NOT_FOUND, DEFAULT_TITLE, MESSAGE_SELECT, MODEL_UNAVAILABLE, toMessageView } from './manage-conversations'
 import { streamChat, UpstreamError, type UpstreamMessage } from './openai-chat'
 import type { TSendMessage } from './schemas'
 
-/** Nothing at all from the upstream for this long: it is given up on. An object so tests can shorten it. */
-export const chatStreamLimits = { idleMs: 90_000 }
+/**
+ * Nothing at all from the upstream for `idleMs`: it is given up on. After `totalMs` the answer
+ * ends as a stop does (the sweeper relies on it). An object so tests can shorten them.
+ */
+export const chatStreamLimits = { idleMs: 90_000, totalMs: ANSWER_TOTAL_MS }
 const EMPTY_ANSWER = '模型没有返回内容，本条消息未扣费，请重试'
 
 type Prepared = {
@@ -26,17 +29,21 @@ type Prepared = {
 }
 
 /**
- * How this answer is paid: the chat membership while it lasts (unlimited, or up to its daily
- * messages; the membership row is locked so two sends cannot both take the last one), else the
- * model's price in points. Runs inside the transaction that books the charge.
+ * How the answer created at `answeredAt` is paid: the chat membership while it lasts (unlimited,
+ * or up to its daily messages), else the model's price in points. Runs inside the transaction
+ * that books the charge. A membership answer is counted in its Beijing day's ChatAllowanceDay row,
+ * which deleting messages does not undo; the upsert checks and counts in one statement under
+ * that row's lock, so two sends cannot both take the last one.
  */
-async function paymentFor(tx: Tx, userId: string, price: number): Promise<ChatPayment> {
+async function paymentFor(tx: Tx, userId: string, price: number, answeredAt: Date): Promise<ChatPayment> {
   const membership = await activeMembership(userId, 'CHAT', tx)
-  if (membership) {
-    if (membership.dailyMessages === null) return 'MEMBERSHIP'
-    await tx.$queryRaw`SELECT 1 FROM "Membership" WHERE "userId" = ${userId} AND "kind" = 'CHAT' FOR UPDATE`
-    const used = await tx.chatMessage.count({ where: { userId, role: 'ASSISTANT', paidBy: 'MEMBERSHIP', createdAt: { gte: beijingDayStart() } } })
-    if (used < membership.dailyMessages) return 'MEMBERSHIP'
+  if (membership && (membership.dailyMessages ?? 1) > 0) {
+    const counted = await tx.$queryRaw<unknown[]>`
+      INSERT INTO "ChatAllowanceDay" ("day", "userId", "used") VALUES (${beijingDayStart(answeredAt)}::timestamp, ${userId}, 1)
+      ON CONFLICT ("day", "userId") DO UPDATE SET "used" = "ChatAllowanceDay"."used" + 1
+      WHERE ${membership.dailyMessages}::int IS NULL OR "ChatAllowanceDay"."used" < ${membership.dailyMessages}::int
+      RETURNING 1`
+    if (counted.length) return 'MEMBERSHIP'
   }
   return price > 0 ? 'POINTS' : 'NONE'
 }
@@ -103,7 +110,7 @@ async function prepare(userId: string, conversationId: string, input: TSendMessa
     })
     const last = await tx.chatMessage.findFirst({ where: { conversationId }, orderBy: { createdAt: 'desc' }, select: { createdAt: true } })
     if (last && last.createdAt >= asked) asked = new Date(last.createdAt.getTime() + 1)
-    const paidBy = await paymentFor(tx, userId, model.pricePerMessage)
+    const paidBy = await paymentFor(tx, userId, model.pricePerMessage, new Date(asked.getTime() + 1))
     const price = paidBy === 'POINTS' ? model.pricePerMessage : 0
     const question = await tx.chatMessage.create({
       data: { conversationId, userId, modelId: model.id, role: 'USER', content: input.content, images: images.urls, createdAt: asked },
@@ -181,6 +188,7 @@ export async function sendMessage(userId: string, conversationId: string, input:
     clearTimeout(idle)
     idle = setTimeout(() => stop.abort(new UpstreamError('模型接口长时间没有响应', 'idle timeout')), chatStreamLimits.idleMs)
   }
+  let total: NodeJS.Timeout | undefined
 
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -195,6 +203,7 @@ export async function sendMessage(userId: string, conversationId: string, input:
       let content = ''
       let failure: string | null = null
       resetIdle()
+      total = setTimeout(() => stop.abort(new UpstreamError('回答时间过长，已停止', 'total time limit')), chatStreamLimits.totalMs)
       try {
         for await (const piece of streamChat({ ...prepared.upstream, signal: stop.signal, onData: resetIdle })) {
           content += piece
@@ -207,6 +216,7 @@ export async function sendMessage(userId: string, conversationId: string, input:
           console.warn(`[chat] answer ${prepared.answerId} failed: ${String((error as Error).message ?? error)}`)
       } finally {
         clearTimeout(idle)
+        clearTimeout(total)
       }
       try {
         if (!content) {

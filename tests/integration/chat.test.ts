@@ -13,6 +13,7 @@ import * as conversationsRoute from '@/app/api/chat/conversations/route'
 import * as chatModelsRoute from '@/app/api/chat/models/route'
 import { openChatSecret } from '@/lib/chat/chat-secret'
 import { listChatModels, listConversations, listMessages } from '@/lib/chat/manage-conversations'
+import { beijingDayStart, STALE_ANSWER_MS } from '@/lib/chat/chat-rules'
 import { sweepChatAnswers } from '@/lib/chat/drop-answer'
 import { chatStreamLimits, sendMessage } from '@/lib/chat/send-message'
 import { createUpload } from '@/lib/uploads/create-upload'
@@ -366,6 +367,66 @@ describe('paying', () => {
     expect((await send(lapsed.token, await conversationFor(lapsed.token), { content: '一' })).status).toBe(402)
   })
 
+  /** A member with 1 answer a day and no points, who has used it in a conversation. */
+  async function memberWhoUsedTheDay() {
+    const user = await createUser({ points: 0 })
+    await db().membership.create({
+      data: { userId: user.id, kind: 'CHAT', planName: '对话体验卡', expiresAt: new Date(Date.now() + 86_400_000), dailyMessages: 1 },
+    })
+    const id = await conversationFor(user.token)
+    const paid = await send(user.token, id, { content: '一' })
+    expect(paid.events.at(-1)).toMatchObject({ event: 'done', data: { message: { points: 0 }, points: 0 } })
+    const [question, answer] = await messagesOf(id)
+    expect(answer!.paidBy).toBe('MEMBERSHIP')
+    return { user, id, question: question!, answer: answer! }
+  }
+  const outOfPoints = [402, expect.stringMatching(/^积分不足/)]
+
+  it("regenerating does not give the day's allowance back", async () => {
+    const { user, id, question, answer } = await memberWhoUsedTheDay()
+    const regenerated = await send(user.token, id, { content: '一', replaceFrom: question.id })
+    expect([regenerated.status, regenerated.json?.errMessage]).toEqual(outOfPoints)
+    expect((await messagesOf(id)).map((m) => m.id)).toEqual([question.id, answer.id])
+    expect(await db().chatAllowanceDay.findMany({ where: { userId: user.id }, select: { day: true, used: true } })).toEqual([
+      { day: beijingDayStart(), used: 1 },
+    ])
+  })
+
+  it("deleting the conversation does not give the day's allowance back", async () => {
+    const { user, id } = await memberWhoUsedTheDay()
+    expectOk(await callRoute(conversationRoute.DELETE, { method: 'DELETE', token: user.token, params: { id } }))
+    const elsewhere = await send(user.token, await conversationFor(user.token), { content: '二' })
+    expect([elsewhere.status, elsewhere.json?.errMessage]).toEqual(outOfPoints)
+    expect(await chatLedger(user.id)).toEqual([])
+  })
+
+  it('an answer that failed does not use the allowance', async () => {
+    const user = await createUser({ points: 0 })
+    await db().membership.create({
+      data: { userId: user.id, kind: 'CHAT', planName: '对话体验卡', expiresAt: new Date(Date.now() + 86_400_000), dailyMessages: 1 },
+    })
+    const id = await conversationFor(user.token)
+    fake.set('500')
+    expect((await send(user.token, id, { content: '一' })).events.at(-1)).toMatchObject({ event: 'error', data: { points: 0 } })
+    fake.set('normal')
+    expect((await send(user.token, id, { content: '二' })).events.at(-1)).toMatchObject({ event: 'done', data: { message: { points: 0 } } })
+    expect((await messagesOf(id)).map((m) => [m.role, m.paidBy])).toEqual([
+      ['USER', 'NONE'],
+      ['USER', 'NONE'],
+      ['ASSISTANT', 'MEMBERSHIP'],
+    ])
+  })
+
+  it('two tabs cannot both take the last message of the allowance', async () => {
+    const user = await createUser({ points: 0 })
+    await db().membership.create({
+      data: { userId: user.id, kind: 'CHAT', planName: '对话体验卡', expiresAt: new Date(Date.now() + 86_400_000), dailyMessages: 1 },
+    })
+    const [a, b] = [await conversationFor(user.token), await conversationFor(user.token)]
+    const results = await Promise.all([send(user.token, a, { content: '一' }), send(user.token, b, { content: '二' })])
+    expect(results.map((r) => r.status).sort()).toEqual([200, 402])
+  })
+
   it('usage per model and per user is visible in the console', async () => {
     const usage = expectOk(await callRoute(chatUsageRoute.GET, { token: admin.token, query: { days: 7 } }))
     expect(usage.models).toEqual([
@@ -431,7 +492,56 @@ describe('refusals and privacy', () => {
   })
 })
 
-describe('the worker', () => {
+describe('long answers and the worker', () => {
+  /** Reads the stream until its first `delta`; then the rest. */
+  async function readInTwo(res: Response) {
+    const reader = res.body!.getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    while (!text.includes('event: delta')) {
+      const { value, done } = await reader.read()
+      if (done) throw new Error(`stream ended before a delta: ${text}`)
+      text += decoder.decode(value, { stream: true })
+    }
+    return {
+      async rest(): Promise<Event[]> {
+        for (let r = await reader.read(); !r.done; r = await reader.read()) text += decoder.decode(r.value, { stream: true })
+        return eventsOf(new Response(text))
+      },
+    }
+  }
+
+  it('the sweeper leaves an answer alone that has streamed longer than 10 minutes', async () => {
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    fake.set('slow')
+    const stream = await readInTwo(await sendMessage(user.id, id, { content: '你好' }))
+    await sweepChatAnswers(new Date(Date.now() + 10 * 60_000 + 5000))
+    const events = await stream.rest()
+    const answer = '你说的是：你好。这是一个**测试回答**。'
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { message: { content: answer, incomplete: false }, points: 10 - PRICE } })
+    expect((await messagesOf(id)).map((m) => m.content)).toEqual(['你好', answer])
+    expect(await chatLedger(user.id)).toEqual([['CHAT_CHARGE', -PRICE]])
+  })
+
+  it('an answer ends at the total time limit, kept as cut off like a stopped one', async () => {
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    fake.set('slow') // a piece every 150 ms
+    const saved = chatStreamLimits.totalMs
+    chatStreamLimits.totalMs = 500
+    try {
+      const res = await send(user.token, id, { content: '你好' })
+      const done = res.events.at(-1)!
+      expect(done).toMatchObject({ event: 'done', data: { message: { incomplete: true }, points: 10 - PRICE } })
+      expect(done.data.message.content.length).toBeGreaterThan(0)
+      expect(done.data.message.content).not.toBe('你说的是：你好。这是一个**测试回答**。')
+      expect((await messagesOf(id)).at(-1)).toMatchObject({ content: done.data.message.content, incomplete: true })
+    } finally {
+      chatStreamLimits.totalMs = saved
+    }
+  })
+
   it('refunds an answer a crash left without text, once, and leaves answers under way alone', async () => {
     const user = await createUser({ points: 10 })
     const id = await conversationFor(user.token)
@@ -454,8 +564,8 @@ describe('the worker', () => {
       )
       return row.id
     }
-    const crashed = await answer(30)
-    const underWay = await answer(1)
+    const crashed = await answer(STALE_ANSWER_MS / 60_000 + 0.1)
+    const underWay = await answer(11) // past the old 10 minutes, within the 10 an answer may stream plus the margin
     expect(await pointsOf(user.id)).toBe(10 - 2 * PRICE)
     expect(await sweepChatAnswers()).toBe(1)
     expect(await sweepChatAnswers()).toBe(0)
