@@ -65,6 +65,7 @@ export function ChatMessages({ conversationId, messages, isLoading, isError, sta
               {editing?.id === m.id ? (
                 <EditBox
                   text={editing.text}
+                  busy={busy}
                   onChange={(text) => setEditing({ id: m.id, text })}
                   onCancel={() => setEditing(null)}
                   onSend={async (content) => {
@@ -146,11 +147,14 @@ function Images({ urls }: { urls: string[] }) {
 
 function EditBox({
   text,
+  busy,
   onChange,
   onCancel,
   onSend,
 }: {
   text: string
+  /** An answer is streaming: a box opened before it waits (sending would cut that answer off). */
+  busy: boolean
   onChange: (text: string) => void
   onCancel: () => void
   onSend: (content: string) => void
@@ -162,7 +166,7 @@ function EditBox({
         <Button size="sm" variant="ghost" onClick={onCancel}>
           取消
         </Button>
-        <Button size="sm" disabled={!text.trim()} onClick={() => onSend(text.trim())}>
+        <Button size="sm" disabled={busy || !text.trim()} onClick={() => onSend(text.trim())}>
           发送
         </Button>
       </div>

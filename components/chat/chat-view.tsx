@@ -117,13 +117,16 @@ function Chat({ points }: { points: number }) {
         ) : !list?.length ? (
           <p className="p-2 text-sm text-zinc-500">{search.trim() ? '没有找到相关对话' : '还没有对话'}</p>
         ) : (
+          // While an answer streams the list stands still (停止 ends it): its 停止, its error
+          // and 重试 stay with the conversation it was asked in.
           <ul className="space-y-1">
             {list.map((c) => (
-              <li key={c.id} className={cn('group flex items-center rounded-lg', c.id === activeId ? 'bg-zinc-800' : 'hover:bg-zinc-900')}>
+              <li key={c.id} className={cn('group flex items-center rounded-lg', c.id === activeId ? 'bg-zinc-800' : !busy && 'hover:bg-zinc-900')}>
                 <button
                   type="button"
-                  className="min-w-0 flex-1 truncate px-3 py-2 text-left text-sm text-zinc-200"
+                  className="min-w-0 flex-1 truncate px-3 py-2 text-left text-sm text-zinc-200 disabled:cursor-not-allowed disabled:opacity-50"
                   onClick={() => open(c.id)}
+                  disabled={busy}
                   aria-current={c.id === activeId ? 'page' : undefined}
                   title={c.title}
                 >
@@ -131,13 +134,20 @@ function Chat({ points }: { points: number }) {
                 </button>
                 <button
                   type="button"
-                  className="px-1 text-xs text-zinc-500 hover:text-zinc-200"
+                  className="px-1 text-xs text-zinc-500 enabled:hover:text-zinc-200 disabled:cursor-not-allowed disabled:opacity-50"
                   onClick={() => setRenaming(c)}
+                  disabled={busy}
                   aria-label={`重命名 ${c.title}`}
                 >
                   重命名
                 </button>
-                <button type="button" className="px-2 text-xs text-zinc-500 hover:text-red-400" onClick={() => setDeleting(c)} aria-label={`删除 ${c.title}`}>
+                <button
+                  type="button"
+                  className="px-2 text-xs text-zinc-500 enabled:hover:text-red-400 disabled:cursor-not-allowed disabled:opacity-50"
+                  onClick={() => setDeleting(c)}
+                  disabled={busy}
+                  aria-label={`删除 ${c.title}`}
+                >
                   删除
                 </button>
               </li>

@@ -34,7 +34,8 @@ async function send(page: Page, text: string) {
   await box.tap()
   await box.clear()
   await page.keyboard.type(text)
-  await page.getByRole('button', { name: '发送', exact: true }).tap()
+  // The box's own 发送, beside it: an open edit box has one too.
+  await box.locator('..').getByRole('button', { name: '发送', exact: true }).tap()
 }
 
 let fake: FakeChatStream
@@ -163,6 +164,53 @@ test('another conversation never stands in for the one opened, and 新建对话 
   await expect(page.getByText('有什么可以帮你？')).toBeVisible()
   expect(await messages.count()).toBe(0)
   await page.unrouteAll({ behavior: 'ignoreErrors' })
+})
+
+test('while an answer streams, the other conversations and an edit box opened before it wait until it ends', async ({ page, request }) => {
+  const modelId = await chatModel(request, uniqueName('进行中'), { pricePerMessage: 0 })
+  const user = await registerViaApi(request)
+  const headers = { authorization: `Bearer ${user.token}` }
+  const create = async (title: string) => {
+    const created = await request.post('/api/chat/conversations', { headers, data: { modelId, title } })
+    expect(created.ok(), await created.text()).toBeTruthy()
+    return (await created.json()).data.id as string
+  }
+  await create('另一个对话')
+  const id = await create('正在聊的对话')
+  const answered = await request.post(`/api/chat/conversations/${id}/messages`, { headers, data: { content: '第一问' } })
+  expect(await answered.text()).toContain('event: done')
+  await signInWithToken(page, user.token)
+  const list = page.getByRole('navigation', { name: '对话列表' })
+  const openList = () => (onPhone() ? press(page.getByRole('button', { name: '对话', exact: true })) : Promise.resolve())
+  const closeList = () => (onPhone() ? press(page.getByRole('button', { name: '关闭对话列表' })) : Promise.resolve())
+  const other = list.getByRole('button', { name: '另一个对话', exact: true })
+  const remove = list.getByRole('button', { name: '删除 另一个对话', exact: true })
+  const rename = list.getByRole('button', { name: '重命名 另一个对话', exact: true })
+  const editSend = page.locator('[data-role="user"]').getByRole('button', { name: '发送', exact: true })
+
+  await page.goto(`/ai_chat?c=${id}`)
+  await expect(page.locator('[data-role="assistant"]')).toContainText(['回答完毕'], { timeout: 20_000 })
+  // The question's edit box is opened, then another question is sent from the message box.
+  await press(page.locator('[data-role="user"]').getByRole('button', { name: '编辑' }))
+  await page.getByLabel('编辑消息').fill('改过的问题')
+  await send(page, '说长一点')
+  await expect(page.locator('[data-streaming="true"]')).toContainText('第1句')
+  await expect(editSend).toBeDisabled()
+  await openList()
+  await expect(other).toBeDisabled()
+  await expect(remove).toBeDisabled()
+  await expect(rename).toBeDisabled()
+  await expect(page.getByRole('button', { name: '新建对话' })).toBeDisabled()
+
+  // Once the answer is in, all of them work again, and the edit box kept its text.
+  await expect(other).toBeEnabled({ timeout: 20_000 })
+  await expect(remove).toBeEnabled()
+  await expect(rename).toBeEnabled()
+  await closeList()
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText('第60句')
+  await expect(page.getByLabel('编辑消息')).toHaveValue('改过的问题')
+  await expect(editSend).toBeEnabled()
+  await expect(page.getByRole('heading', { name: '正在聊的对话' })).toBeVisible()
 })
 
 test('a conversation older than the newest 200, opened by its link, shows its own title and model', async ({ page, request }) => {
