@@ -427,6 +427,28 @@ describe('paying', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 402])
   })
 
+  it('a replacing send and a plain one in the same conversation take their locks in one order', async () => {
+    const user = await createUser({ points: 0 })
+    await db().membership.create({
+      data: { userId: user.id, kind: 'CHAT', planName: '对话月卡', expiresAt: new Date(Date.now() + 86_400_000), dailyMessages: 10 },
+    })
+    const id = await conversationFor(user.token)
+    expect((await send(user.token, id, { content: '一' })).status).toBe(200)
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    // What a replacing send does: the conversation, exclusively, then the day's allowance row.
+    const replacing = db().$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM "ChatConversation" WHERE "id" = ${id} FOR UPDATE`
+      await held
+      await tx.$executeRaw`UPDATE "ChatAllowanceDay" SET "used" = "used" WHERE "userId" = ${user.id}`
+    })
+    const plain = send(user.token, id, { content: '二' })
+    await new Promise((r) => setTimeout(r, 300))
+    release()
+    await replacing
+    expect((await plain).events.at(-1)).toMatchObject({ event: 'done' })
+  })
+
   it('usage per model and per user is visible in the console', async () => {
     const usage = expectOk(await callRoute(chatUsageRoute.GET, { token: admin.token, query: { days: 7 } }))
     expect(usage.models).toEqual([
