@@ -21,8 +21,19 @@ type Benefits = { productId: number | null; planName: string; dailyPoints: numbe
  */
 export type MembershipPeriod = { from: string; to: string; replaced: Benefits | null }
 
-/** What a refund's takeBackMembership changed, for putting it back when the provider refuses the refund. */
-export type MembershipUndo = { kind: MembershipKind; cutMs: number; benefits: Benefits | null }
+/**
+ * What a refund's takeBackMembership changed, for putting it back when the provider refuses the
+ * refund: `cutMs` taken off, the stretches from `shiftedFrom` (ms) on moved earlier by it, leaving
+ * the membership ending at `end` (ISO).
+ */
+export type MembershipUndo = {
+  kind: MembershipKind
+  orderId: string
+  cutMs: number
+  shiftedFrom: number | null
+  end: string
+  benefits: Benefits | null
+}
 
 const DAY_MS = 86_400_000
 const BENEFITS = { productId: true, planName: true, dailyPoints: true, discountPercent: true, dailyMessages: true } as const
@@ -59,37 +70,64 @@ export async function extendMembership(tx: Tx, userId: string, grant: Membership
 
 /**
  * A refund takes back what is still ahead of the order's own stretch (`period`), not its whole
- * days: a plan that already ran out gives nothing back, and a plan stacked after it keeps its
- * own days. When no plan came after it, the benefits it replaced come back. An order fulfilled
- * before periods were kept counts as the membership's last stretch.
+ * days: a plan that already ran out gives nothing back, and the plans stacked after it keep
+ * their days, moved earlier by the cut (their kept stretches too, so their own refunds later
+ * cut the right part). When no plan came after it, the benefits it replaced come back. An order
+ * fulfilled before stretches were kept counts as the membership's last stretch.
  */
 export async function takeBackMembership(
   tx: Tx,
   userId: string,
   kind: MembershipKind,
-  days: number,
-  period: MembershipPeriod | null,
+  order: { id: string; days: number; period: MembershipPeriod | null },
   now = new Date(),
 ): Promise<MembershipUndo | null> {
   await lockMemberships(tx, userId)
   const where = { userId_kind: { userId, kind } }
   const current = await tx.membership.findUnique({ where, select: { expiresAt: true, ...BENEFITS } })
   if (!current) return null
+  const { period } = order
   const to = period ? new Date(period.to).getTime() : current.expiresAt.getTime()
-  const from = period ? new Date(period.from).getTime() : to - days * DAY_MS
+  const from = period ? new Date(period.from).getTime() : to - order.days * DAY_MS
   const cutMs = Math.max(0, to - Math.max(now.getTime(), from))
   const restore = period?.replaced && current.expiresAt.getTime() === to ? period.replaced : null
-  await tx.membership.update({ where, data: { expiresAt: new Date(current.expiresAt.getTime() - cutMs), ...restore } })
-  return { kind, cutMs, benefits: restore ? benefitsOf(current) : null }
+  const end = new Date(current.expiresAt.getTime() - cutMs)
+  await tx.membership.update({ where, data: { expiresAt: end, ...restore } })
+  // An order without a kept stretch counts as the last one: nothing after it to move.
+  const shiftedFrom = cutMs && period ? to : null
+  if (shiftedFrom !== null) await shiftStretches(tx, userId, kind, order.id, shiftedFrom, -cutMs)
+  return { kind, orderId: order.id, cutMs, shiftedFrom, end: end.toISOString(), benefits: restore ? benefitsOf(current) : null }
 }
 
-/** Puts back what takeBackMembership took (the provider refused the refund). */
+/**
+ * Puts back what takeBackMembership took (the provider refused the refund): the days, the later
+ * stretches' places, and the benefits, unless a plan settled meanwhile and set its own.
+ */
 export async function undoTakeBack(tx: Tx, userId: string, undo: MembershipUndo): Promise<void> {
   await lockMemberships(tx, userId)
   const where = { userId_kind: { userId, kind: undo.kind } }
   const current = await tx.membership.findUnique({ where, select: { expiresAt: true } })
   if (!current) return
-  await tx.membership.update({ where, data: { expiresAt: new Date(current.expiresAt.getTime() + undo.cutMs), ...undo.benefits } })
+  const untouched = current.expiresAt.toISOString() === undo.end
+  await tx.membership.update({
+    where,
+    data: { expiresAt: new Date(current.expiresAt.getTime() + undo.cutMs), ...(untouched ? undo.benefits : null) },
+  })
+  if (undo.shiftedFrom !== null) await shiftStretches(tx, userId, undo.kind, undo.orderId, undo.shiftedFrom - undo.cutMs, undo.cutMs)
+}
+
+/** Moves the kept stretches of the user's other orders of this kind that start at or after `from` by `byMs`. */
+async function shiftStretches(tx: Tx, userId: string, kind: MembershipKind, exceptOrderId: string, from: number, byMs: number) {
+  const orders = await tx.order.findMany({
+    where: { userId, type: kind === 'CHAT' ? 'CHAT_MEMBERSHIP' : 'MEMBERSHIP', id: { not: exceptOrderId } },
+    select: { id: true, membershipPeriod: true },
+  })
+  for (const { id, membershipPeriod } of orders) {
+    const period = membershipPeriod as MembershipPeriod | null
+    if (!period || new Date(period.from).getTime() < from) continue
+    const moved = (iso: string) => new Date(new Date(iso).getTime() + byMs).toISOString()
+    await tx.order.update({ where: { id }, data: { membershipPeriod: { ...period, from: moved(period.from), to: moved(period.to) } } })
+  }
 }
 
 function benefitsOf(row: Benefits): Benefits {

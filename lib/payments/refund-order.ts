@@ -82,7 +82,8 @@ async function takeBack(tx: Tx, order: Refunding): Promise<MembershipUndo | null
     if (error instanceof AppError && (error.code === 'INSUFFICIENT_POINTS' || error.code === 'BAD_REQUEST')) throw badRequest(SPENT)
     throw error
   }
-  const membership = g.days && g.membership ? await takeBackMembership(tx, order.userId, g.membership, g.days, order.membershipPeriod) : null
+  const membership =
+    g.days && g.membership ? await takeBackMembership(tx, order.userId, g.membership, { id: order.id, days: g.days, period: order.membershipPeriod }) : null
   if (g.videoIds?.length) await revokeVideos(tx, order.id)
   // The inviter's commission, when they still hold it (otherwise the record notes it was kept).
   await takeBackCommission(tx, order.id, order.refundNo)

@@ -399,6 +399,54 @@ describe('refunds', () => {
     near((await membership(stacked.id)).expiresAt, 7)
   })
 
+  it('refunds of plans stacked one after another each take their own days, and an undo puts everything back', async () => {
+    const { takeBackMembership, undoTakeBack } = await import('@/lib/memberships/extend-membership')
+    const day = 86_400_000
+    const user = await createUser({ balance: 20_000 })
+    const orders = []
+    for (let i = 0; i < 3; i++) orders.push((await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string)
+    const stretch = async (id: string) =>
+      (await db().order.findUniqueOrThrow({ where: { id }, select: { membershipPeriod: true } })).membershipPeriod as {
+        from: string
+        to: string
+        replaced: null
+      }
+    const t0 = new Date((await stretch(orders[0]!)).from).getTime()
+    const end = async () => (await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })).expiresAt.getTime()
+    const takeBack = (id: string, at: number) =>
+      db().$transaction(async (tx) => takeBackMembership(tx, user.id, 'IMAGE', { id, days: 30, period: await stretch(id) }, new Date(at)))
+    expect(await end()).toBe(t0 + 90 * day)
+
+    // Day 10: the first plan goes (20 days ahead of it); the other two move 20 days earlier.
+    await takeBack(orders[0]!, t0 + 10 * day)
+    expect(await end()).toBe(t0 + 70 * day)
+    expect(await stretch(orders[1]!)).toMatchObject({ from: new Date(t0 + 10 * day).toISOString(), to: new Date(t0 + 40 * day).toISOString() })
+    // Day 20: the second plan has 20 of its days left; the third keeps all 30.
+    const undo = await takeBack(orders[1]!, t0 + 20 * day)
+    expect(await end()).toBe(t0 + 50 * day)
+
+    // The provider refused that second refund: its days and the third plan's place come back.
+    await db().$transaction((tx) => undoTakeBack(tx, user.id, undo!))
+    expect(await end()).toBe(t0 + 70 * day)
+    expect(await stretch(orders[2]!)).toMatchObject({ from: new Date(t0 + 40 * day).toISOString(), to: new Date(t0 + 70 * day).toISOString() })
+  })
+
+  it('an undone refund keeps the benefits of a plan bought while the provider was asked', async () => {
+    const { extendMembership, takeBackMembership, undoTakeBack } = await import('@/lib/memberships/extend-membership')
+    const week = await createProductRow({ type: 'MEMBERSHIP', price: 900, days: 7, discountPercent: 40, name: '周卡三' })
+    const user = await createUser({ balance: 10_000 })
+    await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const second = (await placeOrder(user.token, { productId: week.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
+    const { membershipPeriod } = await db().order.findUniqueOrThrow({ where: { id: second }, select: { membershipPeriod: true } })
+    const undo = await db().$transaction((tx) => takeBackMembership(tx, user.id, 'IMAGE', { id: second, days: 7, period: membershipPeriod as never }))
+    expect(await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })).toMatchObject({ planName: '月卡' })
+    await db().$transaction((tx) => extendMembership(tx, user.id, { kind: 'IMAGE', productId: null, planName: '年卡', days: 365, discountPercent: 30 }))
+    await db().$transaction((tx) => undoTakeBack(tx, user.id, undo!))
+    const row = await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })
+    expect(row).toMatchObject({ planName: '年卡', discountPercent: 30 })
+    expect(Math.abs(row.expiresAt.getTime() - (Date.now() + (30 + 7 + 365) * 86_400_000))).toBeLessThan(60_000)
+  })
+
   it("WeChat refusing a membership order's refund puts its days and benefits back", async () => {
     const week = await createProductRow({ type: 'MEMBERSHIP', price: 900, days: 7, discountPercent: 40, name: '周卡二' })
     const buyer = await createUser({ balance: 10_000 })
