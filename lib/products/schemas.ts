@@ -30,5 +30,6 @@ function complete(p: Shape, ctx: z.RefinementCtx) {
 
 export const ZProductSchema = z.object(fields).superRefine(complete)
 export type TProduct = z.infer<typeof ZProductSchema>
-export const ZProductPatchSchema = updateSchemaOf(z.object(fields))
+// Unknown fields are dropped, as this call always did (other PATCH calls refuse them).
+export const ZProductPatchSchema = updateSchemaOf(z.object(fields)).strip()
 export type TProductPatch = z.infer<typeof ZProductPatchSchema>

@@ -39,8 +39,11 @@ export const ZVideoFields = z.object({
 })
 export type TVideoFields = z.infer<typeof ZVideoFields>
 
-/** Only what it names: the 上架 switch sends `published` alone and must not reset the price, description or tags. */
-export const ZVideoPatch = updateSchemaOf(ZVideoFields.extend({ tags: tagsText.transform(tagList) }))
+/**
+ * Only what it names: the 上架 switch sends `published` alone and must not reset the price,
+ * description or tags. Unknown fields are dropped, as this call always did.
+ */
+export const ZVideoPatch = updateSchemaOf(ZVideoFields.extend({ tags: tagsText.transform(tagList) })).strip()
 export type TVideoPatch = z.infer<typeof ZVideoPatch>
 
 /** POST /api/admin/videos/uploads: start a chunked upload of `size` bytes. */
