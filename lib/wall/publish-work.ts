@@ -93,8 +93,10 @@ export async function unpublishWork(userId: string, taskId: string): Promise<Pub
   return afterWriting(
     'wall',
     db().$transaction(async (tx) => {
-      const task = await tx.task.findFirst({ where: { id: taskId, userId }, select: { id: true } })
+      const task = await tx.task.findFirst({ where: { id: taskId, userId }, select: { id: true, wallWork: { select: { status: true } } } })
       if (!task) throw notFound('任务不存在')
+      // Taking a hidden work off and publishing it again would bring it back without its reports.
+      if (task.wallWork?.status === 'HIDDEN') throw conflict('该作品已被管理员隐藏，无法再次公开')
       await tx.wallWork.deleteMany({ where: { taskId } })
       await tx.task.update({ where: { id: taskId }, data: { isRecommended: false } })
       return { taskId, wallId: null, status: null, featured: false }

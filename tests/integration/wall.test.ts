@@ -132,6 +132,10 @@ describe('the image wall', () => {
     expect(again.status).toBe(409)
     expect(again.body.errMessage).toBe('该作品已被管理员隐藏，无法再次公开')
     expect((await callRoute(hideRoute.POST, { token: owner.token, params: { id: wallId } })).status).toBe(403)
+    // Nor can the owner take it off and publish it anew, which would bring it back without its reports.
+    const off = await callRoute(unpublishRoute.POST, { token: owner.token, params: { id: published } })
+    expect([off.status, off.body.errMessage]).toEqual([409, '该作品已被管理员隐藏，无法再次公开'])
+    expect(await db().wallWork.findUniqueOrThrow({ where: { id: wallId }, select: { status: true } })).toEqual({ status: 'HIDDEN' })
 
     expect((await callRoute(approveRoute.POST, { token: admin.token, params: { id: wallId } })).status).toBe(200)
     expect((await wall()).list.map((w) => w.id)).toContain(wallId)
