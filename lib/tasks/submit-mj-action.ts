@@ -39,6 +39,12 @@ async function resolveMjAction(userId: string, parentId: string, input: TMjActio
   if (!(parent.buttons as ResultButton[]).some((b) => b.customId === input.customId)) throw badRequest('该任务没有这个按钮')
   const action = classifyCustomId(input.customId)
   if (!action) throw badRequest('暂不支持该操作')
+  // The proxy answers a repeated upscale with the first one's job: a second charge for the same image.
+  if (
+    action.kind === 'UPSCALE' &&
+    (await db().task.findFirst({ where: { parentId, action: input.customId, status: { in: ['PENDING', 'SUCCESS'] } }, select: { id: true } }))
+  )
+    throw conflict('这张图已经放大过了，请在作品中查看')
 
   const parentParams = parent.params as Record<string, unknown>
   const type = childTaskType(action, parent.type)

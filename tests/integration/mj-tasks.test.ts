@@ -153,6 +153,10 @@ describe('Midjourney tasks', () => {
     expect(await storedPixel(at(upscaled.results as Array<{ url: string }>, 0).url, 10, 10)).toBe(fake.coloursOf(done.upstreamId!)[1])
     expect((await buttonsOf(child.id)).some((b) => b.customId.startsWith('MJ::Inpaint::'))).toBe(true)
     expect(await points(user.id)).toBe(100 - 8 - 2)
+    // The same U again: the proxy would answer with the first job, so it is refused, not charged twice.
+    const again = await press(user.token, t.id, { customId: at(buttons, 1).customId })
+    expect([again.status, again.body.errMessage]).toEqual([409, '这张图已经放大过了，请在作品中查看'])
+    expect(await points(user.id)).toBe(100 - 8 - 2)
 
     const trees = await callRoute(mjTasksRoute.GET, { token: user.token })
     expect(trees.body.data).toMatchObject({ total: 1, list: [{ id: t.id, children: [{ id: child.id, action: at(buttons, 1).customId, children: [] }] }] })
