@@ -16,3 +16,8 @@ export function beijingRange(from?: string, to?: string): { gte?: Date; lt?: Dat
     ...(to ? { lt: new Date(beijingDayStart(to).getTime() + 86_400_000) } : {}),
   }
 }
+
+/** An instant as Beijing wall-clock time, `YYYY-MM-DD HH:mm:ss`, whatever the server's time zone. */
+export function beijingDateTime(date: Date): string {
+  return new Date(date.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ')
+}

@@ -2,7 +2,7 @@ import 'server-only'
 import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
-import { formatDateTime } from '@/lib/format'
+import { beijingDateTime } from '@/lib/beijing-time'
 import { openKey, startsLikeFormula } from './card-key'
 
 /** Quoted as RFC 4180 asks, and otherwise exactly as given. */
@@ -47,7 +47,7 @@ export async function exportReadyCards(actor: SessionUser, ip: string, batchId?:
 
   const header = ['卡号', '卡密', '积分', '过期时间', '批次备注'].map(exactCell).join(',')
   const lines = exported.map((c) =>
-    [exactCell(c.cardNo), exactCell(c.key), exactCell(c.points), exactCell(c.expiresAt ? formatDateTime(c.expiresAt) : ''), textCell(c.batch.note ?? '')].join(
+    [exactCell(c.cardNo), exactCell(c.key), exactCell(c.points), exactCell(c.expiresAt ? beijingDateTime(c.expiresAt) : ''), textCell(c.batch.note ?? '')].join(
       ',',
     ),
   )

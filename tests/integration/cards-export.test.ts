@@ -6,7 +6,6 @@ import * as disableRoute from '@/app/api/admin/cards/[id]/disable/route'
 import * as exportRoute from '@/app/api/admin/cards/export/route'
 import * as redeemRoute from '@/app/api/my-cards/redeem/route'
 import { db } from '@/lib/db'
-import { formatDateTime } from '@/lib/format'
 import { callRoute } from '../helpers/call-route'
 import { freshKeys, importKeys, insertCards, readyCards, settleCards } from '../helpers/cards-fixtures'
 import { expectFail, expectOk } from '../helpers/expect-response'
@@ -73,13 +72,13 @@ beforeAll(async () => {
   // and a batch note a spreadsheet would run as a formula.
   const plain = await readyCards(admin, freshKeys(3, 'EXP'), { points: 25, note: '渠道A' })
   const tricky = await readyCards(admin, ['QU"OTE-12', 'A,B,C,D1', "K'=1+2@-3", 'Z-0000=1'], { points: 9, note: '=HYPERLINK("http://x")' })
-  const later = new Date(Date.now() + 7 * 24 * 3600_000)
-  const expiring = await readyCards(admin, freshKeys(1, 'LATER'), { points: 3, expiresAt: later.toISOString() })
+  // 2030-12-31 23:59 in Beijing, written in Beijing time whatever the server's time zone.
+  const expiring = await readyCards(admin, freshKeys(1, 'LATER'), { points: 3, expiresAt: '2030-12-31T15:59:00.000Z' })
   for (const c of [...plain, ...tricky, ...expiring]) {
     expected.set(c.cardNo, {
       key: c.key,
       points: c.points,
-      expiry: c.expiresAt ? formatDateTime(c.expiresAt) : '',
+      expiry: c.expiresAt ? '2030-12-31 23:59:00' : '',
       note: (await db().cardBatch.findUniqueOrThrow({ where: { id: c.batchId } })).note ?? '',
     })
   }
