@@ -336,6 +336,50 @@ test('签到 on /account adds the check-in points once a day', async ({ page, re
   await expect(page.getByRole('button', { name: '今日已签到' })).toBeDisabled()
 })
 
+test("a member's first visit of the day books the daily points; the header and 收支明细 show them", async ({ page, request }) => {
+  const admin = await asAdmin(request)
+  const plan = await request.post('/api/admin/products', {
+    headers: admin,
+    data: { type: 'MEMBERSHIP', name: uniqueName('每日卡'), price: 100, days: 30, dailyPoints: 7 },
+  })
+  expect(plan.ok(), await plan.text()).toBeTruthy()
+  const planId = (await plan.json()).data.id
+  const user = await newUser(page, request)
+  const auth = { authorization: `Bearer ${user.token}` }
+  const me = (await (await request.get('/api/users/profile', { headers: auth })).json()).data
+  const funded = await request.post(`/api/admin/user/${me.id}/adjust`, {
+    headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() },
+    data: { balance: 100, reason: 'e2e 每日赠送' },
+  })
+  expect(funded.ok(), await funded.text()).toBeTruthy()
+  const bought = await request.post('/api/orders', { headers: auth, data: { productId: planId, type: 'MEMBERSHIP', channel: 'BALANCE' } })
+  await request.patch(`/api/admin/products/${planId}`, { headers: admin, data: { enabled: false } })
+  expect(bought.ok(), await bought.text()).toBeTruthy()
+
+  await page.goto('/account')
+  await expect(page.getByTestId('account-points')).toHaveText('7')
+  await expect(page.getByText('会员每日赠送').first()).toBeVisible()
+  await page.getByRole('button', { name: me.name }).click()
+  await expect(page.getByRole('menu')).toContainText('积分 7')
+})
+
+test('签到 in a tab opened before checking in elsewhere says so and shows 今日已签到', async ({ page, request }) => {
+  await newUser(page, request)
+  const earlier = await page.context().newPage()
+  await earlier.goto('/account')
+  const stale = earlier.getByRole('button', { name: /^签到 \+\d+$/ })
+  await expect(stale).toBeEnabled()
+  await page.goto('/account')
+  await page.getByRole('button', { name: /^签到 \+\d+$/ }).click()
+  await expect(page.getByRole('button', { name: '今日已签到' })).toBeDisabled()
+
+  await stale.click()
+  await expect(earlier.getByText('今天已经签到过了')).toBeVisible()
+  await expect(earlier.getByRole('button', { name: '今日已签到' })).toBeDisabled()
+  await expect(earlier.getByTestId('account-points')).toHaveText((await page.getByTestId('account-points').textContent())!)
+  await earlier.close()
+})
+
 test('the admin sells a new points pack from /admin/subscription_mana and marks a pending order paid', async ({ page, request }) => {
   const headers = await asAdmin(request)
   await signInWithToken(page, headers.authorization.replace(/^Bearer /, ''))

@@ -16,14 +16,27 @@ export const walletKeys = { all: ['wallet'] as const }
 
 /** My wallet; `enabled: false` leaves it unasked (a closed dialog mounted on every page, a visitor). */
 export function useWallet({ enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery({ queryKey: walletKeys.all, queryFn: () => api.get<Wallet>(walletUrls.wallet), enabled })
+  const queryClient = useQueryClient()
+  return useQuery({
+    queryKey: walletKeys.all,
+    queryFn: async () => {
+      const wallet = await api.get<Wallet>(walletUrls.wallet)
+      // A member's first view of the day books the day's points: the header and 收支明细 read
+      // again when they show other points, or may have been read before it (still loading).
+      const shown = queryClient.getQueryData<{ points: number }>(profileKeys.all)
+      if (wallet.membership?.dailyPoints && shown?.points !== wallet.points)
+        void Promise.all([profileKeys.all, ledgerKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })))
+      return wallet
+    },
+    enabled,
+  })
 }
 
-/** 签到: awards today's points once (409 已签到 afterwards). */
+/** 签到: awards today's points once (409 已签到 afterwards, say from another tab: the wallet is read again either way). */
 export function useCheckIn() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: () => api.post<{ points: number; total: number }>(walletUrls.checkIn),
-    onSuccess: () => Promise.all([walletKeys.all, profileKeys.all, ledgerKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+    onSettled: () => Promise.all([walletKeys.all, profileKeys.all, ledgerKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   })
 }
