@@ -99,7 +99,7 @@ async function prepare(userId: string, conversationId: string, input: TSendMessa
     // Every send locks the conversation first (a replacing one exclusively), before the
     // allowance row: taken in the other order, a replacing send and a plain one deadlock.
     if (!input.replaceFrom) await tx.$queryRaw`SELECT 1 FROM "ChatConversation" WHERE "id" = ${conversationId} FOR KEY SHARE`
-    if (input.replaceFrom) {
+    else {
       await refuseWhileAnswering(tx, conversationId)
       const from = await tx.chatMessage.findFirst({ where: { id: input.replaceFrom, conversationId, role: 'USER' }, select: { createdAt: true } })
       if (!from) throw notFound('要重新发送的消息不存在')

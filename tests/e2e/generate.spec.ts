@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
-import { asAdmin, uniqueName, userWithPoints } from './support/session'
+import { asAdmin, makeMember, uniqueName, userWithPoints } from './support/session'
 
 let fakeSd: FakeSd
 let sdModelId = ''
@@ -97,26 +97,8 @@ test('a work deleted from 我的作品 leaves the history and the result beside 
 })
 
 test('an image member sees and pays the member price', async ({ page, request }) => {
-  const admin = await asAdmin(request)
-  const plan = await request.post('/api/admin/products', {
-    headers: admin,
-    data: { type: 'MEMBERSHIP', name: uniqueName('半价卡'), price: 100, days: 30, discountPercent: 50 },
-  })
-  expect(plan.ok(), await plan.text()).toBeTruthy()
-  const planId = (await plan.json()).data.id
   const user = await userWithPoints(page, request, 10)
-  const funded = await request.post(`/api/admin/user/${user.id}/adjust`, {
-    headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() },
-    data: { balance: 100, reason: 'e2e 会员' },
-  })
-  expect(funded.ok(), await funded.text()).toBeTruthy()
-  const bought = await request.post('/api/orders', {
-    headers: { authorization: `Bearer ${user.token}` },
-    data: { productId: planId, type: 'MEMBERSHIP', channel: 'BALANCE' },
-  })
-  // Off sale again, so no other page lists it.
-  await request.patch(`/api/admin/products/${planId}`, { headers: admin, data: { enabled: false } })
-  expect(bought.ok(), await bought.text()).toBeTruthy()
+  await makeMember(request, user.token, { days: 30, discountPercent: 50 })
 
   await page.goto('/text2img')
   await page.getByLabel('模型').selectOption(sdModelId)

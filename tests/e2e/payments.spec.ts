@@ -3,7 +3,7 @@
 // page pay (away and back, to /account or to the page the 积分不足 dialog opened over), the
 // 积分不足 dialog on /text2img, and the order and its revenue in the console.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { asAdmin, registerViaApi, signInWithToken, uniqueName } from './support/session'
+import { asAdmin, makeMember, registerViaApi, signInWithToken, uniqueName } from './support/session'
 import { enablePayments, payWechatOrder } from './support/payment-fakes'
 import { E2E_WECHAT, setWechatPerson, wechatAvatarUrl } from './support/sign-in-fakes'
 
@@ -337,24 +337,9 @@ test('签到 on /account adds the check-in points once a day', async ({ page, re
 })
 
 test("a member's first visit of the day books the daily points; the header and 收支明细 show them", async ({ page, request }) => {
-  const admin = await asAdmin(request)
-  const plan = await request.post('/api/admin/products', {
-    headers: admin,
-    data: { type: 'MEMBERSHIP', name: uniqueName('每日卡'), price: 100, days: 30, dailyPoints: 7 },
-  })
-  expect(plan.ok(), await plan.text()).toBeTruthy()
-  const planId = (await plan.json()).data.id
   const user = await newUser(page, request)
-  const auth = { authorization: `Bearer ${user.token}` }
-  const me = (await (await request.get('/api/users/profile', { headers: auth })).json()).data
-  const funded = await request.post(`/api/admin/user/${me.id}/adjust`, {
-    headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() },
-    data: { balance: 100, reason: 'e2e 每日赠送' },
-  })
-  expect(funded.ok(), await funded.text()).toBeTruthy()
-  const bought = await request.post('/api/orders', { headers: auth, data: { productId: planId, type: 'MEMBERSHIP', channel: 'BALANCE' } })
-  await request.patch(`/api/admin/products/${planId}`, { headers: admin, data: { enabled: false } })
-  expect(bought.ok(), await bought.text()).toBeTruthy()
+  await makeMember(request, user.token, { days: 30, dailyPoints: 7 })
+  const me = (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${user.token}` } })).json()).data
 
   await page.goto('/account')
   await expect(page.getByTestId('account-points')).toHaveText('7')

@@ -65,3 +65,25 @@ export async function userWithPoints(page: Page, request: APIRequestContext, poi
   await signInWithToken(page, user.token)
   return { ...user, id: me.id as string }
 }
+
+/**
+ * Makes the user a member of a new image plan (`plan`: its days and benefits): the admin
+ * creates it, gives its price as balance, the user pays it from the balance, and the plan
+ * goes off sale again so no other page lists it.
+ */
+export async function makeMember(request: APIRequestContext, token: string, plan: { days: number; dailyPoints?: number; discountPercent?: number }) {
+  const admin = await asAdmin(request)
+  const created = await request.post('/api/admin/products', { headers: admin, data: { type: 'MEMBERSHIP', name: uniqueName('会员卡'), price: 100, ...plan } })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  const planId = (await created.json()).data.id
+  const auth = { authorization: `Bearer ${token}` }
+  const me = (await (await request.get('/api/users/profile', { headers: auth })).json()).data
+  const funded = await request.post(`/api/admin/user/${me.id}/adjust`, {
+    headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() },
+    data: { balance: 100, reason: 'e2e 会员' },
+  })
+  expect(funded.ok(), await funded.text()).toBeTruthy()
+  const bought = await request.post('/api/orders', { headers: auth, data: { productId: planId, type: 'MEMBERSHIP', channel: 'BALANCE' } })
+  await request.patch(`/api/admin/products/${planId}`, { headers: admin, data: { enabled: false } })
+  expect(bought.ok(), await bought.text()).toBeTruthy()
+}
