@@ -1,6 +1,6 @@
 // Two builds of the site side by side over HTTP: this checkout and another (an older commit,
 // checked out and built elsewhere), both started as a site owner starts them, on one
-// database seeded as bench/http.ts seeds it. Each list route (and the profile) is loaded in rounds that
+// database seeded as bench/http.ts seeds it. Each list route (the profile and a chat's messages too) is loaded in rounds that
 // alternate between the builds, each round beside a round of that build's GET /api/health
 // (the framework's ceiling), so a shared machine's drift falls on both alike. Prints, per
 // route, the median over the rounds of each build's throughput ratio and web CPU ratio to its
@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { seedLists } from './seed-lists'
+import { seedReaderRows } from './seed-readers'
 import { siteCpu, startSite } from './site'
 
 const { values: args } = parseArgs({
@@ -52,6 +53,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 try {
   const { admin } = await seedLists(pool, ROWS)
+  const [reader] = await seedReaderRows(pool) // bench-u1's own rows
   const adminToken = await issueToken(admin, 0)
   const owner = await issueToken('bench-u1', 0)
   const ceiling: Target = { name: 'GET /api/health (ceiling)', path: '/api/health' }
@@ -77,6 +79,7 @@ try {
     { name: 'GET /api/admin/charge-records page 1', path: '/api/admin/charge-records?page=1&pageSize=20', token: adminToken },
     { name: 'GET /api/tasks (500 tasks of the caller)', path: '/api/tasks?page=1&pageSize=20', token: owner },
     { name: 'GET /api/wall (signed in)', path: '/api/wall?limit=30', token: owner },
+    { name: 'GET /api/chat/conversations/{id}/messages (40)', path: `/api/chat/conversations/${reader!.conversation}/messages`, token: owner },
   ]
   if (args.only) targets.splice(0, targets.length, ...targets.filter((t) => args.only!.split(',').some((part) => t.name.includes(part))))
   for (const t of [ceiling, ...targets]) for (const site of [theirs, mine]) await run(site, t, 2) // warm both
