@@ -15,6 +15,12 @@ export type ResolvedRequest = {
   priceKey?: string
   /** Midjourney: imagine, blend, describe, or the customId of the button pressed. */
   action?: string
+  /**
+   * Refused with this message (409) while another task of the same parent and action is
+   * pending or succeeded: checked again under the user's lock, so two presses at once
+   * charge once.
+   */
+  onceMessage?: string
   /** Runs on `modelId` itself, never on another instance of its pool (a proxy knows only its own task ids). */
   isPinnedToModel?: boolean
   /** Video: the clip asked for (priced per clip and per second; the model must offer its length, ratio and resolution). */

@@ -8,8 +8,10 @@ import type { TMjActionInput } from '@/lib/mj/params'
 import { translateForMj } from '@/lib/mj/translate'
 import { assertNoBannedWords } from './banned-words'
 import type { ResolvedRequest } from './resolved-request'
-import { queueTask, requestHash } from './submit-task'
+import { liveRepeat, queueTask, requestHash } from './submit-task'
 import type { TaskView } from './task-views'
+
+const UPSCALED_ALREADY = '这张图已经放大过了，请在作品中查看'
 
 /**
  * Presses a button of a finished Midjourney task: a child task (parentId = the parent,
@@ -40,11 +42,8 @@ async function resolveMjAction(userId: string, parentId: string, input: TMjActio
   const action = classifyCustomId(input.customId)
   if (!action) throw badRequest('暂不支持该操作')
   // The proxy answers a repeated upscale with the first one's job: a second charge for the same image.
-  if (
-    action.kind === 'UPSCALE' &&
-    (await db().task.findFirst({ where: { parentId, action: input.customId, status: { in: ['PENDING', 'SUCCESS'] } }, select: { id: true } }))
-  )
-    throw conflict('这张图已经放大过了，请在作品中查看')
+  const onceMessage = action.kind === 'UPSCALE' ? UPSCALED_ALREADY : undefined
+  if (onceMessage && (await liveRepeat(db(), parentId, input.customId))) throw conflict(onceMessage)
 
   const parentParams = parent.params as Record<string, unknown>
   const type = childTaskType(action, parent.type)
@@ -56,6 +55,7 @@ async function resolveMjAction(userId: string, parentId: string, input: TMjActio
     parentId: parent.id,
     priceKey: action.priceKey,
     action: input.customId,
+    onceMessage,
     isPinnedToModel: true,
     params: {
       mjAction: 'ACTION',

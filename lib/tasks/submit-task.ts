@@ -144,6 +144,7 @@ export async function queueTask(
       // answered with it, not judged again against the points and pending tasks that task took.
       const earlier = idempotencyKey ? await findByKey(userId, idempotencyKey, tx) : null
       if (earlier) return { replayed: true as const, task: earlier }
+      if (resolved.onceMessage && (await liveRepeat(tx, resolved.parentId, resolved.action))) throw conflict(resolved.onceMessage)
       const pending = await tx.task.count({ where: { userId, status: 'PENDING' } })
       if (pending >= maxPending) throw tooManyRequests(`进行中的任务已达上限（${maxPending} 个），请等待完成后再提交`)
       if (!user) throw notFound('用户不存在')
@@ -190,6 +191,12 @@ export async function queueTask(
     }
     throw error
   }
+}
+
+/** A task of this parent and action that is pending or succeeded (resolved.onceMessage). */
+export async function liveRepeat(client: Tx, parentId: string | null, action: string | undefined): Promise<boolean> {
+  if (!parentId || !action) return false
+  return !!(await client.task.findFirst({ where: { parentId, action, status: { in: ['PENDING', 'SUCCESS'] } }, select: { id: true } }))
 }
 
 async function findByKey(userId: string, idempotencyKey: string, client: Tx = db()) {

@@ -157,9 +157,19 @@ describe('Midjourney tasks', () => {
     const again = await press(user.token, t.id, { customId: at(buttons, 1).customId })
     expect([again.status, again.body.errMessage]).toEqual([409, '这张图已经放大过了，请在作品中查看'])
     expect(await points(user.id)).toBe(100 - 8 - 2)
+    // U3 pressed in two tabs at once, each with its own key: one upscale, one charge.
+    const u3 = at(buttons, 2).customId
+    const both = await Promise.all(['tab-a', 'tab-b'].map((key) => press(user.token, t.id, { customId: u3 }, { 'idempotency-key': key })))
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409])
+    expect(await db().task.count({ where: { parentId: t.id, action: u3 } })).toBe(1)
+    expect(await points(user.id)).toBe(100 - 8 - 2 - 2)
+    await drainQueue()
 
     const trees = await callRoute(mjTasksRoute.GET, { token: user.token })
-    expect(trees.body.data).toMatchObject({ total: 1, list: [{ id: t.id, children: [{ id: child.id, action: at(buttons, 1).customId, children: [] }] }] })
+    expect(trees.body.data).toMatchObject({
+      total: 1,
+      list: [{ id: t.id, children: [{ id: child.id, action: at(buttons, 1).customId, children: [] }, { action: u3 }] }],
+    })
     await expectLedgerInvariants()
   })
 
