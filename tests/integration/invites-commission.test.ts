@@ -162,6 +162,9 @@ describe('refunds', () => {
     expect(await wallet(inviter.id)).toEqual({ points: 0, balance: 0 })
     expect(await db().commissionRecord.findUniqueOrThrow({ where: { orderId: order.id } })).toMatchObject({ status: 'CANCELED', note: '订单退款，佣金已收回' })
     expect(expectOk(await callRoute(myInvite.GET, { token: inviter.token })).earnings).toEqual({ balance: 0, points: 0 })
+    // The console's invite list no longer counts the refunded order as paid.
+    const [relation] = expectOk(await callRoute(relations.GET, { token: admin.token, query: { keyword: buyer!.id } })).list
+    expect(relation).toMatchObject({ orders: 0, paid: 0, commission: { balance: 0, points: 0 } })
   })
 
   it('when the inviter spent it, the refund still goes through and the record says it was kept', async () => {
@@ -334,7 +337,7 @@ async function previousCommissionRecords(query: TCommissionRecordQuery) {
   }
 }
 
-/** The Prisma queries listInviteRelations made before it became one statement (as they were). */
+/** The Prisma queries listInviteRelations made before it became one statement (refunded orders left out since). */
 async function previousInviteRelations(query: TInviteRelationQuery) {
   const person = { select: { id: true, name: true, username: true } } as const
   const matching = (keyword: string): Prisma.UserWhereInput => ({
@@ -356,7 +359,7 @@ async function previousInviteRelations(query: TInviteRelationQuery) {
   ])
   const ids = rows.map((r) => r.id)
   const [orders, commission] = await Promise.all([
-    db().order.groupBy({ by: ['userId'], where: { userId: { in: ids }, status: 'SUCCESS' }, _count: true, _sum: { amount: true } }),
+    db().order.groupBy({ by: ['userId'], where: { userId: { in: ids }, status: 'SUCCESS', refundedAt: null }, _count: true, _sum: { amount: true } }),
     db().commissionRecord.groupBy({ by: ['inviteeId', 'account'], where: { inviteeId: { in: ids }, status: 'SUCCESS' }, _sum: { amount: true } }),
   ])
   return {

@@ -116,7 +116,7 @@ const READS_FROM_INDEXES = [
   [
     'GET /api/admin/invites reads its page in order from the invited users alone, and sums orders and commission from indexes',
     invitesRoute.GET,
-    ['User_invitedAt_id_idx', 'Order_userId_status_amount_idx', 'CommissionRecord_inviteeId_status_account_amount_idx'],
+    ['User_invitedAt_id_idx', 'Order_paid_userId_amount_idx', 'CommissionRecord_inviteeId_status_account_amount_idx'],
   ],
   ['GET /api/mj/tasks reads the first tasks and their count from their partial index', mjTasksRoute.GET, ['Task_mj_roots_idx']],
   [
