@@ -10,6 +10,7 @@ import type { WallStatus } from '@/lib/generated/prisma/enums'
 import { conflict, notFound } from '@/lib/http/app-error'
 import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import { pageArgs, type Page } from '@/lib/http/pagination'
+import { lockTask } from '@/lib/tasks/lock-task'
 
 export type AdminWallWork = {
   id: string
@@ -111,6 +112,10 @@ async function setStatus(actor: SessionUser, ip: string, id: string, status: Wal
   return afterWriting(
     'wall',
     db().$transaction(async (tx) => {
+      const found = await tx.wallWork.findUnique({ where: { id }, select: { taskId: true } })
+      if (!found) throw notFound('作品不存在')
+      // The task's row first, as publishing and deleting take it: then the work as it is now.
+      await lockTask(tx, found.taskId)
       const work = await tx.wallWork.findUnique({ where: { id }, select: { status: true, taskId: true } })
       if (!work) throw notFound('作品不存在')
       if (work.status !== status) {
@@ -153,6 +158,7 @@ export async function setRecommended(actor: SessionUser, ip: string, taskId: str
   return afterWriting(
     'wall',
     db().$transaction(async (tx) => {
+      await lockTask(tx, taskId)
       const task = await tx.task.findUnique({ where: { id: taskId }, select: { status: true, wallWork: { select: { id: true, status: true } } } })
       if (!task) throw notFound('任务不存在')
       if (isRecommended) {

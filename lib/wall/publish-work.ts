@@ -4,6 +4,7 @@ import { afterWriting } from '@/lib/signals/answer-cache'
 import type { WallStatus } from '@/lib/generated/prisma/enums'
 import { conflict, notFound } from '@/lib/http/app-error'
 import { getConfigValue } from '@/lib/site-config/store'
+import { lockTask } from '@/lib/tasks/lock-task'
 
 export type PublishState = { taskId: string; wallId: string | null; status: WallStatus | null; featured: boolean }
 
@@ -48,6 +49,7 @@ export async function publishWork(userId: string, taskId: string, index: number)
   return afterWriting(
     'wall',
     db().$transaction(async (tx) => {
+      await lockTask(tx, taskId)
       const task = await tx.task.findFirst({
         where: { id: taskId, userId, deletedAt: null },
         select: {
@@ -93,6 +95,7 @@ export async function unpublishWork(userId: string, taskId: string): Promise<Pub
   return afterWriting(
     'wall',
     db().$transaction(async (tx) => {
+      await lockTask(tx, taskId)
       const task = await tx.task.findFirst({ where: { id: taskId, userId }, select: { id: true, wallWork: { select: { status: true } } } })
       if (!task) throw notFound('任务不存在')
       // Taking a hidden work off and publishing it again would bring it back without its reports.

@@ -150,6 +150,54 @@ describe('the image wall', () => {
     expect((await callRoute(taskRoute.GET, { token: owner.token, params: { id: published } })).status).toBe(404)
   })
 
+  it('publish and delete of one task at once never leave a work of a deleted task', async () => {
+    const model = await createModel({ name: 'wall-race-2' })
+    const owner = await createUser()
+    const results = [{ url: '/files/x/race.png', thumbUrl: '/files/x/race.thumb.webp', width: 512, height: 512 }]
+    for (let round = 0; round < 3; round++) {
+      const tasks = await Promise.all(Array.from({ length: 150 }, () => createTaskRow(owner.id, { modelId: model.id, params: { prompt: '竞态' }, results })))
+      const answers = await Promise.all(
+        tasks.flatMap((t) => [
+          callRoute(publishRoute.POST, { token: owner.token, params: { id: t.id }, body: { index: 0 } }),
+          callRoute(taskRoute.DELETE, { token: owner.token, params: { id: t.id } }),
+        ]),
+      )
+      expect(answers.every((a) => [200, 404].includes(a.status))).toBe(true)
+      expect(await db().wallWork.count({ where: { taskId: { in: tasks.map((t) => t.id) } } })).toBe(0)
+    }
+  })
+
+  it('publish, unpublish, recommend, hide and delete of one task at once: no deadlock, no work of a deleted task', async () => {
+    const model = await createModel({ name: 'wall-race' })
+    const owner = await createUser()
+    const admin = await createUser({ role: 'ADMIN' })
+    const results = [{ url: '/files/x/race.png', thumbUrl: '/files/x/race.thumb.webp', width: 512, height: 512 }]
+    const tasks = await Promise.all(Array.from({ length: 200 }, () => createTaskRow(owner.id, { modelId: model.id, params: { prompt: '竞态' }, results })))
+    // Half of them already on the wall, so the console's hide and recommend have a work to act on.
+    const works = await Promise.all(
+      tasks
+        .slice(100)
+        .map(async (t) => (await callRoute(publishRoute.POST, { token: owner.token, params: { id: t.id }, body: { index: 0 } })).body.data.wallId as string),
+    )
+    const answers = await Promise.all([
+      ...tasks.flatMap((t, i) => [
+        callRoute(publishRoute.POST, { token: owner.token, params: { id: t.id }, body: { index: 0 } }),
+        callRoute(taskRoute.DELETE, { token: owner.token, params: { id: t.id } }),
+        ...(i % 3 === 0 ? [callRoute(unpublishRoute.POST, { token: owner.token, params: { id: t.id } })] : []),
+        ...(i % 3 === 1 ? [callRoute(recommendRoute.POST, { token: admin.token, params: { id: t.id } })] : []),
+      ]),
+      ...works.map((id) => callRoute(hideRoute.POST, { token: admin.token, params: { id } })),
+    ])
+    // Each either acted or found the task (or work) gone or not yet published: no deadlock, no 500.
+    expect(
+      answers.every((a) => [200, 404, 409].includes(a.status)),
+      JSON.stringify(answers.map((a) => a.body.errMessage)),
+    ).toBe(true)
+    const left = await db().wallWork.count({ where: { taskId: { in: tasks.map((t) => t.id) } } })
+    expect(await db().task.count({ where: { id: { in: tasks.map((t) => t.id) }, deletedAt: null } })).toBe(0)
+    expect(left).toBe(0)
+  })
+
   it('auto-publishing (off by default) puts a published work straight on the wall', async () => {
     await createModel({ name: 'wall-auto' })
     const owner = await createUser({ points: 100 })
