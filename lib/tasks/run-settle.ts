@@ -58,13 +58,15 @@ export async function settleSuccess(task: TaskForSettle, workerId: string, outco
   if (completed) await recordAttempt(task.model.id, task.id, true)
 }
 
-/** The images paid for but not delivered, priced as charged (never more than was charged). */
+/**
+ * The images paid for but not delivered, at their share of what was charged (a member's
+ * discount included), rounded down: the images delivered are never free.
+ */
 function shortfallOf(task: { userId: string; chargedPoints: number; priceSnapshot: unknown; params: unknown }, delivered: number): Shortfall | undefined {
-  const snapshot = (task.priceSnapshot ?? {}) as { pricePerImage?: unknown; count?: unknown }
+  const snapshot = (task.priceSnapshot ?? {}) as { count?: unknown }
   const ordered = typeof snapshot.count === 'number' ? snapshot.count : Number((task.params as { count?: unknown }).count ?? 1)
-  const pricePerImage = typeof snapshot.pricePerImage === 'number' ? snapshot.pricePerImage : 0
   if (!(delivered < ordered)) return undefined
-  return { userId: task.userId, ordered, delivered, points: Math.min(task.chargedPoints, (ordered - delivered) * pricePerImage) }
+  return { userId: task.userId, ordered, delivered, points: Math.floor((task.chargedPoints * (ordered - delivered)) / ordered) }
 }
 
 /** Final failures that count against the backend's health (a refused prompt does not). */

@@ -65,6 +65,35 @@ describe('fewer images than paid for', () => {
     await expectLedgerInvariants()
   })
 
+  it('a member’s discounted task gives back the missing images’ share of what it charged, not their full price', async () => {
+    const txt2img = structuredClone(DEFAULT_WORKFLOWS.txt2img)
+    nodeOf(txt2img, '4').inputs.batch_size = 1
+    const model = await createModel({
+      name: 'one-image-member',
+      backend: 'comfyui',
+      endpoint: comfy.url,
+      checkpoint: 'sd15.safetensors',
+      options: { pollIntervalMs: 20, workflows: { txt2img } } as never,
+      concurrency: 1,
+    })
+    const user = await createUser({ points: 100 })
+    await db().membership.create({
+      data: { userId: user.id, kind: 'IMAGE', planName: '半价月卡', expiresAt: new Date(Date.now() + 86_400_000), discountPercent: 50 },
+    })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: '三只鹤', width: 256, height: 256, count: 3 } },
+    })
+    expect(res.body.data.chargedPoints).toBe(15)
+    await drainQueue()
+    const done = await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })
+    expect(done.results).toHaveLength(1)
+    // Two thirds of 15 come back: the one image delivered cost 5, the member's price of one.
+    expect((done.backendLog as unknown[]).at(-1)).toEqual({ shortfall: { ordered: 3, delivered: 1, refundedPoints: 10 } })
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(95)
+    await expectLedgerInvariants()
+  })
+
   it('all images delivered: no shortfall row', async () => {
     const model = await createModel({
       name: 'all-images',
