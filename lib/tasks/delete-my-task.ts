@@ -2,7 +2,7 @@ import 'server-only'
 import { db } from '@/lib/db'
 import { afterWriting } from '@/lib/signals/answer-cache'
 import { conflict, notFound } from '@/lib/http/app-error'
-import { lockTask } from './lock-task'
+import { lockTask } from '@/lib/db/lock-task'
 
 /**
  * The owner deletes a finished task from their history: it leaves their lists and the

@@ -10,7 +10,7 @@ import type { WallStatus } from '@/lib/generated/prisma/enums'
 import { conflict, notFound } from '@/lib/http/app-error'
 import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import { pageArgs, type Page } from '@/lib/http/pagination'
-import { lockTask } from '@/lib/tasks/lock-task'
+import { lockTask } from '@/lib/db/lock-task'
 
 export type AdminWallWork = {
   id: string

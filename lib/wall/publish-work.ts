@@ -4,7 +4,7 @@ import { afterWriting } from '@/lib/signals/answer-cache'
 import type { WallStatus } from '@/lib/generated/prisma/enums'
 import { conflict, notFound } from '@/lib/http/app-error'
 import { getConfigValue } from '@/lib/site-config/store'
-import { lockTask } from '@/lib/tasks/lock-task'
+import { lockTask } from '@/lib/db/lock-task'
 
 export type PublishState = { taskId: string; wallId: string | null; status: WallStatus | null; featured: boolean }
 
