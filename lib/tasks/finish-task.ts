@@ -122,15 +122,21 @@ export function failTask(taskId: string, ending: Omit<Ending, 'status'>, workerI
   )
 }
 
-/** CANCELED with a refund; `userId` limits it to the owner's tasks. Returns the stage it was cancelled in. */
-export function cancelPendingTask(taskId: string, by: { userId?: string; reason: string | null; code?: string }) {
+/**
+ * CANCELED with a refund; `userId` limits it to the owner's tasks. `alsoInTx` runs in the same
+ * transaction when this call ended the task (an admin's audit record). Returns the stage it
+ * was cancelled in.
+ */
+export function cancelPendingTask(taskId: string, by: { userId?: string; reason: string | null; code?: string }, alsoInTx?: (tx: Tx) => Promise<unknown>) {
   return endedAndAnnounced(
-    db().$transaction((tx) =>
-      endAndRefund(
+    db().$transaction(async (tx) => {
+      const ended = await endAndRefund(
         tx,
         { id: taskId, ...(by.userId ? { userId: by.userId } : {}) },
         { status: 'CANCELED', errorCode: by.code ?? null, errorMessage: by.reason },
-      ),
-    ),
+      )
+      if (ended && alsoInTx) await alsoInTx(tx)
+      return ended
+    }),
   )
 }

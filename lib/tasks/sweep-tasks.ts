@@ -29,7 +29,7 @@ export async function sweepTasks(): Promise<boolean> {
   const now = new Date()
   const stranded = await failStrandedTasks()
   const overdue = await db().task.findMany({ where: { status: 'PENDING', deadlineAt: { lt: now } }, select: { id: true }, take: BATCH })
-  for (const { id } of overdue) await failTask(id, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT })
+  const timedOut = await eachTask(overdue, ({ id }) => failTask(id, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT }))
 
   const orphans = await db().task.findMany({
     where: { status: 'PENDING', stage: { in: ['SUBMITTING', 'RUNNING'] }, leaseExpiresAt: { lt: now } },
@@ -37,7 +37,7 @@ export async function sweepTasks(): Promise<boolean> {
     take: BATCH,
   })
   let requeued = 0
-  for (const task of orphans) {
+  const recovered = await eachTask(orphans, async (task) => {
     const stillOrphaned = { id: task.id, status: 'PENDING' as const, leaseOwner: task.leaseOwner, leaseExpiresAt: { lt: now } }
     if (task.upstreamId) {
       requeued += (await db().task.updateMany({ where: stillOrphaned, data: { stage: 'RUNNING', leaseOwner: null, leaseExpiresAt: null } })).count
@@ -51,12 +51,13 @@ export async function sweepTasks(): Promise<boolean> {
     } else if (task.leaseOwner) {
       await failTask(task.id, { errorCode: 'BACKEND_LOST', errorMessage: TASK_ERROR_MESSAGES.BACKEND_LOST }, task.leaseOwner)
     }
-  }
+  })
   if (requeued) {
     await db().$transaction((tx) => announceQueueChange(tx))
     wakeLocalRunner()
   }
-  return stranded === BATCH || overdue.length === BATCH || orphans.length === BATCH
+  // A full batch handled means more may wait. Tasks that could not be settled come back first: no rerun at once for them.
+  return stranded === BATCH || timedOut === BATCH || recovered === BATCH
 }
 
 /**
@@ -80,8 +81,23 @@ async function failStrandedTasks(): Promise<number> {
   const limitMs = (await getConfigValue<number>('BACKEND_OUTAGE_REFUND_SECONDS')) * 1000
   const cutoff = Date.now() - Math.max(0, limitMs - sweepIntervalMs())
   const due = rows.filter((row) => row.waitingSince.getTime() <= cutoff)
-  for (const row of due) {
-    await failTask(row.id, { errorCode: 'BACKEND_DOWN', errorMessage: `模型「${row.modelName}」暂时不可用，任务已取消，积分已退还` })
+  return eachTask(due, (row) => failTask(row.id, { errorCode: 'BACKEND_DOWN', errorMessage: `模型「${row.modelName}」暂时不可用，任务已取消，积分已退还` }))
+}
+
+/**
+ * Handles each task on its own and returns how many were handled: one that cannot be
+ * settled (say, a refund the ledger refuses) is logged and met again on the next pass,
+ * instead of stopping the sweep before the tasks after it.
+ */
+async function eachTask<T extends { id: string }>(tasks: T[], handle: (task: T) => Promise<unknown>): Promise<number> {
+  let handled = 0
+  for (const task of tasks) {
+    try {
+      await handle(task)
+      handled++
+    } catch (error) {
+      console.error(`[sweeper] task ${task.id} could not be settled`, error)
+    }
   }
-  return rows.length === BATCH && due.length === BATCH ? BATCH : due.length
+  return handled
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
 import * as adminTasksRoute from '@/app/api/admin/tasks/route'
 import * as adminCancelRoute from '@/app/api/admin/tasks/[id]/cancel/route'
@@ -130,6 +130,39 @@ describe('admin cancel', () => {
       ['TASK_REFUND', 10],
     ])
     expect(await points(user.id)).toBe(30)
+  })
+
+  it('the audit record is written with the cancel: when it cannot be, the task is neither cancelled nor refunded, and a retry does both', async () => {
+    await createModel({ name: 'admin-cancel-audit', prices: { SD_TEXT2IMG: 10 } })
+    const admin = await createUser({ role: 'ADMIN' })
+    const user = await createUser({ points: 30 })
+    const task = await submit(user.token)
+    const cancel = () => callRoute(adminCancelRoute.POST, { token: admin.token, params: { id: task.id } })
+
+    // The audit insert fails, as a full disk or a lost connection would make it.
+    await db().$executeRawUnsafe(`ALTER TABLE "AdminAuditLog" ADD CONSTRAINT "test_no_task_cancel" CHECK ("action" <> 'task.cancel') NOT VALID`)
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const refused = await cancel().finally(async () => {
+      quiet.mockRestore()
+      await db().$executeRawUnsafe(`ALTER TABLE "AdminAuditLog" DROP CONSTRAINT "test_no_task_cancel"`)
+    })
+    expect(refused.status).toBe(500)
+    expect(await db().task.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({ status: 'PENDING', refundedAt: null })
+    expect(await ledger(task.id)).toEqual([['TASK_CHARGE', -10]])
+    expect(await points(user.id)).toBe(20)
+    expect(await db().adminAuditLog.count({ where: { targetId: task.id } })).toBe(0)
+
+    expect((await cancel()).status).toBe(200)
+    expect(await ledger(task.id)).toEqual([
+      ['TASK_CHARGE', -10],
+      ['TASK_REFUND', 10],
+    ])
+    expect(await points(user.id)).toBe(30)
+    expect(await db().adminAuditLog.findMany({ where: { targetId: task.id }, select: { action: true, actorId: true, targetType: true } })).toEqual([
+      { action: 'task.cancel', actorId: admin.id, targetType: 'Task' },
+    ])
+    expect(await drainQueue()).toBe(0)
+    await expectLedgerInvariants()
   })
 })
 

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
 import * as cancelRoute from '@/app/api/tasks/[id]/cancel/route'
 import * as taskRoute from '@/app/api/tasks/[id]/route'
 import { db } from '@/lib/db'
+import { MAX_STORED, postMovement } from '@/lib/ledger/post-movement'
 import { claimTask } from '@/lib/tasks/claim-task'
 import { sweepTasks } from '@/lib/tasks/sweep-tasks'
 import { runTask } from '@/lib/tasks/run-task'
@@ -206,6 +207,62 @@ describe('workers', () => {
       errorMessage: '生成超时，积分已退还',
     })
     expect(await points(user.id)).toBe(30)
+    await expectLedgerInvariants()
+  })
+
+  it('a refund the ledger refuses holds up neither the other tasks nor the dead-worker handling; the next pass tries it again', async () => {
+    await createModel({ name: 'q-sweep', prices: { SD_TEXT2IMG: 10 } })
+    const full = await createUser({ points: 30 })
+    const other = await createUser({ points: 30 })
+    const submitted = async (token: string) => {
+      const res = await submit(token)
+      expect(res.status).toBe(200)
+      return res.body.data as { id: string }
+    }
+    const [stuckOverdue, stuckLost] = [await submitted(full.token), await submitted(full.token)]
+    const [overdue, orphan] = [await submitted(other.token), await submitted(other.token)]
+    // Topped up to the column's limit: a refund would overflow it, so postMovement refuses it.
+    const topUp = (amount: number) =>
+      db().$transaction((tx) =>
+        postMovement(tx, { userId: full.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount, reference: `test-top-up:${full.id}:${amount}` }),
+      )
+    await topUp(MAX_STORED - 10)
+    const past = new Date(Date.now() - 1000)
+    await db().task.updateMany({ where: { id: { in: [stuckOverdue.id, overdue.id] } }, data: { deadlineAt: past } })
+    // Workers that died: one on its last attempt (fails with a refund), one with attempts left (requeued).
+    await db().task.update({ where: { id: stuckLost.id }, data: { stage: 'RUNNING', leaseOwner: 'w-gone', leaseExpiresAt: past, attempts: 1, maxAttempts: 1 } })
+    await db().task.update({ where: { id: orphan.id }, data: { stage: 'SUBMITTING', leaseOwner: 'w-gone', leaseExpiresAt: past, attempts: 1 } })
+
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      await expect(sweepTasks()).resolves.toBe(false)
+      expect(logged.mock.calls.map(([message]) => message)).toEqual([
+        `[sweeper] task ${stuckOverdue.id} could not be settled`,
+        `[sweeper] task ${stuckLost.id} could not be settled`,
+      ])
+    } finally {
+      logged.mockRestore()
+    }
+    expect(await db().task.findUniqueOrThrow({ where: { id: overdue.id } })).toMatchObject({ status: 'FAIL', errorCode: 'TIMEOUT' })
+    expect((await ledgerRows(overdue.id)).map((r) => [r.kind, r.amount])).toEqual([
+      ['TASK_CHARGE', -10],
+      ['TASK_REFUND', 10],
+    ])
+    expect(await db().task.findUniqueOrThrow({ where: { id: orphan.id } })).toMatchObject({ status: 'PENDING', stage: 'QUEUED', leaseOwner: null })
+    for (const id of [stuckOverdue.id, stuckLost.id]) {
+      expect(await db().task.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'PENDING', refundedAt: null })
+      expect((await ledgerRows(id)).map((r) => r.kind)).toEqual(['TASK_CHARGE'])
+    }
+
+    // Once the refunds fit, the next pass books them; the task refunded on the first pass is not refunded again.
+    await topUp(-(MAX_STORED - 10))
+    await sweepTasks()
+    expect(await db().task.findUniqueOrThrow({ where: { id: stuckOverdue.id } })).toMatchObject({ status: 'FAIL', errorCode: 'TIMEOUT' })
+    expect(await db().task.findUniqueOrThrow({ where: { id: stuckLost.id } })).toMatchObject({ status: 'FAIL', errorCode: 'BACKEND_LOST' })
+    expect(await points(full.id)).toBe(30)
+    expect((await ledgerRows(overdue.id)).map((r) => r.kind)).toEqual(['TASK_CHARGE', 'TASK_REFUND'])
+    await drainQueue()
+    expect(await points(other.id)).toBe(20)
     await expectLedgerInvariants()
   })
 })
