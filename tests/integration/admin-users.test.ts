@@ -408,3 +408,39 @@ describe('the last administrator', () => {
     }
   })
 })
+
+describe('a MANAGER racing a promotion', () => {
+  const ROUNDS = 20
+
+  // An ADMIN promotes X to ADMIN while a MANAGER acts on X. The MANAGER may only win
+  // while X is still a USER (its write, and audit, come before the promotion's); once X
+  // is an ADMIN it must be refused (403) and X left as the promotion made it.
+  it.each([
+    ['reset the password of', (manager: TestUser, id: string) => patchAs(manager, id, { password: 'manager-reset-1' })],
+    ['ban', (manager: TestUser, id: string) => patchAs(manager, id, { banned: true })],
+    ['delete', (manager: TestUser, id: string) => deleteAs(manager, id)],
+  ])('a MANAGER who tries to %s a user being promoted never reaches the ADMIN', async (_verb, act) => {
+    const promoter = await createUser({ role: 'ADMIN' })
+    const manager = await createUser({ role: 'MANAGER' })
+    for (let round = 0; round < ROUNDS; round++) {
+      const target = await createUser()
+      const [promotion, attempt] = await Promise.all([patchAs(promoter, target.id, { role: 'ADMIN' }), act(manager, target.id)])
+      const audits = await auditsFor(target.id)
+      const promotionAudit = audits.find((a) => a.actorId === promoter.id)
+      const managerAudit = audits.find((a) => a.actorId === manager.id)
+      const row = await rowOf(target.id)
+
+      if (attempt.status === 200) {
+        // The MANAGER went first, while X was a USER: a deleted X cannot then be promoted.
+        expect(managerAudit).toBeDefined()
+        if (promotion.status === 200) expect(managerAudit!.id, 'the MANAGER changed X after X became an ADMIN').toBeLessThan(promotionAudit!.id)
+        else expectFail(promotion, 404, '用户不存在')
+      } else {
+        expectFail(attempt, 403)
+        expectOk(promotion)
+        expect(managerAudit).toBeUndefined()
+        expect(row).toMatchObject({ role: 'ADMIN', passwordHash: target.passwordHash, bannedAt: null })
+      }
+    }
+  })
+})

@@ -9,17 +9,19 @@ import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input, LabelOptions, Select, SwitchRow } from '@/components/ui/field'
 import { FormDialog } from '@/components/ui/form-dialog'
+import { changedFields, startingValues } from './user-form-changes'
 import type { UserRow } from './user-manager'
 
 /** Creates a user (user = null) or edits one: name, role, mobile, ban, password reset. */
 export function UserFormDialog({ actorRole, user, onClose, onSaved }: { actorRole: Role; user: UserRow | null; onClose: () => void; onSaved: () => void }) {
   const isNew = user === null
+  const [start] = useState(() => startingValues(user))
   const [username, setUsername] = useState('')
-  const [name, setName] = useState(user?.name ?? '')
-  const [role, setRole] = useState<Role>(user?.role ?? 'USER')
-  const [mobile, setMobile] = useState(user?.mobile ?? '')
+  const [name, setName] = useState(start.name)
+  const [role, setRole] = useState<Role>(start.role)
+  const [mobile, setMobile] = useState(start.mobile)
   const [password, setPassword] = useState('')
-  const [banned, setBanned] = useState(Boolean(user?.bannedAt))
+  const [banned, setBanned] = useState(start.banned)
   const [busy, run] = useAction()
   const roles = assignableRoles(actorRole)
   const createUser = useCreateUser()
@@ -29,15 +31,14 @@ export function UserFormDialog({ actorRole, user, onClose, onSaved }: { actorRol
     e.preventDefault()
     if (isNew && (!username.trim() || !password)) return toast.error('请填写用户名和初始密码')
     if (!name.trim()) return toast.error('昵称不能为空')
+    const changes = changedFields(start, { name, role, mobile, banned, password })
+    if (!isNew && Object.keys(changes).length === 0) return onClose()
     await run(async () => {
       if (isNew) {
         await createUser.mutateAsync({ username: username.trim(), name: name.trim(), password, role, mobile: mobile.trim() })
         toast.success('用户已创建')
       } else {
-        await updateUser.mutateAsync({
-          id: user.id,
-          body: { name: name.trim(), mobile: mobile.trim(), banned, ...(role !== user.role ? { role } : {}), ...(password ? { password } : {}) },
-        })
+        await updateUser.mutateAsync({ id: user.id, body: changes })
         toast.success('已保存')
       }
       onSaved()

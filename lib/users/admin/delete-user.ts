@@ -5,11 +5,12 @@ import { canManageUser } from '@/lib/auth/permissions'
 import { forgetSessionUser } from '@/lib/auth/session-cache'
 import type { SessionUser } from '@/lib/auth/session'
 import { conflict, forbidden, notFound } from '@/lib/http/app-error'
-import { assertNotLastAdmin } from './last-admin-guard'
+import { assertNotLastAdmin, lockTargetAndAdmins } from './last-admin-guard'
 
 export async function deleteUserByAdmin(actor: SessionUser, ip: string, id: string): Promise<{ id: string }> {
   if (id === actor.id) throw conflict('不能删除自己')
   await db().$transaction(async (tx) => {
+    await lockTargetAndAdmins(tx, id)
     const target = await tx.user.findUnique({
       where: { id },
       select: { id: true, username: true, name: true, role: true, mobile: true, balance: true, points: true },

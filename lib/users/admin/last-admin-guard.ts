@@ -13,3 +13,13 @@ export async function assertNotLastAdmin(tx: Tx, targetId: string, what: string)
   const isTargetActiveAdmin = admins.some((a) => a.id === targetId)
   if (isTargetActiveAdmin && admins.length <= 1) throw conflict(`不能${what}最后一个管理员`)
 }
+
+/**
+ * Locks the user a console edit or delete acts on, so the role it checks is the committed
+ * one and not one a concurrent promotion is about to replace. The active ADMIN rows are
+ * locked with it, in id order as assertNotLastAdmin takes them: locking the target alone
+ * first would let two admins acting on each other deadlock in that guard.
+ */
+export async function lockTargetAndAdmins(tx: Tx, targetId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ${targetId} OR ("role" = 'ADMIN' AND "bannedAt" IS NULL) ORDER BY "id" FOR UPDATE`
+}

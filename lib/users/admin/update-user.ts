@@ -10,7 +10,7 @@ import { badRequest, conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { isTooCommon } from '../common-passwords'
 import { ADMIN_USER_SELECT, toAdminUserRow, type AdminUserRow } from '../user-views'
 import type { TAdminUserUpdate } from '../schemas'
-import { assertNotLastAdmin } from './last-admin-guard'
+import { assertNotLastAdmin, lockTargetAndAdmins } from './last-admin-guard'
 
 /**
  * Edits a user's name, role, mobile, ban or password. A role change, ban or password
@@ -21,6 +21,7 @@ export async function updateUserByAdmin(actor: SessionUser, ip: string, id: stri
   const passwordHash = input.password ? await hashPassword(input.password) : undefined
   try {
     const updated = await db().$transaction(async (tx) => {
+      await lockTargetAndAdmins(tx, id)
       const target = await tx.user.findUnique({ where: { id }, select: { ...ADMIN_USER_SELECT } })
       if (!target) throw notFound('用户不存在')
       if (!canManageUser(actor.role, target.role)) throw forbidden('没有权限修改该用户')
