@@ -4,6 +4,7 @@ import { db, type Tx } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { AppError, badRequest, notFound, serviceUnavailable } from '@/lib/http/app-error'
+import { Prisma } from '@/lib/generated/prisma/client'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { takeBackMembership, undoTakeBack, type MembershipPeriod, type MembershipUndo } from '@/lib/memberships/extend-membership'
 import { grantVideos, revokeVideos } from '@/lib/videos/video-purchases'
@@ -16,7 +17,7 @@ import type { OrderGrant } from './order-grant'
 import { centsToYuanString } from './out-trade-no'
 import { wechatClient, type WxAnswer } from './wechat/client'
 
-type Refunding = {
+export type Refunding = {
   id: string
   userId: string
   outTradeNo: string
@@ -25,29 +26,51 @@ type Refunding = {
   grant: OrderGrant
   membershipPeriod: MembershipPeriod | null
   refundNo: string
+  refundReason: string
 }
 
 /**
  * An ADMIN refunds a paid order in full. First, in one transaction, the order is claimed for the
  * refund and what it gave is taken back through the ledger (refused with a clear message when the
- * user already spent it); then the provider refunds the money. If the provider refuses, the credit
- * is given back, so the user never loses what they still paid for.
+ * user already spent it); then the provider is asked to refund the money (askProvider). A
+ * refusal gives the credit back, so the user never loses what they still paid for. An answer
+ * that says neither (a timeout, a 5xx, WeChat's PROCESSING) leaves the order claimed: the
+ * worker asks again with the same refund number (retryRefunds), as does an admin's second press.
  */
 export async function refundOrder(actor: SessionUser, ip: string, orderId: string, reason: string) {
-  const order = await db().$transaction(async (tx) => {
+  const order = (await awaitingAnswer(orderId)) ?? (await claimAndTakeBack(actor, ip, orderId, reason))
+  const answer = await askProvider(order)
+  if (answer.outcome === 'refused') {
+    await giveBack(order)
+    throw answer.badConfig ? badRequest(answer.message) : serviceUnavailable(answer.message)
+  }
+  if (answer.outcome === 'done') await markRefunded(order)
+  return getOrderForAdmin(orderId)
+}
+
+export const REFUNDING_COLUMNS = Prisma.sql`"id", "userId", "outTradeNo", "channel"::text AS "channel", "amount", "grant", "membershipPeriod", "refundNo", "refundReason"`
+
+/** An order whose refund was claimed but not yet answered: pressing 退款 again asks again. */
+async function awaitingAnswer(orderId: string): Promise<Refunding | null> {
+  const [row] = await db().$queryRaw<Refunding[]>`
+    SELECT ${REFUNDING_COLUMNS} FROM "Order" WHERE "id" = ${orderId} AND "status" = 'SUCCESS' AND "refundNo" IS NOT NULL AND "refundedAt" IS NULL`
+  return row ?? null
+}
+
+async function claimAndTakeBack(actor: SessionUser, ip: string, orderId: string, reason: string): Promise<Refunding> {
+  return db().$transaction(async (tx) => {
     const refundNo = `R${Date.now()}${String(randomInt(1e9)).padStart(9, '0')}`
-    const rows = await tx.$queryRaw<Omit<Refunding, 'refundNo'>[]>`
+    const [claimed] = await tx.$queryRaw<Refunding[]>`
       UPDATE "Order" SET "refundNo" = ${refundNo}, "refundReason" = ${reason}, "updatedAt" = now()
       WHERE "id" = ${orderId} AND "status" = 'SUCCESS' AND "refundNo" IS NULL
-      RETURNING "id", "userId", "outTradeNo", "channel"::text AS "channel", "amount", "grant", "membershipPeriod"`
-    const claimed = rows[0]
+      RETURNING ${REFUNDING_COLUMNS}`
     if (!claimed) {
       const existing = await tx.order.findUnique({ where: { id: orderId }, select: { status: true, refundNo: true } })
       if (!existing) throw notFound('订单不存在')
       throw badRequest(existing.refundNo ? '该订单已退款或正在退款' : '只有支付成功的订单可以退款')
     }
-    const refunding = { ...claimed, refundNo }
-    const membership = await takeBack(tx, refunding)
+    const membership = await takeBack(tx, claimed)
+    if (membership) await tx.order.update({ where: { id: orderId }, data: { refundUndo: membership as unknown as Prisma.InputJsonValue } })
     await tx.chargeRecord.updateMany({ where: { orderId }, data: { status: 'CANCELED', note: `已退款：${reason}` } })
     await recordAudit(tx, actor, ip, {
       action: 'order.refund',
@@ -57,17 +80,13 @@ export async function refundOrder(actor: SessionUser, ip: string, orderId: strin
       after: { refundNo, amount: claimed.amount },
       reason,
     })
-    return { ...refunding, membership }
+    return claimed
   })
+}
 
-  try {
-    await refundAtProvider(order, reason)
-  } catch (error) {
-    await giveBack(order, order.membership)
-    throw error instanceof AppError ? error : serviceUnavailable('支付平台退款失败，请稍后再试')
-  }
-  await db().order.update({ where: { id: orderId }, data: { refundedAt: new Date() } })
-  return getOrderForAdmin(orderId)
+/** The provider confirmed: the refund is done (once, whoever asked). */
+export async function markRefunded(order: Refunding): Promise<void> {
+  await db().order.updateMany({ where: { id: order.id, refundNo: order.refundNo, refundedAt: null }, data: { refundedAt: new Date() } })
 }
 
 const SPENT = '用户已使用了本订单获得的积分或余额，无法全额退款'
@@ -100,50 +119,76 @@ async function takeBack(tx: Tx, order: Refunding): Promise<MembershipUndo | null
   return membership
 }
 
-/** The provider refused: the credit returns and the order is no longer marked as refunding. */
-async function giveBack(order: Refunding, membership: MembershipUndo | null): Promise<void> {
+/**
+ * The provider refused: the credit returns and the order is no longer marked as refunding.
+ * Only the caller that releases the claim gives back (an admin's press and the worker may
+ * both hear the refusal); `flag` tells the console about a refusal no one was waiting for.
+ */
+export async function giveBack(order: Refunding, flag?: string): Promise<void> {
   const g = order.grant
   await db().$transaction(async (tx) => {
+    const [held] = await tx.$queryRaw<{ refundUndo: MembershipUndo | null }[]>`
+      SELECT "refundUndo" FROM "Order" WHERE "id" = ${order.id} AND "refundNo" = ${order.refundNo} AND "refundedAt" IS NULL FOR UPDATE`
+    if (!held) return
+    await tx.order.update({ where: { id: order.id }, data: { refundNo: null, refundReason: null, refundUndo: Prisma.DbNull, ...(flag ? { flag } : {}) } })
     await postGrant(tx, order.userId, g, { sign: 1, kind: 'ORDER_REFUND', prefix: `order:${order.id}:refund-undo:${order.refundNo}`, note: '退款失败，退回' })
-    if (membership) await undoTakeBack(tx, order.userId, membership)
+    if (held.refundUndo) await undoTakeBack(tx, order.userId, held.refundUndo)
     if (g.videoIds?.length) await grantVideos(tx, order.userId, order.id, g.videoIds, g.videoPrices)
     await giveBackCommission(tx, order.id, order.refundNo)
     await tx.chargeRecord.updateMany({ where: { orderId: order.id }, data: { status: 'SUCCESS', note: '退款失败' } })
-    await tx.order.update({ where: { id: order.id }, data: { refundNo: null, refundReason: null } })
   })
 }
 
-async function refundAtProvider(order: Refunding, reason: string): Promise<void> {
+type ProviderAnswer = { outcome: 'done' } | { outcome: 'refused'; message: string; badConfig?: boolean } | { outcome: 'unknown'; message: string }
+
+/**
+ * Asks the provider to refund the order with its refund number: asking again with the same
+ * number never refunds twice (WeChat's out_refund_no, Alipay's out_request_no). Only a clear
+ * refusal is `refused`; an answer that could hide a refund made is `unknown`.
+ */
+export async function askProvider(order: Refunding): Promise<ProviderAnswer> {
+  if (order.channel === 'BALANCE') return { outcome: 'done' }
   if (order.channel === 'WECHAT') {
     const merchant = await wechatMerchant('settle')
-    if (!merchant) throw badRequest('微信支付配置不完整，无法退款')
+    if (!merchant) return { outcome: 'refused', message: '微信支付配置不完整，无法退款', badConfig: true }
     const answer = (await wechatClient(merchant).refunds({
       out_trade_no: order.outTradeNo,
       out_refund_no: order.refundNo,
-      reason: reason.slice(0, 80),
+      reason: order.refundReason.slice(0, 80),
       amount: { refund: order.amount, total: order.amount, currency: 'CNY' },
     })) as WxAnswer
-    const status = (answer.data as { status?: string } | undefined)?.status
-    if (answer.status !== 200 || (status !== 'SUCCESS' && status !== 'PROCESSING')) {
-      throw serviceUnavailable(`微信支付退款失败：${(answer.data as { message?: string } | undefined)?.message ?? answer.error ?? answer.status}`)
+    const data = (answer.data ?? {}) as { status?: string; message?: string }
+    if (answer.status === 200) {
+      if (data.status === 'SUCCESS') return { outcome: 'done' }
+      if (data.status === 'PROCESSING') return { outcome: 'unknown', message: '微信支付退款处理中' }
+      return { outcome: 'refused', message: `微信支付退款失败：退款${data.status === 'CLOSED' ? '已关闭' : '异常'}` }
     }
-    return
+    const why = data.message ?? answer.error ?? String(answer.status)
+    // WeChat refused the request itself (4xx); no answer, a 429 or a 5xx says nothing of the refund.
+    if (answer.status >= 400 && answer.status < 500 && answer.status !== 429) return { outcome: 'refused', message: `微信支付退款失败：${why}` }
+    return { outcome: 'unknown', message: `微信支付未确认退款：${why}` }
   }
-  if (order.channel === 'ALIPAY') {
-    const merchant = await alipayMerchant('settle')
-    if (!merchant) throw badRequest('支付宝配置不完整，无法退款')
-    const result = (await alipayClient(merchant).exec(
+  const merchant = await alipayMerchant('settle')
+  if (!merchant) return { outcome: 'refused', message: '支付宝配置不完整，无法退款', badConfig: true }
+  let result: Record<string, unknown>
+  try {
+    result = (await alipayClient(merchant).exec(
       'alipay.trade.refund',
       {
         bizContent: {
           outTradeNo: order.outTradeNo,
           refundAmount: centsToYuanString(order.amount),
           outRequestNo: order.refundNo,
-          refundReason: reason.slice(0, 80),
+          refundReason: order.refundReason.slice(0, 80),
         },
       },
       { validateSign: true },
     )) as Record<string, unknown>
-    if (result.code !== '10000') throw serviceUnavailable(`支付宝退款失败：${String(result.subMsg ?? result.msg ?? result.code)}`)
+  } catch (error) {
+    return { outcome: 'unknown', message: `支付宝未确认退款：${(error as Error).message}` }
   }
+  if (result.code === '10000') return { outcome: 'done' }
+  const why = String(result.subMsg ?? result.msg ?? result.code)
+  if (result.code === '20000' || result.subCode === 'ACQ.SYSTEM_ERROR') return { outcome: 'unknown', message: `支付宝未确认退款：${why}` }
+  return { outcome: 'refused', message: `支付宝退款失败：${why}` }
 }

@@ -7,6 +7,7 @@ import { SWEEP_CHAT_ANSWERS_JOB, sweepChatAnswers } from '@/lib/chat/drop-answer
 import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/backend-attempts'
 import { CHECK_BACKENDS_JOB, checkBackends } from '@/lib/models/backend-health'
 import { RECONCILE_BATCH, RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
+import { RETRY_REFUNDS_JOB, retryRefunds } from '@/lib/payments/retry-refunds'
 import { SWEEP_TASKS_JOB, sweepIntervalMs, sweepTasks } from '@/lib/tasks/sweep-tasks'
 import { PRUNE_VIDEO_UPLOADS_JOB, pruneStaleUploads } from '@/lib/videos/chunked-upload'
 import type { BackgroundJob } from './background-worker'
@@ -21,6 +22,8 @@ export function backgroundJobs(): BackgroundJob[] {
     // Pending provider orders whose active query is due (lost notifications), and expired ones to close;
     // a full batch runs again at once, so a backlog drains at the providers' pace, not 20 per interval.
     { name: RECONCILE_ORDERS_JOB, intervalMs: RECONCILE_INTERVAL_MS, run: async () => (await reconcileOrders()) === RECONCILE_BATCH },
+    // Refunds the provider has not yet confirmed nor refused: asked again a minute after the last asking.
+    { name: RETRY_REFUNDS_JOB, intervalMs: 30_000, run: async () => void (await retryRefunds()) },
     // Chat answers a crashed web process left without text: refunded (one indexed query a minute).
     { name: SWEEP_CHAT_ANSWERS_JOB, intervalMs: 60_000, run: async () => void (await sweepChatAnswers()) },
     // One health or model-list request per enabled backend every BACKEND_CHECK_SECONDS (a minute).

@@ -69,7 +69,12 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
   const { keys } = options
   const calls: RecordedRequest[] = []
   const trades = new Map<string, FakeAlipayTrade>()
-  const settings = { loseNotifications: options.loseNotifications ?? false, duplicate: options.duplicate ?? 1 }
+  const settings = {
+    loseNotifications: options.loseNotifications ?? false,
+    duplicate: options.duplicate ?? 1,
+    /** How a refund is answered: as made; 20000 (service busy, nothing made); or made with its answer lost (the connection cut). */
+    refundAnswer: 'made' as 'made' | 'busy' | 'lost',
+  }
   const sent: { outTradeNo: string; status: number; body: string }[] = []
 
   const signWith = (key: KeyObject, content: string) => createSign('RSA-SHA256').update(content, 'utf8').sign(key, 'base64')
@@ -275,8 +280,10 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
       if (String(biz.refund_amount) !== trade.totalAmount)
         return respond(res, method, businessError('40004', 'Business Failed', 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限'))
       const requestNo = String(biz.out_request_no ?? '')
+      if (settings.refundAnswer === 'busy') return respond(res, method, businessError('20000', 'Service Currently Unavailable', 'isp.unknow-error', '系统繁忙'))
       const first = !trade.refunded.includes(requestNo)
       if (first) trade.refunded.push(requestNo)
+      if (settings.refundAnswer === 'lost') return void res.socket?.destroy()
       return respond(res, method, {
         code: '10000',
         msg: 'Success',

@@ -70,7 +70,7 @@ export type FakeWechatOrder = {
   prepayId: string
   /** The body of the first create call, to tell a repeat from a conflicting reuse. */
   createdWith: string
-  refunds: { outRefundNo: string; amount: number }[]
+  refunds: { outRefundNo: string; amount: number; processing?: boolean }[]
 }
 
 export type WechatNotification = { headers: Record<string, string>; body: string }
@@ -137,7 +137,13 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
   const calls: RecordedRequest[] = []
   const orders = new Map<string, FakeWechatOrder>()
   const sent: { outTradeNo: string; status: number }[] = []
-  const settings = { loseNotifications: options.loseNotifications ?? false, notifyDelayMs: options.notifyDelayMs ?? 0, duplicate: options.duplicate ?? 1 }
+  const settings = {
+    loseNotifications: options.loseNotifications ?? false,
+    notifyDelayMs: options.notifyDelayMs ?? 0,
+    duplicate: options.duplicate ?? 1,
+    /** How a refund is answered: as made; PROCESSING (made later, when asked again); or made with its answer lost (the connection cut). */
+    refundAnswer: 'made' as 'made' | 'processing' | 'lost',
+  }
   /** Answer every request with this error instead (an outage). */
   let failWith: { status: number; code: string; message: string } | null = null
   let certificateDownloads = 0
@@ -414,8 +420,23 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
       if (!order || (order.state !== 'SUCCESS' && order.state !== 'REFUND')) return error(res, 400, 'RESOURCE_NOT_EXISTS', '订单不存在或未支付')
       if (amount?.total !== order.total || !amount.refund || amount.refund > order.total) return error(res, 400, 'PARAM_ERROR', '退款金额不正确')
       const outRefundNo = String(body?.out_refund_no ?? '')
-      if (!order.refunds.some((r) => r.outRefundNo === outRefundNo)) order.refunds.push({ outRefundNo, amount: amount.refund })
+      const known = order.refunds.find((r) => r.outRefundNo === outRefundNo)
+      // The same out_refund_no again answers that refund; a new one must fit in what is left.
+      if (!known && order.refunds.reduce((sum, r) => sum + r.amount, 0) + amount.refund > order.total)
+        return error(res, 400, 'INVALID_REQUEST', '订单已全额退款')
+      if (settings.refundAnswer === 'processing' && !known) {
+        order.refunds.push({ outRefundNo, amount: amount.refund, processing: true })
+        return answer(res, 200, {
+          out_refund_no: outRefundNo,
+          out_trade_no: order.outTradeNo,
+          status: 'PROCESSING',
+          amount: { refund: amount.refund, total: order.total, currency: 'CNY' },
+        })
+      }
+      if (known) known.processing = false
+      else order.refunds.push({ outRefundNo, amount: amount.refund })
       order.state = 'REFUND'
+      if (settings.refundAnswer === 'lost') return void res.socket?.destroy()
       return answer(res, 200, {
         refund_id: '5030' + randomBytes(8).toString('hex'),
         out_refund_no: outRefundNo,

@@ -186,7 +186,7 @@ describe('refunds', () => {
     const inviter = await quickUser()
     const [buyer] = await invitedBy(inviter, 1)
     const order = await paidOrder(buyer!)
-    world.wechat.failAll({ status: 500, code: 'SYSTEM_ERROR', message: '系统繁忙' })
+    world.wechat.failAll({ status: 403, code: 'NOT_ENOUGH', message: '基本账户余额不足' })
     try {
       expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } }), 503)
     } finally {

@@ -5,10 +5,13 @@ import { createVerify } from 'node:crypto'
 import { AlipaySdk } from 'alipay-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as alipayNotify from '@/app/api/pay/alipay/notify/route'
+import * as refund from '@/app/api/admin/orders/[id]/refund/route'
 import { db } from '@/lib/db'
 import { reconcileOrders } from '@/lib/payments/reconcile-orders'
+import { REFUND_RETRY_AFTER_MS, retryRefunds } from '@/lib/payments/retry-refunds'
 import { alipaySignContent } from '../fakes/alipay'
-import { createUser } from '../helpers/call-route'
+import { callRoute, createUser } from '../helpers/call-route'
+import { expectOk } from '../helpers/expect-response'
 import { configureMerchants, createProductRow, ledgerMatchesColumns, placeOrder, startPaymentWorld, type PaymentWorld } from '../helpers/payments'
 
 let world: PaymentWorld
@@ -147,5 +150,28 @@ describe('the active query', () => {
       status: 'PENDING',
       queryCount: 1,
     })
+  })
+})
+
+describe('refunds', () => {
+  it('a refund whose answer is busy (20000) or lost waits and is finished by asking again with the same out_request_no', async () => {
+    const admin = await createUser({ role: 'ADMIN' })
+    const refundOf = (id: string) => callRoute(refund.POST, { token: admin.token, params: { id }, body: { reason: '用户申请退款' } })
+    for (const answer of ['busy', 'lost'] as const) {
+      const { user, order } = await pendingOrder()
+      await world.alipay.pay(order.outTradeNo)
+      world.alipay.settings.refundAnswer = answer
+      try {
+        expect(expectOk(await refundOf(order.id)).refundedAt).toBeNull()
+      } finally {
+        world.alipay.settings.refundAnswer = 'made'
+      }
+      expect(await points(user.id)).toBe(0)
+      expect(world.alipay.trades.get(order.outTradeNo)!.refunded).toHaveLength(answer === 'lost' ? 1 : 0)
+      expect(await retryRefunds(new Date(Date.now() + REFUND_RETRY_AFTER_MS + 1_000))).toBe(1)
+      expect(world.alipay.trades.get(order.outTradeNo)!.refunded).toHaveLength(1)
+      expect((await db().order.findUniqueOrThrow({ where: { id: order.id } })).refundedAt).not.toBeNull()
+      expect(await points(user.id)).toBe(0)
+    }
   })
 })

@@ -19,6 +19,8 @@ import { db } from '@/lib/db'
 import { getMyOrder, listMyOrders } from '@/lib/payments/my-orders'
 import { ADMIN_ORDER_SELECT, adminOrderView, ORDER_SELECT } from '@/lib/payments/order-views'
 import { queryProvider } from '@/lib/payments/provider-status'
+import { REFUND_RETRY_AFTER_MS, RETRY_REFUNDS_JOB, retryRefunds } from '@/lib/payments/retry-refunds'
+import { backgroundJobs } from '@/lib/worker/jobs'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { configureMerchants, createProductRow, ledgerMatchesColumns, placeOrder, startPaymentWorld, type PaymentWorld } from '../helpers/payments'
@@ -326,6 +328,73 @@ describe('refunds', () => {
     expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再退一次' } }), 400, /已退款/)
   })
 
+  it('a refund whose answer is lost is neither given back nor made twice: the worker asks again with its number and finishes it', async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(order.outTradeNo)
+    world.wechat.settings.refundAnswer = 'lost'
+    try {
+      // WeChat refunded the money, but its answer never came: the order waits, the points stay taken back.
+      const waiting = expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '用户申请退款' } }))
+      expect(waiting).toMatchObject({ refundedAt: null, refundReason: '用户申请退款' })
+    } finally {
+      world.wechat.settings.refundAnswer = 'made'
+    }
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
+    expect(backgroundJobs().find((job) => job.name === RETRY_REFUNDS_JOB)?.intervalMs).toBeLessThanOrEqual(REFUND_RETRY_AFTER_MS)
+    expect(await retryRefunds()).toBe(0) // asked a moment ago: not yet
+    expect(await retryRefunds(new Date(Date.now() + REFUND_RETRY_AFTER_MS + 1_000))).toBe(1)
+    const refunds = world.wechat.orders.get(order.outTradeNo)!.refunds
+    expect(refunds).toHaveLength(1)
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundedAt: true, refundNo: true, flag: true } })).toMatchObject({
+      refundedAt: expect.any(Date),
+      refundNo: refunds[0]!.outRefundNo,
+      flag: null,
+    })
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
+    expect(await retryRefunds(new Date(Date.now() + 10 * REFUND_RETRY_AFTER_MS))).toBe(0)
+  })
+
+  it("WeChat's PROCESSING waits; the admin's second press asks again with the same number and finishes it", async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(order.outTradeNo)
+    world.wechat.settings.refundAnswer = 'processing'
+    try {
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } })).refundedAt).toBeNull()
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再按一次' } })).refundedAt).not.toBeNull()
+    } finally {
+      world.wechat.settings.refundAnswer = 'made'
+    }
+    expect(world.wechat.orders.get(order.outTradeNo)!.refunds).toHaveLength(1)
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
+    expect(await db().ledgerEntry.count({ where: { reference: { startsWith: `order:${order.id}:refund` } } })).toBe(1)
+  })
+
+  it('a refusal the worker hears gives the points back once and flags the order for the console', async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(order.outTradeNo)
+    world.wechat.failAll({ status: 500, code: 'SYSTEM_ERROR', message: '系统繁忙' })
+    try {
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } })).refundedAt).toBeNull()
+      expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
+      world.wechat.failAll({ status: 403, code: 'NOT_ENOUGH', message: '基本账户余额不足' })
+      const later = new Date(Date.now() + REFUND_RETRY_AFTER_MS + 1_000)
+      expect((await Promise.all([retryRefunds(later), retryRefunds(later)])).reduce((a, b) => a + b)).toBe(1)
+    } finally {
+      world.wechat.failAll(null)
+    }
+    expect(await wallet(user.id)).toEqual({ points: 120, balance: 0 })
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundNo: true, refundedAt: true, flag: true } })).toEqual({
+      refundNo: null,
+      refundedAt: null,
+      flag: '微信支付退款失败：基本账户余额不足；用户所得已退回，请核实',
+    })
+    expect(await db().chargeRecord.findUniqueOrThrow({ where: { orderId: order.id } })).toMatchObject({ status: 'SUCCESS' })
+    expect(world.wechat.orders.get(order.outTradeNo)!.refunds).toHaveLength(0)
+  })
+
   it('when the user already spent the points, the refund is refused and nothing moves', async () => {
     const user = await createUser({ balance: 100 })
     const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'BALANCE' })
@@ -348,7 +417,7 @@ describe('refunds', () => {
     const buyer = await createUser()
     const paid = await placeOrder(buyer.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
     await world.wechat.pay(paid.order.outTradeNo)
-    world.wechat.failAll({ status: 500, code: 'SYSTEM_ERROR', message: '系统繁忙' })
+    world.wechat.failAll({ status: 403, code: 'NOT_ENOUGH', message: '基本账户余额不足' })
     try {
       expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: paid.order.id }, body: { reason: '退款' } }), 503, /微信支付退款失败/)
     } finally {
@@ -454,7 +523,7 @@ describe('refunds', () => {
     const paid = await placeOrder(buyer.token, { productId: week.id, type: 'MEMBERSHIP', channel: 'WECHAT' })
     await world.wechat.pay(paid.order.outTradeNo)
     const before = await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: buyer.id, kind: 'IMAGE' } } })
-    world.wechat.failAll({ status: 500, code: 'SYSTEM_ERROR', message: '系统繁忙' })
+    world.wechat.failAll({ status: 403, code: 'NOT_ENOUGH', message: '基本账户余额不足' })
     try {
       expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: paid.order.id }, body: { reason: '退款' } }), 503, /微信支付退款失败/)
     } finally {

@@ -28,9 +28,15 @@ function ReasonDialog({ act, orderId, onClose }: { act: Act; orderId: string; on
 
   async function confirm() {
     if (!reason.trim()) return toast.error('请填写原因')
-    const ok = await run(() => (isRefund ? refund : markPaid).mutateAsync({ id: orderId, reason: reason.trim() }))
+    let refunded = true
+    const ok = await run(async () => {
+      if (!isRefund) return markPaid.mutateAsync({ id: orderId, reason: reason.trim() })
+      refunded = !!(await refund.mutateAsync({ id: orderId, reason: reason.trim() })).refundedAt
+    })
     if (ok) {
-      toast.success(isRefund ? '已退款' : '已标记为已支付')
+      if (!isRefund) toast.success('已标记为已支付')
+      else if (refunded) toast.success('已退款')
+      else toast.info(REFUND_AWAITED)
       onClose()
     }
   }
@@ -52,6 +58,27 @@ function ReasonDialog({ act, orderId, onClose }: { act: Act; orderId: string; on
   )
 }
 
+const REFUND_AWAITED = '退款已提交，支付平台尚未确认结果，系统会自动再次确认'
+
+/** A refund whose answer is awaited: the same refund asked about again (its number and reason are the order's). */
+function AskRefundAgain({ orderId, reason }: { orderId: string; reason: string }) {
+  const refund = useRefundOrder()
+  const [busy, run] = useAction()
+  async function ask() {
+    let refunded = false
+    const ok = await run(async () => {
+      refunded = !!(await refund.mutateAsync({ id: orderId, reason })).refundedAt
+    })
+    if (ok && refunded) toast.success('已退款')
+    else if (ok) toast.info(REFUND_AWAITED)
+  }
+  return (
+    <Button variant="secondary" onClick={ask} disabled={busy}>
+      {busy ? '确认中…' : '再次确认退款结果'}
+    </Button>
+  )
+}
+
 /** 订单详情: the provider's transaction id, what was granted and every notification received; ADMIN may mark paid or refund. */
 export function OrderDetailDialog({ orderId, canWrite, onClose }: { orderId: string; canWrite: boolean; onClose: () => void }) {
   const { data: o, isLoading, isError } = useAdminOrder(orderId)
@@ -67,7 +94,8 @@ export function OrderDetailDialog({ orderId, canWrite, onClose }: { orderId: str
         footer={
           <>
             {canWrite && o?.status === 'PENDING' && <Button onClick={() => setAct('mark-paid')}>标记已支付</Button>}
-            {canWrite && o?.status === 'SUCCESS' && !o.refundedAt && o.channel !== 'BALANCE' && (
+            {canWrite && o?.status === 'SUCCESS' && !o.refundedAt && o.refundReason && <AskRefundAgain orderId={o.id} reason={o.refundReason} />}
+            {canWrite && o?.status === 'SUCCESS' && !o.refundedAt && !o.refundReason && o.channel !== 'BALANCE' && (
               <Button variant="danger" onClick={() => setAct('refund')}>
                 退款
               </Button>
@@ -111,7 +139,7 @@ export function OrderDetailDialog({ orderId, canWrite, onClose }: { orderId: str
                 ['创建时间', formatDateTime(o.createdAt)],
                 ['支付时间', formatDateTime(o.paidAt)],
                 ['过期时间', formatDateTime(o.expiresAt)],
-                ['退款时间', formatDateTime(o.refundedAt)],
+                ['退款时间', !o.refundedAt && o.refundReason ? '处理中，等待支付平台确认' : formatDateTime(o.refundedAt)],
               ]}
             />
             <Section title="发放内容">{o.grant ? <JsonBlock value={o.grant} /> : <p className="text-sm text-zinc-500">尚未发放</p>}</Section>
