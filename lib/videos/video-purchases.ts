@@ -1,5 +1,6 @@
 import 'server-only'
 import { db, type Tx } from '@/lib/db'
+import { Prisma } from '@/lib/generated/prisma/client'
 import { badRequest, conflict } from '@/lib/http/app-error'
 
 export type PricedVideos = { videoIds: string[]; prices: number[]; total: number; subject: string }
@@ -36,7 +37,9 @@ export async function refuseBoughtMeanwhile(tx: Tx, userId: string, videoIds: st
 
 /**
  * Inside the order's fulfilment: one purchase row per item, unique per user and video, so a
- * replayed fulfilment (or an item bought meanwhile by another order) gives nothing twice.
+ * replayed fulfilment gives nothing twice. An item another order already bought (two
+ * payment codes of the same video, both paid) flags the order: the user paid twice for it,
+ * and a person decides on the refund.
  */
 export async function grantVideos(tx: Tx, userId: string, orderId: string, videoIds: string[], prices: number[] | undefined): Promise<void> {
   if (videoIds.length === 0) return
@@ -44,9 +47,21 @@ export async function grantVideos(tx: Tx, userId: string, orderId: string, video
     data: videoIds.map((videoId, i) => ({ userId, videoId, orderId, price: prices?.[i] ?? 0 })),
     skipDuplicates: true,
   })
+  const elsewhere = await tx.videoPurchase.count({ where: { userId, videoId: { in: videoIds }, orderId: { not: orderId } } })
+  if (elsewhere === 0) return
+  const note = `其中 ${elsewhere} 个视频此前已由该用户的其他订单购买，本订单重复付款，请核实后退款`
+  await tx.$executeRaw`UPDATE "Order" SET "flag" = concat_ws('；', "flag", ${note}::text) WHERE "id" = ${orderId}`
 }
 
-/** A refund takes back what this order gave. */
+/**
+ * A refund takes back what this order gave. An item another paid order of the user also
+ * bought (the twice-paid case above) stays theirs, as that order's purchase.
+ */
 export async function revokeVideos(tx: Tx, orderId: string): Promise<void> {
+  const alsoPaidBy = Prisma.sql`SELECT o."id" FROM "Order" o
+    WHERE o."userId" = p."userId" AND o."id" <> ${orderId} AND o."status" = 'SUCCESS' AND o."refundNo" IS NULL
+      AND o."grant"->'videoIds' @> jsonb_build_array(p."videoId")
+    ORDER BY o."paidAt" LIMIT 1`
+  await tx.$executeRaw`UPDATE "VideoPurchase" p SET "orderId" = (${alsoPaidBy}) WHERE p."orderId" = ${orderId} AND EXISTS (${alsoPaidBy})`
   await tx.videoPurchase.deleteMany({ where: { orderId } })
 }

@@ -357,6 +357,29 @@ describe('the operator takes items down', () => {
     expect(await db().videoPurchase.count({ where: { userId: user.id, videoId: id } })).toBe(1)
   })
 
+  it('one item paid through two payment codes: the second order is flagged, and a refund of either leaves it with the other', async () => {
+    const id = await paidItem('付了两次')
+    const user = await createUser()
+    const codes = [
+      (await placeOrder(user.token, { type: 'BUY_VIDEO_MATERIAL', videoIds: [id], channel: 'WECHAT', tradeType: 'NATIVE' })).order,
+      (await placeOrder(user.token, { type: 'BUY_VIDEO_MATERIAL', videoIds: [id], channel: 'WECHAT', tradeType: 'NATIVE' })).order,
+    ]
+    for (const order of codes) {
+      await world.wechat.pay(order.outTradeNo, { notify: false })
+      expect((await post(world.wechat.notificationFor(order.outTradeNo))).status).toBe(204)
+    }
+    const [first, second] = await Promise.all(codes.map((o) => db().order.findUniqueOrThrow({ where: { id: o.id }, select: { status: true, flag: true } })))
+    expect(first).toEqual({ status: 'SUCCESS', flag: null })
+    expect(second).toEqual({ status: 'SUCCESS', flag: '其中 1 个视频此前已由该用户的其他订单购买，本订单重复付款，请核实后退款' })
+    const purchase = () => db().videoPurchase.findMany({ where: { userId: user.id, videoId: id }, select: { orderId: true } })
+    expect(await purchase()).toEqual([{ orderId: codes[0]!.id }])
+    // The first one refunded: the second order paid for the item too, so it stays theirs.
+    expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: codes[0]!.id }, body: { reason: '重复付款' } }))
+    expect(await purchase()).toEqual([{ orderId: codes[1]!.id }])
+    expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: codes[1]!.id }, body: { reason: '不要了' } }))
+    expect(await purchase()).toEqual([])
+  })
+
   it('so does an order already closed (money may still arrive after the close); an item nobody ordered is deleted', async () => {
     const id = await paidItem('关单后删除')
     const user = await createUser()
