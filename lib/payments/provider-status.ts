@@ -9,17 +9,21 @@ import { ZWechatTransaction } from './wechat/handle-notification'
 
 export type QueriedOrder = { id: string; outTradeNo: string; channel: 'WECHAT' | 'ALIPAY' | 'BALANCE' }
 
-/** What the provider says now: paid (and settled here), closed there, still waiting, or no answer. */
-export type ProviderState = { state: 'paid'; outcome: SettleOutcome } | { state: 'closed' } | { state: 'waiting' } | { state: 'unknown'; detail: string }
+/** What the provider says now: paid (and settled here), closed there (`flag` for the order it cancels), still waiting, or no answer. */
+export type ProviderState =
+  { state: 'paid'; outcome: SettleOutcome } | { state: 'closed'; flag?: string } | { state: 'waiting' } | { state: 'unknown'; detail: string }
+
+export const REFUNDED_AT_WECHAT = '该订单已在微信支付商户平台退款，未发放'
 
 /**
  * The active query (docs/PROTOCOLS.md §11): asks the provider about one order and settles it
  * the way a notification would (the same conditional fulfilment, so a query racing a
- * notification or an admin credits once). A trade the provider closed cancels a pending order.
+ * notification or an admin credits once). A trade the provider closed cancels a pending order,
+ * and so does a WeChat trade refunded in the merchant platform (flagged).
  */
 export async function queryProvider(order: QueriedOrder): Promise<ProviderState> {
   const state = order.channel === 'WECHAT' ? await queryWechat(order) : order.channel === 'ALIPAY' ? await queryAlipay(order) : ({ state: 'waiting' } as const)
-  if (state.state === 'closed') await cancelPending(order.id)
+  if (state.state === 'closed') await cancelPending(order.id, state.flag)
   return state
 }
 
@@ -31,7 +35,9 @@ async function queryWechat(order: QueriedOrder): Promise<ProviderState> {
   const parsed = ZWechatTransaction.safeParse(answer.data)
   if (answer.status !== 200 || !parsed.success) return { state: 'unknown', detail: answer.error ?? `HTTP ${answer.status}` }
   const t = parsed.data
-  if (t.trade_state === 'SUCCESS' || t.trade_state === 'REFUND') {
+  // Refunded outside the site (its notification lost): the buyer has the money back, so crediting would give the goods away.
+  if (t.trade_state === 'REFUND') return { state: 'closed', flag: REFUNDED_AT_WECHAT }
+  if (t.trade_state === 'SUCCESS') {
     const outcome = await settlePaid(
       {
         channel: 'WECHAT',
@@ -114,11 +120,11 @@ export async function closeAtProvider(order: QueriedOrder): Promise<boolean> {
   return true
 }
 
-/** PENDING → CANCELED (one conditional update: a payment settled meanwhile wins). */
-export async function cancelPending(orderId: string): Promise<boolean> {
+/** PENDING → CANCELED (one conditional update: a payment settled meanwhile wins), flagged when `flag` is given. */
+export async function cancelPending(orderId: string, flag?: string): Promise<boolean> {
   const { count } = await db().order.updateMany({
     where: { id: orderId, status: 'PENDING' },
-    data: { status: 'CANCELED', closedAt: new Date(), nextQueryAt: null },
+    data: { status: 'CANCELED', closedAt: new Date(), nextQueryAt: null, ...(flag ? { flag } : {}) },
   })
   return count === 1
 }

@@ -11,25 +11,27 @@ const LATER_EVERY_MS = 30 * 60_000
 /** Orders claimed per batch; a full batch tells the worker to run the job again at once. */
 export const RECONCILE_BATCH = 20
 
-type Claimed = { id: string; outTradeNo: string; channel: 'WECHAT' | 'ALIPAY'; queryCount: number; createdAt: Date; expiresAt: Date }
+type Claimed = { id: string; outTradeNo: string; channel: 'WECHAT' | 'ALIPAY'; createdAt: Date; expiresAt: Date }
 
-/** The next query after `count` queries: the schedule, never past the expiry (when the order is closed). */
-export function nextQueryAt(createdAt: Date, expiresAt: Date, count: number, now: Date): Date {
-  const planned = count < QUERY_SCHEDULE_MS.length ? new Date(createdAt.getTime() + QUERY_SCHEDULE_MS[count]!) : new Date(now.getTime() + LATER_EVERY_MS)
-  const next = planned > now ? planned : new Date(now.getTime() + LATER_EVERY_MS)
-  return next > expiresAt ? expiresAt : next
+/**
+ * The next query: the schedule's next point after `now`, never past the expiry (when the order
+ * is closed). Taken from the clock, not from queryCount, which a polling page raises too.
+ */
+export function nextQueryAt(createdAt: Date, expiresAt: Date, now: Date): Date {
+  const planned = QUERY_SCHEDULE_MS.map((ms) => new Date(createdAt.getTime() + ms)).find((at) => at > now) ?? new Date(now.getTime() + LATER_EVERY_MS)
+  return planned > expiresAt ? expiresAt : planned
 }
 
 /**
  * Lost notifications (docs/PRODUCT.md §14): pending provider orders whose query is due are
  * claimed (SKIP LOCKED, so several workers share the work) and moved to their next query
  * time before anyone calls out; each is then asked about, or, once expired, closed at the
- * provider and cancelled here.
+ * provider and cancelled here (or, paid there but flagged for a mismatch, no longer asked about).
  */
 export async function reconcileOrders(now = new Date()): Promise<number> {
   const due = await db().$transaction(async (tx) => {
     const rows = await tx.$queryRaw<Claimed[]>`
-      SELECT "id", "outTradeNo", "channel"::text AS "channel", "queryCount", "createdAt", "expiresAt" FROM "Order"
+      SELECT "id", "outTradeNo", "channel"::text AS "channel", "createdAt", "expiresAt" FROM "Order"
       WHERE "status" = 'PENDING' AND "nextQueryAt" <= ${now} AND "channel" <> 'BALANCE'
       ORDER BY "nextQueryAt" LIMIT ${RECONCILE_BATCH} FOR UPDATE SKIP LOCKED`
     for (const row of rows) {
@@ -39,7 +41,7 @@ export async function reconcileOrders(now = new Date()): Promise<number> {
         data: {
           queryCount: { increment: 1 },
           lastQueriedAt: now,
-          nextQueryAt: expired ? new Date(now.getTime() + 5 * 60_000) : nextQueryAt(row.createdAt, row.expiresAt, row.queryCount + 1, now),
+          nextQueryAt: expired ? new Date(now.getTime() + 5 * 60_000) : nextQueryAt(row.createdAt, row.expiresAt, now),
         },
       })
     }
@@ -49,6 +51,8 @@ export async function reconcileOrders(now = new Date()): Promise<number> {
     try {
       if (order.expiresAt <= now) {
         if (await closeAtProvider(order)) await cancelPending(order.id)
+        // Paid with the wrong amount or merchant (flagged): it can be neither closed nor credited, so it is left to the human the flag is for.
+        else await db().order.updateMany({ where: { id: order.id, status: 'PENDING', flag: { not: null } }, data: { nextQueryAt: null } })
       } else {
         await queryProvider(order)
       }

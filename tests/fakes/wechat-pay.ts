@@ -336,6 +336,10 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
       const order = await pay(outTradeNo, { notify: body?.notify !== false, reopen: body?.reopen === true })
       return sendJson(res, 200, { state: order.state })
     }
+    if (path === '/__control/refund-answer' && req.method === 'POST') {
+      settings.refundAnswer = body?.answer === 'processing' || body?.answer === 'lost' ? body.answer : 'made'
+      return sendJson(res, 200, { refundAnswer: settings.refundAnswer })
+    }
     if (path === '/__control/order' && req.method === 'GET') {
       const order = orders.get(url.searchParams.get('out_trade_no') ?? '')
       return order ? sendJson(res, 200, { state: order.state, total: order.total }) : sendJson(res, 404, { error: 'ORDER_NOT_EXIST' })
@@ -458,6 +462,13 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
     /** How many times /v3/certificates was downloaded. */
     certificateDownloads: () => certificateDownloads,
     pay,
+    /** The merchant refunds a paid order in the merchant platform (商户平台), not through the site: its query answers REFUND. */
+    refundInPlatform(outTradeNo: string) {
+      const order = orders.get(outTradeNo)
+      if (order?.state !== 'SUCCESS') throw new Error(`${outTradeNo} is not paid`)
+      order.refunds.push({ outRefundNo: 'MCH' + randomBytes(8).toString('hex'), amount: order.total })
+      order.state = 'REFUND'
+    },
     notificationFor,
     deliver,
     /** Every request answers this error (or null to recover). */

@@ -3,9 +3,11 @@
 // and lost ones settled by the active query.
 import { randomInt } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as cancelOrder from '@/app/api/orders/[id]/cancel/route'
 import * as orderById from '@/app/api/orders/[id]/route'
 import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
 import { db } from '@/lib/db'
+import { REFUNDED_AT_WECHAT } from '@/lib/payments/provider-status'
 import { RECONCILE_BATCH, RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
 import { REJECTED_KEPT } from '@/lib/payments/settle-paid'
 import { startBackgroundWorker } from '@/lib/worker/background-worker'
@@ -36,6 +38,11 @@ async function pendingOrder() {
   const user = await createUser()
   const { order, payment } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT', tradeType: 'NATIVE' })
   return { user, order, payment }
+}
+
+/** One reconciler round at `now` over every due order, however many batches that takes. */
+async function reconcileAll(now: Date) {
+  while ((await reconcileOrders(now)) === RECONCILE_BATCH);
 }
 
 const points = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId }, select: { points: true } })).points
@@ -229,6 +236,71 @@ describe('lost notifications', () => {
     } finally {
       world.wechat.settings.loseNotifications = false
     }
+  })
+
+  it('a page polling many times does not push back the reconciler: paid after the tab was closed, the 3-minute query settles it', async () => {
+    world.wechat.settings.loseNotifications = true
+    try {
+      const { user, order } = await pendingOrder()
+      const { createdAt } = await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { createdAt: true } })
+      for (let i = 0; i < 15; i++) {
+        await db().order.update({ where: { id: order.id }, data: { lastQueriedAt: null } })
+        expect(expectOk(await callRoute(orderById.GET, { token: user.token, params: { id: order.id } })).status).toBe('PENDING')
+      }
+      await reconcileAll(new Date(createdAt.getTime() + 61_000))
+      expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { nextQueryAt: true } })).toEqual({
+        nextQueryAt: new Date(createdAt.getTime() + 3 * 60_000),
+      })
+      // The tab is closed; the buyer pays on the phone and the notification is lost.
+      await world.wechat.pay(order.outTradeNo)
+      await reconcileAll(new Date(createdAt.getTime() + 3 * 60_000))
+      expect(await points(user.id)).toBe(1000)
+    } finally {
+      world.wechat.settings.loseNotifications = false
+    }
+  })
+
+  it('a trade refunded in the merchant platform is not credited: the page poll, the cancel and the reconciler cancel it and flag it', async () => {
+    world.wechat.settings.loseNotifications = true
+    try {
+      const [byPage, byCancel, byWorker] = [await pendingOrder(), await pendingOrder(), await pendingOrder()]
+      for (const { order } of [byPage, byCancel, byWorker]) {
+        await world.wechat.pay(order.outTradeNo)
+        world.wechat.refundInPlatform(order.outTradeNo)
+      }
+      expect(expectOk(await callRoute(orderById.GET, { token: byPage.user.token, params: { id: byPage.order.id } })).status).toBe('CANCELED')
+      expect(expectOk(await callRoute(cancelOrder.POST, { token: byCancel.user.token, params: { id: byCancel.order.id } })).status).toBe('CANCELED')
+      await reconcileAll(new Date(Date.now() + 61_000))
+      for (const { user, order } of [byPage, byCancel, byWorker]) {
+        expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, flag: true } })).toEqual({
+          status: 'CANCELED',
+          flag: REFUNDED_AT_WECHAT,
+        })
+        expect(await points(user.id)).toBe(0)
+        expect(await db().chargeRecord.count({ where: { orderId: order.id } })).toBe(0)
+      }
+    } finally {
+      world.wechat.settings.loseNotifications = false
+    }
+  })
+
+  it('an expired order flagged for a mismatch is asked about once at its expiry, then left to the console: still pending, flag kept', async () => {
+    const { user, order } = await pendingOrder()
+    // The buyer paid 1 fen: the notification and every query disagree with the order's amount.
+    world.wechat.orders.get(order.outTradeNo)!.total = 1
+    await world.wechat.pay(order.outTradeNo)
+    const { expiresAt, flag } = await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { expiresAt: true, flag: true } })
+    expect(flag).toMatch(/金额不符/)
+    const asked = () => world.wechat.calls.filter((c) => c.path.includes(order.outTradeNo)).map((c) => `${c.method} ${c.path.split('/').at(-1)}`)
+    const before = asked().length
+    for (const minutes of [0, 6, 12, 60]) await reconcileAll(new Date(expiresAt.getTime() + minutes * 60_000))
+    expect(asked().slice(before)).toEqual(['POST close', `GET ${order.outTradeNo}`])
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, flag: true, nextQueryAt: true } })).toEqual({
+      status: 'PENDING',
+      flag,
+      nextQueryAt: null,
+    })
+    expect(await points(user.id)).toBe(0)
   })
 
   it('an expired order is closed at WeChat and cancelled here; paying it afterwards credits once and flags it', async () => {
