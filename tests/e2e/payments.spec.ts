@@ -4,7 +4,7 @@
 // 积分不足 dialog on /text2img, and the order and its revenue in the console.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { asAdmin, makeMember, registerViaApi, signInWithToken, uniqueName } from './support/session'
-import { enablePayments, payWechatOrder } from './support/payment-fakes'
+import { enablePayments, payWechatOrder, setWechatRefundAnswer } from './support/payment-fakes'
 import { E2E_WECHAT, setWechatPerson, wechatAvatarUrl } from './support/sign-in-fakes'
 
 const WECHAT_UA =
@@ -322,6 +322,44 @@ test('the admin finds a paid order on /admin/order_mana and its revenue on /admi
   await expect(detail.getByTestId('provider-txn-id')).not.toHaveText('-')
   await expect(detail.getByText(/支付通知（[1-9]）/)).toBeVisible()
   await expect(detail.getByRole('button', { name: '退款' })).toBeVisible()
+})
+
+test('a refund WeChat has not confirmed shows 处理中 in the console, and 再次确认退款结果 finishes it', async ({ page, request }) => {
+  const pack = await pointsPack(request, 300, 300)
+  const user = await newUser(page, request)
+  await page.goto('/account')
+  await choose(page, pack.name, '微信支付')
+  await page.getByRole('button', { name: '立即支付' }).click()
+  const outTradeNo = await page.getByTestId('pay-pending').getAttribute('data-out-trade-no')
+  await payWechatOrder(outTradeNo!)
+  await expect(page.getByText('支付成功')).toBeVisible({ timeout: 20_000 })
+
+  const headers = await asAdmin(request)
+  await signInWithToken(page, headers.authorization.replace(/^Bearer /, ''))
+  await page.goto('/admin/order_mana')
+  await page.getByLabel('搜索用户').fill(user.username)
+  await page.getByRole('button', { name: '搜索' }).click()
+  const row = page.getByRole('row').filter({ hasText: outTradeNo! })
+  await row.getByRole('button', { name: '详情' }).click()
+  const detail = page.getByRole('dialog', { name: '订单详情' })
+  await detail.getByRole('button', { name: '退款' }).click()
+  const ask = page.getByRole('dialog', { name: '退款' })
+  await ask.getByLabel('原因').fill('用户申请退款')
+  await setWechatRefundAnswer('processing')
+  try {
+    await ask.getByRole('button', { name: '确认退款' }).click()
+    await expect(page.getByText('退款已提交，支付平台尚未确认结果，系统会自动再次确认')).toBeVisible()
+    await expect(detail.getByText('处理中，等待支付平台确认')).toBeVisible()
+    await expect(detail.getByRole('button', { name: '退款', exact: true })).toHaveCount(0)
+  } finally {
+    await setWechatRefundAnswer('made')
+  }
+  await detail.getByRole('button', { name: '再次确认退款结果' }).click()
+  await expect(page.getByText('已退款', { exact: true }).first()).toBeVisible()
+  await expect(detail.getByText('处理中，等待支付平台确认')).toHaveCount(0)
+  await expect(detail.getByRole('button', { name: '再次确认退款结果' })).toHaveCount(0)
+  await detail.getByRole('button', { name: '关闭' }).first().click()
+  await expect(row.getByText('已退款')).toBeVisible()
 })
 
 test('签到 on /account adds the check-in points once a day', async ({ page, request }) => {

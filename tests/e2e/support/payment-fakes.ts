@@ -71,6 +71,16 @@ export async function payWechatOrder(outTradeNo: string, options: { notify?: boo
   if (!res.ok) throw new Error(`fake WeChat Pay refused to pay ${outTradeNo}: ${res.status}`)
 }
 
+/** How fake WeChat Pay answers refunds from now on (tests/fakes/wechat-pay.ts, settings.refundAnswer). */
+export async function setWechatRefundAnswer(answer: 'made' | 'processing' | 'lost'): Promise<void> {
+  const res = await fetch(`${(await written()).wechat}/__control/refund-answer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ answer }),
+  })
+  if (!res.ok) throw new Error(`fake WeChat Pay refused the refund answer ${answer}: ${res.status}`)
+}
+
 /** The buyer pays an Alipay trade outside the page (scans the precreate QR); `notify: false` loses the notification. */
 export async function payAlipayOrder(outTradeNo: string, options: { notify?: boolean } = {}): Promise<void> {
   const res = await fetch(`${(await written()).alipay}/__control/pay`, {
