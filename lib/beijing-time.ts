@@ -21,3 +21,8 @@ export function beijingRange(from?: string, to?: string): { gte?: Date; lt?: Dat
 export function beijingDateTime(date: Date): string {
   return new Date(date.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ')
 }
+
+/** Milliseconds from `now` until the next Beijing day starts (a page showing 今日 reads again then). */
+export function msUntilNextBeijingDay(now = new Date()): number {
+  return beijingDayStart(beijingDay(now)).getTime() + 86_400_000 - now.getTime()
+}

@@ -374,6 +374,18 @@ test('签到 on /account adds the check-in points once a day', async ({ page, re
   await expect(page.getByRole('button', { name: '今日已签到' })).toBeDisabled()
 })
 
+test('/account reads the wallet again when the next Beijing day starts (今日已签到 is a day’s)', async ({ page, request }) => {
+  await newUser(page, request)
+  // The page's clock ten seconds before a Beijing midnight (16:00 UTC); the server keeps its own.
+  const midnight = new Date(`${new Date().toISOString().slice(0, 10)}T16:00:00.000Z`)
+  await page.clock.install({ time: new Date(midnight.getTime() - 10_000) })
+  await page.goto('/account')
+  await expect(page.getByRole('button', { name: /^签到 \+\d+$/ })).toBeVisible()
+  const readAgain = page.waitForRequest((r) => r.method() === 'GET' && new URL(r.url()).pathname === '/api/account/wallet', { timeout: 10_000 })
+  await page.clock.runFor(15_000)
+  await readAgain
+})
+
 test("a member's first visit of the day books the daily points; the header and 收支明细 show them", async ({ page, request }) => {
   const user = await newUser(page, request)
   await makeMember(request, user.token, { days: 30, dailyPoints: 7 })

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { getWallet } from '@/lib/payments/wallet'
 import type { Json } from '../hooks'
+import { msUntilNextBeijingDay } from '@/lib/beijing-time'
 import { api } from '../request'
 import { ledgerKeys } from './ledger'
 import { profileKeys } from './profile'
@@ -29,6 +30,8 @@ export function useWallet({ enabled = true }: { enabled?: boolean } = {}) {
       return wallet
     },
     enabled,
+    // 今日已签到 and a member's daily points belong to a Beijing day: read again when the next one starts.
+    refetchInterval: () => msUntilNextBeijingDay() + 2_000,
   })
 }
 
