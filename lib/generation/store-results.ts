@@ -1,5 +1,5 @@
 import sharp, { type Sharp } from 'sharp'
-import { downloadLink, putFile } from '@/lib/storage/storage'
+import { downloadLink, putFile, unguessable } from '@/lib/storage/storage'
 import { MAX_INPUT_PIXELS } from '@/lib/uploads/image-upload'
 import { asset } from './assets'
 import type { BackendImage } from './backends/types'
@@ -62,7 +62,8 @@ export async function storeResults(taskId: string, images: BackendImage[], optio
     const marked = canMark ? input.composite([{ input: await markFor(width, height), gravity: 'southeast' }]) : input
     const png = await labelled(marked.png({ compressionLevel: 6 }), label).toBuffer()
     const thumb = await labelled(sharp(png).resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 80 }), label).toBuffer()
-    const base = `results/${month}/${taskId}-${index}`
+    // Unguessable: a task's images are private until published, one by one, and /files serves whatever is named.
+    const base = `results/${month}/${taskId}-${index}-${unguessable()}`
     stored.push({
       url: await putFile(`${base}.png`, png),
       thumbUrl: await putFile(`${base}.thumb.webp`, thumb),
@@ -95,5 +96,5 @@ export async function storePreview(taskId: string, sequence: number, bytes: Buff
     .resize({ width: PREVIEW_WIDTH, withoutEnlargement: true })
     .webp({ quality: 70 })
     .toBuffer()
-  return putFile(`previews/${month}/${taskId}-${sequence}.webp`, webp)
+  return putFile(`previews/${month}/${taskId}-${sequence}-${unguessable()}.webp`, webp)
 }

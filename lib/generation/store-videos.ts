@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import sharp from 'sharp'
-import { downloadLink, putFile } from '@/lib/storage/storage'
+import { downloadLink, putFile, unguessable } from '@/lib/storage/storage'
 import { MAX_INPUT_PIXELS } from '@/lib/uploads/image-upload'
 import type { BackendVideo } from './backends/types'
 import { aigcMetadata, labelled, markFor } from './store-results'
@@ -32,7 +32,7 @@ export async function storeVideos(taskId: string, videos: BackendVideo[], option
   const label = aigcMetadata(options.siteName, taskId)
   const stored: StoredVideo[] = []
   for (const [index, video] of videos.entries()) {
-    const base = `results/${month}/${taskId}-${index}`
+    const base = `results/${month}/${taskId}-${index}-${unguessable()}`
     const result = await withScratch(async (dir) => {
       const input = path.join(dir, 'in.mp4')
       const output = path.join(dir, 'out.mp4')

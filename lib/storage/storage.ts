@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { env } from '@/lib/env'
-import { assertKey, FILES_URL_PREFIX, putLocal, putLocalFromPath, readLocal } from './local-files'
+import { assertKey, FILES_URL_PREFIX, localSize, putLocal, putLocalFromPath, readLocal } from './local-files'
 import { presignedDownloadUrl, putS3, putS3FromPath, readS3 } from './s3-files'
 
 /**
@@ -20,9 +20,15 @@ const CONTENT_TYPES: Record<string, string> = {
 }
 
 export function newKey(folder: string, extension: string): string {
-  return `${folder}/${Date.now().toString(36)}-${randomBytes(9)
-    .toString('base64url')
-    .replace(/[^a-zA-Z0-9]/g, 'x')}.${extension}`
+  return `${folder}/${Date.now().toString(36)}-${unguessable()}.${extension}`
+}
+
+/**
+ * 72 random bits for a file name: /files serves every key that is not private to whoever
+ * asks, so a name must not be guessable from one that was shown (a task's other images).
+ */
+export function unguessable(): string {
+  return randomBytes(9).toString('base64url').replace(/[^a-zA-Z0-9]/g, 'x')
 }
 
 /** Stores the bytes under the key and returns the URL to show them. */
@@ -70,10 +76,10 @@ export function downloadName(asked: string | null, key: string): string {
  * marks it an attachment), else with S3 a presigned GET whose answer S3 marks
  * `attachment; filename=...`; null when there is neither.
  */
-export async function fileForDownload(key: string, filename: string): Promise<{ bytes: Buffer } | { location: string } | null> {
+export async function fileForDownload(key: string, filename: string): Promise<{ local: true } | { location: string } | null> {
   assertKey(key)
-  const bytes = await readLocal(key)
-  if (bytes) return { bytes }
+  // Only whether it is kept here: the route streams it (reading a clip whole per request would let downloads exhaust memory).
+  if ((await localSize(key)) !== null) return { local: true }
   if (!env().S3_BUCKET) return null
   return { location: await presignedDownloadUrl(key, filename, DOWNLOAD_LINK_SECONDS) }
 }

@@ -16,6 +16,7 @@ import * as unRecommendRoute from '@/app/api/admin/tasks/un_recommend/[id]/route
 import * as showcaseRoute from '@/app/api/showcase/route'
 import * as adminShowcaseRoute from '@/app/api/admin/showcase/route'
 import * as adminShowcaseItemRoute from '@/app/api/admin/showcase/[id]/route'
+import * as files from '@/app/files/[...key]/route'
 import { db } from '@/lib/db'
 import { callRoute, createUser } from '../helpers/call-route'
 import { createModel, createTaskRow, drainQueue } from '../helpers/tasks'
@@ -148,6 +149,31 @@ describe('the image wall', () => {
     expect((await callRoute(taskRoute.DELETE, { method: 'DELETE', token: owner.token, params: { id: published } })).status).toBe(200)
     expect(await db().wallWork.count({ where: { taskId: published } })).toBe(0)
     expect((await callRoute(taskRoute.GET, { token: owner.token, params: { id: published } })).status).toBe(404)
+  })
+
+  it("a task's unpublished images cannot be found from the address of the one published", async () => {
+    await createModel({ name: 'wall-names' })
+    const owner = await createUser({ points: 100 })
+    const res = await callRoute(tasksRoute.POST, {
+      token: owner.token,
+      body: { type: 'SD_TEXT2IMG', params: { prompt: '两只猫', width: 256, height: 256, count: 2 } },
+    })
+    await drainQueue()
+    const results = (await db().task.findUniqueOrThrow({ where: { id: res.body.data.id } })).results as Array<{ url: string; thumbUrl: string }>
+    expect(results).toHaveLength(2)
+    await callRoute(publishRoute.POST, { token: owner.token, params: { id: res.body.data.id }, body: { index: 1 } })
+    const shown = results[1]!.url
+    expect(shown).toMatch(new RegExp(`/${res.body.data.id}-1-[A-Za-z0-9]{12}\\.png$`))
+    const get = async (url: string) =>
+      (await files.GET(new Request(`http://localhost${url}`), { params: Promise.resolve({ key: url.slice('/files/'.length).split('/') }) })).status
+    expect(await get(results[0]!.url)).toBe(200)
+    for (const guess of [
+      shown.replace('-1-', '-0-'),
+      shown.replace(/-1-[A-Za-z0-9]+\.png$/, '-0.png'),
+      shown.replace(/\.png$/, '.thumb.webp').replace('-1-', '-0-'),
+    ]) {
+      expect(await get(guess)).toBe(404)
+    }
   })
 
   it('publish and delete of one task at once never leave a work of a deleted task', async () => {
