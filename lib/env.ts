@@ -42,6 +42,8 @@ export const ZEnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   /** Trust X-Forwarded-For / X-Real-IP from a reverse proxy for the client address. */
   TRUST_PROXY: booleanString.default(false),
+  /** How many proxies of the site's own stand in front of it (2: a CDN, then nginx); see lib/http/client-ip.ts. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(5).default(1),
   /** Generation tasks one worker process runs at once (most of the time is spent waiting on backends). */
   WORKER_TASK_SLOTS: z.coerce.number().int().min(1).max(64).default(4),
   /** Seconds a stopping worker gives running tasks to finish before handing them to other workers. */

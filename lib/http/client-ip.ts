@@ -1,16 +1,33 @@
+import { isIP } from 'node:net'
 import { env } from '@/lib/env'
 
 /**
- * The caller's address, for rate limits and the audit log. Behind a declared reverse
- * proxy (TRUST_PROXY) it is the proxy's X-Real-IP or first X-Forwarded-For entry;
- * otherwise the TCP peer address that scripts/next-server.mjs writes into X-Client-IP
- * (overwriting anything a client sent, so it cannot be forged).
+ * The caller's address, for rate limits and the audit log: the TCP peer address that
+ * scripts/next-server.mjs writes into X-Client-IP (overwriting anything a client sent), or
+ * behind a declared reverse proxy (TRUST_PROXY) the address the proxy saw.
  */
 export function clientIp(headers: Headers): string {
-  if (env().TRUST_PROXY) {
-    const real = headers.get('x-real-ip')?.trim()
-    const first = headers.get('x-forwarded-for')?.split(',')[0]?.trim()
-    if (real || first) return (real || first)!
+  const { TRUST_PROXY, TRUST_PROXY_HOPS } = env()
+  return clientIpOf(headers, TRUST_PROXY ? TRUST_PROXY_HOPS : 0)
+}
+
+/**
+ * Each proxy appends the address it saw to X-Forwarded-For, so with `hops` proxies of our
+ * own in front (1: nginx; 2: a CDN, then nginx) the client is the hops-th entry from the
+ * right: entries left of it are whatever the client sent. X-Real-IP only when there is no
+ * X-Forwarded-For (a proxy that sets just that header overwrites it; some pass a client's
+ * own through). Anything that is not an IP address is ignored.
+ */
+export function clientIpOf(headers: Headers, hops: number): string {
+  if (hops > 0) {
+    const forwarded = headers.get('x-forwarded-for')
+    const seen = forwarded
+      ? forwarded
+          .split(',')
+          .map((entry) => entry.trim())
+          .at(-hops)
+      : headers.get('x-real-ip')?.trim()
+    if (seen && isIP(seen)) return seen
   }
   return headers.get('x-client-ip')?.trim() || 'unknown'
 }
