@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { env } from '@/lib/env'
-import { assertKey, FILES_URL_PREFIX, localSize, putLocal, putLocalFromPath, readLocal } from './local-files'
-import { presignedDownloadUrl, putS3, putS3FromPath, readS3 } from './s3-files'
+import { assertKey, FILES_URL_PREFIX, localSize, putLocal, putLocalFromPath, readLocal, removeLocal } from './local-files'
+import { presignedDownloadUrl, putS3, putS3FromPath, readS3, removeS3 } from './s3-files'
 
 /**
  * Where stored files go (avatars, uploads, generated images): an S3-compatible bucket
@@ -28,7 +28,9 @@ export function newKey(folder: string, extension: string): string {
  * asks, so a name must not be guessable from one that was shown (a task's other images).
  */
 export function unguessable(): string {
-  return randomBytes(9).toString('base64url').replace(/[^a-zA-Z0-9]/g, 'x')
+  return randomBytes(9)
+    .toString('base64url')
+    .replace(/[^a-zA-Z0-9]/g, 'x')
 }
 
 /** Stores the bytes under the key and returns the URL to show them. */
@@ -49,6 +51,16 @@ export async function putFileFromPath(key: string, file: string): Promise<void> 
 export async function readStoredFile(key: string): Promise<Buffer | null> {
   assertKey(key)
   return env().S3_BUCKET ? readS3(key) : readLocal(key)
+}
+
+/**
+ * Removes a stored file wherever it is kept; a missing one is fine. The local copy goes even
+ * with S3 set: files stored before the bucket was configured stay in DATA_DIR/files.
+ */
+export async function removeFile(key: string): Promise<void> {
+  assertKey(key)
+  await removeLocal(key)
+  if (env().S3_BUCKET) await removeS3(key)
 }
 
 /** A presigned S3 download is made when the link is followed, so it needs to live only a few minutes. */

@@ -1,11 +1,34 @@
-import { newKey, putFile } from '@/lib/storage/storage'
+import { takeAttempt } from '@/lib/auth/rate-limit'
+import { db } from '@/lib/db'
+import { env } from '@/lib/env'
+import { FILES_URL_PREFIX } from '@/lib/storage/local-files'
+import { publicUrl } from '@/lib/storage/s3-files'
+import { newKey, putFile, removeFile } from '@/lib/storage/storage'
 import { reencodeImage } from '@/lib/uploads/image-upload'
 import { updateProfile } from './update-profile'
 import type { Profile } from './user-views'
 
-/** Stores a 256×256 WebP of the uploaded picture and makes it the user's avatar. */
+/** Per user: picking a picture takes a few tries, never dozens; each one is decoded and stored. */
+export const AVATAR_LIMIT = { max: 20, windowSeconds: 10 * 60 }
+
+/** Stores a 256×256 WebP of the uploaded picture and makes it the user's avatar; the one it replaces is removed. */
 export async function updateAvatar(userId: string, upload: Buffer): Promise<Profile> {
+  await takeAttempt([{ key: `avatar:user:${userId}`, ...AVATAR_LIMIT }], '上传')
   const image = await reencodeImage(upload, { width: 256, height: 256, fit: 'cover' })
+  const before = await db().user.findUnique({ where: { id: userId }, select: { avatar: true } })
   const url = await putFile(newKey('avatars', 'webp'), image)
-  return updateProfile(userId, { avatar: url })
+  const profile = await updateProfile(userId, { avatar: url })
+  const old = before && storedAvatarKey(before.avatar)
+  if (old) await removeFile(old).catch((error: unknown) => console.warn(`[avatar] could not remove the replaced ${old}:`, error))
+  return profile
+}
+
+/**
+ * The storage key of an avatar this site stored, or null for any other address (the default
+ * picture, WeChat's): the URL must be exactly the one putFile gave for an avatars/ key.
+ */
+function storedAvatarKey(url: string): string | null {
+  const key = /(avatars\/[A-Za-z0-9-]+\.webp)$/.exec(url)?.[1]
+  if (!key) return null
+  return url === (env().S3_BUCKET ? publicUrl(key) : FILES_URL_PREFIX + key) ? key : null
 }

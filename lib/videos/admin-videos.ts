@@ -14,7 +14,7 @@ import { payloadTooLarge, readBodyWithin } from '@/lib/http/body-limit'
 import { jsonList } from '@/lib/http/json-list'
 import { pageArgs, type TPageQuery } from '@/lib/http/pagination'
 import { presignedGetUrl, readS3Head } from '@/lib/storage/s3-files'
-import { newKey, putFile, putFileFromPath } from '@/lib/storage/storage'
+import { newKey, putFile, putFileFromPath, removeFile } from '@/lib/storage/storage'
 import { reencodeImage, sniffImageType } from '@/lib/uploads/image-upload'
 import { dropUpload, finishedUpload, maxVideoBytes } from './chunked-upload'
 import { ZVideoFields, type AdminVideo, type TVideoPatch } from './schemas'
@@ -88,38 +88,50 @@ export async function createVideo(actor: SessionUser, ip: string, req: Request):
     const fileKey = inBucket?.key ?? newKey('private/videos', container)
     const posterKey = newKey('video-posters', 'webp')
     const previewKey = newKey('video-previews', previewWebm ? 'webm' : 'mp4')
-    await putFile(posterKey, posterWebp)
-    await putFileFromPath(previewKey, previewFile)
-    if (!inBucket) await putFileFromPath(fileKey, original)
-    if (typeof uploadId === 'string' && uploadId) await dropUpload(uploadId)
-
-    const video = await db().$transaction(async (tx) => {
-      const row = await tx.video.create({
-        data: {
-          title: fields.title,
-          description: fields.description,
-          tags: fields.tags,
-          kind: fields.kind === 'paid' ? 'PAID' : 'FREE',
-          price: fields.kind === 'paid' ? fields.price : 0,
-          published: fields.published,
-          durationSec: facts.durationSec!,
-          width: facts.width!,
-          height: facts.height!,
-          size: BigInt(size),
-          fileKey,
-          posterKey,
-          previewKey,
-        },
-        select: VIDEO_ROW,
+    const upload = typeof uploadId === 'string' && uploadId ? uploadId : null
+    let video: VideoRow
+    try {
+      await putFile(posterKey, posterWebp)
+      await putFileFromPath(previewKey, previewFile)
+      if (!inBucket) await putFileFromPath(fileKey, original)
+      video = await db().$transaction(async (tx) => {
+        const row = await tx.video.create({
+          data: {
+            title: fields.title,
+            description: fields.description,
+            tags: fields.tags,
+            kind: fields.kind === 'paid' ? 'PAID' : 'FREE',
+            price: fields.kind === 'paid' ? fields.price : 0,
+            published: fields.published,
+            durationSec: facts.durationSec!,
+            width: facts.width!,
+            height: facts.height!,
+            size: BigInt(size),
+            fileKey,
+            posterKey,
+            previewKey,
+          },
+          select: VIDEO_ROW,
+        })
+        // With the row, so an upload pruned later can never take a bucket object a video uses.
+        if (upload) await tx.videoUpload.deleteMany({ where: { id: upload } })
+        await recordAudit(tx, actor, ip, {
+          action: 'video.create',
+          targetType: 'Video',
+          targetId: row.id,
+          after: { title: row.title, kind: row.kind, price: row.price },
+        })
+        return row
       })
-      await recordAudit(tx, actor, ip, {
-        action: 'video.create',
-        targetType: 'Video',
-        targetId: row.id,
-        after: { title: row.title, kind: row.kind, price: row.price },
-      })
-      return row
-    })
+    } catch (error) {
+      // No file may stay without a row naming it. An object the browser put in the bucket is
+      // its upload's and stays for another try; a chunked upload's file has (usually) been
+      // moved into the store and is removed here, so that upload goes too.
+      await removeStored([posterKey, previewKey, ...(inBucket ? [] : [fileKey])])
+      if (upload && !inBucket) await dropUpload(upload).catch(() => undefined)
+      throw error
+    }
+    if (upload) await dropUpload(upload)
     return toAdmin(video, 0, 0)
   })
 }
@@ -152,11 +164,14 @@ export async function updateVideo(actor: SessionUser, ip: string, id: string, pa
  * A bought item is only unpublished (its buyers keep it), and so is one any order names: a
  * pending order, or one closed and paid late or confirmed by an admin, is still fulfilled with
  * it, and a purchase of a deleted item would fail that settlement for good (the money taken,
- * nothing given). One nobody bought or ordered is deleted.
+ * nothing given). One nobody bought or ordered is deleted, and its stored files with it.
  */
 export async function deleteVideo(actor: SessionUser, ip: string, id: string): Promise<{ deleted: boolean }> {
-  return db().$transaction(async (tx) => {
-    const video = await tx.video.findUnique({ where: { id }, select: { id: true, title: true, _count: { select: { purchases: true } } } })
+  const { deleted, keys } = await db().$transaction(async (tx) => {
+    const video = await tx.video.findUnique({
+      where: { id },
+      select: { id: true, title: true, fileKey: true, posterKey: true, previewKey: true, _count: { select: { purchases: true } } },
+    })
     if (!video) throw notFound('视频不存在')
     const ordered = await tx.order.findFirst({
       where: { type: { in: ['BUY_VIDEO_MATERIAL', 'BATCH_BUY_VIDEO_MATERIAL'] }, grant: { path: ['videoIds'], array_contains: [id] } },
@@ -171,8 +186,20 @@ export async function deleteVideo(actor: SessionUser, ip: string, id: string): P
       targetId: id,
       before: { title: video.title },
     })
-    return { deleted }
+    return { deleted, keys: [video.fileKey, video.posterKey, video.previewKey] }
   })
+  // Only once the deletion is committed: until then the row still names them.
+  if (deleted) await removeStored(keys)
+  return { deleted }
+}
+
+/** Removes stored files; one that cannot be removed is logged, not an error to the admin (the work it ends is done). */
+async function removeStored(keys: Array<string | null>): Promise<void> {
+  await Promise.all(
+    keys
+      .filter((key): key is string => key !== null)
+      .map((key) => removeFile(key).catch((error: unknown) => console.warn(`[videos] could not remove the stored file ${key}:`, error))),
+  )
 }
 
 export async function listAdminVideos(q: TPageQuery & { keyword?: string }): Promise<{ list: AdminVideo[]; total: number }> {

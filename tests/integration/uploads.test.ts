@@ -1,14 +1,17 @@
 // POST /api/uploads: a good image is stored re-encoded; too large (by Content-Length or
 // streamed without one) is a 413; not an image, or a decompression bomb is a clear 400; and
-// nothing is stored.
+// nothing is stored. Uploads and avatar changes are limited per user (429); a replaced
+// avatar's stored file is removed.
+import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { crc32, deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as uploadsRoute from '@/app/api/uploads/route'
+import * as avatarRoute from '@/app/api/users/avatar/route'
 import { db } from '@/lib/db'
-import { readStoredFile } from '@/lib/storage/storage'
+import { putFile, readStoredFile } from '@/lib/storage/storage'
 import { MAX_UPLOAD_BYTES } from '@/lib/uploads/image-upload'
 import { createUser } from '../helpers/call-route'
 
@@ -131,3 +134,82 @@ describe('POST /api/uploads', () => {
     await expectRefused(() => post(noFile), '请选择要上传的图片')
   })
 })
+
+describe('limits per user', () => {
+  const tinyPng = () =>
+    sharp({ create: { width: 8, height: 8, channels: 3, background: '#aa3322' } })
+      .png()
+      .toBuffer()
+  const as = (t: string) => ({ authorization: `Bearer ${t}` })
+
+  it('POST /api/uploads: 60 in 10 minutes; past that a 429 comes before the image is even looked at, and nothing is stored', async () => {
+    const user = await createUser()
+    const png = await tinyPng()
+    for (let i = 0; i < 60; i++) expect((await post(multipart('a.png', 'image/png', png), as(user.token))).status).toBe(200)
+    // Not an image: a 400 if it were decoded; the limit answers first.
+    const html = Buffer.from('<html>not a picture</html>')
+    await expectRefused(() => post(multipart('a.png', 'image/png', html), as(user.token)), '上传过于频繁，请 10 分钟 后再试', 429)
+    await expectRefused(() => post(multipart('a.png', 'image/png', png), as(user.token)), '上传过于频繁，请 10 分钟 后再试', 429)
+    // Another user is not held back.
+    expect((await post(multipart('a.png', 'image/png', png), as(token))).status).toBe(200)
+  })
+
+  it('POST /api/users/avatar: 20 in 10 minutes, then a 429 the same way', async () => {
+    const user = await createUser()
+    const png = await tinyPng()
+    for (let i = 0; i < 20; i++) expect((await postAvatar(png, user.token)).status).toBe(200)
+    const before = await storedFiles('avatars')
+    const res = await postAvatar(Buffer.from('<html>not a picture</html>'), user.token)
+    expect(res.status).toBe(429)
+    expect(res.body.errMessage).toBe('上传过于频繁，请 10 分钟 后再试')
+    expect(await storedFiles('avatars')).toBe(before)
+  })
+})
+
+describe('a replaced avatar', () => {
+  const local = (url: string) => path.join(process.env.DATA_DIR!, 'files', url.replace(/^\/files\//, ''))
+
+  it('has its stored file removed once the new one is saved', async () => {
+    const user = await createUser()
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer()
+    const first = (await postAvatar(png, user.token)).body.data.avatar as string
+    expect(existsSync(local(first))).toBe(true)
+    const second = (await postAvatar(png, user.token)).body.data.avatar as string
+    expect(second).not.toBe(first)
+    expect(existsSync(local(second))).toBe(true)
+    expect(existsSync(local(first))).toBe(false)
+  })
+
+  it('removes nothing that is not an avatar this site stored: the default picture, another stored file', async () => {
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#654321' } })
+      .png()
+      .toBuffer()
+    const fresh = await createUser()
+    expect((await db().user.findUniqueOrThrow({ where: { id: fresh.id } })).avatar).toBe('/imgs/default_avatar.png')
+    expect((await postAvatar(png, fresh.token)).status).toBe(200)
+
+    const other = await createUser()
+    const upload = await putFile('uploads/kept-aaaaaaaaaaaa.png', png)
+    await db().user.update({ where: { id: other.id }, data: { avatar: upload } })
+    expect((await postAvatar(png, other.token)).status).toBe(200)
+    expect(existsSync(local(upload))).toBe(true)
+  })
+})
+
+async function postAvatar(bytes: Buffer, userToken: string) {
+  const form = new FormData()
+  form.set('file', new Blob([new Uint8Array(bytes)]), 'picture.png')
+  const req = new Request('http://localhost/api/users/avatar', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${userToken}`, 'x-client-ip': '10.0.0.1' },
+    body: form,
+  })
+  const res = await avatarRoute.POST(req, { params: Promise.resolve({}) })
+  return { status: res.status, body: (await res.json()) as { success: boolean; data: { avatar: string }; errMessage?: string } }
+}
+
+async function storedFiles(folder: string): Promise<number> {
+  return (await readdir(path.join(process.env.DATA_DIR!, 'files', folder)).catch(() => [])).length
+}

@@ -1,7 +1,8 @@
 // Video material (docs/PRODUCT.md §18): orders for one item and a batch charge exactly the shown
 // total once, a replayed payment notification grants nothing twice, originals are reachable only
 // through signed, expiring links (with byte ranges), and never by the public /files route.
-import { readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as adminVideos from '@/app/api/admin/videos/route'
@@ -410,6 +411,50 @@ describe('the operator edits items', () => {
     })
     expect(expectOk(await patch({ tags: '日落，海边，日落' }))).toMatchObject({ price: 400 })
     expect((await db().video.findUniqueOrThrow({ where: { id: made.id } })).tags).toEqual(['日落', '海边'])
+  })
+})
+
+describe('stored files', () => {
+  const stored = (key: string) => existsSync(path.join(process.env.DATA_DIR!, 'files', key))
+  const storedCount = async () => {
+    let count = 0
+    for (const dir of ['private/videos', 'video-posters', 'video-previews'])
+      count += (await readdir(path.join(process.env.DATA_DIR!, 'files', dir)).catch(() => [])).length
+    return count
+  }
+
+  it('deleting an item nobody bought removes its original, poster and preview', async () => {
+    const made = expectOk(await createVideo(formOf({ title: '删除连同文件', kind: 'free' }, clip)))
+    const row = await db().video.findUniqueOrThrow({ where: { id: made.id } })
+    const keys = [row.fileKey, row.posterKey, row.previewKey!]
+    expect(keys.map(stored)).toEqual([true, true, true])
+    expect(expectOk(await callRoute(adminVideo.DELETE, { method: 'DELETE', token: admin.token, params: { id: made.id } }))).toEqual({ deleted: true })
+    expect(keys.map(stored)).toEqual([false, false, false])
+  })
+
+  it('a create whose transaction fails leaves no stored file, from a file or from a chunked upload', async () => {
+    const { partFile } = await import('@/lib/videos/chunked-upload')
+    await db().$executeRawUnsafe(`ALTER TABLE "Video" ADD CONSTRAINT "test_refused_title" CHECK ("title" <> '被拒绝') NOT VALID`)
+    try {
+      const [files, videos] = [await storedCount(), await db().video.count()]
+      expectFail(await createVideo(formOf({ title: '被拒绝', kind: 'free' }, clip)), 500, '系统错误')
+      expect(await storedCount()).toBe(files)
+
+      const started = expectOk(await callRoute(uploads.POST, { token: admin.token, body: { size: clip.length } }))
+      const put = await chunk.PUT(
+        new Request('http://localhost/x', { method: 'PUT', headers: { authorization: `Bearer ${admin.token}` }, body: new Uint8Array(clip) }),
+        { params: Promise.resolve({ id: started.id, index: '0' }) },
+      )
+      expect(put.status).toBe(200)
+      expectFail(await createVideo(formOf({ title: '被拒绝', kind: 'free', uploadId: started.id })), 500, '系统错误')
+      expect(await storedCount()).toBe(files)
+      expect(await db().video.count()).toBe(videos)
+      // Its file went into the store and out again: the upload is gone, and a retry is told to upload again.
+      expect(existsSync(partFile(started.id))).toBe(false)
+      expectFail(await createVideo(formOf({ title: '重试', kind: 'free', uploadId: started.id })), 404, /重新上传/)
+    } finally {
+      await db().$executeRawUnsafe(`ALTER TABLE "Video" DROP CONSTRAINT "test_refused_title"`)
+    }
   })
 })
 
