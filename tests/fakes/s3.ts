@@ -109,6 +109,12 @@ export async function startFakeS3(options: { bucket: string; accessKeyId: string
       })
       return res.end(object.bytes)
     }
+    if (req.method === 'DELETE') {
+      // S3 answers 204 whether or not the key existed.
+      objects.delete(key)
+      res.writeHead(204)
+      return res.end()
+    }
     return s3Error(res, 405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.')
   })
   return { url: fake.url, objects, calls, close: fake.close }

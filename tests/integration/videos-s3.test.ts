@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import * as adminVideos from '@/app/api/admin/videos/route'
+import * as adminVideo from '@/app/api/admin/videos/[id]/route'
 import * as videoById from '@/app/api/videos/[id]/route'
 import * as download from '@/app/api/videos/[id]/download/route'
 import * as uploads from '@/app/api/admin/videos/uploads/route'
@@ -136,4 +137,8 @@ it('uploads straight to the bucket: a presigned PUT, then the create call reads 
   expect(s3.objects.get(row.fileKey)?.bytes.equals(clip)).toBe(true)
   expect(s3.objects.has(row.posterKey)).toBe(true)
   expect(await db().videoUpload.count({ where: { id: started.id } })).toBe(0)
+
+  // Deleted (nobody ordered it): its objects leave the bucket with the row.
+  expectOk(await callRoute(adminVideo.DELETE, { method: 'DELETE', token: admin.token, params: { id: made.id } }))
+  expect([s3.objects.has(row.fileKey), s3.objects.has(row.posterKey)]).toEqual([false, false])
 })
