@@ -7,23 +7,25 @@ import { issueToken } from '@/lib/auth/token'
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { isTooCommon } from './common-passwords'
 
-/** Wrong current passwords per account, like failed logins: a stolen session cannot guess the password without limit. */
+/**
+ * Attempts per account, right or wrong, each counted before any hashing: a stolen session
+ * cannot guess the current password without limit, and one account cannot queue hashes
+ * that every sign-in of the process would wait behind.
+ */
 export const PASSWORD_CHANGE_LIMIT = { max: 5, windowSeconds: 15 * 60 }
 
 /**
  * Changes the password after checking the current one, revokes every other token,
- * and returns a fresh token so this session continues. Each check is counted before
- * it runs (parallel guesses cannot slip under the limit); a right password is given back.
+ * and returns a fresh token so this session continues. Each attempt is counted before
+ * it runs (parallel ones cannot slip under the limit); a too common new password is
+ * refused before counting, as it costs no hashing.
  */
 export async function changePassword(userId: string, currentPassword: string, newPassword: string): Promise<{ token: string }> {
   const user = await db().user.findUnique({ where: { id: userId }, select: { username: true, passwordHash: true } })
   if (!user) throw notFound('用户不存在')
-  if (user.passwordHash) {
-    const attempt = await takeAttempt([{ key: `password-change:user:${userId}`, ...PASSWORD_CHANGE_LIMIT }], '密码验证')
-    if (!(await verifyPassword(user.passwordHash, currentPassword))) throw badRequest('当前密码不正确')
-    await attempt.release()
-  }
   if (isTooCommon(newPassword, user.username)) throw badRequest('密码太常见，请换一个更难猜的密码')
+  await takeAttempt([{ key: `password-change:user:${userId}`, ...PASSWORD_CHANGE_LIMIT }], '修改密码')
+  if (user.passwordHash && !(await verifyPassword(user.passwordHash, currentPassword))) throw badRequest('当前密码不正确')
   const passwordHash = await hashPassword(newPassword)
   const updated = await db().user.update({
     where: { id: userId },

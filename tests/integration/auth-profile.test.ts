@@ -4,6 +4,7 @@ import * as login from '@/app/api/auth/login/route'
 import * as profile from '@/app/api/users/profile/route'
 import * as password from '@/app/api/users/password/route'
 import { db } from '@/lib/db'
+import { PASSWORD_CHANGE_LIMIT } from '@/lib/users/change-password'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
 
@@ -111,15 +112,15 @@ describe('POST /api/users/password', () => {
     expectOk(await loginAs('prof_gil', 'brand-new-pass-2'))
   })
 
-  it('limits wrong current passwords per account (5 in 15 minutes) with a clear 429; right ones do not count', async () => {
+  it('limits attempts per account (5 in 15 minutes) with a clear 429; a too common new password is refused before counting', async () => {
     const user = await createUser({ password: 'old-password-1' })
     for (let i = 0; i < 4; i++) expectFail(await changePassword(user.token, `guess-${i}-password`, 'brand-new-pass-2'), 400, '当前密码不正确')
-    // The right password (refused for its too common successor) is not a guess.
+    // Refused before any hashing: not an attempt.
     expectFail(await changePassword(user.token, 'old-password-1', 'password1'), 400, '密码太常见，请换一个更难猜的密码')
     expectFail(await changePassword(user.token, 'guess-5-password', 'brand-new-pass-2'), 400, '当前密码不正确')
-    expectFail(await changePassword(user.token, 'guess-6-password', 'brand-new-pass-2'), 429, /^密码验证过于频繁，请 \d+ 分钟 后再试$/)
+    expectFail(await changePassword(user.token, 'guess-6-password', 'brand-new-pass-2'), 429, /^修改密码过于频繁，请 \d+ 分钟 后再试$/)
     // Now even the right one waits: the guesser learns nothing.
-    expectFail(await changePassword(user.token, 'old-password-1', 'brand-new-pass-2'), 429, /^密码验证过于频繁/)
+    expectFail(await changePassword(user.token, 'old-password-1', 'brand-new-pass-2'), 429, /^修改密码过于频繁/)
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).tokenVersion).toBe(user.tokenVersion)
 
     const other = await createUser({ password: 'old-password-1' })
@@ -127,6 +128,21 @@ describe('POST /api/users/password', () => {
 
     await db().rateLimitCounter.updateMany({ where: { key: `password-change:user:${user.id}` }, data: { resetAt: new Date(Date.now() - 1000) } })
     expectOk(await changePassword(user.token, 'old-password-1', 'brand-new-pass-2'))
+  })
+
+  it('right passwords count too: one account cannot queue hashes without limit', async () => {
+    const user = await createUser({ password: 'old-password-0' })
+    let token = user.token
+    for (let i = 1; i <= 5; i++) token = expectOk(await changePassword(token, `old-password-${i - 1}`, `old-password-${i}`)).token
+    expectFail(await changePassword(token, 'old-password-5', 'old-password-6'), 429, /^修改密码过于频繁，请 \d+ 分钟 后再试$/)
+    expectOk(await loginAs(user.username, 'old-password-5'))
+
+    // A burst from one session: at most the limit gets as far as hashing.
+    const other = await createUser({ password: 'old-password-1' })
+    const burst = await Promise.all(Array.from({ length: 20 }, () => changePassword(other.token, 'old-password-1', 'brand-new-pass-2')))
+    const changed = burst.filter((r) => r.status === 200).length
+    expect(changed).toBeGreaterThan(0)
+    expect(changed).toBeLessThanOrEqual(PASSWORD_CHANGE_LIMIT.max)
   })
 
   it('refuses unknown fields with 400', async () => {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as bind from '@/app/api/users/bind_mobile/route'
 import * as profile from '@/app/api/users/profile/route'
+import { SMS_VERIFY_IP_LIMIT } from '@/lib/auth/sms/verify-code'
 import { db } from '@/lib/db'
 import { startFakeTencentSms } from '../fakes/sms-tencent'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -52,7 +53,8 @@ describe('binding a phone', () => {
     const sentBefore = tencent.sent.length
     expectFail(await sendCode(mobile, 'bind', { token: user.token }), 409, TAKEN)
     expect(tencent.sent.length).toBe(sentBefore)
-    expectFail(await bindWith(user.token, mobile, '123456'), 409, TAKEN)
+    // Binding says nothing about the holder without the code: there is none to check.
+    expectFail(await bindWith(user.token, mobile, '123456'), 400, '请先获取验证码')
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).mobile).toBeNull()
     expect((await db().user.findUniqueOrThrow({ where: { id: owner.id } })).mobile).toBe(mobile)
   })
@@ -68,6 +70,7 @@ describe('binding a phone', () => {
     expectOk(await bindWith(second.token, mobile, tencent.lastCode(mobile)!))
     expectFail(await bindWith(first.token, mobile, firstCode), 409, TAKEN)
     expect((await db().user.findUniqueOrThrow({ where: { id: first.id } })).mobile).toBeNull()
+    expect(await db().smsCode.findFirstOrThrow({ where: { mobile, userId: first.id } })).toMatchObject({ usedAt: null, attempts: 1 })
   })
 
   it('two accounts racing for one phone, each with its own code: exactly one gets it', async () => {
@@ -149,6 +152,18 @@ describe('binding a phone', () => {
     const probers = await Promise.all([1, 2, 3].map(() => createUser()))
     for (let i = 0; i < 20; i++) expectFail(await sendCode(at(registered, i % 3), 'bind', { token: at(probers, i % 3).token, ip }), 409, TAKEN)
     expectFail(await sendCode(at(registered, 1), 'bind', { token: at(probers, 2).token, ip }), 429, /^验证码发送过于频繁/)
+  })
+
+  it('binding cannot probe which numbers are registered: without a code all get one answer, and each try counts against the address', async () => {
+    const holder = await createUser()
+    const registered = freshMobile()
+    await db().user.update({ where: { id: holder.id }, data: { mobile: registered } })
+    const prober = await createUser()
+    const ip = freshIp()
+    const probe = (mobile: string) => callRoute(bind.POST, { body: { mobile, code: '000000' }, token: prober.token, ip })
+    for (let i = 0; i < SMS_VERIFY_IP_LIMIT.max; i++) expectFail(await probe(i % 2 ? registered : freshMobile()), 400, '请先获取验证码')
+    expectFail(await probe(registered), 429, /^验证码校验过于频繁/)
+    expect((await db().user.findUniqueOrThrow({ where: { id: prober.id } })).mobile).toBeNull()
   })
 
   it('validates the number and the code', async () => {
