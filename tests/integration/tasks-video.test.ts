@@ -84,7 +84,7 @@ describe('video tasks', () => {
     expect(done.body.data).toMatchObject({ status: 'SUCCESS', progress: 100, results: [] })
     const [video] = done.body.data.videos as Video[]
     expect(video).toMatchObject({ durationSec: 1, width: 320, height: 240 })
-    expect(video!.url).toMatch(/\/files\/results\/\d{6}\/.+-0\.mp4$/)
+    expect(video!.url).toMatch(/\/files\/results\/\d{6}\/.+-0-[A-Za-z0-9]{12}\.mp4$/)
     expect(video!.downloadUrl).toContain(`?download=${id}-1.mp4`)
     const bytes = (await readStoredFile(video!.url.replace('/files/', '')))!
     expect(isMp4(bytes)).toBe(true)
