@@ -14,20 +14,22 @@ export function clientIp(headers: Headers): string {
 /**
  * Each proxy appends the address it saw to X-Forwarded-For, so with `hops` proxies of our
  * own in front (1: nginx; 2: a CDN, then nginx) the client is the hops-th entry from the
- * right: entries left of it are whatever the client sent. X-Real-IP only when there is no
- * X-Forwarded-For (a proxy that sets just that header overwrites it; some pass a client's
- * own through). Anything that is not an IP address is ignored.
+ * right: entries left of it are whatever the client sent. X-Real-IP only when no proxy
+ * wrote X-Forwarded-For (a proxy that sets just X-Real-IP overwrites it; some pass a
+ * client's own through). Next.js fills a missing X-Forwarded-For with the peer's address,
+ * which is no proxy's word. Anything that is not an IP address is ignored.
  */
 export function clientIpOf(headers: Headers, hops: number): string {
+  const peer = headers.get('x-client-ip')?.trim() || 'unknown'
   if (hops > 0) {
-    const forwarded = headers.get('x-forwarded-for')
-    const seen = forwarded
-      ? forwarded
-          .split(',')
-          .map((entry) => entry.trim())
-          .at(-hops)
-      : headers.get('x-real-ip')?.trim()
+    const entries =
+      headers
+        .get('x-forwarded-for')
+        ?.split(',')
+        .map((entry) => entry.trim()) ?? []
+    const byProxy = entries.length > 0 && !(entries.length === 1 && entries[0] === peer)
+    const seen = byProxy ? entries.at(-hops) : headers.get('x-real-ip')?.trim()
     if (seen && isIP(seen)) return seen
   }
-  return headers.get('x-client-ip')?.trim() || 'unknown'
+  return peer
 }

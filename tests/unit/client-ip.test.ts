@@ -13,6 +13,8 @@ describe('the client address', () => {
     expect(clientIpOf(headers({ 'x-forwarded-for': '6.6.6.6, 7.7.7.7, 203.0.113.5', 'x-real-ip': '6.6.6.6' }), 1)).toBe('203.0.113.5')
     expect(clientIpOf(headers({ 'x-forwarded-for': '2001:db8::1' }), 1)).toBe('2001:db8::1')
     expect(clientIpOf(headers({ 'x-real-ip': '198.51.100.7' }), 1)).toBe('198.51.100.7')
+    // A proxy that sets only X-Real-IP: Next.js fills X-Forwarded-For with the peer (the proxy) itself.
+    expect(clientIpOf(headers({ 'x-real-ip': '198.51.100.7', 'x-forwarded-for': '10.9.9.9' }), 1)).toBe('198.51.100.7')
   })
 
   it('behind a CDN and a proxy: the address the CDN saw', () => {
