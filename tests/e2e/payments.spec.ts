@@ -293,18 +293,23 @@ test('积分不足 on /text2img opens the recharge dialog over the page', async 
   await expect(page).toHaveURL(/\/text2img$/)
 })
 
-test('the admin finds a paid order on /admin/order_mana and its revenue on /admin/analysis_mana', async ({ page, request }) => {
-  const pack = await pointsPack(request, 2000, 1990)
+/** A new user buys the pack on /account with WeChat (QR paid at once); then the page is the admin's. */
+async function buyWithWechatThenAdmin(page: Page, request: APIRequestContext, packName: string) {
   const user = await newUser(page, request)
   await page.goto('/account')
-  await choose(page, pack.name, '微信支付')
+  await choose(page, packName, '微信支付')
   await page.getByRole('button', { name: '立即支付' }).click()
-  const outTradeNo = await page.getByTestId('pay-pending').getAttribute('data-out-trade-no')
-  await payWechatOrder(outTradeNo!)
+  const outTradeNo = (await page.getByTestId('pay-pending').getAttribute('data-out-trade-no'))!
+  await payWechatOrder(outTradeNo)
   await expect(page.getByText('支付成功')).toBeVisible({ timeout: 20_000 })
-
   const headers = await asAdmin(request)
   await signInWithToken(page, headers.authorization.replace(/^Bearer /, ''))
+  return { user, outTradeNo }
+}
+
+test('the admin finds a paid order on /admin/order_mana and its revenue on /admin/analysis_mana', async ({ page, request }) => {
+  const pack = await pointsPack(request, 2000, 1990)
+  const { user, outTradeNo } = await buyWithWechatThenAdmin(page, request, pack.name)
   await page.goto('/admin/analysis_mana')
   const revenueBefore = await page.getByTestId('analysis-revenue').textContent()
   expect(Number(revenueBefore)).toBeGreaterThanOrEqual(19.9)
@@ -314,7 +319,7 @@ test('the admin finds a paid order on /admin/order_mana and its revenue on /admi
   await page.goto('/admin/order_mana')
   await page.getByLabel('搜索用户').fill(user.username)
   await page.getByRole('button', { name: '搜索' }).click()
-  const row = page.getByRole('row').filter({ hasText: outTradeNo! })
+  const row = page.getByRole('row').filter({ hasText: outTradeNo })
   await expect(row).toBeVisible()
   await expect(row.getByText('成功')).toBeVisible()
   await row.getByRole('button', { name: '详情' }).click()
@@ -326,20 +331,11 @@ test('the admin finds a paid order on /admin/order_mana and its revenue on /admi
 
 test('a refund WeChat has not confirmed shows 处理中 in the console, and 再次确认退款结果 finishes it', async ({ page, request }) => {
   const pack = await pointsPack(request, 300, 300)
-  const user = await newUser(page, request)
-  await page.goto('/account')
-  await choose(page, pack.name, '微信支付')
-  await page.getByRole('button', { name: '立即支付' }).click()
-  const outTradeNo = await page.getByTestId('pay-pending').getAttribute('data-out-trade-no')
-  await payWechatOrder(outTradeNo!)
-  await expect(page.getByText('支付成功')).toBeVisible({ timeout: 20_000 })
-
-  const headers = await asAdmin(request)
-  await signInWithToken(page, headers.authorization.replace(/^Bearer /, ''))
+  const { user, outTradeNo } = await buyWithWechatThenAdmin(page, request, pack.name)
   await page.goto('/admin/order_mana')
   await page.getByLabel('搜索用户').fill(user.username)
   await page.getByRole('button', { name: '搜索' }).click()
-  const row = page.getByRole('row').filter({ hasText: outTradeNo! })
+  const row = page.getByRole('row').filter({ hasText: outTradeNo })
   await row.getByRole('button', { name: '详情' }).click()
   const detail = page.getByRole('dialog', { name: '订单详情' })
   await detail.getByRole('button', { name: '退款' }).click()

@@ -18,19 +18,23 @@ afterAll(async () => {
   await comfy.close()
 })
 
+/** A ComfyUI model whose operator's workflow has a fixed batch size of 1 (it ignores {{batch_size}}). */
+async function oneImageModel(name: string) {
+  const txt2img = structuredClone(DEFAULT_WORKFLOWS.txt2img)
+  nodeOf(txt2img, '4').inputs.batch_size = 1
+  return createModel({
+    name,
+    backend: 'comfyui',
+    endpoint: comfy.url,
+    checkpoint: 'sd15.safetensors',
+    options: { pollIntervalMs: 20, workflows: { txt2img } } as never,
+    concurrency: 1,
+  })
+}
+
 describe('fewer images than paid for', () => {
   it('a workflow that makes one image when three were ordered: SUCCESS with that image, and the two missing images’ points come back once', async () => {
-    // An operator's workflow with a fixed batch size of 1 (it ignores {{batch_size}}).
-    const txt2img = structuredClone(DEFAULT_WORKFLOWS.txt2img)
-    nodeOf(txt2img, '4').inputs.batch_size = 1
-    const model = await createModel({
-      name: 'one-image',
-      backend: 'comfyui',
-      endpoint: comfy.url,
-      checkpoint: 'sd15.safetensors',
-      options: { pollIntervalMs: 20, workflows: { txt2img } } as never,
-      concurrency: 1,
-    })
+    const model = await oneImageModel('one-image')
     const user = await createUser({ points: 100 })
     const res = await callRoute(tasksRoute.POST, {
       token: user.token,
@@ -66,16 +70,7 @@ describe('fewer images than paid for', () => {
   })
 
   it('a member’s discounted task gives back the missing images’ share of what it charged, not their full price', async () => {
-    const txt2img = structuredClone(DEFAULT_WORKFLOWS.txt2img)
-    nodeOf(txt2img, '4').inputs.batch_size = 1
-    const model = await createModel({
-      name: 'one-image-member',
-      backend: 'comfyui',
-      endpoint: comfy.url,
-      checkpoint: 'sd15.safetensors',
-      options: { pollIntervalMs: 20, workflows: { txt2img } } as never,
-      concurrency: 1,
-    })
+    const model = await oneImageModel('one-image-member')
     const user = await createUser({ points: 100 })
     await db().membership.create({
       data: { userId: user.id, kind: 'IMAGE', planName: '半价月卡', expiresAt: new Date(Date.now() + 86_400_000), discountPercent: 50 },
