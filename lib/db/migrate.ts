@@ -3,6 +3,7 @@ import { NO_FILTER, openSchemaEngine, readMigrationList } from './schema-engine'
 
 type ScriptAdapter = {
   executeScript(script: string): Promise<void>
+  dispose(): Promise<void>
   underlyingDriver(): { query(sql: string): Promise<unknown> }
   onError?(error: unknown): never
 }
@@ -26,13 +27,24 @@ function wholeScriptAdapter<T>(adapter: T): T {
   return adapter
 }
 
+/**
+ * The engine's free() does not close what it connected, and the connection it leaves holds
+ * Prisma's migration advisory lock: the next process to migrate would wait out the lock's
+ * 10 s and fail. `close` ends every connection the engine opened.
+ */
 function migrationAdapterFactory(databaseUrl: string) {
   const factory = new PrismaPg({ connectionString: databaseUrl, max: 1 })
+  const opened: ScriptAdapter[] = []
+  const track = <T>(adapter: T): T => {
+    opened.push(adapter as unknown as ScriptAdapter)
+    return wholeScriptAdapter(adapter)
+  }
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => wholeScriptAdapter(await factory.connect()),
-    connectToShadowDb: async () => wholeScriptAdapter(await factory.connectToShadowDb()),
+    connect: async () => track(await factory.connect()),
+    connectToShadowDb: async () => track(await factory.connectToShadowDb()),
+    close: () => Promise.all(opened.splice(0).map((adapter) => adapter.dispose())),
   }
 }
 
@@ -41,7 +53,8 @@ function migrationAdapterFactory(databaseUrl: string) {
  * recording them in _prisma_migrations exactly as `prisma migrate deploy` would.
  */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
-  const engine = await openSchemaEngine(migrationAdapterFactory(databaseUrl))
+  const adapters = migrationAdapterFactory(databaseUrl)
+  const engine = await openSchemaEngine(adapters)
   try {
     const { appliedMigrationNames } = await engine.applyMigrations({
       migrationsList: await readMigrationList(),
@@ -50,5 +63,6 @@ export async function applyMigrations(databaseUrl: string): Promise<string[]> {
     return appliedMigrationNames
   } finally {
     engine.free()
+    await adapters.close()
   }
 }
