@@ -61,8 +61,8 @@ export async function startByLink(query: Record<string, string>, ip?: string): P
 }
 
 /** POST /api/auth/wechat/authorize (the signed-in start-up rule) → data.url, with the state cookie. */
-export async function startByRequest(body: Record<string, string>, token?: string): Promise<Started> {
-  const res = await rawCall(authorize.POST, { method: 'POST', body, token })
+export async function startByRequest(body: Record<string, string>, token?: string, ip?: string): Promise<Started> {
+  const res = await rawCall(authorize.POST, { method: 'POST', body, token, ip })
   const envelope = await res.json()
   expect(envelope, JSON.stringify(envelope)).toMatchObject({ success: true })
   const wechatUrl = envelope.data.url as string

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import * as authorize from '@/app/api/auth/wechat/authorize/route'
 import * as callback from '@/app/api/auth/wechat/callback/route'
+import * as logout from '@/app/api/auth/logout/route'
 import * as options from '@/app/api/auth/wechat/options/route'
 import * as profile from '@/app/api/users/profile/route'
 import { db } from '@/lib/db'
@@ -162,6 +163,17 @@ describe('with WeChat configured', () => {
     expectFail(res, 409, '该微信已绑定其他账号，不能重复绑定')
     expect(await db().user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ wxOpenId: null, wxUnionId: null })
     expect(await db().user.findUniqueOrThrow({ where: { id: owner.id } })).toMatchObject({ wxOpenId: who.openid, wxUnionId: who.unionid })
+  })
+
+  it('a bind started before the owner signed out everywhere binds nothing (a stolen session cannot add its WeChat)', async () => {
+    const user = await createUser()
+    fake.setPerson(person())
+    // From an address of its own: the file's other starts use up 10.0.0.1's allowance.
+    const started = await startByRequest({ purpose: 'bind' }, user.token, '10.0.7.1')
+    const back = await passThroughWechat(started.wechatUrl)
+    expectOk(await callRoute(logout.POST, { method: 'POST', token: user.token }))
+    expectFail(await finish(back.code!, back.state!, started.cookie), 403, '登录状态已失效，请重新登录后再绑定微信')
+    expect(await db().user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ wxOpenId: null, wxUnionId: null })
   })
 
   it('binding needs a signed-in user', async () => {

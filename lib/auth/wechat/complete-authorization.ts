@@ -57,7 +57,7 @@ export async function completeWechatAuthorization(input: {
 
   if (state.purpose === 'bind') {
     await db()
-      .$transaction((tx) => bindWechatToUser(tx, state.userId!, identity))
+      .$transaction((tx) => bindWechatToUser(tx, state.userId!, identity, state.tokenVersion))
       .catch((error: { code?: string }) => {
         // Another account took this WeChat between the check and the update.
         throw error.code === 'P2002' ? conflict(WECHAT_TAKEN) : error

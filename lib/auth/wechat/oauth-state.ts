@@ -28,6 +28,7 @@ export type OAuthStateRow = {
   ticketId: string | null
   returnPath: string
   inviteCode: string | null
+  tokenVersion: number | null
 }
 
 const STATE_INVALID = '微信授权状态无效，请重新发起微信登录'
@@ -38,6 +39,7 @@ export async function createOAuthState(data: {
   userId?: string
   ticketId?: string
   inviteCode?: string
+  tokenVersion?: number
 }): Promise<string> {
   // [a-zA-Z0-9], at most 128 bytes, as WeChat requires.
   const state = randomBytes(24).toString('hex')
@@ -57,7 +59,15 @@ export async function consumeOAuthState(state: string, cookieState: string | nul
   if (row.expiresAt <= new Date()) throw badRequest('微信授权已过期，请重新发起微信登录')
   const { count } = await db().oAuthState.updateMany({ where: { state, usedAt: null }, data: { usedAt: new Date() } })
   if (count === 0) throw badRequest('该微信授权已处理过，请重新发起微信登录')
-  return { state, purpose: row.purpose as OAuthPurpose, userId: row.userId, ticketId: row.ticketId, returnPath: row.returnPath, inviteCode: row.inviteCode }
+  return {
+    state,
+    purpose: row.purpose as OAuthPurpose,
+    userId: row.userId,
+    ticketId: row.ticketId,
+    returnPath: row.returnPath,
+    inviteCode: row.inviteCode,
+    tokenVersion: row.tokenVersion,
+  }
 }
 
 /**

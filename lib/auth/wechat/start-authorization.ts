@@ -39,11 +39,14 @@ export async function startWechatAuthorization(input: StartInput): Promise<{ url
   await takeAttempt([{ key: `wx-authorize:ip:${input.ip}`, ...AUTHORIZE_LIMIT }], '微信授权请求')
 
   let userId: string | undefined
+  let tokenVersion: number | undefined
   if (purpose === 'bind') {
     if (!input.user) throw unauthorized()
-    const self = await db().user.findUnique({ where: { id: input.user.id }, select: { wxOpenId: true } })
-    if (self?.wxOpenId) throw conflict(WECHAT_MESSAGES.bound)
+    const self = await db().user.findUnique({ where: { id: input.user.id }, select: { wxOpenId: true, tokenVersion: true } })
+    if (!self) throw unauthorized()
+    if (self.wxOpenId) throw conflict(WECHAT_MESSAGES.bound)
     userId = input.user.id
+    tokenVersion = self.tokenVersion
   }
   if (purpose === 'ticket') {
     if (!input.ticketId) throw badRequest('缺少二维码编号')
@@ -55,6 +58,7 @@ export async function startWechatAuthorization(input: StartInput): Promise<{ url
     purpose,
     returnPath,
     userId,
+    tokenVersion,
     ticketId: purpose === 'ticket' ? input.ticketId : undefined,
     inviteCode: purpose === 'bind' ? undefined : input.invite || undefined,
   })

@@ -11,6 +11,7 @@ export type WechatIdentity = { openid: string | null; unionid: string | null; ni
 export type SignInUser = { id: string; tokenVersion: number; name: string }
 
 export const WECHAT_TAKEN = '该微信已绑定其他账号，不能重复绑定'
+export const BIND_SESSION_ENDED = '登录状态已失效，请重新登录后再绑定微信'
 
 /** A display name from a WeChat nickname: trimmed, at most 32 characters. */
 export function nameFromNickname(nickname: string | undefined): string {
@@ -75,11 +76,15 @@ export async function findOrCreateWechatUser(tx: Tx, identity: WechatIdentity, o
  * the account already has another WeChat or the WeChat belongs to another account;
  * accounts are never merged.
  */
-export async function bindWechatToUser(tx: Tx, userId: string, identity: WechatIdentity): Promise<void> {
+export async function bindWechatToUser(tx: Tx, userId: string, identity: WechatIdentity, tokenVersion: number | null): Promise<void> {
   if (!identity.openid) throw badRequest('微信未返回用户标识，无法绑定')
+  // The row is taken first, so a sign-out everywhere cannot land between this check and the bind.
+  await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ${userId} FOR UPDATE`
   const user = await tx.user.findUnique({ where: { id: userId }, select: SELECT })
   if (!user) throw notFound('用户不存在')
   if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
+  // Signed out everywhere (or the password changed) since the bind started: whoever started it may not be the owner.
+  if (tokenVersion !== null && user.tokenVersion !== tokenVersion) throw forbidden(BIND_SESSION_ENDED)
   if (user.wxOpenId === identity.openid) return
   if (user.wxOpenId) throw conflict('你的账号已绑定其他微信')
 

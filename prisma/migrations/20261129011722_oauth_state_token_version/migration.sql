@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "OAuthState" ADD COLUMN     "tokenVersion" INTEGER;
