@@ -1,5 +1,6 @@
 import 'server-only'
 import type { Tx } from '@/lib/db'
+import { Prisma } from '@/lib/generated/prisma/client'
 import type { MembershipKind } from '@/lib/generated/prisma/enums'
 
 export type MembershipGrant = {
@@ -33,6 +34,8 @@ export type MembershipUndo = {
   shiftedFrom: number | null
   end: string
   benefits: Benefits | null
+  /** The stretch stacked right after the refunded one, and the benefits it had kept as replaced before it took the refunded order's. */
+  handedOn?: { orderId: string; replaced: Benefits | null } | null
 }
 
 const DAY_MS = 86_400_000
@@ -95,8 +98,13 @@ export async function takeBackMembership(
   await tx.membership.update({ where, data: { expiresAt: end, ...restore } })
   // An order without a kept stretch counts as the last one: nothing after it to move.
   const shiftedFrom = cutMs && period ? to : null
-  if (shiftedFrom !== null) await shiftStretches(tx, userId, kind, order.id, shiftedFrom, -cutMs)
-  return { kind, orderId: order.id, cutMs, shiftedFrom, end: end.toISOString(), benefits: restore ? benefitsOf(current) : null }
+  let handedOn: MembershipUndo['handedOn'] = null
+  if (shiftedFrom !== null) {
+    // The plan stacked right after this one replaced its benefits; with this one gone, it replaced what this one did.
+    handedOn = await handOnReplaced(tx, userId, kind, shiftedFrom, period!.replaced)
+    await shiftStretches(tx, userId, kind, order.id, shiftedFrom, -cutMs)
+  }
+  return { kind, orderId: order.id, cutMs, shiftedFrom, end: end.toISOString(), benefits: restore ? benefitsOf(current) : null, handedOn }
 }
 
 /**
@@ -114,17 +122,35 @@ export async function undoTakeBack(tx: Tx, userId: string, undo: MembershipUndo)
     data: { expiresAt: new Date(current.expiresAt.getTime() + undo.cutMs), ...(untouched ? undo.benefits : null) },
   })
   if (undo.shiftedFrom !== null) await shiftStretches(tx, userId, undo.kind, undo.orderId, undo.shiftedFrom - undo.cutMs, undo.cutMs)
+  if (undo.handedOn) {
+    const next = await tx.order.findUnique({ where: { id: undo.handedOn.orderId }, select: { membershipPeriod: true } })
+    const period = next?.membershipPeriod as MembershipPeriod | null | undefined
+    if (period) await tx.order.update({ where: { id: undo.handedOn.orderId }, data: { membershipPeriod: { ...period, replaced: undo.handedOn.replaced } } })
+  }
+}
+
+/** The kept stretch that starts at `at` (the plan stacked on the refunded one) now says it replaced `replaced`; what it said before. */
+async function handOnReplaced(tx: Tx, userId: string, kind: MembershipKind, at: number, replaced: Benefits | null): Promise<MembershipUndo['handedOn']> {
+  for (const { id, period } of await keptStretches(tx, userId, kind)) {
+    if (new Date(period.from).getTime() !== at) continue
+    await tx.order.update({ where: { id }, data: { membershipPeriod: { ...period, replaced } } })
+    return { orderId: id, replaced: period.replaced }
+  }
+  return null
+}
+
+async function keptStretches(tx: Tx, userId: string, kind: MembershipKind): Promise<{ id: string; period: MembershipPeriod }[]> {
+  const orders = await tx.order.findMany({
+    where: { userId, type: kind === 'CHAT' ? 'CHAT_MEMBERSHIP' : 'MEMBERSHIP', membershipPeriod: { not: Prisma.DbNull } },
+    select: { id: true, membershipPeriod: true },
+  })
+  return orders.map((o) => ({ id: o.id, period: o.membershipPeriod as MembershipPeriod }))
 }
 
 /** Moves the kept stretches of the user's other orders of this kind that start at or after `from` by `byMs`. */
 async function shiftStretches(tx: Tx, userId: string, kind: MembershipKind, exceptOrderId: string, from: number, byMs: number) {
-  const orders = await tx.order.findMany({
-    where: { userId, type: kind === 'CHAT' ? 'CHAT_MEMBERSHIP' : 'MEMBERSHIP', id: { not: exceptOrderId } },
-    select: { id: true, membershipPeriod: true },
-  })
-  for (const { id, membershipPeriod } of orders) {
-    const period = membershipPeriod as MembershipPeriod | null
-    if (!period || new Date(period.from).getTime() < from) continue
+  for (const { id, period } of await keptStretches(tx, userId, kind)) {
+    if (id === exceptOrderId || new Date(period.from).getTime() < from) continue
     const moved = (iso: string) => new Date(new Date(iso).getTime() + byMs).toISOString()
     await tx.order.update({ where: { id }, data: { membershipPeriod: { ...period, from: moved(period.from), to: moved(period.to) } } })
   }

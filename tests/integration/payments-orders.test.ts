@@ -500,6 +500,38 @@ describe('refunds', () => {
     expect(await stretch(orders[2]!)).toMatchObject({ from: new Date(t0 + 40 * day).toISOString(), to: new Date(t0 + 70 * day).toISOString() })
   })
 
+  it('refunding a plan in the middle of a stack, then the last one, brings back the first plan, not the refunded one', async () => {
+    const { takeBackMembership, undoTakeBack } = await import('@/lib/memberships/extend-membership')
+    const premium = await createProductRow({ type: 'MEMBERSHIP', price: 5000, days: 30, dailyPoints: 500, discountPercent: 50, name: '至尊卡' })
+    const membership = (userId: string) => db().membership.findUniqueOrThrow({ where: { userId_kind: { userId, kind: 'IMAGE' } } })
+    const near = (date: Date, days: number) => expect(Math.abs(date.getTime() - (Date.now() + days * 86_400_000))).toBeLessThan(60_000)
+    const refundOf = async (id: string) => expectOk(await callRoute(refund.POST, { token: admin.token, params: { id }, body: { reason: '退款' } }))
+    const basic = { planName: '月卡', discountPercent: 20, dailyPoints: 20, productId: plan.id }
+
+    const user = await createUser({ balance: 20_000 })
+    await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const middle = (await placeOrder(user.token, { productId: premium.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
+    const last = (await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
+    await refundOf(middle)
+    expect(await membership(user.id)).toMatchObject(basic)
+    near((await membership(user.id)).expiresAt, 60)
+    await refundOf(last)
+    // Neither premium plan's benefits outlive its refund: the first plan's 30 days, with its own.
+    expect(await membership(user.id)).toMatchObject(basic)
+    near((await membership(user.id)).expiresAt, 30)
+
+    // The same middle refund refused by the provider (undone): the last plan again replaced the premium one.
+    const other = await createUser({ balance: 20_000 })
+    await placeOrder(other.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const mid = (await placeOrder(other.token, { productId: premium.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
+    const end = (await placeOrder(other.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
+    const periodOf = async (id: string) => (await db().order.findUniqueOrThrow({ where: { id }, select: { membershipPeriod: true } })).membershipPeriod as never
+    const before = await periodOf(end)
+    const undo = await db().$transaction(async (tx) => takeBackMembership(tx, other.id, 'IMAGE', { id: mid, days: 30, period: await periodOf(mid) }))
+    await db().$transaction((tx) => undoTakeBack(tx, other.id, undo!))
+    expect(await periodOf(end)).toEqual(before)
+  })
+
   it('an undone refund keeps the benefits of a plan bought while the provider was asked', async () => {
     const { extendMembership, takeBackMembership, undoTakeBack } = await import('@/lib/memberships/extend-membership')
     const week = await createProductRow({ type: 'MEMBERSHIP', price: 900, days: 7, discountPercent: 40, name: '周卡三' })
