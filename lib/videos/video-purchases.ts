@@ -43,10 +43,19 @@ export async function refuseBoughtMeanwhile(tx: Tx, userId: string, videoIds: st
  */
 export async function grantVideos(tx: Tx, userId: string, orderId: string, videoIds: string[], prices: number[] | undefined): Promise<void> {
   if (videoIds.length === 0) return
+  // An item the console deleted after the order was priced cannot be given; the payment still
+  // settles (else it is refused for ever and stays PENDING), flagged for a refund. The share
+  // lock waits for a delete under way and keeps the rest from going before the purchases exist.
+  const present = new Set((await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Video" WHERE "id" = ANY(${videoIds}::text[]) FOR KEY SHARE`).map((v) => v.id))
   await tx.videoPurchase.createMany({
-    data: videoIds.map((videoId, i) => ({ userId, videoId, orderId, price: prices?.[i] ?? 0 })),
+    data: videoIds.flatMap((videoId, i) => (present.has(videoId) ? [{ userId, videoId, orderId, price: prices?.[i] ?? 0 }] : [])),
     skipDuplicates: true,
   })
+  const gone = videoIds.length - present.size
+  if (gone > 0) {
+    const note = `其中 ${gone} 个视频在付款前已被删除，未能交付，请核实后退款`
+    await tx.$executeRaw`UPDATE "Order" SET "flag" = concat_ws('；', "flag", ${note}::text) WHERE "id" = ${orderId}`
+  }
   const elsewhere = await tx.videoPurchase.count({ where: { userId, videoId: { in: videoIds }, orderId: { not: orderId } } })
   if (elsewhere === 0) return
   const note = `其中 ${elsewhere} 个视频此前已由该用户的其他订单购买，本订单重复付款，请核实后退款`

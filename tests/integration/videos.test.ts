@@ -358,6 +358,24 @@ describe('the operator takes items down', () => {
     expect(await db().videoPurchase.count({ where: { userId: user.id, videoId: id } })).toBe(1)
   })
 
+  it('an item deleted in the moment between pricing an order and storing it: the payment settles, flagged for a refund', async () => {
+    const id = await paidItem('下单瞬间删除')
+    const kept = await paidItem('同单保留')
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { type: 'BATCH_BUY_VIDEO_MATERIAL', videoIds: [id, kept], channel: 'WECHAT', tradeType: 'NATIVE' })
+    // What 删除 does when it finds no order naming the item yet (the order was priced, not yet stored).
+    await db().video.delete({ where: { id } })
+    await world.wechat.pay(order.outTradeNo, { notify: false })
+    expect((await post(world.wechat.notificationFor(order.outTradeNo))).status).toBe(204)
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, flag: true } })).toEqual({
+      status: 'SUCCESS',
+      flag: '其中 1 个视频在付款前已被删除，未能交付，请核实后退款',
+    })
+    expect(await db().videoPurchase.findMany({ where: { userId: user.id }, select: { videoId: true } })).toEqual([{ videoId: kept }])
+    expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '商品已删除' } }))
+    expect(await db().videoPurchase.count({ where: { userId: user.id } })).toBe(0)
+  })
+
   it('one item paid through two payment codes: the second order is flagged, and a refund of either leaves it with the other', async () => {
     const id = await paidItem('付了两次')
     const user = await createUser()
