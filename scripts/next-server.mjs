@@ -42,8 +42,9 @@ const server = http.createServer((req, res) => {
   const writeHead = res.writeHead
   // An outage is the database's, not a fault of the page: 503 with a hint when to come back.
   res.writeHead = function (status, ...rest) {
-    // A stream of events lasts as long as its page is open, and its client reconnects.
-    if (String(this.getHeader('content-type') ?? '').startsWith('text/event-stream')) answering.delete(res)
+    // A stream of events lasts as long as its page is open, and its client reconnects. A
+    // chat answer (a POST) is an answer being written: it is stopped and stored, then sent.
+    if (req.method === 'GET' && String(this.getHeader('content-type') ?? '').startsWith('text/event-stream')) answering.delete(res)
     if (unavailable.delete(id) && status === 500) {
       this.setHeader('Retry-After', '10')
       return writeHead.call(this, 503, ...rest)
@@ -77,6 +78,7 @@ server.listen(port, hostname, () => {
 // default) drain its running tasks as `npm run worker` does, then leave.
 const drainSeconds = Number(args['drain-seconds'])
 const ANSWER_DRAIN_MS = 10_000
+const CHAT_STOP_MS = 3_000
 async function shutdown() {
   if (closing) return
   closing = true
@@ -87,7 +89,13 @@ async function shutdown() {
   setInterval(() => server.closeIdleConnections(), 100).unref()
   const answered = (async () => {
     const until = Date.now() + ANSWER_DRAIN_MS
-    while (answering.size && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50))
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+    while (answering.size && Date.now() < until - CHAT_STOP_MS) await sleep(50)
+    // Chat answers still streaming (lib/chat/open-answers.ts) keep what has arrived, or are
+    // refunded, and end their streams; their last bytes go out in the time left.
+    const chats = globalThis.aiimgOpenAnswers
+    if (chats?.size) await Promise.race([Promise.all([...chats].map((chat) => chat.stop())), sleep(until - Date.now())])
+    while (answering.size && Date.now() < until) await sleep(50)
   })()
   const worker = globalThis.aiimgWorker
   if (worker) {

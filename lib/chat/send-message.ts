@@ -10,6 +10,7 @@ import { openChatSecret } from './chat-secret'
 import { dropAnswer, refuseWhileAnswering } from './drop-answer'
 import { ANSWER_TOTAL_MS, beijingDayStart } from './chat-rules'
 import { CONVERSATION_NOT_FOUND, DEFAULT_TITLE, MESSAGE_SELECT, MODEL_UNAVAILABLE, toMessageView } from './manage-conversations'
+import { openAnswers, type OpenAnswer } from './open-answers'
 import { streamChat, UpstreamError, type UpstreamMessage } from './openai-chat'
 import type { TSendMessage } from './schemas'
 
@@ -162,6 +163,8 @@ async function keepAnswer(userId: string, p: Prepared, content: string, incomple
   return { message: toMessageView(message), points }
 }
 
+const SERVER_RESTARTING = '服务器正在重启，回答已中断，请稍后重试'
+
 const encoder = new TextEncoder()
 const sse = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
 
@@ -192,53 +195,71 @@ export async function sendMessage(userId: string, conversationId: string, input:
     idle = setTimeout(() => stop.abort(new UpstreamError('模型接口长时间没有响应', 'idle timeout')), chatStreamLimits.idleMs)
   }
   let total: NodeJS.Timeout | undefined
+  let ended!: () => void
+  const stored = new Promise<void>((resolve) => (ended = resolve))
+  const open: OpenAnswer = {
+    stop: () => {
+      stop.abort(new UpstreamError(SERVER_RESTARTING, 'server shutting down'))
+      return stored
+    },
+  }
+  openAnswers().add(open)
 
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (event: string, data: unknown) => {
-        if (stop.signal.aborted && event === 'delta') return
-        try {
-          controller.enqueue(sse(event, data))
-        } catch {
-          // the client is gone; what arrived is still stored below
-        }
-      }
-      let content = ''
-      let failure: string | null = null
-      resetIdle()
-      total = setTimeout(() => stop.abort(new UpstreamError('回答时间过长，已停止', 'total time limit')), chatStreamLimits.totalMs)
       try {
-        for await (const piece of streamChat({ ...prepared.upstream, signal: stop.signal, onData: resetIdle })) {
-          content += piece
-          send('delta', { content: piece })
-        }
-      } catch (error) {
-        const reason = stop.signal.aborted ? stop.signal.reason : error
-        failure = reason instanceof UpstreamError ? reason.userMessage : stop.signal.aborted ? '已停止' : '模型接口连接中断'
-        if (!(stop.signal.aborted && !(reason instanceof UpstreamError)))
-          console.warn(`[chat] answer ${prepared.answerId} failed: ${String((error as Error).message ?? error)}`)
+        await answer(controller)
       } finally {
-        clearTimeout(idle)
-        clearTimeout(total)
-      }
-      try {
-        if (!content) {
-          const points = await dropAnswer({ id: prepared.answerId, userId, points: prepared.price })
-          send('error', { errMessage: failure ?? EMPTY_ANSWER, points, refunded: prepared.price })
-        } else {
-          send('done', await keepAnswer(userId, prepared, content, failure !== null))
-        }
-      } catch (error) {
-        console.error(`[chat] storing answer ${prepared.answerId} failed`, error)
-        send('error', { errMessage: '保存回答失败，请刷新后重试' })
-      }
-      try {
-        controller.close()
-      } catch {
-        // already closed by the client going away
+        openAnswers().delete(open)
+        ended()
       }
     },
     cancel: clientGone,
   })
   return new Response(body, { status: 200, headers: SSE_HEADERS })
+
+  async function answer(controller: ReadableStreamDefaultController<Uint8Array>) {
+    const send = (event: string, data: unknown) => {
+      if (stop.signal.aborted && event === 'delta') return
+      try {
+        controller.enqueue(sse(event, data))
+      } catch {
+        // the client is gone; what arrived is still stored below
+      }
+    }
+    let content = ''
+    let failure: string | null = null
+    resetIdle()
+    total = setTimeout(() => stop.abort(new UpstreamError('回答时间过长，已停止', 'total time limit')), chatStreamLimits.totalMs)
+    try {
+      for await (const piece of streamChat({ ...prepared.upstream, signal: stop.signal, onData: resetIdle })) {
+        content += piece
+        send('delta', { content: piece })
+      }
+    } catch (error) {
+      const reason = stop.signal.aborted ? stop.signal.reason : error
+      failure = reason instanceof UpstreamError ? reason.userMessage : stop.signal.aborted ? '已停止' : '模型接口连接中断'
+      if (!(stop.signal.aborted && !(reason instanceof UpstreamError)))
+        console.warn(`[chat] answer ${prepared.answerId} failed: ${String((error as Error).message ?? error)}`)
+    } finally {
+      clearTimeout(idle)
+      clearTimeout(total)
+    }
+    try {
+      if (!content) {
+        const points = await dropAnswer({ id: prepared.answerId, userId, points: prepared.price })
+        send('error', { errMessage: failure ?? EMPTY_ANSWER, points, refunded: prepared.price })
+      } else {
+        send('done', await keepAnswer(userId, prepared, content, failure !== null))
+      }
+    } catch (error) {
+      console.error(`[chat] storing answer ${prepared.answerId} failed`, error)
+      send('error', { errMessage: '保存回答失败，请刷新后重试' })
+    }
+    try {
+      controller.close()
+    } catch {
+      // already closed by the client going away
+    }
+  }
 }

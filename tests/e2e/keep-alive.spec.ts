@@ -7,8 +7,10 @@ import http from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { startFakeChatStream } from '../fakes/openai-chat'
 import { E2E_BASE_URL, E2E_PORT, E2E_WEB_PID_FILE } from './support/constants'
 import { environmentOf } from './support/process-env'
+import { asAdmin, uniqueName, userWithPoints } from './support/session'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -83,5 +85,50 @@ test('on SIGTERM an answer being written is finished and its connection then clo
     expect(await exited, output()).toBe(0)
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL')
+  }
+})
+
+test('on SIGTERM a chat answer still streaming keeps what arrived, ends its stream, and the process exits', async ({ page, request }) => {
+  test.setTimeout(90_000)
+  const fake = await startFakeChatStream({ delayMs: 400, answer: () => '慢慢地回答。'.repeat(30) })
+  fake.set('slow')
+  const admin = await asAdmin(request)
+  // Last in the picker, and switched off afterwards: other specs' pages never offer it first.
+  const model = await request.post('/api/admin/chat-models', {
+    headers: admin,
+    data: { name: uniqueName('重启'), endpoint: fake.url, secret: fake.key, model: 'fake-chat', enabled: true, sort: 100_000, pricePerMessage: 2 },
+  })
+  expect(model.ok(), await model.text()).toBeTruthy()
+  const modelId = (await model.json()).data.id as string
+  const { child, output } = await startSecondServer(E2E_PORT + 51)
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  try {
+    const user = await userWithPoints(page, request, 10)
+    const auth = { authorization: `Bearer ${user.token}` }
+    const conversation = await request.post('/api/chat/conversations', { headers: auth, data: { modelId } })
+    const id = (await conversation.json()).data.id as string
+
+    const res = await fetch(`http://127.0.0.1:${E2E_PORT + 51}/api/chat/conversations/${id}/messages`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: '你好' }),
+    })
+    const reader = res.body!.getReader()
+    let text = ''
+    while (!text.includes('event: delta')) text += new TextDecoder().decode((await reader.read()).value)
+    child.kill('SIGTERM')
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value)
+    expect(await exited, output()).toBe(0)
+
+    const done = JSON.parse(text.split('event: done\ndata: ')[1]!.split('\n')[0]!)
+    expect(done).toMatchObject({ message: { incomplete: true }, points: 8 })
+    const stored = (await (await request.get(`/api/chat/conversations/${id}/messages`, { headers: auth })).json()).data.list
+    expect(stored.map((m: { role: string }) => m.role)).toEqual(['USER', 'ASSISTANT'])
+    expect(stored[1]).toMatchObject({ content: done.message.content, incomplete: true })
+    expect(done.message.content.length).toBeGreaterThan(0)
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL')
+    await request.patch(`/api/admin/chat-models/${modelId}`, { headers: admin, data: { enabled: false } })
+    await fake.close()
   }
 })

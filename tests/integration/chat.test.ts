@@ -15,6 +15,7 @@ import { openChatSecret } from '@/lib/chat/chat-secret'
 import { listChatModels, listConversations, listMessages } from '@/lib/chat/manage-conversations'
 import { beijingDayStart, STALE_ANSWER_MS } from '@/lib/chat/chat-rules'
 import { sweepChatAnswers } from '@/lib/chat/drop-answer'
+import { openAnswers, stopOpenAnswers } from '@/lib/chat/open-answers'
 import { chatStreamLimits, sendMessage } from '@/lib/chat/send-message'
 import { createUpload } from '@/lib/uploads/create-upload'
 import { db } from '@/lib/db'
@@ -281,6 +282,40 @@ describe('stopping, thinking and deleting', () => {
       ['CHAT_REFUND', PRICE],
     ])
     expect(fake.calls.length).toBe(before)
+  })
+
+  it('a server shutting down stops its answers: what arrived is kept, one with nothing yet is refunded, both streams end', async () => {
+    const [a, b] = [await createUser({ points: 10 }), await createUser({ points: 10 })]
+    const [idA, idB] = [await conversationFor(a.token), await conversationFor(b.token)]
+    fake.set('slow')
+    const resA = await sendMessage(a.id, idA, { content: '你好' })
+    const reader = resA.body!.getReader()
+    let textA = new TextDecoder().decode((await reader.read()).value)
+    expect(textA).toContain('event: delta')
+    fake.set('hold')
+    const before = fake.calls.length
+    const resB = await sendMessage(b.id, idB, { content: '你好' })
+    await vi.waitFor(() => expect(fake.calls.length).toBe(before + 1))
+    expect(openAnswers().size).toBe(2)
+
+    await stopOpenAnswers()
+    // Both are stored by the time the stop settles, before anything reads the rest of the streams.
+    const [, answerA] = await messagesOf(idA)
+    expect(answerA).toMatchObject({ incomplete: true })
+    expect('你说的是：你好。这是一个**测试回答**。'.startsWith(answerA!.content)).toBe(true)
+    expect(answerA!.content.length).toBeGreaterThan(0)
+    expect((await messagesOf(idB)).map((m) => m.role)).toEqual(['USER'])
+    expect(openAnswers().size).toBe(0)
+
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) textA += new TextDecoder().decode(chunk.value)
+    const eventsA: Event[] = []
+    createParser({ onEvent: (e) => eventsA.push({ event: e.event ?? 'message', data: JSON.parse(e.data) }) }).feed(textA)
+    expect(eventsA.at(-1)).toMatchObject({ event: 'done', data: { message: { content: answerA!.content, incomplete: true }, points: 10 - PRICE } })
+    expect((await eventsOf(resB)).at(-1)).toEqual({
+      event: 'error',
+      data: { errMessage: '服务器正在重启，回答已中断，请稍后重试', points: 10, refunded: PRICE },
+    })
+    expect([await pointsOf(a.id), await pointsOf(b.id)]).toEqual([10 - PRICE, 10])
   })
 
   it('a model thinking past the idle limit is not cut off: reasoning and keep-alive comments show it is alive', async () => {
