@@ -18,7 +18,7 @@ export function ProfileView() {
             <AvatarCard profile={profile} />
             <NameForm profile={profile} />
             <BindingsCard profile={profile} />
-            <PasswordForm />
+            <PasswordForm profile={profile} />
           </div>
         </div>
       )}

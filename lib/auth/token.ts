@@ -4,7 +4,8 @@ import { env } from '@/lib/env'
 /** Lifetime of a login token. */
 export const TOKEN_MAX_AGE_SECONDS = 7 * 24 * 60 * 60
 
-type TokenClaims = { sub: string; ver: number }
+/** `iat`: when the token was issued (a sign-in, or a password change), seconds since 1970. */
+type TokenClaims = { sub: string; ver: number; iat?: number }
 
 /**
  * Issues a next-auth-format token (an encrypted JWT). The token version `ver` must
@@ -31,10 +32,16 @@ export async function readBearerToken(headers: Headers): Promise<TokenClaims | n
   const onlyTheHeader = { headers: new Headers({ authorization }), cookies: {} }
   const payload = await getToken({ req: onlyTheHeader as never, secret: env().AUTH_SECRET })
   if (!payload || typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null
-  const claims = { sub: payload.sub, ver: payload.ver }
+  const claims: TokenClaims = { sub: payload.sub, ver: payload.ver, ...(typeof payload.iat === 'number' ? { iat: payload.iat } : {}) }
   if (typeof payload.exp === 'number') {
     if (decoded.size >= MAX_DECODED) decoded.delete(decoded.keys().next().value!)
     decoded.set(authorization, { claims, expiresAt: payload.exp * 1000 })
   }
   return claims
+}
+
+/** When the request's token was issued, or null without a readable one. */
+export async function tokenIssuedAt(headers: Headers): Promise<Date | null> {
+  const iat = (await readBearerToken(headers))?.iat
+  return iat === undefined ? null : new Date(iat * 1000)
 }

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test'
-import { adminToken, registerViaApi, uniqueName, signInWithToken } from './support/session'
+import { adminToken, loginThroughUi, registerViaApi, uniqueName, signInWithToken } from './support/session'
 import { E2E_ALIYUN, E2E_TENCENT, E2E_WECHAT, lastSmsCode, setWechatPerson, wechatAvatarUrl } from './support/sign-in-fakes'
 
 const WECHAT_UA =
@@ -205,6 +205,24 @@ test('SMS fast login with the code the provider delivered, creating the account'
   await page.getByRole('button', { name: '登录', exact: true }).click()
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/)
   await expect(page.getByRole('button', { name: `用户${mobile.slice(-4)}` })).toBeVisible()
+
+  // The account has no password yet: right after signing in it sets one, 当前密码 left empty,
+  // and then signs in with its username (the page names it) and that password elsewhere.
+  await page.goto('/profile')
+  const hint = page.getByText(/还没有密码的账号：当前密码留空/)
+  await expect(hint).toBeVisible()
+  const username = /用户名 (\S+) 和密码/.exec((await hint.textContent()) ?? '')![1]!
+  await page.getByLabel('新密码', { exact: true }).fill('phone-user-pass-1')
+  await page.getByLabel('确认新密码').fill('phone-user-pass-1')
+  await page.getByRole('button', { name: '修改密码' }).click()
+  await expect(page.getByText('密码已修改，其他设备需要重新登录')).toBeVisible()
+  const elsewhere = await page.context().browser()!.newPage()
+  try {
+    await loginThroughUi(elsewhere, username, 'phone-user-pass-1')
+    await expect(elsewhere.getByRole('button', { name: `用户${mobile.slice(-4)}` })).toBeVisible()
+  } finally {
+    await elsewhere.close()
+  }
 })
 
 test('with mobile binding required, a user without a phone is sent to /bind_mobile, binds one and carries on', async ({ page, request }) => {

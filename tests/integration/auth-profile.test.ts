@@ -1,8 +1,9 @@
 // GET/PATCH /api/users/profile and POST /api/users/password.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import * as login from '@/app/api/auth/login/route'
 import * as profile from '@/app/api/users/profile/route'
 import * as password from '@/app/api/users/password/route'
+import { issueToken } from '@/lib/auth/token'
 import { db } from '@/lib/db'
 import { PASSWORD_CHANGE_LIMIT } from '@/lib/users/change-password'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -143,6 +144,25 @@ describe('POST /api/users/password', () => {
     const changed = burst.filter((r) => r.status === 200).length
     expect(changed).toBeGreaterThan(0)
     expect(changed).toBeLessThanOrEqual(PASSWORD_CHANGE_LIMIT.max)
+  })
+
+  it('an account without a password (WeChat, SMS) sets a first one only within 10 minutes of signing in', async () => {
+    const user = await createUser({ username: 'prof_wx' })
+    await db().user.update({ where: { id: user.id }, data: { passwordHash: null } })
+    // A session signed in 11 minutes ago, as a stolen one usually is.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 11 * 60_000 })
+    const older = await issueToken(user.id, user.tokenVersion)
+    vi.useRealTimers()
+    expectFail(await changePassword(older, '', 'brand-new-pass-2'), 400, '为了账号安全，请重新登录后 10 分钟内设置密码')
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash).toBeNull()
+
+    const fresh = await issueToken(user.id, user.tokenVersion)
+    const { token } = expectOk(await changePassword(fresh, '', 'brand-new-pass-2'))
+    expectFail(await getProfile(older), 401, '请先登录')
+    expectOk(await getProfile(token))
+    expectOk(await loginAs('prof_wx', 'brand-new-pass-2'))
+    // From now on it is a change like any other: the current password is asked for.
+    expectFail(await changePassword(token, '', 'brand-new-pass-3'), 400, '当前密码不正确')
   })
 
   it('refuses unknown fields with 400', async () => {
