@@ -60,8 +60,19 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
       previousLog: task.backendLog,
     })
     const stopReason = lease.stopReason() // read again: the deadline may have passed while settling
-    if (adapter?.interrupt && job && (stopReason === 'deadline' || stopReason === 'ended-elsewhere')) await adapter.interrupt(upstreamId, job)
+    // Ended elsewhere is a cancel or a timeout, or a hand-over: the sweeper gave a lapsed lease's
+    // job to another worker, now waiting for it, which an interrupt would fail.
+    const stopJob = stopReason === 'deadline' || (stopReason === 'ended-elsewhere' && !(await stillPending(task.id)))
+    if (adapter?.interrupt && job && stopJob) await adapter.interrupt(upstreamId, job)
   } finally {
     lease.end()
   }
+}
+
+/** Whether the task is still to be done (someone else's now); a failed read says yes, as leaving a job running costs less than killing one. */
+async function stillPending(taskId: string): Promise<boolean> {
+  const row = await db()
+    .task.findUnique({ where: { id: taskId }, select: { status: true } })
+    .catch(() => ({ status: 'PENDING' as const }))
+  return row?.status === 'PENDING'
 }

@@ -161,4 +161,26 @@ describe('tasks on real backend protocols', () => {
     expect(await points(user.id)).toBe(30)
     comfy.set('normal')
   })
+  it('ComfyUI: a worker that finds its task handed over (its lease lapsed in an outage) leaves the job to the new worker, never interrupting it', async () => {
+    comfy.set({ behaviour: 'slow', stepMs: 150 })
+    const model = await createModel({ name: 'comfy-handover', backend: 'comfyui', endpoint: comfy.url, checkpoint: 'sd15.safetensors', concurrency: 1 })
+    const submits = () => comfy.calls.filter((c) => c.method === 'POST' && c.path === '/prompt').length
+    const submitsBefore = submits()
+    const { user, task: t } = await submitOn(model.id)
+    const claimed = (await claimTask('w-comfy-lapsed'))!
+    const first = runTask(claimed, 'w-comfy-lapsed', new AbortController().signal)
+    await expect.poll(async () => (await task(t.id)).upstreamId, { timeout: 5_000 }).toBe(t.id)
+    // What the sweeper does with a lapsed lease on an accepted job: hands it to the next worker to wait for.
+    await db().task.update({ where: { id: t.id }, data: { leaseOwner: null, leaseExpiresAt: null, stage: 'RUNNING' } })
+    const stops = () => comfy.calls.filter((c) => c.path === '/interrupt' || (c.method === 'POST' && c.path === '/queue')).length
+    const stopsBefore = stops()
+    // Its next progress write finds the row no longer its own, and the run ends.
+    await first
+    expect(stops()).toBe(stopsBefore)
+    await drainQueue('w-comfy-taker')
+    expect(await task(t.id)).toMatchObject({ status: 'SUCCESS', upstreamId: t.id })
+    expect(submits() - submitsBefore).toBe(1)
+    expect(await points(user.id)).toBe(30)
+    comfy.set('normal')
+  })
 })
