@@ -1,8 +1,9 @@
 import 'server-only'
 import { db } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
+import { isAdmin } from '@/lib/auth/permissions'
 import type { SessionUser } from '@/lib/auth/session'
-import { conflict, notFound } from '@/lib/http/app-error'
+import { conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { ADMIN_CARD_SELECT, toAdminCardRow, type AdminCardRow } from './card-views'
 
 /** Hands a ready, unused, unheld card to a user; it then shows on their /my_cards. */
@@ -32,8 +33,9 @@ export async function assignCard(actor: SessionUser, ip: string, cardId: number,
   })
 }
 
-/** Stops (or allows again) the redemption of an unused card. */
+/** Stops (or allows again) the redemption of an unused card. Allowing again gives value back, as issuing does: ADMIN only. */
 export async function setCardDisabled(actor: SessionUser, ip: string, cardId: number, disabled: boolean): Promise<AdminCardRow> {
+  if (!disabled && !isAdmin(actor.role)) throw forbidden('只有管理员可以重新启用卡密')
   return db().$transaction(async (tx) => {
     const { count } = await tx.card.updateMany({ where: { id: cardId, usedAt: null }, data: { disabledAt: disabled ? new Date() : null } })
     if (count === 0) {

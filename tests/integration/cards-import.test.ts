@@ -516,7 +516,7 @@ describe('access to the admin card routes', () => {
     expectFail(await callRoute(exportRoute.GET, {}), 401)
   })
 
-  it('a MANAGER may list, disable and enable, but not import, assign or export (they issue value or reveal keys)', async () => {
+  it('a MANAGER may list and disable, but not enable again, import, assign or export (they issue value or reveal keys)', async () => {
     const [card] = await readyCards(admin, freshKeys(1, 'MGR'))
     expectOk(await list(manager, {}))
     const before = await counts()
@@ -528,6 +528,10 @@ describe('access to the admin card routes', () => {
 
     const toggle = (disabled: boolean) => callRoute(disableRoute.POST, { token: manager.token, params: { id: String(card.id) }, body: { disabled } })
     expect(expectOk(await toggle(true)).disabledAt).not.toBeNull()
-    expect(expectOk(await toggle(false)).disabledAt).toBeNull()
+    expectFail(await toggle(false), 403, '只有管理员可以重新启用卡密')
+    expect((await db().card.findUniqueOrThrow({ where: { id: card.id } })).disabledAt).not.toBeNull()
+    expect(await db().adminAuditLog.count({ where: { action: 'card.enable', targetId: String(card.id) } })).toBe(0)
+    const enabled = await callRoute(disableRoute.POST, { token: admin.token, params: { id: String(card.id) }, body: { disabled: false } })
+    expect(expectOk(enabled).disabledAt).toBeNull()
   })
 })

@@ -10,7 +10,7 @@ import { CardStatusBadge } from './card-status'
 
 const isAssignable = (card: CardRow) => card.status === 'SUCCESS' && !card.usedAt && !card.disabledAt && !card.holder
 
-/** The cards of one page: masked keys, who holds or used them, status; 分配 (ADMIN) and 停用/启用. */
+/** The cards of one page: masked keys, who holds or used them, status; 分配 (ADMIN), 停用 and 启用 (ADMIN). */
 export function CardTable({
   rows,
   isLoading,
@@ -64,7 +64,13 @@ export function CardTable({
               分配
             </Button>
           )}
-          <Button size="sm" variant="ghost" disabled={c.status !== 'SUCCESS' || Boolean(c.usedAt)} onClick={() => toggleDisabled(c)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            disabled={c.status !== 'SUCCESS' || Boolean(c.usedAt) || (Boolean(c.disabledAt) && !canIssue)}
+            title={c.disabledAt && !canIssue ? '只有管理员可以重新启用卡密' : undefined}
+            onClick={() => toggleDisabled(c)}
+          >
             {c.disabledAt ? '启用' : '停用'}
           </Button>
         </div>
