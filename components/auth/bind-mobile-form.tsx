@@ -12,11 +12,16 @@ import { RequireUser } from '@/components/app/require-user'
 import { Button } from '@/components/ui/button'
 import { useLogout } from '@/components/layout/use-logout'
 import { SmsCodeFields } from './sms-code-fields'
+import { canEnterAdmin } from '@/lib/auth/permissions'
 import { useRedirectParam } from './use-redirect-param'
 
 /** /bind_mobile: binds a phone to the signed-in account (the start-up rule sends users here when the site requires one). */
 export function BindMobilePage() {
-  return <RequireUser>{(profile) => (profile.mobile ? <AlreadyBound mobile={profile.mobile} /> : <BindMobileForm />)}</RequireUser>
+  return (
+    <RequireUser>
+      {(profile) => (profile.mobile ? <AlreadyBound mobile={profile.mobile} /> : <BindMobileForm staff={canEnterAdmin(profile.role)} />)}
+    </RequireUser>
+  )
 }
 
 function AlreadyBound({ mobile }: { mobile: string }) {
@@ -35,7 +40,8 @@ function AlreadyBound({ mobile }: { mobile: string }) {
   )
 }
 
-function BindMobileForm() {
+/** `staff`: the console stays open to them without a phone (a broken SMS setup is fixed there). */
+function BindMobileForm({ staff }: { staff: boolean }) {
   const { data: config } = useSiteInfo()
   const [mobile, setMobile] = useState('')
   const [code, setCode] = useState('')
@@ -78,6 +84,11 @@ function BindMobileForm() {
         {!config?.MOBILE_ENABLED && (
           <Link href={target} className="text-zinc-400 hover:text-white">
             暂不绑定
+          </Link>
+        )}
+        {staff && (
+          <Link href="/admin" className="text-zinc-400 hover:text-white">
+            进入管理后台
           </Link>
         )}
         <button type="button" onClick={logout} className="text-zinc-400 hover:text-white">

@@ -1,11 +1,13 @@
+import { canEnterAdmin } from '@/lib/auth/permissions'
 import { WX_CALLBACK_PATH } from '@/lib/auth/wechat/authorize-url'
+import type { Role } from '@/lib/generated/prisma/enums'
 
 /**
  * docs/PRODUCT.md §4.5 "After the user info loads", as pure decisions the app shell acts on.
  * The WeChat authorization itself is started by the server (it stores a single-use
  * state for the signed-in user), so the decision names the endpoint, not WeChat's URL.
  */
-export type StartUser = { mobile: string | null; oauth: { hasOpenId: boolean } }
+export type StartUser = { mobile: string | null; oauth: { hasOpenId: boolean }; role?: Role }
 export type StartConfig = { WX_ENABLED: boolean; WX_APP_ID: string; MOBILE_ENABLED: boolean }
 
 export const BIND_MOBILE_PATH = '/bind_mobile'
@@ -44,7 +46,10 @@ export function decideStartAction(input: {
   if (!user.oauth.hasOpenId && isWechatBrowser(userAgent) && config.WX_ENABLED && config.WX_APP_ID && !wechatDeclined) {
     return { kind: 'wechat-authorize', endpoint: WECHAT_AUTHORIZE_ENDPOINT, body: { purpose: 'bind', returnPath: here } }
   }
-  if (config.MOBILE_ENABLED && !user.mobile && pathname !== BIND_MOBILE_PATH) {
+  // The console stays open to its staff: with SMS set up wrong, nobody could bind a phone,
+  // and the setting that requires one could not be switched off.
+  const inConsole = pathname === '/admin' || pathname.startsWith('/admin/')
+  if (config.MOBILE_ENABLED && !user.mobile && pathname !== BIND_MOBILE_PATH && !(inConsole && user.role && canEnterAdmin(user.role))) {
     return { kind: 'bind-mobile', href: `${BIND_MOBILE_PATH}?redirect=${encodeURIComponent(here)}` }
   }
   return { kind: 'none' }

@@ -93,6 +93,18 @@ describe('bind mobile', () => {
     })
   })
 
+  it('leaves staff in the console (a broken SMS setup must not lock them out of the switch), and no one else', () => {
+    const staff = (role: 'ADMIN' | 'MANAGER' | 'USER') => ({ ...needsMobile, user: { ...needsMobile.user, role }, userAgent: CHROME_UA })
+    for (const role of ['ADMIN', 'MANAGER'] as const) {
+      expect(decideStartAction(input({ ...staff(role), pathname: '/admin/site_config' })).kind).toBe('none')
+      expect(decideStartAction(input({ ...staff(role), pathname: '/admin' })).kind).toBe('none')
+      // The rest of the site asks them to bind like anyone.
+      expect(decideStartAction(input({ ...staff(role), pathname: '/text2img' })).kind).toBe('bind-mobile')
+      expect(decideStartAction(input({ ...staff(role), pathname: '/administrator' })).kind).toBe('bind-mobile')
+    }
+    expect(decideStartAction(input({ ...staff('USER'), pathname: '/admin/site_config' })).kind).toBe('bind-mobile')
+  })
+
   it('also outside WeChat, and when WeChat authorize is not possible', () => {
     expect(decideStartAction(input({ ...needsMobile, userAgent: CHROME_UA })).kind).toBe('bind-mobile')
     expect(decideStartAction(input({ user: user({ mobile: null }), config: config({ MOBILE_ENABLED: true, WX_ENABLED: false }) })).kind).toBe('bind-mobile')
