@@ -31,6 +31,8 @@ function checkRange(from: string, to: string): void {
   if (count > MAX_DAYS) throw badRequest(`一次最多查询 ${MAX_DAYS} 天`)
 }
 
+// Revenue is money that came in: an order paid from the balance spends money counted when it
+// was recharged (or that was never paid: an admin's grant, a commission), so it is left out.
 // The day totals are rows of deltas the triggers of migration day_totals keep with every
 // write; each part sums them per day (and key) over the range. A key whose deltas cancel out
 // (a record moved out of SUCCESS) is left out, as a key with no rows.
@@ -43,7 +45,7 @@ const parts = (from: string, to: string) => Prisma.sql`
   "days" AS (SELECT d::date AS "day" FROM generate_series(${from}::date, ${to}::date, interval '1 day') d),
   "charges" AS (
     SELECT "day", "type"::text AS "type", "channel"::text AS "channel", sum("n") AS "n", sum("amount") AS "amount"
-    FROM "ChargeDayTotal" WHERE ${inRange(from, to)} GROUP BY 1, 2, 3 HAVING sum("n") <> 0 OR sum("amount") <> 0
+    FROM "ChargeDayTotal" WHERE ${inRange(from, to)} AND "channel" <> 'BALANCE' GROUP BY 1, 2, 3 HAVING sum("n") <> 0 OR sum("amount") <> 0
   ),
   "revenue" AS (SELECT "day", sum("amount") AS "amount", sum("n") AS "count" FROM "charges" GROUP BY 1),
   "revenueByType" AS (${mapsByDay(Prisma.sql`SELECT "day", "type" AS "key", sum("amount") AS "value" FROM "charges" GROUP BY 1, 2`)}),

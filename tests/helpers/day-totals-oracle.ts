@@ -19,7 +19,7 @@ export async function chargeTotalsFromRows(from: string, to: string) {
   const { start, end, dates } = range(from, to)
   const rows = await db().$queryRawUnsafe<{ day: string; type: string; channel: string; amount: bigint; count: bigint }[]>(
     `SELECT ${DAY} AS "day", "type"::text AS "type", "channel"::text AS "channel", SUM("amount") AS "amount", COUNT(*) AS "count"
-     FROM "ChargeRecord" WHERE "createdAt" >= $1 AND "createdAt" < $2 AND "status" = 'SUCCESS' GROUP BY 1, 2, 3`,
+     FROM "ChargeRecord" WHERE "createdAt" >= $1 AND "createdAt" < $2 AND "status" = 'SUCCESS' AND "channel" <> 'BALANCE' GROUP BY 1, 2, 3`,
     start,
     end,
   )
