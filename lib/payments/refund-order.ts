@@ -41,7 +41,7 @@ export async function refundOrder(actor: SessionUser, ip: string, orderId: strin
   const order = (await awaitingAnswer(orderId)) ?? (await claimAndTakeBack(actor, ip, orderId, reason))
   const answer = await askProvider(order)
   if (answer.outcome === 'refused') {
-    await giveBack(order)
+    await giveBack(order, { audit: { actor, ip, message: answer.message } })
     throw answer.badConfig ? badRequest(answer.message) : serviceUnavailable(answer.message)
   }
   if (answer.outcome === 'done') await markRefunded(order)
@@ -122,9 +122,11 @@ async function takeBack(tx: Tx, order: Refunding): Promise<MembershipUndo | null
 /**
  * The provider refused: the credit returns and the order is no longer marked as refunding.
  * Only the caller that releases the claim gives back (an admin's press and the worker may
- * both hear the refusal); `flag` tells the console about a refusal no one was waiting for.
+ * both hear the refusal); `flag` tells the console about a refusal no one was waiting for,
+ * and `audit` records the admin's press that heard it beside the claim's `order.refund`.
  */
-export async function giveBack(order: Refunding, flag?: string): Promise<void> {
+export async function giveBack(order: Refunding, options: { flag?: string; audit?: { actor: SessionUser; ip: string; message: string } } = {}): Promise<void> {
+  const { flag, audit } = options
   const g = order.grant
   await db().$transaction(async (tx) => {
     const [held] = await tx.$queryRaw<{ refundUndo: MembershipUndo | null }[]>`
@@ -136,6 +138,15 @@ export async function giveBack(order: Refunding, flag?: string): Promise<void> {
     if (g.videoIds?.length) await grantVideos(tx, order.userId, order.id, g.videoIds, g.videoPrices)
     await giveBackCommission(tx, order.id, order.refundNo)
     await tx.chargeRecord.updateMany({ where: { orderId: order.id }, data: { status: 'SUCCESS', note: '退款失败' } })
+    if (audit)
+      await recordAudit(tx, audit.actor, audit.ip, {
+        action: 'order.refund_refused',
+        targetType: 'Order',
+        targetId: order.id,
+        before: { refundNo: order.refundNo },
+        after: { status: 'SUCCESS' },
+        reason: audit.message,
+      })
   })
 }
 

@@ -27,7 +27,7 @@ export async function retryRefunds(now = new Date()): Promise<number> {
     try {
       const answer = await askProvider(order)
       if (answer.outcome === 'done') await markRefunded(order)
-      if (answer.outcome === 'refused') await giveBack(order, `${answer.message}；用户所得已退回，请核实`)
+      if (answer.outcome === 'refused') await giveBack(order, { flag: `${answer.message}；用户所得已退回，请核实` })
     } catch (error) {
       console.error(`[payments] asking again for the refund of ${order.outTradeNo} failed:`, (error as Error).message)
     }

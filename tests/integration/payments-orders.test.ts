@@ -564,6 +564,13 @@ describe('refunds', () => {
     expect(await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: buyer.id, kind: 'IMAGE' } } })).toEqual(
       expect.objectContaining({ expiresAt: before.expiresAt, planName: '周卡二', discountPercent: 40 }),
     )
+
+    // The log says what happened: the refund claimed, then refused and given back.
+    const audit = await db().adminAuditLog.findMany({ where: { targetId: paid.order.id }, orderBy: { id: 'asc' }, select: { action: true, reason: true } })
+    expect(audit).toEqual([
+      { action: 'order.refund', reason: '退款' },
+      { action: 'order.refund_refused', reason: expect.stringMatching(/^微信支付退款失败：/) },
+    ])
   })
 
   it('a MANAGER may look but not refund or mark paid', async () => {
@@ -603,9 +610,12 @@ describe('the console', () => {
 
     const today = beijingDay()
     const days = expectOk(await callRoute(chargeGroup.GET, { token: admin.token, query: { from: today, to: today } })).list
-    const all = await db().chargeRecord.aggregate({ where: { status: 'SUCCESS' }, _sum: { amount: true }, _count: true })
+    // Money that came in: orders paid from the balance spend money counted when it was recharged.
+    const all = await db().chargeRecord.aggregate({ where: { status: 'SUCCESS', channel: { not: 'BALANCE' } }, _sum: { amount: true }, _count: true })
     expect(days).toEqual([{ date: today, amount: all._sum.amount, count: all._count, byType: expect.any(Object), byChannel: expect.any(Object) }])
     expect(days[0].byChannel.WECHAT).toBeGreaterThanOrEqual(100)
+    expect(await db().chargeRecord.count({ where: { status: 'SUCCESS', channel: 'BALANCE' } })).toBeGreaterThan(0)
+    expect(days[0].byChannel.BALANCE).toBeUndefined()
     const chart = expectOk(await callRoute(analysis.GET, { token: admin.token, query: { from: today, to: today } })).days
     expect(chart[0]).toMatchObject({ date: today, revenue: all._sum.amount, newUsers: expect.any(Number), pointsIssued: expect.any(Number) })
     expectFail(await callRoute(chargeGroup.GET, { token: admin.token, query: { from: '2026-01-02', to: '2026-01-01' } }), 400, /结束日期/)
