@@ -27,9 +27,10 @@ export function startTaskRunner(slots: number, log: (m: string) => void = consol
   let filling = false
   let again = false
   let timer: NodeJS.Timeout | undefined
+  // The fill under way: a claim it is waiting for may still bring a task, which stop() must drain too.
+  let filled: Promise<void> = Promise.resolve()
 
   const fill = async () => {
-    if (filling) return void (again = true)
     filling = true
     let idle: { contended: boolean; nextDueAt: Date | null } | null = null
     try {
@@ -76,7 +77,10 @@ export function startTaskRunner(slots: number, log: (m: string) => void = consol
     timer = setTimeout(wake, wait)
   }
 
-  const wake = () => void fill()
+  const wake = () => {
+    if (filling) return void (again = true)
+    filled = fill()
+  }
   log(`[worker] task runner ${workerId} with ${slots} slots`)
   wake()
 
@@ -88,6 +92,7 @@ export function startTaskRunner(slots: number, log: (m: string) => void = consol
     async stop(drainMs) {
       stopping = true
       clearTimeout(timer)
+      await filled
       const drained = Promise.all(inFlight)
       const timeout = new Promise((resolve) => setTimeout(resolve, drainMs).unref())
       if ((await Promise.race([drained.then(() => 'drained'), timeout])) !== 'drained') {

@@ -76,6 +76,53 @@ describe('a draining worker', () => {
     await expectLedgerInvariants()
   })
 
+  it('a task claimed just as the drain begins is drained with the rest, never left running once stop() returns', async () => {
+    comfy.set({ behaviour: 'slow', stepMs: 100 })
+    const model = await createModel({
+      name: 'drain-claiming',
+      backend: 'comfyui',
+      endpoint: comfy.url,
+      checkpoint: 'sd15.safetensors',
+      options: { pollIntervalMs: 20 },
+      concurrency: 1,
+    })
+    // Another claimer holds the backend's row, so this worker's claim waits for it (a submit's foreign key does not).
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let locked!: () => void
+    const isLocked = new Promise<void>((resolve) => (locked = resolve))
+    const holding = db().$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM "AiModel" WHERE "id" = ${model.id} FOR NO KEY UPDATE`
+        locked()
+        await held
+      },
+      { timeout: 10_000 },
+    )
+    await isLocked
+    const { taskId } = await submitOn(model.id)
+    const logs: string[] = []
+    const runner = startTaskRunner(1, (m) => logs.push(m))
+    try {
+      await pause(300)
+      const stopping = runner.stop(500)
+      await pause(200)
+      release()
+      await holding
+      await stopping
+      // The claim that was waiting is this worker's to finish or release before it says it stopped.
+      expect(runner.running).toBe(0)
+      const row = await task(taskId)
+      expect(row.status === 'SUCCESS' || (row.status === 'PENDING' && row.leaseOwner === null)).toBe(true)
+      await pause(300)
+      expect(runner.running).toBe(0)
+    } finally {
+      release()
+      await runner.stop(0)
+      comfy.set('normal')
+    }
+  })
+
   it('SD WebUI job cut off mid-render by the drain: released to be probed first; the second worker finds the job there and fails it with one refund, never running it twice', async () => {
     sd.set({ behaviour: 'slow', stepMs: 100 })
     const model = await createModel({ name: 'drain-sd', backend: 'sd-webui', endpoint: sd.url, concurrency: 1, options: { progressIntervalMs: 60_000 } })
