@@ -15,6 +15,16 @@ export class LostWithWorkerError extends BackendError {
 }
 
 /**
+ * Asking the backend whether it has the job failed: whether it has it is still unknown, so
+ * the next attempt must ask again before it submits (whatever the error, a 502 included).
+ */
+export class ProbeFailedError extends BackendError {
+  constructor(cause: BackendError) {
+    super(cause.code, `asking whether the backend has the job failed: ${cause.message}`, cause.retryable, cause.detail, cause.userMessage)
+  }
+}
+
+/**
  * Submit (or resume) and wait: the images, however the backend delivers them. After an
  * attempt that ended without an answer it first asks the backend whether it has the job,
  * so an accepted job is never submitted twice. `onAccepted` runs once the backend gave
@@ -31,7 +41,9 @@ export async function produce(
   if (!upstreamId && claimed.probeBeforeSubmit && adapter.probe) {
     // The previous attempt ended without an answer (its worker died or drained mid-submit,
     // or the backend did not answer in time): the backend may have the job.
-    const known = await adapter.probe(job)
+    const known = await adapter.probe(job).catch((error: unknown) => {
+      throw error instanceof BackendError ? new ProbeFailedError(error) : error
+    })
     if (known.known && !known.upstreamId) throw new LostWithWorkerError()
     if (known.known) upstreamId = known.upstreamId
   }

@@ -11,7 +11,7 @@ import { announceQueueChangeNow } from '@/lib/signals/queue-signal'
 import { getConfigValue } from '@/lib/site-config/store'
 import { MissingInputError } from './build-job'
 import { completeTask, failTask, type Shortfall } from './finish-task'
-import { LostWithWorkerError } from './run-produce'
+import { LostWithWorkerError, ProbeFailedError } from './run-produce'
 import type { StopReason } from './run-lease'
 import { TASK_ERROR_MESSAGES, taskErrorMessage } from './task-views'
 
@@ -138,7 +138,7 @@ export async function settleFailure(error: unknown, run: FailedRun): Promise<voi
     // again. No answer in time leaves it unknown, so the retry asks the backend first.
     await requeue(taskId, workerId, {
       runAfter: new Date(Date.now() + delay),
-      probeBeforeSubmit: retryable.code === 'TIMEOUT',
+      probeBeforeSubmit: retryable.code === 'TIMEOUT' || error instanceof ProbeFailedError,
       backendLog: [describe(error)] as Prisma.InputJsonValue,
     })
     return
@@ -196,7 +196,7 @@ async function askAgainWhenBusy(error: BackendError, run: FailedRun): Promise<vo
   await requeue(run.taskId, run.workerId, {
     runAfter,
     attempts: { decrement: 1 },
-    probeBeforeSubmit: false,
+    probeBeforeSubmit: error instanceof ProbeFailedError,
     backendLog: [{ ...describe(error), busyInARow }] as Prisma.InputJsonValue,
   })
 }

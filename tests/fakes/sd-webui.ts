@@ -27,6 +27,8 @@ export type FakeSdOptions = {
   controlnetModels?: string[]
   /** The next N generate requests get 503 from a gateway in front of the server (nothing reaches it). */
   busyAnswers?: number
+  /** The next N progress requests get 502 from a gateway in front of the server (it is restarting). */
+  progressGatewayErrors?: number
   /** Generate requests whose prompt contains one of these run out of GPU memory (500); the rest render normally. */
   oomPrompts?: string[]
   /** Its model and sampler lists answer 500 too (what a health check asks): the whole server is broken. */
@@ -177,6 +179,14 @@ export async function startFakeSdWebui(initial: Partial<FakeSdOptions> = {}) {
       return generate(url.pathname.endsWith('txt2img') ? 'txt2img' : 'img2img', body as Record<string, unknown>, res)
     }
     if (route === 'POST /internal/progress' && !options.legacyProgress) {
+      if (options.progressGatewayErrors) {
+        options.progressGatewayErrors--
+        return sendText(
+          res,
+          502,
+          '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+        )
+      }
       return sendJson(res, 200, taskProgress((body as { id_task?: unknown } | null)?.id_task))
     }
     if (route === 'GET /sdapi/v1/progress') {

@@ -147,4 +147,29 @@ describe('a draining worker', () => {
       sd.set('normal')
     }
   })
+  it('the question "do you have this job?" failing (a gateway 502) leaves it to be asked again: never a blind second submit', async () => {
+    sd.set({ behaviour: 'slow', stepMs: 100 })
+    const model = await createModel({ name: 'drain-sd-probe', backend: 'sd-webui', endpoint: sd.url, concurrency: 1, options: { progressIntervalMs: 60_000 } })
+    const { taskId } = await submitOn(model.id)
+    const submits = () => sd.bodies('/sdapi/v1/txt2img').filter((b) => b.force_task_id === taskId).length
+    const first = startTaskRunner(1, () => undefined)
+    await expect.poll(submits, { timeout: 5_000 }).toBe(1)
+    await first.stop(50)
+    expect(await task(taskId)).toMatchObject({ status: 'PENDING', probeBeforeSubmit: true })
+    sd.set({ progressGatewayErrors: 1 })
+    const second = startWorker()
+    try {
+      await expect.poll(async () => (await task(taskId)).attempts, { timeout: 10_000 }).toBe(2)
+      await expect.poll(async () => (await task(taskId)).status, { timeout: 15_000 }).toBe('FAIL')
+      expect(await task(taskId)).toMatchObject({ errorCode: 'BACKEND_LOST', probeBeforeSubmit: true })
+      expect(submits()).toBe(1)
+      expect(await ledger(taskId)).toEqual([
+        ['TASK_CHARGE', -10],
+        ['TASK_REFUND', 10],
+      ])
+    } finally {
+      await second.stop()
+      sd.set({ behaviour: 'normal', progressGatewayErrors: 0 })
+    }
+  })
 })
