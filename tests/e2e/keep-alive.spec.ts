@@ -96,7 +96,7 @@ test('on SIGTERM a chat answer still streaming keeps what arrived, ends its stre
   // Last in the picker, and switched off afterwards: other specs' pages never offer it first.
   const model = await request.post('/api/admin/chat-models', {
     headers: admin,
-    data: { name: uniqueName('重启'), endpoint: fake.url, secret: fake.key, model: 'fake-chat', enabled: true, sort: 100_000, pricePerMessage: 2 },
+    data: { name: uniqueName('重启'), endpoint: fake.url, secret: fake.key, model: 'fake-chat', enabled: true, sort: 10_000, pricePerMessage: 2 },
   })
   expect(model.ok(), await model.text()).toBeTruthy()
   const modelId = (await model.json()).data.id as string
