@@ -148,7 +148,8 @@ type InviteRelationRow = { total: number; row: InviteRelation | null }
  * the commission, in one statement: the people the keyword names are found once (either
  * side: id, or username or name containing it, case-insensitive); the total and the page are
  * cut on the invited users (read in order from their partial index); each row's inviter is
- * looked up by key and its paid orders (not refunded) summed from their partial ("userId", "amount") index;
+ * looked up by key and its paid orders (money that came in: not paid from the balance, no refund
+ * claimed) summed from their partial ("userId", "amount") index;
  * the commission earned on the page's invitees is summed in one pass from the
  * ("inviteeId", "status", "account", "amount") index and looked up by key. An empty page is
  * one row: the total.
@@ -181,7 +182,7 @@ export async function listInviteRelations(query: TInviteRelationQuery): Promise<
     FROM (${total}) k
     LEFT JOIN LATERAL (SELECT * FROM "page") u ON true
     LEFT JOIN LATERAL (SELECT "id", "name", "username" FROM "User" WHERE "id" = u."inviterId" LIMIT 1) i ON true
-    LEFT JOIN LATERAL (SELECT count(*) AS "orders", coalesce(sum("amount"), 0) AS "paid" FROM "Order" WHERE "userId" = u."id" AND "status" = 'SUCCESS' AND "refundedAt" IS NULL) o ON true
+    LEFT JOIN LATERAL (SELECT count(*) AS "orders", coalesce(sum("amount"), 0) AS "paid" FROM "Order" WHERE "userId" = u."id" AND "status" = 'SUCCESS' AND "refundNo" IS NULL AND "channel" <> 'BALANCE') o ON true
     LEFT JOIN LATERAL (SELECT "balance", "points" FROM "earned" WHERE "inviteeId" = u."id" LIMIT 1) c ON true
     ORDER BY u."invitedAt" DESC, u."id" DESC`,
     dbPool('generic'),

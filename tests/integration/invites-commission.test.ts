@@ -143,6 +143,9 @@ describe('every way to SUCCESS pays once', () => {
     expect(order.status).toBe('SUCCESS')
     expect(await db().commissionRecord.count({ where: { orderId: order.id } })).toBe(0)
     expect(await wallet(inviter.id)).toEqual({ points: 0, balance: 0 })
+    // Nor does the console's invite list count it as money the invitee brought.
+    const [relation] = expectOk(await callRoute(relations.GET, { token: admin.token, query: { keyword: buyer!.id } })).list
+    expect(relation).toMatchObject({ orders: 0, paid: 0 })
   })
 })
 
@@ -165,6 +168,17 @@ describe('refunds', () => {
     // The console's invite list no longer counts the refunded order as paid.
     const [relation] = expectOk(await callRoute(relations.GET, { token: admin.token, query: { keyword: buyer!.id } })).list
     expect(relation).toMatchObject({ orders: 0, paid: 0, commission: { balance: 0, points: 0 } })
+  })
+
+  it('an order whose refund awaits the provider is no longer counted as paid in the invite list', async () => {
+    const inviter = await quickUser()
+    const [buyer] = await invitedBy(inviter, 1)
+    const order = await paidOrder(buyer!)
+    const relation = async () => expectOk(await callRoute(relations.GET, { token: admin.token, query: { keyword: buyer!.id } })).list[0]
+    expect(await relation()).toMatchObject({ orders: 1, paid: order.amount })
+    // What a refund's claim writes before the provider answers (its commission is taken back with it).
+    await db().order.update({ where: { id: order.id }, data: { refundNo: `R${Date.now()}`, refundReason: '用户申请退款' } })
+    expect(await relation()).toMatchObject({ orders: 0, paid: 0 })
   })
 
   it('when the inviter spent it, the refund still goes through and the record says it was kept', async () => {
@@ -359,7 +373,12 @@ async function previousInviteRelations(query: TInviteRelationQuery) {
   ])
   const ids = rows.map((r) => r.id)
   const [orders, commission] = await Promise.all([
-    db().order.groupBy({ by: ['userId'], where: { userId: { in: ids }, status: 'SUCCESS', refundedAt: null }, _count: true, _sum: { amount: true } }),
+    db().order.groupBy({
+      by: ['userId'],
+      where: { userId: { in: ids }, status: 'SUCCESS', refundNo: null, channel: { not: 'BALANCE' } },
+      _count: true,
+      _sum: { amount: true },
+    }),
     db().commissionRecord.groupBy({ by: ['inviteeId', 'account'], where: { inviteeId: { in: ids }, status: 'SUCCESS' }, _sum: { amount: true } }),
   ])
   return {
