@@ -6,6 +6,7 @@ import { postMovement } from '@/lib/ledger/post-movement'
 import { hashKey } from './card-key'
 import { toMyCard, type MyCard } from './card-views'
 import type { TRedeem } from './schemas'
+import { limitAddress } from '@/lib/http/client-ip'
 
 /** Failed redemptions allowed before a wait (guessing keys): docs/PROTOCOLS.md §8.1. */
 export const REDEEM_LIMITS = {
@@ -61,7 +62,7 @@ const STATE_SELECT = { id: true, status: true, usedAt: true, usedById: true, hol
 export async function redeemCard(userId: string, ip: string, input: TRedeem): Promise<{ card: MyCard; points: number }> {
   const limits: Limit[] = [
     { key: `redeem:user:${userId}`, ...REDEEM_LIMITS.perUser },
-    { key: `redeem:ip:${ip}`, ...REDEEM_LIMITS.perIp },
+    { key: `redeem:ip:${limitAddress(ip)}`, ...REDEEM_LIMITS.perIp },
   ]
 
   const outcome = await inTurn(limits, () =>

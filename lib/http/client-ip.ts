@@ -33,3 +33,37 @@ export function clientIpOf(headers: Headers, hops: number): string {
   }
   return peer
 }
+
+/**
+ * The address a rate limit counts by: an IPv4 address itself (an IPv4-mapped IPv6 one too),
+ * an IPv6 address by its /64. One subscriber, one home or one server is given a whole /64
+ * and may use any address in it, so counting single IPv6 addresses would give one client
+ * 2^64 allowances.
+ */
+export function limitAddress(ip: string): string {
+  if (isIP(ip) !== 6) return ip
+  const groups = ipv6Groups(ip.split('%')[0]!)
+  const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff
+  if (mapped) return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.')
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`
+}
+
+/** The eight 16-bit groups of a valid IPv6 address ('::' expanded, a dotted IPv4 tail as two groups). */
+function ipv6Groups(ip: string): number[] {
+  const parse = (part: string) =>
+    part
+      ? part.split(':').flatMap((g) => {
+          if (!g.includes('.')) return [parseInt(g, 16)]
+          const [a, b, c, d] = g.split('.').map(Number) as [number, number, number, number]
+          return [(a << 8) | b, (c << 8) | d]
+        })
+      : []
+  const [head = '', tail] = ip.split('::')
+  const start = parse(head)
+  if (tail === undefined) return start
+  const end = parse(tail)
+  return [...start, ...Array<number>(8 - start.length - end.length).fill(0), ...end]
+}

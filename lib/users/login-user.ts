@@ -4,6 +4,7 @@ import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '@
 import { clearCounter, takeAttempt, type Limit } from '@/lib/auth/rate-limit'
 import { issueToken } from '@/lib/auth/token'
 import { badRequest, forbidden } from '@/lib/http/app-error'
+import { limitAddress } from '@/lib/http/client-ip'
 
 /** Failed logins allowed per account and per address before the wait (docs/PROTOCOLS.md §8.1). */
 export const LOGIN_LIMITS = {
@@ -16,7 +17,7 @@ const WRONG_CREDENTIALS = '用户名或密码错误'
 function limitsFor(username: string, ip: string): [account: Limit, address: Limit] {
   return [
     { key: `login:user:${username}`, ...LOGIN_LIMITS.perAccount },
-    { key: `login:ip:${ip}`, ...LOGIN_LIMITS.perIp },
+    { key: `login:ip:${limitAddress(ip)}`, ...LOGIN_LIMITS.perIp },
   ]
 }
 

@@ -9,6 +9,7 @@ import { isTooCommon } from './common-passwords'
 import type { TCredentials } from './schemas'
 import { grantSignupGift } from '@/lib/ledger/grant-signup-gift'
 import { bindInviterAtSignUp } from '@/lib/invites/bind-inviter'
+import { limitAddress } from '@/lib/http/client-ip'
 
 /**
  * Sign-ups per address, every attempt counted (a taken name too, so names cannot be
@@ -21,8 +22,8 @@ export const REGISTER_LIMITS = {
 }
 
 const limitsFor = (ip: string): Limit[] => [
-  { key: `register:ip:hour:${ip}`, ...REGISTER_LIMITS.perIpHour },
-  { key: `register:ip:day:${ip}`, ...REGISTER_LIMITS.perIpDay },
+  { key: `register:ip:hour:${limitAddress(ip)}`, ...REGISTER_LIMITS.perIpHour },
+  { key: `register:ip:day:${limitAddress(ip)}`, ...REGISTER_LIMITS.perIpDay },
 ]
 
 /** Creates a USER account with a password and signs it in; `agreeTerms` records the user's consent to the terms, `invite` binds an inviter. */

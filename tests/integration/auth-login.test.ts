@@ -101,6 +101,15 @@ describe('POST /api/auth/login', () => {
       expectFail(await loginAs('login_newname', 'guessing-away', ip), 429, THROTTLED)
       expectOk(await loginAs('login_gus', PASSWORD, freshIp()))
     })
+
+    it('counts an IPv6 client by its /64: a new address from the same network each time does not help', async () => {
+      await createUser({ username: 'login_ivy', password: PASSWORD })
+      for (let i = 0; i < 20; i++)
+        expectFail(await loginAs(`login_v6spray${i}`, 'guessing-away', `2001:db8:77:1::${(i + 1).toString(16)}`), 400, WRONG_CREDENTIALS)
+      expectFail(await loginAs('login_ivy', PASSWORD, '2001:db8:77:1:ffff:ffff:ffff:fffe'), 429, THROTTLED)
+      // The next network is someone else.
+      expectOk(await loginAs('login_ivy', PASSWORD, '2001:db8:77:2::1'))
+    })
   })
 
   describe('banned users', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clientIpOf } from '@/lib/http/client-ip'
+import { clientIpOf, limitAddress } from '@/lib/http/client-ip'
 
 const headers = (h: Record<string, string>) => new Headers({ 'x-client-ip': '10.9.9.9', ...h })
 
@@ -25,5 +25,25 @@ describe('the client address', () => {
     expect(clientIpOf(headers({ 'x-forwarded-for': 'evil, <script>' }), 1)).toBe('10.9.9.9')
     expect(clientIpOf(headers({ 'x-real-ip': 'not-an-ip' }), 1)).toBe('10.9.9.9')
     expect(clientIpOf(headers({ 'x-forwarded-for': '203.0.113.5' }), 2)).toBe('10.9.9.9')
+  })
+})
+
+describe('the address a rate limit counts by', () => {
+  it('an IPv4 address itself, and one written as IPv4-mapped IPv6', () => {
+    expect(limitAddress('203.0.113.5')).toBe('203.0.113.5')
+    expect(limitAddress('::ffff:203.0.113.5')).toBe('203.0.113.5')
+    expect(limitAddress('::ffff:cb00:7105')).toBe('203.0.113.5')
+    expect(limitAddress('unknown')).toBe('unknown')
+  })
+
+  it('an IPv6 address by its /64, however it is written', () => {
+    const prefix = '2001:db8:85a3:8d3::/64'
+    for (const ip of ['2001:db8:85a3:8d3::1', '2001:0db8:85a3:08d3:1319:8a2e:0370:7344', '2001:DB8:85A3:8D3:ffff::', '2001:db8:85a3:8d3::1%eth0'])
+      expect(limitAddress(ip)).toBe(prefix)
+    expect(limitAddress('2001:db8:85a3:8d4::1')).toBe('2001:db8:85a3:8d4::/64')
+    expect(limitAddress('::1')).toBe('0:0:0:0::/64')
+    expect(limitAddress('fe80::1:2:3:4')).toBe('fe80:0:0:0::/64')
+    expect(limitAddress('2001:db8::')).toBe('2001:db8:0:0::/64')
+    expect(limitAddress('64:ff9b::192.0.2.33')).toBe('64:ff9b:0:0::/64')
   })
 })

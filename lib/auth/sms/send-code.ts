@@ -8,6 +8,7 @@ import { SmsSendError } from './providers/types'
 import type { SmsPurpose } from './schemas'
 import { SMS_CODE_TTL_SECONDS, hashSmsCode, newSmsCode } from './sms-code'
 import { currentSmsProvider } from './sms-provider'
+import { limitAddress } from '@/lib/http/client-ip'
 
 /** Sending limits (docs/PROTOCOLS.md §8.2): per phone whatever the purpose, per address, and per signed-in user for binding. */
 export const SMS_SEND_LIMITS = {
@@ -20,7 +21,10 @@ export const SMS_SEND_LIMITS = {
 
 /** The caller's limits: counted before anything about the phone is looked at or said. */
 function callerLimits(ip: string, userId: string | null): Limit[] {
-  return [{ key: `sms:ip:day:${ip}`, ...SMS_SEND_LIMITS.perIpDay }, ...(userId ? [{ key: `sms:user:day:${userId}`, ...SMS_SEND_LIMITS.perUserDay }] : [])]
+  return [
+    { key: `sms:ip:day:${limitAddress(ip)}`, ...SMS_SEND_LIMITS.perIpDay },
+    ...(userId ? [{ key: `sms:user:day:${userId}`, ...SMS_SEND_LIMITS.perUserDay }] : []),
+  ]
 }
 
 function phoneLimits(mobile: string): Limit[] {

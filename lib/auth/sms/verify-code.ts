@@ -4,6 +4,7 @@ import { takeAttempt } from '@/lib/auth/rate-limit'
 import { badRequest, unauthorized } from '@/lib/http/app-error'
 import type { SmsPurpose } from './schemas'
 import { SMS_MAX_WRONG_TRIES, hashSmsCode, isSameHash } from './sms-code'
+import { limitAddress } from '@/lib/http/client-ip'
 
 /** Wrong codes allowed per address across all phones (each code also dies after five). */
 export const SMS_VERIFY_IP_LIMIT = { max: 30, windowSeconds: 15 * 60 }
@@ -21,7 +22,7 @@ const DEAD = '验证码错误次数过多，已失效，请重新获取'
  */
 export async function checkSmsCode(mobile: string, purpose: SmsPurpose, code: string, ip: string, userId: string | null = null): Promise<number> {
   if (purpose === 'bind' && !userId) throw unauthorized()
-  const attempt = await takeAttempt([{ key: `sms:verify:ip:${ip}`, ...SMS_VERIFY_IP_LIMIT }], '验证码校验')
+  const attempt = await takeAttempt([{ key: `sms:verify:ip:${limitAddress(ip)}`, ...SMS_VERIFY_IP_LIMIT }], '验证码校验')
   const latest = await db().smsCode.findFirst({
     where: { mobile, purpose, ...(purpose === 'bind' ? { userId } : {}) },
     orderBy: { id: 'desc' },

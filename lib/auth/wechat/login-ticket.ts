@@ -11,6 +11,7 @@ import { openDesktopDetails, sealDesktopDetails, type DesktopDetails } from './d
 import { WECHAT_MESSAGES } from './messages'
 import { wechatMpApp } from './wechat-config'
 import { normalizeInviteCode } from '@/lib/invites/schemas'
+import { limitAddress } from '@/lib/http/client-ip'
 
 /**
  * The desktop QR login: the desktop creates a ticket and shows a QR code of
@@ -40,7 +41,7 @@ export type NewTicket = { id: string; expiresAt: Date; expiresInSeconds: number;
 
 export async function createLoginTicket(input: { origin: string; ip: string; userAgent: string | null; invite?: string }): Promise<NewTicket> {
   await wechatMpApp()
-  await takeAttempt([{ key: `wx-ticket:ip:${input.ip}`, ...TICKET_CREATE_LIMIT }], '二维码刷新')
+  await takeAttempt([{ key: `wx-ticket:ip:${limitAddress(input.ip)}`, ...TICKET_CREATE_LIMIT }], '二维码刷新')
   const id = randomBytes(24).toString('base64url')
   const expiresAt = new Date(Date.now() + TICKET_TTL_SECONDS * 1000)
   await db().loginTicket.create({ data: { id, expiresAt } })

@@ -10,6 +10,7 @@ import { assertTicketIdentifiable } from './login-ticket'
 import { WECHAT_MESSAGES } from './messages'
 import { createOAuthState, type OAuthPurpose } from './oauth-state'
 import { wechatMpApp, wechatOpenApp } from './wechat-config'
+import { limitAddress } from '@/lib/http/client-ip'
 
 export const AUTHORIZE_LIMIT = { max: 30, windowSeconds: 10 * 60 }
 
@@ -36,7 +37,7 @@ export type StartInput = {
 export async function startWechatAuthorization(input: StartInput): Promise<{ url: string; state: string; ticketFrom?: string }> {
   const { purpose, origin } = input
   const app = purpose === 'open' ? await wechatOpenApp() : await wechatMpApp()
-  await takeAttempt([{ key: `wx-authorize:ip:${input.ip}`, ...AUTHORIZE_LIMIT }], '微信授权请求')
+  await takeAttempt([{ key: `wx-authorize:ip:${limitAddress(input.ip)}`, ...AUTHORIZE_LIMIT }], '微信授权请求')
 
   let userId: string | undefined
   let tokenVersion: number | undefined
