@@ -241,16 +241,17 @@ describe('what a MANAGER may do', () => {
       expectOk(await callRoute(cardAssign.POST, { token: admin.token, params: { id: String(card.id) }, body: { userId: target.id } }))
     })
 
-    it('a MANAGER may still list cards, and disable and enable them (audited as the manager)', async () => {
+    it('a MANAGER may still list and disable cards (audited as the manager), but enabling one again is for ADMIN', async () => {
       const [spare] = await readyCards(admin, ['GUARD-MANAGER-CARD-2'])
       expect(expectOk(await callRoute(cardList.GET, { token: manager.token })).total).toBeGreaterThanOrEqual(2)
-      const disable = (disabled: boolean) => callRoute(cardDisable.POST, { token: manager.token, params: { id: String(spare.id) }, body: { disabled } })
-      expect(expectOk(await disable(true)).disabledAt).not.toBeNull()
-      expect(expectOk(await disable(false)).disabledAt).toBeNull()
+      const toggle = (token: string, disabled: boolean) => callRoute(cardDisable.POST, { token, params: { id: String(spare.id) }, body: { disabled } })
+      expect(expectOk(await toggle(manager.token, true)).disabledAt).not.toBeNull()
+      expectFail(await toggle(manager.token, false), 403, '只有管理员可以重新启用卡密')
+      expect(expectOk(await toggle(admin.token, false)).disabledAt).toBeNull()
       const audits = await db().adminAuditLog.findMany({ where: { targetType: 'Card', targetId: String(spare.id) }, orderBy: { id: 'asc' } })
       expect(audits.map((a) => [a.action, a.actorRole])).toEqual([
         ['card.disable', 'MANAGER'],
-        ['card.enable', 'MANAGER'],
+        ['card.enable', 'ADMIN'],
       ])
     })
   })
