@@ -3,6 +3,7 @@
 import Link from 'next/link'
 import { useRouter } from 'next/navigation'
 import { useState, type FormEvent } from 'react'
+import { canEnterAdmin } from '@/lib/auth/permissions'
 import { useSiteInfo } from '@/lib/api-client/resources/site-info'
 import { useBindMobile } from '@/lib/api-client/resources/profile'
 import { MOBILE_MESSAGE, MOBILE_PATTERN, maskMobile, normalizeMobile } from '@/lib/users/mobile'
@@ -12,7 +13,6 @@ import { RequireUser } from '@/components/app/require-user'
 import { Button } from '@/components/ui/button'
 import { useLogout } from '@/components/layout/use-logout'
 import { SmsCodeFields } from './sms-code-fields'
-import { canEnterAdmin } from '@/lib/auth/permissions'
 import { useRedirectParam } from './use-redirect-param'
 
 /** /bind_mobile: binds a phone to the signed-in account (the start-up rule sends users here when the site requires one). */

@@ -3,10 +3,10 @@ import { db, type Tx } from '@/lib/db'
 import { countFailure, inTurn, lockAndCheckLimits, type Limit } from '@/lib/auth/rate-limit'
 import { AppError, badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { postMovement } from '@/lib/ledger/post-movement'
+import { limitAddress } from '@/lib/http/client-ip'
 import { hashKey } from './card-key'
 import { toMyCard, type MyCard } from './card-views'
 import type { TRedeem } from './schemas'
-import { limitAddress } from '@/lib/http/client-ip'
 
 /** Failed redemptions allowed before a wait (guessing keys): docs/PROTOCOLS.md §8.1. */
 export const REDEEM_LIMITS = {

@@ -36,19 +36,15 @@ async function submitOn(modelId: string) {
 const task = (id: string) => db().task.findUniqueOrThrow({ where: { id } })
 const ledger = async (taskId: string) =>
   (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [r.kind, r.amount])
+/** A ComfyUI model on the fake that polls its job often, one job at a time. */
+const comfyModel = (name: string) =>
+  createModel({ name, backend: 'comfyui', endpoint: comfy.url, checkpoint: 'sd15.safetensors', options: { pollIntervalMs: 20 }, concurrency: 1 })
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('a draining worker', () => {
   it('ComfyUI job still rendering when the drain runs out: released, and a second worker finishes it at once; one submit, one charge, no refund', async () => {
     comfy.set({ behaviour: 'slow', stepMs: 100 })
-    const model = await createModel({
-      name: 'drain-comfy',
-      backend: 'comfyui',
-      endpoint: comfy.url,
-      checkpoint: 'sd15.safetensors',
-      options: { pollIntervalMs: 20 },
-      concurrency: 1,
-    })
+    const model = await comfyModel('drain-comfy')
     const { user, taskId } = await submitOn(model.id)
     const logs: string[] = []
     const first = startTaskRunner(1, (m) => logs.push(m))
@@ -78,14 +74,7 @@ describe('a draining worker', () => {
 
   it('a task claimed just as the drain begins is drained with the rest, never left running once stop() returns', async () => {
     comfy.set({ behaviour: 'slow', stepMs: 100 })
-    const model = await createModel({
-      name: 'drain-claiming',
-      backend: 'comfyui',
-      endpoint: comfy.url,
-      checkpoint: 'sd15.safetensors',
-      options: { pollIntervalMs: 20 },
-      concurrency: 1,
-    })
+    const model = await comfyModel('drain-claiming')
     // Another claimer holds the backend's row, so this worker's claim waits for it (a submit's foreign key does not).
     let release!: () => void
     const held = new Promise<void>((resolve) => (release = resolve))

@@ -3,12 +3,12 @@ import { db } from '@/lib/db'
 import { takeAttempt, type Limit } from '@/lib/auth/rate-limit'
 import { AppError, forbidden, serviceUnavailable, tooManyRequests, unauthorized } from '@/lib/http/app-error'
 import { getConfigValue } from '@/lib/site-config/store'
+import { limitAddress } from '@/lib/http/client-ip'
 import { assertCanBindMobile } from './bind-mobile'
 import { SmsSendError } from './providers/types'
 import type { SmsPurpose } from './schemas'
 import { SMS_CODE_TTL_SECONDS, hashSmsCode, newSmsCode } from './sms-code'
 import { currentSmsProvider } from './sms-provider'
-import { limitAddress } from '@/lib/http/client-ip'
 
 /** Sending limits (docs/PROTOCOLS.md §8.2): per phone whatever the purpose, per address, and per signed-in user for binding. */
 export const SMS_SEND_LIMITS = {

@@ -2,9 +2,9 @@ import 'server-only'
 import { db, type Tx } from '@/lib/db'
 import { takeAttempt } from '@/lib/auth/rate-limit'
 import { badRequest, unauthorized } from '@/lib/http/app-error'
+import { limitAddress } from '@/lib/http/client-ip'
 import type { SmsPurpose } from './schemas'
 import { SMS_MAX_WRONG_TRIES, hashSmsCode, isSameHash } from './sms-code'
-import { limitAddress } from '@/lib/http/client-ip'
 
 /** Wrong codes allowed per address across all phones (each code also dies after five). */
 export const SMS_VERIFY_IP_LIMIT = { max: 30, windowSeconds: 15 * 60 }

@@ -5,12 +5,12 @@ import type { SessionUser } from '@/lib/auth/session'
 import { db } from '@/lib/db'
 import { badRequest, conflict, unauthorized } from '@/lib/http/app-error'
 import { safeRedirectPath } from '@/lib/safe-redirect'
+import { limitAddress } from '@/lib/http/client-ip'
 import { WX_CALLBACK_PATH, wechatAuthorizeUrl, wechatQrConnectUrl } from './authorize-url'
 import { assertTicketIdentifiable } from './login-ticket'
 import { WECHAT_MESSAGES } from './messages'
 import { createOAuthState, type OAuthPurpose } from './oauth-state'
 import { wechatMpApp, wechatOpenApp } from './wechat-config'
-import { limitAddress } from '@/lib/http/client-ip'
 
 export const AUTHORIZE_LIMIT = { max: 30, windowSeconds: 10 * 60 }
 
