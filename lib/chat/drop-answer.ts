@@ -46,15 +46,25 @@ export async function refuseWhileAnswering(tx: Tx, conversationId: string): Prom
  * The worker's job: answers a crashed web process left without text are refunded like failed
  * ones. Only rows older than any stream may last (ANSWER_TOTAL_MS) plus a margin: an
  * answer's text is written when its stream ends, so a younger empty row may still be streaming.
- * Allowance counts of days before yesterday are pruned.
+ * Allowance counts of days before yesterday are pruned. Returns how many answers were dropped.
  */
 export async function sweepChatAnswers(now = new Date()): Promise<number> {
   await db().chatAllowanceDay.deleteMany({ where: { day: { lt: new Date(beijingDayStart(now).getTime() - 86_400_000) } } })
   const stale = await db().chatMessage.findMany({
     where: { role: 'ASSISTANT', content: '', createdAt: { lt: new Date(now.getTime() - STALE_ANSWER_MS) } },
     select: { id: true, userId: true, points: true },
+    orderBy: { createdAt: 'asc' },
     take: 100,
   })
-  for (const answer of stale) await dropAnswer(answer)
-  return stale.length
+  let dropped = 0
+  for (const answer of stale) {
+    // One answer whose refund is refused (its owner's points at the column's limit) must not hold up the others.
+    try {
+      await dropAnswer(answer)
+      dropped++
+    } catch (error) {
+      console.error(`[chat] crashed answer ${answer.id} not refunded:`, error instanceof Error ? error.message : error)
+    }
+  }
+  return dropped
 }

@@ -19,7 +19,7 @@ import { openAnswers, stopOpenAnswers } from '@/lib/chat/open-answers'
 import { chatStreamLimits, sendMessage } from '@/lib/chat/send-message'
 import { createUpload } from '@/lib/uploads/create-upload'
 import { db } from '@/lib/db'
-import { postMovement } from '@/lib/ledger/post-movement'
+import { MAX_STORED, postMovement } from '@/lib/ledger/post-movement'
 import { fakePng } from '../fakes/common'
 import { startFakeChatStream, type FakeChatStream } from '../fakes/openai-chat'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -629,6 +629,36 @@ describe('long answers and the worker', () => {
     expect(await pointsOf(user.id)).toBe(10 - PRICE)
     expect((await messagesOf(id)).map((m) => m.id)).toEqual([underWay])
     expect(await db().ledgerEntry.count({ where: { reference: `chat:${crashed}:refund` } })).toBe(1)
+  })
+
+  it('goes on past an answer whose refund is refused, and leaves that one as it was', async () => {
+    const stale = (userId: string, conversationId: string, minutesAgo: number) =>
+      db().chatMessage.create({
+        data: {
+          conversationId,
+          userId,
+          modelId,
+          role: 'ASSISTANT',
+          content: '',
+          incomplete: true,
+          paidBy: 'POINTS',
+          points: PRICE,
+          createdAt: new Date(Date.now() - STALE_ANSWER_MS - minutesAgo * 60_000),
+        },
+      })
+    const full = await createUser({ points: MAX_STORED }) // a refund would overflow the column: refused
+    const blocked = await stale(full.id, await conversationFor(full.token), 2)
+    const user = await createUser({ points: 10 })
+    const refunded = await stale(user.id, await conversationFor(user.token), 1)
+    try {
+      expect(await sweepChatAnswers()).toBe(1)
+      expect(await pointsOf(user.id)).toBe(10 + PRICE)
+      expect(await db().chatMessage.count({ where: { id: refunded.id } })).toBe(0)
+      expect(await pointsOf(full.id)).toBe(MAX_STORED)
+      expect(await db().chatMessage.count({ where: { id: blocked.id } })).toBe(1)
+    } finally {
+      await db().chatMessage.delete({ where: { id: blocked.id } })
+    }
   })
 })
 
