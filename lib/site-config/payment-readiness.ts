@@ -35,3 +35,11 @@ export function assertPaymentSwitchUsable(name: string, next: ConfigValue, curre
   const labels = missing.map((n) => `“${findDefinition(n)?.label ?? n}”`).join('、')
   throw badRequest(`无法开启${provider === 'wechat' ? '微信支付' : '支付宝'}：请先填写 ${labels}`)
 }
+
+/** A custom recharge's least amount stays at or under its largest, unless custom amounts are off (largest 0). */
+export function assertRechargeRange(name: string, next: ConfigValue, current: Settings): void {
+  if (name !== 'RECHARGE_MIN_CENTS' && name !== 'RECHARGE_MAX_CENTS') return
+  const min = Number(name === 'RECHARGE_MIN_CENTS' ? next : current.get('RECHARGE_MIN_CENTS'))
+  const max = Number(name === 'RECHARGE_MAX_CENTS' ? next : current.get('RECHARGE_MAX_CENTS'))
+  if (max !== 0 && min > max) throw badRequest(`自定义充值最小金额（${min} 分）不能大于最大金额（${max} 分）`)
+}

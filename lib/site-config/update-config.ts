@@ -6,7 +6,7 @@ import { badRequest, notFound } from '@/lib/http/app-error'
 import { describeZodError } from '@/lib/http/envelope'
 import { findDefinition } from './registry'
 import { isMasked, maskSecret, sealSecret } from './secret-box'
-import { assertPaymentSwitchUsable } from './payment-readiness'
+import { assertPaymentSwitchUsable, assertRechargeRange } from './payment-readiness'
 import { assertSmsStaysUsable } from './sms-settings-guard'
 import { getAllConfigValues, getConfigValue, invalidateConfigCache, type ConfigValue } from './store'
 
@@ -29,6 +29,7 @@ export async function updateConfig(actor: SessionUser, ip: string, name: string,
   const current = await getAllConfigValues()
   assertSmsStaysUsable(name, next, current)
   assertPaymentSwitchUsable(name, next, current)
+  assertRechargeRange(name, next, current)
   const json = JSON.stringify(next)
   const stored = isSecret ? sealSecret(json) : json
   const shown = (v: ConfigValue) => (isSecret ? maskSecret(String(v)) : v)

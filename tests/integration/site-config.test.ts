@@ -137,6 +137,21 @@ describe('PATCH /api/site-config/{name}', () => {
     expectFail(await send({ value: { nested: true } }), 400, '配置值不正确')
     expect(await storedRow('icp')).toBeNull()
   })
+
+  it('keeps the custom recharge range in order: least at or under largest, unless custom amounts are off', async () => {
+    expectOk(await patch('RECHARGE_MIN_CENTS', 1000))
+    expectOk(await patch('RECHARGE_MAX_CENTS', 50_000))
+    try {
+      await expectInvalid('RECHARGE_MIN_CENTS', 50_001, '自定义充值最小金额（50001 分）不能大于最大金额（50000 分）')
+      await expectInvalid('RECHARGE_MAX_CENTS', 999, '自定义充值最小金额（1000 分）不能大于最大金额（999 分）')
+      expectOk(await patch('RECHARGE_MIN_CENTS', 50_000))
+      expectOk(await patch('RECHARGE_MAX_CENTS', 0)) // custom amounts off: any least amount goes
+      expectOk(await patch('RECHARGE_MIN_CENTS', 80_000))
+      expect(await consoleItem('RECHARGE_MIN_CENTS')).toMatchObject({ value: 80_000 })
+    } finally {
+      await db().siteConfig.deleteMany({ where: { name: { in: ['RECHARGE_MIN_CENTS', 'RECHARGE_MAX_CENTS'] } } })
+    }
+  })
 })
 
 describe('secret settings (WX_APP_SECRET)', () => {
