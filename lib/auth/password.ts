@@ -1,5 +1,6 @@
 import { hash, verify } from '@node-rs/argon2'
 import { nodeEnv } from '@/lib/env'
+import { serviceUnavailable } from '@/lib/http/app-error'
 import { z } from '@/lib/zod'
 
 export type HashCost = { memoryCost: number; timeCost: number; parallelism: number }
@@ -28,13 +29,20 @@ const ARGON2_VERSION = 19
 /**
  * Each hash takes 64 MiB; a burst of logins must not take the server's memory with it
  * (4 at once: 256 MiB). The slots are per process (on globalThis: Next.js gives each
- * route its own modules).
+ * route its own modules). The line behind them is bounded too: at about 20 hashes a second,
+ * 64 waiting is 3 s of work, and a flood of sign-ins from many addresses (each under its
+ * own throttle) would otherwise make every later sign-in wait out the whole flood.
  */
 const MAX_CONCURRENT_HASHES = 4
+export const MAX_WAITING_HASHES = 64
+export const HASHING_BUSY = '系统繁忙，请稍后再试'
 const slots = ((globalThis as unknown as { aiimgHashSlots?: { running: number; waiting: Array<() => void> } }).aiimgHashSlots ??= { running: 0, waiting: [] })
 
 async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (slots.running >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => slots.waiting.push(resolve))
+  if (slots.running >= MAX_CONCURRENT_HASHES) {
+    if (slots.waiting.length >= MAX_WAITING_HASHES) throw serviceUnavailable(HASHING_BUSY)
+    await new Promise<void>((resolve) => slots.waiting.push(resolve))
+  }
   slots.running++
   try {
     return await work()

@@ -1,9 +1,9 @@
 import 'server-only'
 import { db } from '@/lib/db'
-import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '@/lib/auth/password'
+import { HASHING_BUSY, hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '@/lib/auth/password'
 import { clearCounter, takeAttempt, type Limit } from '@/lib/auth/rate-limit'
 import { issueToken } from '@/lib/auth/token'
-import { badRequest, forbidden } from '@/lib/http/app-error'
+import { AppError, badRequest, forbidden } from '@/lib/http/app-error'
 import { limitAddress } from '@/lib/http/client-ip'
 
 /** Failed logins allowed per account and per address before the wait (docs/PROTOCOLS.md §8.1). */
@@ -36,7 +36,14 @@ export async function loginUser(username: string, password: string, ip: string):
     where: { username },
     select: { id: true, passwordHash: true, tokenVersion: true, bannedAt: true },
   })
-  const isValid = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : (await verifyAgainstDummy(password), false)
+  let isValid: boolean
+  try {
+    isValid = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : (await verifyAgainstDummy(password), false)
+  } catch (error) {
+    // Too many sign-ins at once (no hash slot): nothing was checked, so nothing counts against anyone.
+    await attempt.release()
+    throw error
+  }
   if (!user || !isValid) throw badRequest(WRONG_CREDENTIALS)
   // A success does not count against the address, and forgives the account's failures.
   await attempt.release()
@@ -53,6 +60,10 @@ export async function loginUser(username: string, password: string, ip: string):
  */
 async function rehashIfWeaker(userId: string, stored: string, password: string): Promise<void> {
   if (!needsRehash(stored)) return
-  const passwordHash = await hashPassword(password)
-  await db().user.updateMany({ where: { id: userId, passwordHash: stored }, data: { passwordHash } })
+  // A sign-in is not refused for a rehash: with every hash slot taken, the next sign-in does it.
+  const passwordHash = await hashPassword(password).catch((error: unknown) => {
+    if (error instanceof AppError && error.message === HASHING_BUSY) return null
+    throw error
+  })
+  if (passwordHash) await db().user.updateMany({ where: { id: userId, passwordHash: stored }, data: { passwordHash } })
 }

@@ -4,7 +4,7 @@
 import { hash } from '@node-rs/argon2'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as login from '@/app/api/auth/login/route'
-import { PASSWORD_HASH_COST, hashPassword } from '@/lib/auth/password'
+import { HASHING_BUSY, MAX_WAITING_HASHES, PASSWORD_HASH_COST, hashPassword, verifyPassword } from '@/lib/auth/password'
 import { db } from '@/lib/db'
 import { callRoute } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
@@ -56,5 +56,22 @@ describe('argon2id parameters on login', () => {
     const username = await userWithHash(current)
     expectOk(await loginAs(username, PASSWORD))
     expect(await storedHash(username)).toBe(current)
+  })
+
+  it('with every hash slot and the line behind them taken, a sign-in is 503 at once and counts against nobody', async () => {
+    const current = await hashPassword(PASSWORD)
+    const username = await userWithHash(current)
+    const counters = () =>
+      db().rateLimitCounter.findMany({ where: { key: { in: [`login:user:${username}`, `login:ip:203.0.113.${n}`] } }, select: { key: true, count: true } })
+    // 4 checks at the production cost run and 64 wait: the login arrives behind them.
+    const flood = Array.from({ length: 4 + MAX_WAITING_HASHES }, () => verifyPassword(current, 'a-wrong-password'))
+    try {
+      expectFail(await loginAs(username, PASSWORD), 503, HASHING_BUSY)
+      expect((await counters()).filter((c) => c.count !== 0)).toEqual([])
+      expect(await storedHash(username)).toBe(current)
+    } finally {
+      expect(await Promise.all(flood)).toEqual(flood.map(() => false))
+    }
+    expectOk(await loginAs(username, PASSWORD))
   })
 })

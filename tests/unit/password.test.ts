@@ -2,7 +2,7 @@
 // verifying, and weaker stored parameters are recognised for a rehash.
 import { hash } from '@node-rs/argon2'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { PASSWORD_HASH_COST, currentHashCost, hashPassword, needsRehash, verifyPassword } from '@/lib/auth/password'
+import { HASHING_BUSY, MAX_WAITING_HASHES, PASSWORD_HASH_COST, currentHashCost, hashPassword, needsRehash, verifyPassword } from '@/lib/auth/password'
 
 /** What the cost was before it was raised (OWASP's minimum). */
 const OLD_COST = { memoryCost: 19456, timeCost: 2, parallelism: 1 }
@@ -59,5 +59,19 @@ describe('password hashing cost', () => {
     expect(needsRehash('$argon2i$v=19$m=65536,t=7,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(true)
     expect(needsRehash('$argon2id$v=16$m=65536,t=7,p=1$c2FsdHNhbHQ$aGFzaA', cost)).toBe(true)
     expect(needsRehash('not-a-phc-string', cost)).toBe(false)
+  })
+
+  it('refuses a check at once when the line behind the hash slots is full, and takes the next one once it drains', async () => {
+    vi.stubEnv('NODE_ENV', 'test')
+    const stored = await hashPassword('a-good-password')
+    // 4 run, MAX_WAITING_HASHES wait, the next one is refused before it waits.
+    const answers = await Promise.all(
+      Array.from({ length: 4 + MAX_WAITING_HASHES + 1 }, () =>
+        verifyPassword(stored, 'a-good-password').then(String, (error: Error & { status?: number }) => `${error.status} ${error.message}`),
+      ),
+    )
+    expect(answers.filter((a) => a === 'true')).toHaveLength(4 + MAX_WAITING_HASHES)
+    expect(answers.at(-1)).toBe(`503 ${HASHING_BUSY}`)
+    expect(await verifyPassword(stored, 'a-good-password')).toBe(true)
   })
 })
