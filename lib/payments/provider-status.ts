@@ -90,7 +90,11 @@ async function queryAlipay(order: QueriedOrder): Promise<ProviderState> {
 
 /**
  * Closes the trade at the provider so it can no longer be paid. When the provider says it was
- * paid meanwhile, the payment is settled instead. Returns whether the order may be cancelled.
+ * paid meanwhile, the payment is settled instead. Returns whether the order may be cancelled:
+ * after a refused close, only when the query says the trade is closed or still unpaid. A query
+ * without an answer leaves the order pending for the next round: cancelling it then would keep
+ * a payment whose notification was lost without crediting it, and nothing asks about a
+ * cancelled order again.
  */
 export async function closeAtProvider(order: QueriedOrder): Promise<boolean> {
   if (order.channel === 'WECHAT') {
@@ -99,7 +103,7 @@ export async function closeAtProvider(order: QueriedOrder): Promise<boolean> {
     const answer = (await wechatClient(merchant).close(order.outTradeNo)) as WxAnswer
     if (answer.status === 204 || answer.status === 404) return true
     const code = (answer.data as { code?: string } | undefined)?.code
-    if (code === 'ORDERPAID' || code === 'ORDER_CLOSED') return (await queryProvider(order)).state !== 'paid'
+    if (code === 'ORDERPAID' || code === 'ORDER_CLOSED') return mayCancelAfterQuery(order)
     return false
   }
   if (order.channel === 'ALIPAY') {
@@ -115,9 +119,14 @@ export async function closeAtProvider(order: QueriedOrder): Promise<boolean> {
       return false
     }
     if (result.code === '10000' || result.subCode === 'ACQ.TRADE_NOT_EXIST') return true
-    return (await queryProvider(order)).state !== 'paid'
+    return mayCancelAfterQuery(order)
   }
   return true
+}
+
+async function mayCancelAfterQuery(order: QueriedOrder): Promise<boolean> {
+  const { state } = await queryProvider(order)
+  return state === 'closed' || state === 'waiting'
 }
 
 /** PENDING → CANCELED (one conditional update: a payment settled meanwhile wins), flagged when `flag` is given. */

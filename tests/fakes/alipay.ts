@@ -74,6 +74,8 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
     duplicate: options.duplicate ?? 1,
     /** How a refund is answered: as made; 20000 (service busy, nothing made); or made with its answer lost (the connection cut). */
     refundAnswer: 'made' as 'made' | 'busy' | 'lost',
+    /** How a trade query is answered: with the trade, or 20000 (service busy). */
+    queryAnswer: 'trade' as 'trade' | 'busy',
   }
   const sent: { outTradeNo: string; status: number; body: string }[] = []
 
@@ -256,6 +258,7 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
       })
     }
     if (method === 'alipay.trade.query') {
+      if (settings.queryAnswer === 'busy') return respond(res, method, businessError('20000', 'Service Currently Unavailable', 'isp.unknow-error', '系统繁忙'))
       if (!trade || !trade.opened) return respond(res, method, missing())
       return respond(res, method, {
         code: '10000',

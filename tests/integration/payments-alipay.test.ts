@@ -6,12 +6,13 @@ import { AlipaySdk } from 'alipay-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as alipayNotify from '@/app/api/pay/alipay/notify/route'
 import * as refund from '@/app/api/admin/orders/[id]/refund/route'
+import * as cancelOrder from '@/app/api/orders/[id]/cancel/route'
 import { db } from '@/lib/db'
 import { reconcileOrders } from '@/lib/payments/reconcile-orders'
 import { REFUND_RETRY_AFTER_MS, retryRefunds } from '@/lib/payments/retry-refunds'
 import { alipaySignContent } from '../fakes/alipay'
 import { callRoute, createUser } from '../helpers/call-route'
-import { expectOk } from '../helpers/expect-response'
+import { expectFail, expectOk } from '../helpers/expect-response'
 import { configureMerchants, createProductRow, ledgerMatchesColumns, placeOrder, startPaymentWorld, type PaymentWorld } from '../helpers/payments'
 
 let world: PaymentWorld
@@ -137,6 +138,26 @@ describe('the active query', () => {
       world.alipay.trades.get(other.order.outTradeNo)!.status = 'TRADE_CLOSED'
       await reconcileOrders(new Date(Date.now() + 61_000))
       expect(await db().order.findUniqueOrThrow({ where: { id: other.order.id }, select: { status: true } })).toEqual({ status: 'CANCELED' })
+    } finally {
+      world.alipay.settings.loseNotifications = false
+    }
+  })
+
+  it('a paid trade the buyer cancels while the Alipay query is busy stays pending, and the next try finds it paid', async () => {
+    world.alipay.settings.loseNotifications = true
+    try {
+      const { user, order } = await pendingOrder()
+      await world.alipay.pay(order.outTradeNo)
+      const cancel = () => callRoute(cancelOrder.POST, { method: 'POST', token: user.token, params: { id: order.id } })
+      world.alipay.settings.queryAnswer = 'busy' // the close is refused (the trade is paid), and the query has no answer
+      try {
+        expectFail(await cancel(), 400, '暂时无法在支付平台关闭订单，请稍后再试')
+      } finally {
+        world.alipay.settings.queryAnswer = 'trade'
+      }
+      expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).toEqual({ status: 'PENDING' })
+      expect(expectOk(await cancel())).toMatchObject({ status: 'SUCCESS' })
+      expect(await points(user.id)).toBe(500)
     } finally {
       world.alipay.settings.loseNotifications = false
     }

@@ -319,6 +319,28 @@ describe('lost notifications', () => {
     expect(row).toMatchObject({ status: 'SUCCESS', flag: expect.stringContaining('关闭后') })
     expect(beijingTime()).toMatch(/\+08:00$/)
   })
+
+  it('an expired order whose close says paid while the query gets no answer stays pending, and the next round credits it', async () => {
+    world.wechat.settings.loseNotifications = true
+    try {
+      const { user, order } = await pendingOrder()
+      await world.wechat.pay(order.outTradeNo)
+      const status = async () => (await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, flag: true } })).status
+      world.wechat.failAll({ status: 400, code: 'ORDERPAID', message: '订单已支付' }) // the close's answer, and the query's too
+      try {
+        await reconcileOrders(new Date(Date.now() + 31 * 60_000))
+      } finally {
+        world.wechat.failAll(null)
+      }
+      expect(await status()).toBe('PENDING')
+      expect(await points(user.id)).toBe(0)
+      await reconcileAll(new Date(Date.now() + 2 * 3_600_000))
+      expect(await status()).toBe('SUCCESS')
+      expect(await points(user.id)).toBe(1000)
+    } finally {
+      world.wechat.settings.loseNotifications = false
+    }
+  })
 })
 
 describe('wechatpay-node-v3 agrees with the fake', () => {
