@@ -18,6 +18,7 @@ export function issueToken(userId: string, tokenVersion: number): Promise<string
 // Decrypting a token derives its key and runs AES-GCM each time; a token's claims never
 // change, so each process keeps the recent ones until they expire.
 const MAX_DECODED = 10_000
+const BEARER = /^Bearer ([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]*){4})$/
 const decoded = new Map<string, { claims: TokenClaims; expiresAt: number }>()
 
 /**
@@ -25,17 +26,19 @@ const decoded = new Map<string, { claims: TokenClaims; expiresAt: number }>()
  * sets no cookies, so there is nothing a cross-site request could ride on.
  */
 export async function readBearerToken(headers: Headers): Promise<TokenClaims | null> {
-  const authorization = headers.get('authorization')
-  if (!authorization?.startsWith('Bearer ')) return null
-  const known = decoded.get(authorization)
+  // Exactly `Bearer <compact JWE>`: the decoder would read a token followed by anything, and the
+  // cache below is keyed by the token, so trailing junk must not make each request a new entry.
+  const token = BEARER.exec(headers.get('authorization') ?? '')?.[1]
+  if (!token) return null
+  const known = decoded.get(token)
   if (known && known.expiresAt > Date.now()) return known.claims
-  const onlyTheHeader = { headers: new Headers({ authorization }), cookies: {} }
+  const onlyTheHeader = { headers: new Headers({ authorization: `Bearer ${token}` }), cookies: {} }
   const payload = await getToken({ req: onlyTheHeader as never, secret: env().AUTH_SECRET })
   if (!payload || typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null
   const claims: TokenClaims = { sub: payload.sub, ver: payload.ver, ...(typeof payload.iat === 'number' ? { iat: payload.iat } : {}) }
   if (typeof payload.exp === 'number') {
     if (decoded.size >= MAX_DECODED) decoded.delete(decoded.keys().next().value!)
-    decoded.set(authorization, { claims, expiresAt: payload.exp * 1000 })
+    decoded.set(token, { claims, expiresAt: payload.exp * 1000 })
   }
   return claims
 }

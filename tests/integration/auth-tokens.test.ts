@@ -64,6 +64,14 @@ describe('bad tokens get 401', () => {
     await expectUnauthorized(undefined, { authorization: `Token ${user.token}` })
   })
 
+  it('a valid token with anything around it (each such header would otherwise be a new entry of the decoded-token cache)', async () => {
+    const user = await createUser()
+    for (const authorization of [`Bearer ${user.token} ${'x'.repeat(8000)}`, `Bearer ${user.token} x`, `Bearer  ${user.token}`, `Bearer ${user.token}.x`]) {
+      await expectUnauthorized(undefined, { authorization })
+    }
+    expectOk(await profileWith(user.token))
+  })
+
   it('a token signed with another secret', async () => {
     const user = await createUser()
     const forged = await encode({ token: { sub: user.id, ver: user.tokenVersion }, secret: 'someone-elses-secret-0123456789abcdefghij', maxAge: 3600 })
