@@ -2,7 +2,16 @@
 // verifying, and weaker stored parameters are recognised for a rehash.
 import { hash } from '@node-rs/argon2'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { HASHING_BUSY, MAX_WAITING_HASHES, PASSWORD_HASH_COST, currentHashCost, hashPassword, needsRehash, verifyPassword } from '@/lib/auth/password'
+import {
+  HASHING_BUSY,
+  MAX_WAITING_HASHES,
+  PASSWORD_HASH_COST,
+  currentHashCost,
+  hashPassword,
+  needsRehash,
+  verifyAgainstDummy,
+  verifyPassword,
+} from '@/lib/auth/password'
 
 /** What the cost was before it was raised (OWASP's minimum). */
 const OLD_COST = { memoryCost: 19456, timeCost: 2, parallelism: 1 }
@@ -73,5 +82,19 @@ describe('password hashing cost', () => {
     expect(answers.filter((a) => a === 'true')).toHaveLength(4 + MAX_WAITING_HASHES)
     expect(answers.at(-1)).toBe(`503 ${HASHING_BUSY}`)
     expect(await verifyPassword(stored, 'a-good-password')).toBe(true)
+  })
+
+  it('the stand-in check for an unknown user, refused while the line is full, works once it drains', async () => {
+    // No other test here checks a stand-in, so this process has not made its hash yet.
+    vi.stubEnv('NODE_ENV', 'test')
+    const stored = await hashPassword('a-good-password')
+    const flood = Array.from({ length: 4 + MAX_WAITING_HASHES }, () => verifyPassword(stored, 'a-good-password'))
+    const refused = await verifyAgainstDummy('a-guess').then(
+      () => 'checked',
+      (error: Error) => error.message,
+    )
+    await Promise.all(flood)
+    expect(refused).toBe(HASHING_BUSY)
+    await expect(verifyAgainstDummy('a-guess')).resolves.toBeUndefined()
   })
 })
