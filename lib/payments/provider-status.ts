@@ -3,7 +3,7 @@ import { db } from '@/lib/db'
 import { alipayClient } from './alipay/client'
 import { alipayMerchant, wechatMerchant } from './merchants'
 import { yuanStringToCents } from './out-trade-no'
-import { settlePaid, type SettleOutcome } from './settle-paid'
+import { REFUNDED_AT_WECHAT, settlePaid, type SettleOutcome } from './settle-paid'
 import { wechatClient, type WxAnswer } from './wechat/client'
 import { ZWechatTransaction } from './wechat/handle-notification'
 
@@ -12,8 +12,6 @@ export type QueriedOrder = { id: string; outTradeNo: string; channel: 'WECHAT' |
 /** What the provider says now: paid (and settled here), closed there (`flag` for the order it cancels), still waiting, or no answer. */
 export type ProviderState =
   { state: 'paid'; outcome: SettleOutcome } | { state: 'closed'; flag?: string } | { state: 'waiting' } | { state: 'unknown'; detail: string }
-
-export const REFUNDED_AT_WECHAT = '该订单已在微信支付商户平台退款，未发放'
 
 /**
  * The active query (docs/PROTOCOLS.md §11): asks the provider about one order and settles it

@@ -20,15 +20,22 @@ export type NotificationRecord = { eventId: string | null; raw: string }
 
 export type SettleOutcome = 'credited' | 'late' | 'duplicate' | 'mismatch' | 'unknown-order'
 
+/** The flag of an order cancelled because its trade was refunded in WeChat Pay's merchant platform. */
+export const REFUNDED_AT_WECHAT = '该订单已在微信支付商户平台退款，未发放'
+
 /**
  * A verified "paid" from the provider (a notification or an active query): checks it against the
  * order and fulfils it once. A mismatch (amount, merchant, unknown order) credits nothing and flags
- * the order for a human. Money that arrives for an order we closed is credited and flagged. The
- * notification's record is written in the same transaction as the outcome.
+ * the order for a human. Money that arrives for an order we closed is credited and flagged, unless
+ * the trade was refunded at the provider. The notification's record is written in the same
+ * transaction as the outcome.
  */
 export async function settlePaid(paid: ProviderPaid, by: PaidBy, record?: NotificationRecord): Promise<SettleOutcome> {
   return db().$transaction(async (tx) => {
-    const order = await tx.order.findUnique({ where: { outTradeNo: paid.outTradeNo }, select: { id: true, amount: true, channel: true, status: true } })
+    const order = await tx.order.findUnique({
+      where: { outTradeNo: paid.outTradeNo },
+      select: { id: true, amount: true, channel: true, status: true, flag: true },
+    })
     const write = (outcome: SettleOutcome, detail?: string) =>
       record ? recordNotification(tx, paid.channel, order?.id ?? null, paid.outTradeNo, record, outcome, detail) : undefined
 
@@ -52,6 +59,11 @@ export async function settlePaid(paid: ProviderPaid, by: PaidBy, record?: Notifi
     if (await fulfilOrder(tx, order.id, payment)) {
       await write('credited')
       return 'credited'
+    }
+    // The buyer has this money back (WeChat repeats the paid notification for a day after the refund).
+    if (order.status === 'CANCELED' && order.flag === REFUNDED_AT_WECHAT) {
+      await write('mismatch', REFUNDED_AT_WECHAT)
+      return 'mismatch'
     }
     if (order.status !== 'SUCCESS' && (await fulfilOrder(tx, order.id, payment, { late: true }))) {
       await write('late', '订单关闭后收到付款')

@@ -7,9 +7,8 @@ import * as cancelOrder from '@/app/api/orders/[id]/cancel/route'
 import * as orderById from '@/app/api/orders/[id]/route'
 import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
 import { db } from '@/lib/db'
-import { REFUNDED_AT_WECHAT } from '@/lib/payments/provider-status'
 import { RECONCILE_BATCH, RECONCILE_INTERVAL_MS, RECONCILE_ORDERS_JOB, reconcileOrders } from '@/lib/payments/reconcile-orders'
-import { REJECTED_KEPT } from '@/lib/payments/settle-paid'
+import { REFUNDED_AT_WECHAT, REJECTED_KEPT } from '@/lib/payments/settle-paid'
 import { startBackgroundWorker } from '@/lib/worker/background-worker'
 import { backgroundJobs } from '@/lib/worker/jobs'
 import { beijingTime } from '../fakes/wechat-pay'
@@ -260,12 +259,14 @@ describe('lost notifications', () => {
     }
   })
 
-  it('a trade refunded in the merchant platform is not credited: the page poll, the cancel and the reconciler cancel it and flag it', async () => {
+  it('a trade refunded in the merchant platform is not credited: the page poll, the cancel and the reconciler cancel it and flag it; its paid notification repeated later credits nothing', async () => {
     world.wechat.settings.loseNotifications = true
     try {
       const [byPage, byCancel, byWorker] = [await pendingOrder(), await pendingOrder(), await pendingOrder()]
+      const paidNotifications = []
       for (const { order } of [byPage, byCancel, byWorker]) {
         await world.wechat.pay(order.outTradeNo)
+        paidNotifications.push(world.wechat.notificationFor(order.outTradeNo))
         world.wechat.refundInPlatform(order.outTradeNo)
       }
       expect(expectOk(await callRoute(orderById.GET, { token: byPage.user.token, params: { id: byPage.order.id } })).status).toBe('CANCELED')
@@ -278,6 +279,15 @@ describe('lost notifications', () => {
         })
         expect(await points(user.id)).toBe(0)
         expect(await db().chargeRecord.count({ where: { orderId: order.id } })).toBe(0)
+      }
+      // WeChat goes on repeating the paid notification it could not deliver: answered, nothing credited.
+      for (const notification of paidNotifications) expect((await post(notification)).status).toBe(204)
+      for (const { user, order } of [byPage, byCancel, byWorker]) {
+        expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, flag: true } })).toEqual({
+          status: 'CANCELED',
+          flag: REFUNDED_AT_WECHAT,
+        })
+        expect(await points(user.id)).toBe(0)
       }
     } finally {
       world.wechat.settings.loseNotifications = false
