@@ -38,8 +38,9 @@ export type Refunding = {
  * worker asks again with the same refund number (retryRefunds), as does an admin's second press.
  */
 export async function refundOrder(actor: SessionUser, ip: string, orderId: string, reason: string) {
-  const order = (await awaitingAnswer(orderId)) ?? (await claimAndTakeBack(actor, ip, orderId, reason))
-  const answer = await askProvider(order)
+  const waiting = await awaitingAnswer(orderId)
+  const order = waiting ?? (await claimAndTakeBack(actor, ip, orderId, reason))
+  const answer = await askProvider(order, { askedBefore: waiting !== null })
   if (answer.outcome === 'refused') {
     await giveBack(order, { audit: { actor, ip, message: answer.message } })
     throw answer.badConfig ? badRequest(answer.message) : serviceUnavailable(answer.message)
@@ -155,13 +156,17 @@ type ProviderAnswer = { outcome: 'done' } | { outcome: 'refused'; message: strin
 /**
  * Asks the provider to refund the order with its refund number: asking again with the same
  * number never refunds twice (WeChat's out_refund_no, Alipay's out_request_no). Only a clear
- * refusal is `refused`; an answer that could hide a refund made is `unknown`.
+ * refusal is `refused`; an answer that could hide a refund made is `unknown`. Settings found
+ * incomplete refuse a first asking; once the number may have reached the provider
+ * (`askedBefore`), they say nothing of it, and the refund waits for the settings to be whole.
  */
-export async function askProvider(order: Refunding): Promise<ProviderAnswer> {
+export async function askProvider(order: Refunding, { askedBefore }: { askedBefore: boolean }): Promise<ProviderAnswer> {
   if (order.channel === 'BALANCE') return { outcome: 'done' }
+  const incomplete = (message: string): ProviderAnswer =>
+    askedBefore ? { outcome: 'unknown', message: `${message}，暂时无法确认退款` } : { outcome: 'refused', message: `${message}，无法退款`, badConfig: true }
   if (order.channel === 'WECHAT') {
     const merchant = await wechatMerchant('settle')
-    if (!merchant) return { outcome: 'refused', message: '微信支付配置不完整，无法退款', badConfig: true }
+    if (!merchant) return incomplete('微信支付配置不完整')
     const answer = (await wechatClient(merchant).refunds({
       out_trade_no: order.outTradeNo,
       out_refund_no: order.refundNo,
@@ -180,7 +185,7 @@ export async function askProvider(order: Refunding): Promise<ProviderAnswer> {
     return { outcome: 'unknown', message: `微信支付未确认退款：${why}` }
   }
   const merchant = await alipayMerchant('settle')
-  if (!merchant) return { outcome: 'refused', message: '支付宝配置不完整，无法退款', badConfig: true }
+  if (!merchant) return incomplete('支付宝配置不完整')
   let result: Record<string, unknown>
   try {
     result = (await alipayClient(merchant).exec(

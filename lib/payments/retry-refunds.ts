@@ -25,7 +25,7 @@ export async function retryRefunds(now = new Date()): Promise<number> {
   })
   for (const order of due) {
     try {
-      const answer = await askProvider(order)
+      const answer = await askProvider(order, { askedBefore: true })
       if (answer.outcome === 'done') await markRefunded(order)
       if (answer.outcome === 'refused') await giveBack(order, { flag: `${answer.message}；用户所得已退回，请核实` })
     } catch (error) {

@@ -23,6 +23,7 @@ import { REFUND_RETRY_AFTER_MS, RETRY_REFUNDS_JOB, retryRefunds } from '@/lib/pa
 import { backgroundJobs } from '@/lib/worker/jobs'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
+import { configure } from '../helpers/sign-in'
 import { configureMerchants, createProductRow, ledgerMatchesColumns, placeOrder, startPaymentWorld, type PaymentWorld } from '../helpers/payments'
 
 let world: PaymentWorld
@@ -369,6 +370,32 @@ describe('refunds', () => {
     expect(world.wechat.orders.get(order.outTradeNo)!.refunds).toHaveLength(1)
     expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
     expect(await db().ledgerEntry.count({ where: { reference: { startsWith: `order:${order.id}:refund` } } })).toBe(1)
+  })
+
+  it('settings found incomplete while a refund waits for its answer keep it waiting, and it finishes once they are whole', async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(order.outTradeNo)
+    world.wechat.settings.refundAnswer = 'processing' // WeChat has the refund under way
+    try {
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } })).refundedAt).toBeNull()
+      await configure(admin.token, { WXPAY_API_V3_KEY: '' }) // an operator half-way through changing the keys
+      expect(await retryRefunds(new Date(Date.now() + REFUND_RETRY_AFTER_MS + 1_000))).toBe(1)
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再按一次' } })).refundedAt).toBeNull()
+      expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundNo: true, refundedAt: true, flag: true } })).toEqual({
+        refundNo: expect.any(String),
+        refundedAt: null,
+        flag: null,
+      })
+      expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
+    } finally {
+      world.wechat.settings.refundAnswer = 'made'
+      await configureMerchants(admin.token, world)
+    }
+    expect(await retryRefunds(new Date(Date.now() + 3 * REFUND_RETRY_AFTER_MS))).toBe(1)
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundedAt: true } })).toEqual({ refundedAt: expect.any(Date) })
+    expect(world.wechat.orders.get(order.outTradeNo)!.refunds).toHaveLength(1)
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
   })
 
   it('a refusal the worker hears gives the points back once and flags the order for the console', async () => {
