@@ -599,23 +599,27 @@ describe('long answers and the worker', () => {
     }
   })
 
+  /** An answer row without text, as a stream leaves it until its end, made `minutesAgo`. */
+  const emptyAnswer = (userId: string, conversationId: string, minutesAgo: number) =>
+    db().chatMessage.create({
+      data: {
+        conversationId,
+        userId,
+        modelId,
+        role: 'ASSISTANT',
+        content: '',
+        incomplete: true,
+        paidBy: 'POINTS',
+        points: PRICE,
+        createdAt: new Date(Date.now() - minutesAgo * 60_000),
+      },
+    })
+
   it('refunds an answer a crash left without text, once, and leaves answers under way alone', async () => {
     const user = await createUser({ points: 10 })
     const id = await conversationFor(user.token)
     const answer = async (minutesAgo: number) => {
-      const row = await db().chatMessage.create({
-        data: {
-          conversationId: id,
-          userId: user.id,
-          modelId,
-          role: 'ASSISTANT',
-          content: '',
-          incomplete: true,
-          paidBy: 'POINTS',
-          points: PRICE,
-          createdAt: new Date(Date.now() - minutesAgo * 60_000),
-        },
-      })
+      const row = await emptyAnswer(user.id, id, minutesAgo)
       await db().$transaction((tx) =>
         postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'CHAT_CHARGE', amount: -PRICE, reference: `chat:${row.id}:charge` }),
       )
@@ -632,20 +636,8 @@ describe('long answers and the worker', () => {
   })
 
   it('goes on past an answer whose refund is refused, and leaves that one as it was', async () => {
-    const stale = (userId: string, conversationId: string, minutesAgo: number) =>
-      db().chatMessage.create({
-        data: {
-          conversationId,
-          userId,
-          modelId,
-          role: 'ASSISTANT',
-          content: '',
-          incomplete: true,
-          paidBy: 'POINTS',
-          points: PRICE,
-          createdAt: new Date(Date.now() - STALE_ANSWER_MS - minutesAgo * 60_000),
-        },
-      })
+    const stale = (userId: string, conversationId: string, minutesPastStale: number) =>
+      emptyAnswer(userId, conversationId, STALE_ANSWER_MS / 60_000 + minutesPastStale)
     const full = await createUser({ points: MAX_STORED }) // a refund would overflow the column: refused
     const blocked = await stale(full.id, await conversationFor(full.token), 2)
     const user = await createUser({ points: 10 })
