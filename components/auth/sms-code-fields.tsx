@@ -20,10 +20,12 @@ type Props = {
   code: string
   onMobileChange(value: string): void
   onCodeChange(value: string): void
+  /** Called when 获取验证码 fails (the request layer has shown the error already). */
+  onSendError?(error: unknown): void
 }
 
 /** The phone number and the 6-digit code, with 获取验证码 and its 60-second resend countdown. */
-export function SmsCodeFields({ purpose, mobile, code, onMobileChange, onCodeChange }: Props) {
+export function SmsCodeFields({ purpose, mobile, code, onMobileChange, onCodeChange, onSendError }: Props) {
   const [left, startCountdown] = useCountdown()
   const [sending, run] = useAction()
   const [sent, setSent] = useState<Sent | null>(null)
@@ -37,7 +39,7 @@ export function SmsCodeFields({ purpose, mobile, code, onMobileChange, onCodeCha
       startCountdown(resendAfterSeconds)
       setSent({ mobile: number, toLog: provider === 'log' })
       toast.success(provider === 'log' ? SMS_LOG_SENT : '验证码已发送')
-    })
+    }, onSendError)
   }
 
   return (

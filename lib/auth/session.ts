@@ -4,7 +4,8 @@ import type { Role } from '@/lib/generated/prisma/enums'
 import { cachedSessionRow } from './session-cache'
 import { readBearerToken } from './token'
 
-export type SessionUser = { id: string; username: string; name: string; role: Role }
+/** `signedInAt`: when this session's token was issued (a sign-in or a password change); null for an old token without it. */
+export type SessionUser = { id: string; username: string; name: string; role: Role; signedInAt: Date | null }
 
 /**
  * The user behind a request: a token whose version is stale (logout, password change,
@@ -22,5 +23,6 @@ export async function resolveSessionUser(headers: Headers): Promise<SessionUser 
     }),
   )
   if (!user || user.tokenVersion !== claims.ver || user.bannedAt) return null
-  return { id: user.id, username: user.username, name: user.name, role: user.role }
+  const signedInAt = claims.iat === undefined ? null : new Date(claims.iat * 1000)
+  return { id: user.id, username: user.username, name: user.name, role: user.role, signedInAt }
 }

@@ -42,9 +42,3 @@ export async function readBearerToken(headers: Headers): Promise<TokenClaims | n
   }
   return claims
 }
-
-/** When the request's token was issued, or null without a readable one. */
-export async function tokenIssuedAt(headers: Headers): Promise<Date | null> {
-  const iat = (await readBearerToken(headers))?.iat
-  return iat === undefined ? null : new Date(iat * 1000)
-}

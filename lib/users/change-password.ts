@@ -1,6 +1,7 @@
 import 'server-only'
 import { db } from '@/lib/db'
 import { hashPassword, verifyPassword } from '@/lib/auth/password'
+import { isRecentSignIn } from '@/lib/auth/recent-sign-in'
 import { takeAttempt } from '@/lib/auth/rate-limit'
 import { forgetSessionUser } from '@/lib/auth/session-cache'
 import { issueToken } from '@/lib/auth/token'
@@ -14,12 +15,7 @@ import { isTooCommon } from './common-passwords'
  */
 export const PASSWORD_CHANGE_LIMIT = { max: 5, windowSeconds: 15 * 60 }
 
-/**
- * An account made by WeChat or SMS has no password to check. A first one is set only
- * within this time of signing in, so a session taken from its owner cannot add a password
- * that outlasts the owner's 退出所有设备.
- */
-export const FIRST_PASSWORD_WINDOW_MS = 10 * 60 * 1000
+/** An account made by WeChat or SMS has no password to check: a first one needs a recent sign-in. */
 export const SIGN_IN_AGAIN = '为了账号安全，请重新登录后 10 分钟内设置密码'
 
 /**
@@ -31,7 +27,7 @@ export const SIGN_IN_AGAIN = '为了账号安全，请重新登录后 10 分钟�
 export async function changePassword(userId: string, currentPassword: string, newPassword: string, signedInAt: Date | null): Promise<{ token: string }> {
   const user = await db().user.findUnique({ where: { id: userId }, select: { username: true, passwordHash: true } })
   if (!user) throw notFound('用户不存在')
-  if (!user.passwordHash && !(signedInAt && Date.now() - signedInAt.getTime() <= FIRST_PASSWORD_WINDOW_MS)) throw badRequest(SIGN_IN_AGAIN)
+  if (!user.passwordHash && !isRecentSignIn(signedInAt)) throw badRequest(SIGN_IN_AGAIN)
   if (isTooCommon(newPassword, user.username)) throw badRequest('密码太常见，请换一个更难猜的密码')
   await takeAttempt([{ key: `password-change:user:${userId}`, ...PASSWORD_CHANGE_LIMIT }], '修改密码')
   if (user.passwordHash && !(await verifyPassword(user.passwordHash, currentPassword))) throw badRequest('当前密码不正确')

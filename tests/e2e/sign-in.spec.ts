@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test'
-import { adminToken, loginThroughUi, registerViaApi, uniqueName, signInWithToken } from './support/session'
+import { adminToken, loginThroughUi, registerViaApi, uniqueName, signInWithToken, tokenSignedInAgo } from './support/session'
 import { E2E_ALIYUN, E2E_TENCENT, E2E_WECHAT, lastSmsCode, setWechatPerson, wechatAvatarUrl } from './support/sign-in-fakes'
 
 const WECHAT_UA =
@@ -114,6 +114,33 @@ test('a signed-in user opening the site in WeChat has WeChat bound by the start-
   await phone.close()
 })
 
+test('a session signed in long ago opening the site in WeChat binds WeChat only after signing in again', async ({ browser, request }) => {
+  await configure(request, wechatOn)
+  await setWechatPerson(await person('旧会话的微信'))
+  const user = await registerViaApi(request)
+  const old = await tokenSignedInAgo(request, user.token, 11)
+  const phone = await wechatPhone(browser)
+  const page = await phone.newPage()
+  await signInWithToken(page, old)
+
+  // The start-up rule tries, is refused quietly and stays out of the way for this visit.
+  await page.goto('/account')
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('wx_declined'))).toBe('1')
+  await expect(page).toHaveURL(/\/account$/)
+  await expect(page.getByTestId('account-balance')).toBeVisible()
+  const profileOf = async (token: string) => (await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${token}` } })).json()).data
+  expect((await profileOf(user.token)).oauth).toEqual({ hasOpenId: false })
+
+  // Signing in again in the same tab makes the session recent, and the start-up rule binds at once.
+  await page.goto('/login_by_password')
+  await page.getByLabel('用户名').fill(user.username)
+  await page.getByLabel('密码', { exact: true }).fill(user.password)
+  await page.getByRole('button', { name: '登录', exact: true }).click()
+  await expect(page.getByText('微信绑定成功')).toBeVisible()
+  expect((await profileOf(user.token)).oauth).toEqual({ hasOpenId: true })
+  await phone.close()
+})
+
 test('the desktop QR login completes from a phone in WeChat, once', async ({ browser, page, request }) => {
   await configure(request, wechatOn)
   await setWechatPerson(await person('扫码的人'))
@@ -223,6 +250,41 @@ test('SMS fast login with the code the provider delivered, creating the account'
   } finally {
     await elsewhere.close()
   }
+})
+
+test('a session signed in long ago is asked to sign in again before binding a phone, then binds it', async ({ page, request }) => {
+  await configure(request, { ...tencentOn, MOBILE_ENABLED: false })
+  const user = await registerViaApi(request)
+  const old = await tokenSignedInAgo(request, user.token, 11)
+  await signInWithToken(page, old)
+  await page.goto('/profile')
+  await page.getByRole('link', { name: '去绑定' }).click()
+  await expect(page).toHaveURL(/\/bind_mobile\?redirect=%2Fprofile$/)
+
+  const mine = freshMobile()
+  await page.getByLabel('手机号').fill(mine)
+  await page.getByRole('button', { name: '获取验证码' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: '防止他人借用你的登录状态' })).toBeVisible()
+  await expect(page.getByRole('button', { name: '获取验证码' })).toHaveCount(0)
+
+  await page.getByRole('button', { name: '重新登录' }).click()
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fbind_mobile%3Fredirect%3D%252Fprofile$/)
+  await page.getByRole('link', { name: /账号密码登录/ }).click()
+  await page.getByLabel('用户名').fill(user.username)
+  await page.getByLabel('密码', { exact: true }).fill(user.password)
+  await page.getByRole('button', { name: '登录', exact: true }).click()
+  await expect(page).toHaveURL(/\/profile$/)
+
+  await page.getByRole('link', { name: '去绑定' }).click()
+  await page.getByLabel('手机号').fill(mine)
+  await page.getByRole('button', { name: '获取验证码' }).click()
+  await page.getByLabel('验证码').fill(await lastSmsCode('tencent', mine))
+  await page.getByRole('button', { name: '绑定', exact: true }).click()
+  await expect(page.getByText('手机号绑定成功')).toBeVisible()
+  await expect(page).toHaveURL(/\/profile$/)
+  // Only this browser signed in again: the old session elsewhere was not ended.
+  const me = await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${old}` } })).json()
+  expect(me.data.mobile).toBe(mine)
 })
 
 test('with mobile binding required, a user without a phone is sent to /bind_mobile, binds one and carries on', async ({ page, request }) => {

@@ -1,5 +1,5 @@
 // GET/PATCH /api/users/profile and POST /api/users/password.
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as login from '@/app/api/auth/login/route'
 import * as profile from '@/app/api/users/profile/route'
 import * as password from '@/app/api/users/password/route'
@@ -7,6 +7,7 @@ import { issueToken } from '@/lib/auth/token'
 import { db } from '@/lib/db'
 import { PASSWORD_CHANGE_LIMIT } from '@/lib/users/change-password'
 import { callRoute, createUser } from '../helpers/call-route'
+import { tokenSignedInAgo } from '../helpers/old-session'
 import { expectFail, expectOk } from '../helpers/expect-response'
 
 const PROFILE_KEYS = ['avatar', 'balance', 'createdAt', 'id', 'mobile', 'name', 'oauth', 'points', 'role', 'username']
@@ -149,10 +150,7 @@ describe('POST /api/users/password', () => {
   it('an account without a password (WeChat, SMS) sets a first one only within 10 minutes of signing in', async () => {
     const user = await createUser({ username: 'prof_wx' })
     await db().user.update({ where: { id: user.id }, data: { passwordHash: null } })
-    // A session signed in 11 minutes ago, as a stolen one usually is.
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 11 * 60_000 })
-    const older = await issueToken(user.id, user.tokenVersion)
-    vi.useRealTimers()
+    const older = await tokenSignedInAgo(user, 11)
     expectFail(await changePassword(older, '', 'brand-new-pass-2'), 400, '为了账号安全，请重新登录后 10 分钟内设置密码')
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash).toBeNull()
 

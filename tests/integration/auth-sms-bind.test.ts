@@ -11,9 +11,11 @@ import { expectFail, expectOk } from '../helpers/expect-response'
 import { configure } from '../helpers/sign-in'
 import { TENCENT, endWindows, freshIp, freshMobile, sendCode, tencentSettings, wrongCode } from '../helpers/sms'
 import { at } from '../helpers/present'
+import { tokenSignedInAgo } from '../helpers/old-session'
 
 let tencent: Awaited<ReturnType<typeof startFakeTencentSms>>
 const TAKEN = '该手机号已绑定其他账号，不能重复绑定'
+const OLD_SESSION = '为了账号安全，请重新登录后 10 分钟内绑定手机号'
 const bindWith = (token: string | undefined, mobile: string, code: string) => callRoute(bind.POST, { body: { mobile, code }, token, ip: freshIp() })
 
 beforeAll(async () => {
@@ -36,6 +38,26 @@ describe('binding a phone', () => {
     expect(updated).toMatchObject({ id: user.id, mobile })
     expect(expectOk(await callRoute(profile.GET, { token: user.token })).mobile).toBe(mobile)
     expect((await db().smsCode.findFirstOrThrow({ where: { mobile } })).usedAt).not.toBeNull()
+  })
+
+  it('needs a recent sign-in: a session signed in 11 minutes ago gets no code and binds nothing', async () => {
+    const user = await createUser()
+    const older = await tokenSignedInAgo(user, 11)
+    const mobile = freshMobile()
+    const sentBefore = tencent.sent.length
+    expectFail(await sendCode(mobile, 'bind', { token: older }), 403, OLD_SESSION)
+    expect(tencent.sent.length).toBe(sentBefore)
+    expect(await db().smsCode.count({ where: { mobile } })).toBe(0)
+
+    // A code asked for by a fresh session of the same account does not help the old one.
+    const fresh = await tokenSignedInAgo(user, 9)
+    expectOk(await sendCode(mobile, 'bind', { token: fresh }))
+    const code = tencent.lastCode(mobile)!
+    expectFail(await bindWith(older, mobile, code), 403, OLD_SESSION)
+    const row = await db().smsCode.findFirstOrThrow({ where: { mobile } })
+    expect(row).toMatchObject({ usedAt: null, attempts: 0 })
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).mobile).toBeNull()
+    expect(expectOk(await bindWith(fresh, mobile, code))).toMatchObject({ mobile })
   })
 
   it('needs a signed-in user, for the code and for the binding', async () => {

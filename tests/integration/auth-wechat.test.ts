@@ -10,6 +10,7 @@ import { db } from '@/lib/db'
 import { startFakeWechat, type FakeWechat, type WechatPerson } from '../fakes/wechat'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
+import { tokenSignedInAgo } from '../helpers/old-session'
 import { configure, finish, passThroughWechat, rawCall, startByLink, startByRequest, wechatRoundTrip } from '../helpers/sign-in'
 
 const MP = { appId: 'wx0123456789abcdef', secret: '0123456789abcdef0123456789abcdef' }
@@ -174,6 +175,16 @@ describe('with WeChat configured', () => {
     expectOk(await callRoute(logout.POST, { method: 'POST', token: user.token }))
     expectFail(await finish(back.code!, back.state!, started.cookie), 403, '登录状态已失效，请重新登录后再绑定微信')
     expect(await db().user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ wxOpenId: null, wxUnionId: null })
+  })
+
+  it('binding needs a recent sign-in: a session signed in 11 minutes ago starts nothing', async () => {
+    const user = await createUser()
+    const before = await db().oAuthState.count({ where: { userId: user.id } })
+    const res = await rawCall(authorize.POST, { method: 'POST', body: { purpose: 'bind' }, token: await tokenSignedInAgo(user, 11), ip: '10.0.7.2' })
+    expect(res.status).toBe(403)
+    expect((await res.json()).errMessage).toBe('为了账号安全，请重新登录后 10 分钟内绑定微信')
+    expect(res.headers.get('set-cookie')).toBeNull()
+    expect(await db().oAuthState.count({ where: { userId: user.id } })).toBe(before)
   })
 
   it('binding needs a signed-in user', async () => {

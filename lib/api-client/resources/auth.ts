@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import type { z } from 'zod'
+import { WECHAT_DECLINED_KEY } from '@/lib/app-start/rules'
 import type { ZCredentialsSchema, ZLoginSchema } from '@/lib/users/schemas'
 import { api } from '../request'
 import { clearToken, storeToken } from '../token-store'
@@ -14,12 +15,17 @@ export const authUrls = {
   logout: '/api/auth/logout',
 } as const
 
-/** Stores a fresh token and reloads the user it belongs to. */
+/**
+ * Stores a fresh token and reloads the user it belongs to. A new sign-in may bind WeChat
+ * where the old session could not (binding needs a recent sign-in), so the start-up rule
+ * gets to try again.
+ */
 export function useStoreSession() {
   const queryClient = useQueryClient()
   return useCallback(
     async (token: string) => {
       storeToken(token)
+      sessionStorage.removeItem(WECHAT_DECLINED_KEY)
       await queryClient.invalidateQueries({ queryKey: profileKeys.all })
     },
     [queryClient],

@@ -1,4 +1,6 @@
 import 'server-only'
+import { SIGN_IN_TO_BIND_MOBILE, assertRecentSignIn } from '@/lib/auth/recent-sign-in'
+import type { SessionUser } from '@/lib/auth/session'
 import { db } from '@/lib/db'
 import { conflict, notFound } from '@/lib/http/app-error'
 import { PROFILE_SELECT, toProfile, type Profile } from '@/lib/users/user-views'
@@ -25,13 +27,15 @@ export async function assertCanBindMobile(userId: string, mobile: string): Promi
 }
 
 /**
- * Binds a phone to the caller's account with the code sent to it for 'bind'. Whether
+ * Binds a phone to the caller's account (signed in recently) with the code sent to it for 'bind'. Whether
  * another account holds the phone is said only after the code is checked (and the try
  * counted), so this answer cannot be used to probe which numbers are registered; the
  * phone's unique index answers it inside the transaction, which then rolls back and
  * leaves the code unused.
  */
-export async function bindMobile(userId: string, mobile: string, code: string, ip: string): Promise<Profile> {
+export async function bindMobile(caller: Pick<SessionUser, 'id' | 'signedInAt'>, mobile: string, code: string, ip: string): Promise<Profile> {
+  assertRecentSignIn(caller.signedInAt, SIGN_IN_TO_BIND_MOBILE)
+  const userId = caller.id
   await assertHasNoMobile(userId, mobile)
   const codeId = await checkSmsCode(mobile, 'bind', code, ip, userId)
   try {

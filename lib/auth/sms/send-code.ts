@@ -1,6 +1,8 @@
 import 'server-only'
 import { db } from '@/lib/db'
 import { takeAttempt, type Limit } from '@/lib/auth/rate-limit'
+import { SIGN_IN_TO_BIND_MOBILE, assertRecentSignIn } from '@/lib/auth/recent-sign-in'
+import type { SessionUser } from '@/lib/auth/session'
 import { AppError, forbidden, serviceUnavailable, tooManyRequests, unauthorized } from '@/lib/http/app-error'
 import { getConfigValue } from '@/lib/site-config/store'
 import { limitAddress } from '@/lib/http/client-ip'
@@ -61,17 +63,26 @@ export type SmsSendResult = { resendAfterSeconds: number; expiresInSeconds: numb
 
 /**
  * Sends a fresh 6-digit code for signing in or for binding the phone to the caller's
- * account (a bind code belongs to that account alone). The caller's attempt is counted
- * (per address, per user) before the phone is checked against other accounts, so
+ * account (a bind code belongs to that account alone, which must have signed in
+ * recently). The caller's attempt is counted (per address, per user) before the phone is checked against other accounts, so
  * nobody can ask without limit which numbers are registered; that refusal keeps the
  * count. A send refused by the per-phone limits, the site's daily limit or the provider
  * is given back. A new code replaces the previous one (only the newest counts).
  */
-export async function sendSmsCode(input: { mobile: string; purpose: SmsPurpose; ip: string; userId: string | null }): Promise<SmsSendResult> {
+export async function sendSmsCode(input: {
+  mobile: string
+  purpose: SmsPurpose
+  ip: string
+  user: Pick<SessionUser, 'id' | 'signedInAt'> | null
+}): Promise<SmsSendResult> {
   const { mobile, purpose, ip } = input
   if (purpose === 'login' && !(await getConfigValue<boolean>('SMS_LOGIN_ENABLED'))) throw forbidden('本站未开启手机验证码登录')
-  if (purpose === 'bind' && !input.userId) throw unauthorized()
-  const userId = purpose === 'bind' ? input.userId : null
+  const binder = purpose === 'bind' ? input.user : null
+  if (purpose === 'bind') {
+    if (!binder) throw unauthorized()
+    assertRecentSignIn(binder.signedInAt, SIGN_IN_TO_BIND_MOBILE)
+  }
+  const userId = binder?.id ?? null
   const provider = await currentSmsProvider()
   const caller = await takeAttempt(callerLimits(ip, userId), '验证码发送')
   if (userId) await assertCanBindMobile(userId, mobile)

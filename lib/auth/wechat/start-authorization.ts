@@ -1,6 +1,7 @@
 import 'server-only'
 import { env } from '@/lib/env'
 import { takeAttempt } from '@/lib/auth/rate-limit'
+import { SIGN_IN_TO_BIND_WECHAT, assertRecentSignIn } from '@/lib/auth/recent-sign-in'
 import type { SessionUser } from '@/lib/auth/session'
 import { db } from '@/lib/db'
 import { badRequest, conflict, unauthorized } from '@/lib/http/app-error'
@@ -46,6 +47,7 @@ export async function startWechatAuthorization(input: StartInput): Promise<{ url
     const self = await db().user.findUnique({ where: { id: input.user.id }, select: { wxOpenId: true, tokenVersion: true } })
     if (!self) throw unauthorized()
     if (self.wxOpenId) throw conflict(WECHAT_MESSAGES.bound)
+    assertRecentSignIn(input.user.signedInAt, SIGN_IN_TO_BIND_WECHAT)
     userId = input.user.id
     tokenVersion = self.tokenVersion
   }

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { expect, type APIRequestContext, type Page } from '@playwright/test'
-import { E2E_ADMIN } from './constants'
+import { encode } from 'next-auth/jwt'
+import { E2E_ADMIN, E2E_SECRETS_FILE } from './constants'
 
 let counter = 0
 /** A username no other test uses. */
@@ -86,4 +88,27 @@ export async function makeMember(request: APIRequestContext, token: string, plan
   const bought = await request.post('/api/orders', { headers: auth, data: { productId: planId, type: 'MEMBERSHIP', channel: 'BALANCE' } })
   await request.patch(`/api/admin/products/${planId}`, { headers: admin, data: { enabled: false } })
   expect(bought.ok(), await bought.text()).toBeTruthy()
+}
+
+/**
+ * A token of a user made by `registerViaApi` (token version 0) as the server would have
+ * issued it `minutes` ago: a session signed in that long before. The token library reads
+ * the clock with `new Date()`, so the clock is turned back while it runs.
+ */
+export async function tokenSignedInAgo(request: APIRequestContext, freshToken: string, minutes: number): Promise<string> {
+  const me = await (await request.get('/api/users/profile', { headers: { authorization: `Bearer ${freshToken}` } })).json()
+  const secret = (JSON.parse(readFileSync(E2E_SECRETS_FILE, 'utf8')) as { AUTH_SECRET: string }).AUTH_SECRET
+  const RealDate = Date
+  const then = RealDate.now() - minutes * 60_000
+  globalThis.Date = class extends RealDate {
+    constructor(...args: [] | [number]) {
+      super(args.length ? args[0]! : then)
+    }
+    static now = () => then
+  } as DateConstructor
+  try {
+    return await encode({ token: { sub: me.data.id, ver: 0 }, secret, maxAge: 7 * 24 * 60 * 60 })
+  } finally {
+    globalThis.Date = RealDate
+  }
 }

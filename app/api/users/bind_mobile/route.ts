@@ -3,4 +3,4 @@ import { route } from '@/lib/http/route'
 import { ZBindMobileSchema } from '@/lib/auth/sms/schemas'
 import { bindMobile } from '@/lib/auth/sms/bind-mobile'
 
-export const POST = route({ access: 'user', body: ZBindMobileSchema }, ({ body, ip, user }) => bindMobile(user.id, body.mobile, body.code, ip))
+export const POST = route({ access: 'user', body: ZBindMobileSchema }, ({ body, ip, user }) => bindMobile(user, body.mobile, body.code, ip))

@@ -4,5 +4,5 @@ import { ZSmsSendSchema } from '@/lib/auth/sms/schemas'
 import { sendSmsCode } from '@/lib/auth/sms/send-code'
 
 export const POST = route({ access: 'public', body: ZSmsSendSchema }, ({ body, ip, user }) =>
-  sendSmsCode({ mobile: body.mobile, purpose: body.purpose, ip, userId: user?.id ?? null }),
+  sendSmsCode({ mobile: body.mobile, purpose: body.purpose, ip, user }),
 )
