@@ -6,19 +6,31 @@ import { issueToken } from '@/lib/auth/token'
 import { AppError, badRequest, forbidden } from '@/lib/http/app-error'
 import { limitAddress } from '@/lib/http/client-ip'
 
-/** Failed logins allowed per account and per address before the wait (docs/PROTOCOLS.md §8.1). */
+/**
+ * Failed logins allowed before the wait (docs/PROTOCOLS.md §8.1). Counted per account from
+ * each address, so a stranger's wrong passwords make only the stranger wait, not the owner
+ * elsewhere; per account across all addresses much higher, against guessing spread over
+ * many addresses; and per address across accounts, against spraying.
+ */
 export const LOGIN_LIMITS = {
-  perAccount: { max: 5, windowSeconds: 15 * 60 },
+  perAccountAndAddress: { max: 5, windowSeconds: 15 * 60 },
+  perAccount: { max: 100, windowSeconds: 60 * 60 },
   perIp: { max: 20, windowSeconds: 15 * 60 },
 }
 
 const WRONG_CREDENTIALS = '用户名或密码错误'
 
-function limitsFor(username: string, ip: string): [account: Limit, address: Limit] {
-  return [
-    { key: `login:user:${username}`, ...LOGIN_LIMITS.perAccount },
-    { key: `login:ip:${limitAddress(ip)}`, ...LOGIN_LIMITS.perIp },
-  ]
+function limitsFor(username: string, ip: string): { all: Limit[]; account: string[] } {
+  const address = limitAddress(ip)
+  const account = [`login:user:${username}:ip:${address}`, `login:user:${username}`]
+  return {
+    all: [
+      { key: account[0]!, ...LOGIN_LIMITS.perAccountAndAddress },
+      { key: account[1]!, ...LOGIN_LIMITS.perAccount },
+      { key: `login:ip:${address}`, ...LOGIN_LIMITS.perIp },
+    ],
+    account,
+  }
 }
 
 /**
@@ -30,7 +42,7 @@ function limitsFor(username: string, ip: string): [account: Limit, address: Limi
  */
 export async function loginUser(username: string, password: string, ip: string): Promise<{ token: string }> {
   const limits = limitsFor(username, ip)
-  const attempt = await takeAttempt(limits, '登录尝试')
+  const attempt = await takeAttempt(limits.all, '登录尝试')
 
   const user = await db().user.findUnique({
     where: { username },
@@ -47,7 +59,7 @@ export async function loginUser(username: string, password: string, ip: string):
   if (!user || !isValid) throw badRequest(WRONG_CREDENTIALS)
   // A success does not count against the address, and forgives the account's failures.
   await attempt.release()
-  await clearCounter(limits[0].key)
+  await Promise.all(limits.account.map(clearCounter))
   if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
   await rehashIfWeaker(user.id, user.passwordHash!, password)
   return { token: await issueToken(user.id, user.tokenVersion) }

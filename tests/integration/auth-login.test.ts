@@ -4,6 +4,7 @@ import * as login from '@/app/api/auth/login/route'
 import * as profile from '@/app/api/users/profile/route'
 import * as adminUser from '@/app/api/admin/user/[id]/route'
 import { db } from '@/lib/db'
+import { LOGIN_LIMITS } from '@/lib/users/login-user'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
 
@@ -45,21 +46,35 @@ describe('POST /api/auth/login', () => {
   })
 
   describe('per-account throttling', () => {
-    it('answers 429 on the 6th attempt after 5 failures, even with the right password', async () => {
+    it('answers 429 to that address on the 6th attempt after 5 failures, even with the right password; the owner elsewhere signs in', async () => {
       await createUser({ username: 'login_cat', password: PASSWORD })
-      await failTimes(5, 'login_cat', freshIp())
-      // From a fresh address too: the account is throttled, not just the address.
-      const res = await loginAs('login_cat', PASSWORD, freshIp())
+      const guesser = freshIp()
+      await failTimes(5, 'login_cat', guesser)
+      const res = await loginAs('login_cat', PASSWORD, guesser)
       const message = expectFail(res, 429, THROTTLED)
       expect(res.body.code).toBe('TOO_MANY_REQUESTS')
       expect(message).toMatch(/1[45] 分钟|\d+ 秒/)
       // The username is matched case-insensitively, so capitals do not get round the wait.
-      expectFail(await loginAs('LOGIN_CAT', PASSWORD, freshIp()), 429, THROTTLED)
+      expectFail(await loginAs('LOGIN_CAT', PASSWORD, guesser), 429, THROTTLED)
+      // Someone else's wrong passwords do not lock the owner out: from their own address they sign in.
+      expectOk(await loginAs('login_cat', PASSWORD, freshIp()))
     })
 
     it('counts failures against unknown usernames too, with the same 429', async () => {
-      await failTimes(5, 'login_ghost', freshIp())
-      expectFail(await loginAs('login_ghost', 'anything-at-all', freshIp()), 429, THROTTLED)
+      const ip = freshIp()
+      await failTimes(5, 'login_ghost', ip)
+      expectFail(await loginAs('login_ghost', 'anything-at-all', ip), 429, THROTTLED)
+    })
+
+    it('across all addresses, allows 100 failures an hour; then the account waits wherever the sign-in comes from', async () => {
+      expect(LOGIN_LIMITS.perAccount).toEqual({ max: 100, windowSeconds: 60 * 60 })
+      await createUser({ username: 'login_kit', password: PASSWORD })
+      // 20 addresses, 5 guesses each: none of them is over its own limit.
+      const guessers = Array.from({ length: 20 }, freshIp)
+      for (const ip of guessers) await failTimes(5, 'login_kit', ip)
+      const res = await loginAs('login_kit', PASSWORD, freshIp())
+      expect(expectFail(res, 429, THROTTLED)).toMatch(/(5\d|60) 分钟/)
+      expect((await db().rateLimitCounter.findUniqueOrThrow({ where: { key: 'login:user:login_kit' } })).count).toBe(100)
     })
 
     it('does not throttle other accounts', async () => {
@@ -75,16 +90,20 @@ describe('POST /api/auth/login', () => {
       await failTimes(4, 'login_eve', freshIp())
       expectOk(await loginAs('login_eve', PASSWORD, freshIp()))
       expect(await db().rateLimitCounter.findUnique({ where: { key: 'login:user:login_eve' } })).toBeNull()
-      // Without the reset the 6th failure overall would already be throttled.
-      await failTimes(4, 'login_eve', freshIp())
-      expectOk(await loginAs('login_eve', PASSWORD, freshIp()))
+      // Without the reset the 6th failure from this address would already be throttled.
+      const ip = freshIp()
+      await failTimes(4, 'login_eve', ip)
+      expectOk(await loginAs('login_eve', PASSWORD, ip))
+      expect(await db().rateLimitCounter.findMany({ where: { key: { in: ['login:user:login_eve', `login:user:login_eve:ip:${ip}`] } } })).toEqual([])
+      await failTimes(5, 'login_eve', ip)
     })
 
     // Attempts are counted before the password is checked, so parallel guesses cannot
     // all slip under the limit.
-    it('allows at most 5 guesses per account when the attempts arrive at the same time', async () => {
+    it('allows at most 5 guesses per account from one address when the attempts arrive at the same time', async () => {
       await createUser({ username: 'login_fay', password: PASSWORD })
-      const attempts = await Promise.all(Array.from({ length: 12 }, (_, i) => loginAs('login_fay', `wrong-guess-${i}`, freshIp())))
+      const ip = freshIp()
+      const attempts = await Promise.all(Array.from({ length: 12 }, (_, i) => loginAs('login_fay', `wrong-guess-${i}`, ip)))
       const statuses = attempts.map((r) => r.status)
       expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(5)
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(7)
