@@ -113,7 +113,7 @@ function BindMobileForm({ staff }: { staff: boolean }) {
   )
 }
 
-/** Drops this browser's token only (other devices stay signed in) and comes back here after signing in. */
+/** Drops this browser's token only (other devices stay signed in); the sign-in then goes on to where this page leads. */
 function SignInAgain() {
   function signInAgain() {
     clearToken()
