@@ -75,7 +75,7 @@ export async function getMyTask(userId: string, taskId: string): Promise<JsonTex
         WHERE a."modelId" = t."modelId" AND a."status" = 'PENDING' AND a."stage" = 'QUEUED' AND a."createdAt" < t."createdAt") END AS "ahead",
       CASE WHEN ${queued} THEN
         CASE WHEN t."poolKey" <> '' THEN EXISTS (SELECT 1 FROM "AiModel" r WHERE r."pool" = t."poolKey" AND r."enabled" AND r."healthy")
-        ELSE EXISTS (SELECT 1 FROM "AiModel" r WHERE r."id" = t."modelId" AND r."healthy") END
+        ELSE EXISTS (SELECT 1 FROM "AiModel" r WHERE r."id" = t."modelId" AND r."healthy" AND (r."enabled" OR r."pool" IS NULL)) END
       END AS "inRouting",
       CASE WHEN ${queued} THEN t."runAfter" END AS "runAfter",
       CASE WHEN ${queued} THEN t."attempts" END AS "attempts",
