@@ -1,6 +1,7 @@
 import 'server-only'
 import { db, type Tx } from '@/lib/db'
 import { AppError, badRequest, conflict, serviceUnavailable } from '@/lib/http/app-error'
+import { refuseDowngrade } from '@/lib/memberships/downgrade'
 import { requestHash } from '@/lib/http/request-hash'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { safeRedirectPath } from '@/lib/safe-redirect'
@@ -127,7 +128,10 @@ async function resolvePurchase(userId: string, input: TCreateOrder): Promise<Pur
   }
   const product = await db().product.findFirst({ where: { id: input.productId, enabled: true } })
   if (!product || product.type !== input.type) throw badRequest('商品不存在或已下架')
-  return purchaseOfProduct(product)
+  const purchase = purchaseOfProduct(product)
+  const { membership } = purchase.grant
+  if (membership) await refuseDowngrade(userId, membership, { ...purchase.grant, productId: product.id, planName: product.name })
+  return purchase
 }
 
 /** The answer already given to this key, or null when the key is new. */

@@ -394,6 +394,35 @@ test("a member's first visit of the day books the daily points; the header and �
   await expect(page.getByRole('menu')).toContainText('积分 7')
 })
 
+test('a member cannot buy a plan that gives less while theirs runs: told so before anything is charged', async ({ page, request }) => {
+  const user = await newUser(page, request)
+  await makeMember(request, user.token, { days: 30, dailyPoints: 50, discountPercent: 20 })
+  const admin = await asAdmin(request)
+  const name = uniqueName('体验卡')
+  const created = await request.post('/api/admin/products', {
+    headers: admin,
+    data: { type: 'MEMBERSHIP', name, description: 'e2e', price: 100, days: 7, dailyPoints: 5, enabled: true, sort: 0 },
+  })
+  expect(created.ok(), await created.text()).toBeTruthy()
+  const lesser = (await created.json()).data.id
+  try {
+    await page.goto('/account')
+    await page.getByRole('tab', { name: '会员', exact: true }).click()
+    await page
+      .getByTestId('recharge-form')
+      .getByRole('radio', { name: new RegExp(name) })
+      .click()
+    await page.getByRole('radiogroup', { name: '支付方式' }).getByRole('radio', { name: '微信支付' }).click()
+    await page.getByRole('button', { name: '立即支付' }).click()
+    await expect(page.getByTestId('recharge-form').getByText(/权益高于「体验卡.*」，现在购买会降低剩余 30 天的权益，请到期后再购买/)).toBeVisible()
+    await expect(page.getByRole('dialog', { name: '支付' })).toHaveCount(0)
+    const mine = await (await request.get('/api/orders?page=1&pageSize=20', { headers: { authorization: `Bearer ${user.token}` } })).json()
+    expect(mine.data.list.map((o: { subject: string }) => o.subject)).not.toContain(name)
+  } finally {
+    await request.patch(`/api/admin/products/${lesser}`, { headers: admin, data: { enabled: false } })
+  }
+})
+
 test('签到 in a tab opened before checking in elsewhere says so and shows 今日已签到', async ({ page, request }) => {
   await newUser(page, request)
   const earlier = await page.context().newPage()

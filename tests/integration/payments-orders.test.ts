@@ -258,6 +258,36 @@ describe('memberships', () => {
   })
 })
 
+describe('a plan that gives less while a better one runs', () => {
+  it('is refused before anything is charged; renewing, a plan as good, or the same plan after the end goes ahead', async () => {
+    const premium = await createProductRow({ type: 'MEMBERSHIP', price: 9900, days: 30, dailyPoints: 100, discountPercent: 30, name: '尊享月卡' })
+    const basic = await createProductRow({ type: 'MEMBERSHIP', price: 990, days: 7, dailyPoints: 10, discountPercent: 30, name: '体验周卡' })
+    const better = await createProductRow({ type: 'MEMBERSHIP', price: 19900, days: 30, dailyPoints: 100, discountPercent: 50, name: '至尊月卡' })
+    const user = await createUser({ balance: 100_000 })
+    const membership = () => db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })
+    await placeOrder(user.token, { productId: premium.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const before = await membership()
+
+    for (const channel of ['BALANCE', 'WECHAT'] as const) {
+      const refused = await callRoute(orders.POST, { token: user.token, body: { productId: basic.id, type: 'MEMBERSHIP', channel } })
+      expectFail(refused, 409, '你的「尊享月卡」权益高于「体验周卡」，现在购买会降低剩余 30 天的权益，请到期后再购买')
+    }
+    expect(await db().order.count({ where: { userId: user.id, productId: basic.id } })).toBe(0)
+    expect((await wallet(user.id)).balance).toBe(100_000 - 9900)
+    expect(await membership()).toMatchObject({ planName: '尊享月卡', expiresAt: before.expiresAt })
+
+    await placeOrder(user.token, { productId: premium.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    await placeOrder(user.token, { productId: better.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    expect(await membership()).toMatchObject({ planName: '至尊月卡', discountPercent: 50 })
+    expect((await membership()).expiresAt.getTime() - before.expiresAt.getTime()).toBe(60 * 86_400_000)
+
+    await db().membership.update({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } }, data: { expiresAt: new Date(Date.now() - 1000) } })
+    await placeOrder(user.token, { productId: basic.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    expect(await membership()).toMatchObject({ planName: '体验周卡', dailyPoints: 10 })
+    expect(await ledgerMatchesColumns()).toBe(true)
+  })
+})
+
 describe('memberships settled at once', () => {
   it("two plans' fulfilments in overlapping transactions add both plans' days", async () => {
     const { extendMembership } = await import('@/lib/memberships/extend-membership')
@@ -535,10 +565,17 @@ describe('refunds', () => {
     const refundOf = async (id: string) => expectOk(await callRoute(refund.POST, { token: admin.token, params: { id }, body: { reason: '退款' } }))
     const basic = { planName: '月卡', discountPercent: 20, dailyPoints: 20, productId: plan.id }
 
+    // The last plan gives less than the premium one, so it is ordered before the premium one is
+    // bought (a purchase of it afterwards is refused) and paid after.
+    const stackOnTop = async (token: string) => {
+      await placeOrder(token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+      const pending = await placeOrder(token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'WECHAT' })
+      const middle = (await placeOrder(token, { productId: premium.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
+      await world.wechat.pay(pending.order.outTradeNo)
+      return { middle, last: pending.order.id as string }
+    }
     const user = await createUser({ balance: 20_000 })
-    await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
-    const middle = (await placeOrder(user.token, { productId: premium.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
-    const last = (await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
+    const { middle, last } = await stackOnTop(user.token)
     await refundOf(middle)
     expect(await membership(user.id)).toMatchObject(basic)
     near((await membership(user.id)).expiresAt, 60)
@@ -549,9 +586,7 @@ describe('refunds', () => {
 
     // The same middle refund refused by the provider (undone): the last plan again replaced the premium one.
     const other = await createUser({ balance: 20_000 })
-    await placeOrder(other.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
-    const mid = (await placeOrder(other.token, { productId: premium.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
-    const end = (await placeOrder(other.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
+    const { middle: mid, last: end } = await stackOnTop(other.token)
     const periodOf = async (id: string) => (await db().order.findUniqueOrThrow({ where: { id }, select: { membershipPeriod: true } })).membershipPeriod as never
     const before = await periodOf(end)
     const undo = await db().$transaction(async (tx) => takeBackMembership(tx, other.id, 'IMAGE', { id: mid, days: 30, period: await periodOf(mid) }))
@@ -561,7 +596,7 @@ describe('refunds', () => {
 
   it('an undone refund keeps the benefits of a plan bought while the provider was asked', async () => {
     const { extendMembership, takeBackMembership, undoTakeBack } = await import('@/lib/memberships/extend-membership')
-    const week = await createProductRow({ type: 'MEMBERSHIP', price: 900, days: 7, discountPercent: 40, name: '周卡三' })
+    const week = await createProductRow({ type: 'MEMBERSHIP', price: 900, days: 7, dailyPoints: 20, discountPercent: 40, name: '周卡三' })
     const user = await createUser({ balance: 10_000 })
     await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
     const second = (await placeOrder(user.token, { productId: week.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
@@ -576,7 +611,7 @@ describe('refunds', () => {
   })
 
   it("WeChat refusing a membership order's refund puts its days and benefits back", async () => {
-    const week = await createProductRow({ type: 'MEMBERSHIP', price: 900, days: 7, discountPercent: 40, name: '周卡二' })
+    const week = await createProductRow({ type: 'MEMBERSHIP', price: 900, days: 7, dailyPoints: 20, discountPercent: 40, name: '周卡二' })
     const buyer = await createUser({ balance: 10_000 })
     await placeOrder(buyer.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
     const paid = await placeOrder(buyer.token, { productId: week.id, type: 'MEMBERSHIP', channel: 'WECHAT' })
