@@ -11,7 +11,7 @@ import { grantVideos, revokeVideos } from '@/lib/videos/video-purchases'
 import { giveBackCommission, takeBackCommission } from '@/lib/invites/commission'
 import { getOrderForAdmin } from './admin-orders'
 import { alipayClient } from './alipay/client'
-import { alipayMerchant, wechatMerchant } from './merchants'
+import { alipayMerchant, wechatMerchant, type AlipayMerchant } from './merchants'
 import { postGrant } from './grant-movements'
 import type { OrderGrant } from './order-grant'
 import { centsToYuanString } from './out-trade-no'
@@ -203,8 +203,24 @@ export async function askProvider(order: Refunding, { askedBefore }: { askedBefo
   } catch (error) {
     return { outcome: 'unknown', message: `支付宝未确认退款：${(error as Error).message}` }
   }
-  if (result.code === '10000') return { outcome: 'done' }
+  // fund_change Y: money moved now. N (or none): asked before and made then, or not made (yet); the refund query says which.
+  if (result.code === '10000') return result.fundChange === 'Y' ? { outcome: 'done' } : confirmAlipayRefund(merchant, order)
   const why = String(result.subMsg ?? result.msg ?? result.code)
   if (result.code === '20000' || result.subCode === 'ACQ.SYSTEM_ERROR') return { outcome: 'unknown', message: `支付宝未确认退款：${why}` }
   return { outcome: 'refused', message: `支付宝退款失败：${why}` }
+}
+
+/** Alipay's refund query: REFUND_SUCCESS is a refund made; without it the refund is not (yet) made, and asking again is safe. */
+async function confirmAlipayRefund(merchant: AlipayMerchant, order: Refunding): Promise<ProviderAnswer> {
+  try {
+    const query = (await alipayClient(merchant).exec(
+      'alipay.trade.fastpay.refund.query',
+      { bizContent: { outTradeNo: order.outTradeNo, outRequestNo: order.refundNo } },
+      { validateSign: true },
+    )) as Record<string, unknown>
+    if (query.code === '10000' && query.refundStatus === 'REFUND_SUCCESS') return { outcome: 'done' }
+    return { outcome: 'unknown', message: `支付宝退款处理中：${String(query.subMsg ?? query.refundStatus ?? '查询未见退款')}` }
+  } catch (error) {
+    return { outcome: 'unknown', message: `支付宝未确认退款：${(error as Error).message}` }
+  }
 }

@@ -72,8 +72,12 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
   const settings = {
     loseNotifications: options.loseNotifications ?? false,
     duplicate: options.duplicate ?? 1,
-    /** How a refund is answered: as made; 20000 (service busy, nothing made); or made with its answer lost (the connection cut). */
-    refundAnswer: 'made' as 'made' | 'busy' | 'lost',
+    /**
+     * How a refund is answered: as made; 20000 (service busy, nothing made); made with its answer
+     * lost (the connection cut); or accepted (code 10000, fund_change N) but not made yet, which the
+     * refund query then does not show (each asking while this holds, until it is set back).
+     */
+    refundAnswer: 'made' as 'made' | 'busy' | 'lost' | 'accepted',
     /** How a trade query is answered: with the trade, or 20000 (service busy). */
     queryAnswer: 'trade' as 'trade' | 'busy',
   }
@@ -284,6 +288,8 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
         return respond(res, method, businessError('40004', 'Business Failed', 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限'))
       const requestNo = String(biz.out_request_no ?? '')
       if (settings.refundAnswer === 'busy') return respond(res, method, businessError('20000', 'Service Currently Unavailable', 'isp.unknow-error', '系统繁忙'))
+      if (settings.refundAnswer === 'accepted' && !trade.refunded.includes(requestNo))
+        return respond(res, method, { code: '10000', msg: 'Success', out_trade_no: outTradeNo, trade_no: trade.tradeNo, refund_fee: '0.00', fund_change: 'N' })
       const first = !trade.refunded.includes(requestNo)
       if (first) trade.refunded.push(requestNo)
       if (settings.refundAnswer === 'lost') return void res.socket?.destroy()
@@ -294,6 +300,20 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
         trade_no: trade.tradeNo,
         refund_fee: trade.totalAmount,
         fund_change: first ? 'Y' : 'N',
+      })
+    }
+    if (method === 'alipay.trade.fastpay.refund.query') {
+      if (!trade) return respond(res, method, missing())
+      const requestNo = String(biz.out_request_no ?? '')
+      // A refund not made answers success without refund_status, as Alipay does.
+      const made = trade.refunded.includes(requestNo)
+      return respond(res, method, {
+        code: '10000',
+        msg: 'Success',
+        out_trade_no: outTradeNo,
+        trade_no: trade.tradeNo,
+        out_request_no: requestNo,
+        ...(made ? { total_amount: trade.totalAmount, refund_amount: trade.totalAmount, refund_status: 'REFUND_SUCCESS' } : {}),
       })
     }
     return respond(res, method || 'error', businessError('40004', 'Business Failed', 'isv.invalid-method', `不支持的方法 ${method}`))
