@@ -188,6 +188,21 @@ describe('a lone backend that is down', () => {
     await expectLedgerInvariants()
   })
 
+  it('a task pinned to one pool instance that failed there once is tried there again, though the pool has another instance', async () => {
+    const [a, b] = await Promise.all([startFakeSdWebui(), startFakeSdWebui()])
+    const first = await createModel({ name: 'retry-a', backend: 'sd-webui', endpoint: a.url, concurrency: 1, pool: 'retry-pool' })
+    await createModel({ name: 'retry-b', backend: 'sd-webui', endpoint: b.url, concurrency: 1, pool: 'retry-pool' })
+    const alice = await createUser({ points: 100 })
+    const pinned = await submit(alice.token, first.id, 'a heron')
+    // As a button's task after one retryable failure on its parent's instance.
+    await db().task.update({ where: { id: pinned.body.data.id }, data: { poolKey: null, attempts: 1, runAfter: new Date(Date.now() - 1000) } })
+    await drainQueue()
+    expect(await task(pinned.body.data.id)).toMatchObject({ status: 'SUCCESS', modelId: first.id, attempts: 2 })
+    await a.close()
+    await b.close()
+    await expectLedgerInvariants()
+  })
+
   it('a task pinned to one pool instance (a Midjourney button) that the console switched off says so and is refunded within the set time', async () => {
     await setOutageLimit(120)
     const [a, b] = await Promise.all([startFakeSdWebui(), startFakeSdWebui()])
