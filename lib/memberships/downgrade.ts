@@ -7,14 +7,16 @@ type PlanBenefits = { dailyPoints?: number | null; discountPercent?: number | nu
 
 const DAY_MS = 86_400_000
 
-/** Whether `next` gives less than `current` in any benefit (a null daily message count is unlimited). */
-export function losesBenefits(current: PlanBenefits, next: PlanBenefits): boolean {
-  const messages = (n: number | null | undefined) => (n === null || n === undefined ? Infinity : n)
-  return (
-    (next.dailyPoints ?? 0) < (current.dailyPoints ?? 0) ||
-    (next.discountPercent ?? 0) < (current.discountPercent ?? 0) ||
-    messages(next.dailyMessages) < messages(current.dailyMessages)
-  )
+/**
+ * Whether `next` gives less than `current` in a benefit of its kind: an image plan's daily
+ * points and discount, a chat plan's daily messages (null is unlimited).
+ */
+export function losesBenefits(kind: MembershipKind, current: PlanBenefits, next: PlanBenefits): boolean {
+  if (kind === 'CHAT') {
+    const messages = (n: number | null | undefined) => (n === null || n === undefined ? Infinity : n)
+    return messages(next.dailyMessages) < messages(current.dailyMessages)
+  }
+  return (next.dailyPoints ?? 0) < (current.dailyPoints ?? 0) || (next.discountPercent ?? 0) < (current.discountPercent ?? 0)
 }
 
 /**
@@ -29,7 +31,7 @@ export async function refuseDowngrade(userId: string, kind: MembershipKind, plan
     select: { productId: true, planName: true, expiresAt: true, dailyPoints: true, discountPercent: true, dailyMessages: true },
   })
   if (!current || current.expiresAt.getTime() <= Date.now() || current.productId === plan.productId) return
-  if (!losesBenefits(current, plan)) return
+  if (!losesBenefits(kind, current, plan)) return
   const daysLeft = Math.ceil((current.expiresAt.getTime() - Date.now()) / DAY_MS)
   throw conflict(`你的「${current.planName}」权益高于「${plan.planName}」，现在购买会降低剩余 ${daysLeft} 天的权益，请到期后再购买`)
 }

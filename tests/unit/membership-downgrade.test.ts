@@ -5,22 +5,24 @@ import { losesBenefits } from '@/lib/memberships/downgrade'
 const premium = { dailyPoints: 100, discountPercent: 30, dailyMessages: null }
 
 describe('losesBenefits', () => {
-  it('a plan as good or better in every benefit loses nothing', () => {
-    expect(losesBenefits(premium, premium)).toBe(false)
-    expect(losesBenefits(premium, { dailyPoints: 200, discountPercent: 30, dailyMessages: null })).toBe(false)
-    expect(losesBenefits({ dailyMessages: 50 }, { dailyMessages: 80 })).toBe(false)
-    expect(losesBenefits({ dailyMessages: 50 }, { dailyMessages: null })).toBe(false)
+  it('an image plan as good or better in daily points and discount loses nothing', () => {
+    expect(losesBenefits('IMAGE', premium, premium)).toBe(false)
+    expect(losesBenefits('IMAGE', premium, { dailyPoints: 200, discountPercent: 30, dailyMessages: null })).toBe(false)
+    // Chat messages are no image benefit: a stray value on an image plan decides nothing.
+    expect(losesBenefits('IMAGE', premium, { dailyPoints: 100, discountPercent: 30, dailyMessages: 5 })).toBe(false)
   })
 
-  it('less of any one benefit is a loss, even with more of another', () => {
-    expect(losesBenefits(premium, { dailyPoints: 10, discountPercent: 50, dailyMessages: null })).toBe(true)
-    expect(losesBenefits(premium, { dailyPoints: 100, discountPercent: 20, dailyMessages: null })).toBe(true)
-    expect(losesBenefits(premium, { dailyPoints: 100, discountPercent: 30 })).toBe(false)
+  it('less of either image benefit is a loss, even with more of the other; a missing value counts as none', () => {
+    expect(losesBenefits('IMAGE', premium, { dailyPoints: 10, discountPercent: 50 })).toBe(true)
+    expect(losesBenefits('IMAGE', premium, { dailyPoints: 100, discountPercent: 20 })).toBe(true)
+    expect(losesBenefits('IMAGE', { dailyPoints: 5 }, {})).toBe(true)
   })
 
-  it('unlimited chat messages beat any number; a missing value counts as none', () => {
-    expect(losesBenefits({ dailyMessages: null }, { dailyMessages: 1000 })).toBe(true)
-    expect(losesBenefits({ dailyMessages: 80 }, { dailyMessages: 50 })).toBe(true)
-    expect(losesBenefits({ dailyPoints: 5 }, {})).toBe(true)
+  it('a chat plan is compared by its daily messages, unlimited beating any number', () => {
+    expect(losesBenefits('CHAT', { dailyMessages: 50 }, { dailyMessages: 80 })).toBe(false)
+    expect(losesBenefits('CHAT', { dailyMessages: 50 }, { dailyMessages: null })).toBe(false)
+    expect(losesBenefits('CHAT', { dailyMessages: null }, { dailyMessages: 1000 })).toBe(true)
+    expect(losesBenefits('CHAT', { dailyMessages: 80, dailyPoints: 9 }, { dailyMessages: 50 })).toBe(true)
+    expect(losesBenefits('CHAT', { dailyMessages: 80, dailyPoints: 9 }, { dailyMessages: 80 })).toBe(false)
   })
 })
