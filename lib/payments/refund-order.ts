@@ -203,24 +203,34 @@ export async function askProvider(order: Refunding, { askedBefore }: { askedBefo
   } catch (error) {
     return { outcome: 'unknown', message: `支付宝未确认退款：${(error as Error).message}` }
   }
-  // fund_change Y: money moved now. N (or none): asked before and made then, or not made (yet); the refund query says which.
-  if (result.code === '10000') return result.fundChange === 'Y' ? { outcome: 'done' } : confirmAlipayRefund(merchant, order)
   const why = String(result.subMsg ?? result.msg ?? result.code)
   if (result.code === '20000' || result.subCode === 'ACQ.SYSTEM_ERROR') return { outcome: 'unknown', message: `支付宝未确认退款：${why}` }
-  return { outcome: 'refused', message: `支付宝退款失败：${why}` }
+  // fund_change Y: money moved now. N (or none): asked before and made then, or not made (yet).
+  // A refusal of a number asked before may be about a trade that the earlier asking refunded.
+  // The refund query tells these apart.
+  if (result.code === '10000' && result.fundChange === 'Y') return { outcome: 'done' }
+  const refused: ProviderAnswer = { outcome: 'refused', message: `支付宝退款失败：${why}` }
+  if (result.code !== '10000' && !askedBefore) return refused
+  const made = await alipayRefundMade(merchant, order)
+  if (made === true) return { outcome: 'done' }
+  if (made === false) return result.code === '10000' ? { outcome: 'unknown', message: '支付宝退款处理中' } : refused
+  return { outcome: 'unknown', message: `支付宝未确认退款：${made}` }
 }
 
-/** Alipay's refund query: REFUND_SUCCESS is a refund made; without it the refund is not (yet) made, and asking again is safe. */
-async function confirmAlipayRefund(merchant: AlipayMerchant, order: Refunding): Promise<ProviderAnswer> {
+/**
+ * Alipay's refund query for this refund number: true when it shows REFUND_SUCCESS, false when it
+ * shows no refund (not made, or not yet), or why it could not tell.
+ */
+async function alipayRefundMade(merchant: AlipayMerchant, order: Refunding): Promise<boolean | string> {
   try {
     const query = (await alipayClient(merchant).exec(
       'alipay.trade.fastpay.refund.query',
       { bizContent: { outTradeNo: order.outTradeNo, outRequestNo: order.refundNo } },
       { validateSign: true },
     )) as Record<string, unknown>
-    if (query.code === '10000' && query.refundStatus === 'REFUND_SUCCESS') return { outcome: 'done' }
-    return { outcome: 'unknown', message: `支付宝退款处理中：${String(query.subMsg ?? query.refundStatus ?? '查询未见退款')}` }
+    if (query.code !== '10000') return String(query.subMsg ?? query.msg ?? query.code)
+    return query.refundStatus === 'REFUND_SUCCESS'
   } catch (error) {
-    return { outcome: 'unknown', message: `支付宝未确认退款：${(error as Error).message}` }
+    return (error as Error).message
   }
 }

@@ -75,9 +75,10 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
     /**
      * How a refund is answered: as made; 20000 (service busy, nothing made); made with its answer
      * lost (the connection cut); or accepted (code 10000, fund_change N) but not made yet, which the
-     * refund query then does not show (each asking while this holds, until it is set back).
+     * refund query then does not show (each asking while this holds, until it is set back); or
+     * refused as a closed trade (ACQ.TRADE_HAS_CLOSE), whatever was refunded before.
      */
-    refundAnswer: 'made' as 'made' | 'busy' | 'lost' | 'accepted',
+    refundAnswer: 'made' as 'made' | 'busy' | 'lost' | 'accepted' | 'closed',
     /** How a trade query is answered: with the trade, or 20000 (service busy). */
     queryAnswer: 'trade' as 'trade' | 'busy',
   }
@@ -288,6 +289,7 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
         return respond(res, method, businessError('40004', 'Business Failed', 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限'))
       const requestNo = String(biz.out_request_no ?? '')
       if (settings.refundAnswer === 'busy') return respond(res, method, businessError('20000', 'Service Currently Unavailable', 'isp.unknow-error', '系统繁忙'))
+      if (settings.refundAnswer === 'closed') return respond(res, method, businessError('40004', 'Business Failed', 'ACQ.TRADE_HAS_CLOSE', '交易已经关闭'))
       if (settings.refundAnswer === 'accepted' && !trade.refunded.includes(requestNo))
         return respond(res, method, { code: '10000', msg: 'Success', out_trade_no: outTradeNo, trade_no: trade.tradeNo, refund_fee: '0.00', fund_change: 'N' })
       const first = !trade.refunded.includes(requestNo)

@@ -197,4 +197,36 @@ describe('refunds', () => {
       expect(await points(user.id)).toBe(0)
     }
   })
+
+  it('asked again, a refusal about a trade the first asking refunded is checked with the refund query: done, nothing given back', async () => {
+    const admin = await createUser({ role: 'ADMIN' })
+    const { user, order } = await pendingOrder()
+    await world.alipay.pay(order.outTradeNo)
+    world.alipay.settings.refundAnswer = 'lost'
+    try {
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '用户申请退款' } })).refundedAt).toBeNull()
+      // The refund was made; asked again, this Alipay refuses the number as a closed trade.
+      world.alipay.settings.refundAnswer = 'closed'
+      expect(await retryRefunds(new Date(Date.now() + REFUND_RETRY_AFTER_MS + 1_000))).toBe(1)
+    } finally {
+      world.alipay.settings.refundAnswer = 'made'
+    }
+    const after = await db().order.findUniqueOrThrow({ where: { id: order.id } })
+    expect(after.refundedAt).not.toBeNull()
+    expect(after.flag).toBeNull()
+    expect(await points(user.id)).toBe(0)
+    expect(world.alipay.trades.get(order.outTradeNo)!.refunded).toHaveLength(1)
+
+    // Refused on the first asking, nothing was refunded: the refusal stands and the points come back.
+    const second = await pendingOrder()
+    await world.alipay.pay(second.order.outTradeNo)
+    world.alipay.settings.refundAnswer = 'closed'
+    try {
+      expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: second.order.id }, body: { reason: '用户申请退款' } }), 503, /支付宝退款失败/)
+    } finally {
+      world.alipay.settings.refundAnswer = 'made'
+    }
+    expect((await db().order.findUniqueOrThrow({ where: { id: second.order.id } })).refundedAt).toBeNull()
+    expect(await points(second.user.id)).toBeGreaterThan(0)
+  })
 })
