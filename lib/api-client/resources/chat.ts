@@ -1,6 +1,6 @@
 'use client'
 
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { createParser } from 'eventsource-parser'
 import { useCallback, useRef, useState } from 'react'
 import type { ChatMessageView, ChatModelView, ConversationView, TConversationCreate, TConversationUpdate } from '@/lib/chat/schemas'
@@ -79,6 +79,21 @@ export type AnswerState =
   | { phase: 'failed'; conversationId: string; question: SendInput; errMessage: string }
 
 /**
+ * Reads the conversation, the list and the caller's points again once an answer has ended. The
+ * conversation's first read may still be under way (a new conversation, opened by this very
+ * message): it began before the answer was stored, and invalidating would only wait for it, so
+ * the answer would vanish from the page. It is cancelled first, and a fresh read follows.
+ */
+export async function readAfterAnswer(queryClient: QueryClient, conversationId: string): Promise<void> {
+  await queryClient.cancelQueries({ queryKey: chatKeys.messages(conversationId) })
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: chatKeys.messages(conversationId) }),
+    queryClient.invalidateQueries({ queryKey: conversationsKey }),
+    queryClient.invalidateQueries({ queryKey: profileKeys.all }),
+  ])
+}
+
+/**
  * Sends a message and follows its answer (docs/PROTOCOLS.md §13.2): `delta` events grow the
  * text, `done` or `error` end it; then the conversation's messages, the list and the
  * caller's points are fetched again. stop() closes the request (the server keeps what arrived).
@@ -138,11 +153,7 @@ export function useChatStream() {
       if (controller.current === abort) controller.current = null
       // Stopped: the server stores what arrived once it notices the closed request.
       if (abort.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 600))
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: chatKeys.messages(conversationId) }),
-        queryClient.invalidateQueries({ queryKey: conversationsKey }),
-        queryClient.invalidateQueries({ queryKey: profileKeys.all }),
-      ])
+      await readAfterAnswer(queryClient, conversationId)
       setState(failure ? { phase: 'failed', conversationId, question, errMessage: failure } : { phase: 'idle' })
       return 'answered'
     },
