@@ -5,6 +5,8 @@ import type { MembershipKind } from '@/lib/generated/prisma/enums'
 
 export type ActiveMembership = {
   kind: MembershipKind
+  /** The plan that set the benefits (null when its product is gone). */
+  productId: number | null
   planName: string
   expiresAt: Date
   dailyPoints: number
@@ -17,7 +19,7 @@ export type ActiveMembership = {
 export async function activeMembership(userId: string, kind: MembershipKind, client: Tx = db(), now = new Date()): Promise<ActiveMembership | null> {
   const row = await client.membership.findUnique({
     where: { userId_kind: { userId, kind } },
-    select: { kind: true, planName: true, expiresAt: true, dailyPoints: true, discountPercent: true, dailyMessages: true },
+    select: { kind: true, productId: true, planName: true, expiresAt: true, dailyPoints: true, discountPercent: true, dailyMessages: true },
   })
   return row && row.expiresAt > now ? row : null
 }

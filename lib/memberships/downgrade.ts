@@ -1,7 +1,7 @@
 import 'server-only'
 import { conflict } from '@/lib/http/app-error'
 import type { MembershipKind } from '@/lib/generated/prisma/enums'
-import { db } from '@/lib/db'
+import { activeMembership } from './active-membership'
 
 type PlanBenefits = { dailyPoints?: number | null; discountPercent?: number | null; dailyMessages?: number | null }
 
@@ -26,11 +26,8 @@ export function losesBenefits(kind: MembershipKind, current: PlanBenefits, next:
  * renewing the same plan, or a plan at least as good in every benefit, goes ahead.
  */
 export async function refuseDowngrade(userId: string, kind: MembershipKind, plan: PlanBenefits & { productId: number; planName: string }): Promise<void> {
-  const current = await db().membership.findUnique({
-    where: { userId_kind: { userId, kind } },
-    select: { productId: true, planName: true, expiresAt: true, dailyPoints: true, discountPercent: true, dailyMessages: true },
-  })
-  if (!current || current.expiresAt.getTime() <= Date.now() || current.productId === plan.productId) return
+  const current = await activeMembership(userId, kind)
+  if (!current || current.productId === plan.productId) return
   if (!losesBenefits(kind, current, plan)) return
   const daysLeft = Math.ceil((current.expiresAt.getTime() - Date.now()) / DAY_MS)
   throw conflict(`你的「${current.planName}」权益高于「${plan.planName}」，现在购买会降低剩余 ${daysLeft} 天的权益，请到期后再购买`)

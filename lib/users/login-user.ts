@@ -20,17 +20,13 @@ export const LOGIN_LIMITS = {
 
 const WRONG_CREDENTIALS = '用户名或密码错误'
 
-function limitsFor(username: string, ip: string): { all: Limit[]; account: string[] } {
+function limitsFor(username: string, ip: string): [accountHere: Limit, account: Limit, address: Limit] {
   const address = limitAddress(ip)
-  const account = [`login:user:${username}:ip:${address}`, `login:user:${username}`]
-  return {
-    all: [
-      { key: account[0]!, ...LOGIN_LIMITS.perAccountAndAddress },
-      { key: account[1]!, ...LOGIN_LIMITS.perAccount },
-      { key: `login:ip:${address}`, ...LOGIN_LIMITS.perIp },
-    ],
-    account,
-  }
+  return [
+    { key: `login:user:${username}:ip:${address}`, ...LOGIN_LIMITS.perAccountAndAddress },
+    { key: `login:user:${username}`, ...LOGIN_LIMITS.perAccount },
+    { key: `login:ip:${address}`, ...LOGIN_LIMITS.perIp },
+  ]
 }
 
 /**
@@ -42,7 +38,8 @@ function limitsFor(username: string, ip: string): { all: Limit[]; account: strin
  */
 export async function loginUser(username: string, password: string, ip: string): Promise<{ token: string }> {
   const limits = limitsFor(username, ip)
-  const attempt = await takeAttempt(limits.all, '登录尝试')
+  const [accountHere, account] = limits
+  const attempt = await takeAttempt(limits, '登录尝试')
 
   const user = await db().user.findUnique({
     where: { username },
@@ -59,7 +56,7 @@ export async function loginUser(username: string, password: string, ip: string):
   if (!user || !isValid) throw badRequest(WRONG_CREDENTIALS)
   // A success does not count against the address, and forgives the account's failures.
   await attempt.release()
-  await Promise.all(limits.account.map(clearCounter))
+  await Promise.all([clearCounter(accountHere.key), clearCounter(account.key)])
   if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')
   await rehashIfWeaker(user.id, user.passwordHash!, password)
   return { token: await issueToken(user.id, user.tokenVersion) }

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test'
-import { adminToken, loginThroughUi, registerViaApi, uniqueName, signInWithToken, tokenSignedInAgo } from './support/session'
+import { adminToken, loginThroughUi, registerViaApi, submitPasswordForm, uniqueName, signInWithToken, tokenSignedInAgo } from './support/session'
 import { E2E_ALIYUN, E2E_TENCENT, E2E_WECHAT, lastSmsCode, setWechatPerson, wechatAvatarUrl } from './support/sign-in-fakes'
 
 const WECHAT_UA =
@@ -132,10 +132,7 @@ test('a session signed in long ago opening the site in WeChat binds WeChat only 
   expect((await profileOf(user.token)).oauth).toEqual({ hasOpenId: false })
 
   // Signing in again in the same tab makes the session recent, and the start-up rule binds at once.
-  await page.goto('/login_by_password')
-  await page.getByLabel('用户名').fill(user.username)
-  await page.getByLabel('密码', { exact: true }).fill(user.password)
-  await page.getByRole('button', { name: '登录', exact: true }).click()
+  await loginThroughUi(page, user.username, user.password)
   await expect(page.getByText('微信绑定成功')).toBeVisible()
   expect((await profileOf(user.token)).oauth).toEqual({ hasOpenId: true })
   await phone.close()
@@ -270,9 +267,7 @@ test('a session signed in long ago is asked to sign in again before binding a ph
   await page.getByRole('button', { name: '重新登录' }).click()
   await expect(page).toHaveURL(/\/login\?redirect=%2Fbind_mobile%3Fredirect%3D%252Fprofile$/)
   await page.getByRole('link', { name: /账号密码登录/ }).click()
-  await page.getByLabel('用户名').fill(user.username)
-  await page.getByLabel('密码', { exact: true }).fill(user.password)
-  await page.getByRole('button', { name: '登录', exact: true }).click()
+  await submitPasswordForm(page, user.username, user.password)
   await expect(page).toHaveURL(/\/profile$/)
 
   await page.getByRole('link', { name: '去绑定' }).click()

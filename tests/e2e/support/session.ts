@@ -45,6 +45,11 @@ export async function signInWithToken(page: Page, token: string): Promise<void> 
 /** Signs in through the password form, like a person. */
 export async function loginThroughUi(page: Page, username: string, password: string): Promise<void> {
   await page.goto('/login_by_password')
+  await submitPasswordForm(page, username, password)
+}
+
+/** Fills in and sends the password form of the page the browser is on. */
+export async function submitPasswordForm(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel('用户名').fill(username)
   await page.getByLabel('密码', { exact: true }).fill(password)
   await page.getByRole('button', { name: '登录', exact: true }).click()
