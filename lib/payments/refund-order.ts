@@ -11,7 +11,7 @@ import { grantVideos, revokeVideos } from '@/lib/videos/video-purchases'
 import { giveBackCommission, takeBackCommission } from '@/lib/invites/commission'
 import { getOrderForAdmin } from './admin-orders'
 import { alipayClient } from './alipay/client'
-import { alipayMerchant, wechatMerchant, type AlipayMerchant } from './merchants'
+import { alipayMerchant, wechatMerchant, type AlipayMerchant, type WechatMerchant } from './merchants'
 import { postGrant } from './grant-movements'
 import type { OrderGrant } from './order-grant'
 import { centsToYuanString } from './out-trade-no'
@@ -166,23 +166,7 @@ export async function askProvider(order: Refunding, { askedBefore }: { askedBefo
     askedBefore ? { outcome: 'unknown', message: `${message}，暂时无法确认退款` } : { outcome: 'refused', message: `${message}，无法退款`, badConfig: true }
   if (order.channel === 'WECHAT') {
     const merchant = await wechatMerchant('settle')
-    if (!merchant) return incomplete('微信支付配置不完整')
-    const answer = (await wechatClient(merchant).refunds({
-      out_trade_no: order.outTradeNo,
-      out_refund_no: order.refundNo,
-      reason: order.refundReason.slice(0, 80),
-      amount: { refund: order.amount, total: order.amount, currency: 'CNY' },
-    })) as WxAnswer
-    const data = (answer.data ?? {}) as { status?: string; message?: string }
-    if (answer.status === 200) {
-      if (data.status === 'SUCCESS') return { outcome: 'done' }
-      if (data.status === 'PROCESSING') return { outcome: 'unknown', message: '微信支付退款处理中' }
-      return { outcome: 'refused', message: `微信支付退款失败：退款${data.status === 'CLOSED' ? '已关闭' : '异常'}` }
-    }
-    const why = data.message ?? answer.error ?? String(answer.status)
-    // WeChat refused the request itself (4xx); no answer, a 429 or a 5xx says nothing of the refund.
-    if (answer.status >= 400 && answer.status < 500 && answer.status !== 429) return { outcome: 'refused', message: `微信支付退款失败：${why}` }
-    return { outcome: 'unknown', message: `微信支付未确认退款：${why}` }
+    return merchant ? askWechat(merchant, order, askedBefore) : incomplete('微信支付配置不完整')
   }
   const merchant = await alipayMerchant('settle')
   if (!merchant) return incomplete('支付宝配置不完整')
@@ -216,6 +200,36 @@ export async function askProvider(order: Refunding, { askedBefore }: { askedBefo
   if (made === false) return result.code === '10000' ? { outcome: 'unknown', message: '支付宝退款处理中' } : refused
   return { outcome: 'unknown', message: `支付宝未确认退款：${made}` }
 }
+
+async function askWechat(merchant: WechatMerchant, order: Refunding, askedBefore: boolean): Promise<ProviderAnswer> {
+  const answer = (await wechatClient(merchant).refunds({
+    out_trade_no: order.outTradeNo,
+    out_refund_no: order.refundNo,
+    reason: order.refundReason.slice(0, 80),
+    amount: { refund: order.amount, total: order.amount, currency: 'CNY' },
+  })) as WxAnswer
+  if (answer.status === 200) return wechatRefundStatus(answer)
+  const why = wechatWhy(answer)
+  // WeChat refused the request itself (4xx); no answer, a 429 or a 5xx says nothing of the refund.
+  if (answer.status < 400 || answer.status >= 500 || answer.status === 429) return { outcome: 'unknown', message: `微信支付未确认退款：${why}` }
+  const refused: ProviderAnswer = { outcome: 'refused', message: `微信支付退款失败：${why}` }
+  if (!askedBefore) return refused
+  // Asked before, the refusal may be about what the earlier asking did: the refund query tells.
+  const query = (await wechatClient(merchant).find_refunds(order.refundNo)) as WxAnswer
+  if (query.status === 200) return wechatRefundStatus(query)
+  if (query.status === 404) return refused
+  return { outcome: 'unknown', message: `微信支付未确认退款：${wechatWhy(query)}` }
+}
+
+/** A refund as WeChat shows it, in the answer to asking for it or to querying it. */
+function wechatRefundStatus(answer: WxAnswer): ProviderAnswer {
+  const status = answer.data?.status
+  if (status === 'SUCCESS') return { outcome: 'done' }
+  if (status === 'PROCESSING') return { outcome: 'unknown', message: '微信支付退款处理中' }
+  return { outcome: 'refused', message: `微信支付退款失败：退款${status === 'CLOSED' ? '已关闭' : '异常'}` }
+}
+
+const wechatWhy = (answer: WxAnswer) => String(answer.data?.message ?? answer.error ?? answer.status)
 
 /**
  * Alipay's refund query for this refund number: true when it shows REFUND_SUCCESS, false when it

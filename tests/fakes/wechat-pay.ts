@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process'
 import {
   X509Certificate,
   createCipheriv,
+  createHash,
   createPrivateKey,
   createSign,
   createVerify,
@@ -143,6 +144,8 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
     duplicate: options.duplicate ?? 1,
     /** How a refund is answered: as made; PROCESSING (made later, when asked again); or made with its answer lost (the connection cut). */
     refundAnswer: 'made' as 'made' | 'processing' | 'lost',
+    /** Asking for a refund answers this error, whatever was refunded before (the refund query still answers). */
+    refundRefusal: null as { status: number; code: string; message: string } | null,
   }
   /** Answer every request with this error instead (an outage). */
   let failWith: { status: number; code: string; message: string } | null = null
@@ -419,6 +422,8 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
       return answer(res, 204, null)
     }
     if (path === '/v3/refund/domestic/refunds' && req.method === 'POST') {
+      const refusal = settings.refundRefusal
+      if (refusal) return error(res, refusal.status, refusal.code, refusal.message)
       const order = orders.get(String(body?.out_trade_no ?? ''))
       const amount = body?.amount as { refund?: number; total?: number } | undefined
       if (!order || (order.state !== 'SUCCESS' && order.state !== 'REFUND')) return error(res, 400, 'RESOURCE_NOT_EXISTS', '订单不存在或未支付')
@@ -429,25 +434,25 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
       if (!known && order.refunds.reduce((sum, r) => sum + r.amount, 0) + amount.refund > order.total)
         return error(res, 400, 'INVALID_REQUEST', '订单已全额退款')
       if (settings.refundAnswer === 'processing' && !known) {
-        order.refunds.push({ outRefundNo, amount: amount.refund, processing: true })
-        return answer(res, 200, {
-          out_refund_no: outRefundNo,
-          out_trade_no: order.outTradeNo,
-          status: 'PROCESSING',
-          amount: { refund: amount.refund, total: order.total, currency: 'CNY' },
-        })
+        const refund = { outRefundNo, amount: amount.refund, processing: true }
+        order.refunds.push(refund)
+        return answer(res, 200, refundView(order, refund))
       }
+      const refund = known ?? { outRefundNo, amount: amount.refund }
       if (known) known.processing = false
-      else order.refunds.push({ outRefundNo, amount: amount.refund })
+      else order.refunds.push(refund)
       order.state = 'REFUND'
       if (settings.refundAnswer === 'lost') return void res.socket?.destroy()
-      return answer(res, 200, {
-        refund_id: '5030' + randomBytes(8).toString('hex'),
-        out_refund_no: outRefundNo,
-        out_trade_no: order.outTradeNo,
-        status: 'SUCCESS',
-        amount: { refund: amount.refund, total: order.total, currency: 'CNY' },
-      })
+      return answer(res, 200, refundView(order, refund))
+    }
+    const refundQueried = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(path)
+    if (refundQueried && req.method === 'GET') {
+      const outRefundNo = decodeURIComponent(refundQueried[1] ?? '')
+      for (const order of orders.values()) {
+        const refund = order.refunds.find((r) => r.outRefundNo === outRefundNo)
+        if (refund) return answer(res, 200, refundView(order, refund))
+      }
+      return error(res, 404, 'RESOURCE_NOT_EXISTS', '退款单不存在')
     }
     return error(res, 404, 'NOT_FOUND', `no route ${req.method} ${path}`)
   })
@@ -476,6 +481,17 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
       failWith = value
     },
     close: server.close,
+  }
+}
+
+/** A refund as WeChat Pay answers it, asked for or queried. */
+function refundView(order: FakeWechatOrder, refund: FakeWechatOrder['refunds'][number]) {
+  return {
+    refund_id: `5030${createHash('sha256').update(refund.outRefundNo).digest('hex').slice(0, 16)}`,
+    out_refund_no: refund.outRefundNo,
+    out_trade_no: order.outTradeNo,
+    status: refund.processing ? 'PROCESSING' : 'SUCCESS',
+    amount: { refund: refund.amount, total: order.total, currency: 'CNY' },
   }
 }
 

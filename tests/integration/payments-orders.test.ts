@@ -428,6 +428,52 @@ describe('refunds', () => {
     expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
   })
 
+  it('asked again, a refusal is checked with the refund query: a refund the first asking made is done and nothing is given back', async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(order.outTradeNo)
+    world.wechat.settings.refundAnswer = 'lost'
+    try {
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '用户申请退款' } })).refundedAt).toBeNull()
+      world.wechat.settings.refundRefusal = { status: 400, code: 'INVALID_REQUEST', message: '订单已全额退款' }
+      expect(await retryRefunds(new Date(Date.now() + REFUND_RETRY_AFTER_MS + 1_000))).toBe(1)
+    } finally {
+      world.wechat.settings.refundAnswer = 'made'
+      world.wechat.settings.refundRefusal = null
+    }
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundedAt: true, flag: true } })).toEqual({
+      refundedAt: expect.any(Date),
+      flag: null,
+    })
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
+    expect(world.wechat.orders.get(order.outTradeNo)!.refunds).toHaveLength(1)
+    expect(world.wechat.calls.some((call) => call.method === 'GET' && call.path.startsWith('/v3/refund/domestic/refunds/'))).toBe(true)
+  })
+
+  it('asked again, a refusal of a refund the query shows under way keeps the order waiting', async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(order.outTradeNo)
+    world.wechat.settings.refundAnswer = 'processing'
+    try {
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } })).refundedAt).toBeNull()
+      world.wechat.settings.refundRefusal = { status: 403, code: 'NOT_ENOUGH', message: '基本账户余额不足' }
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再按一次' } })).refundedAt).toBeNull()
+    } finally {
+      world.wechat.settings.refundAnswer = 'made'
+      world.wechat.settings.refundRefusal = null
+    }
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundNo: true, refundedAt: true } })).toEqual({
+      refundNo: expect.any(String),
+      refundedAt: null,
+    })
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
+    // Asked again once WeChat answers for it, the refund is done.
+    expect(await retryRefunds(new Date(Date.now() + REFUND_RETRY_AFTER_MS + 1_000))).toBe(1)
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundedAt: true } })).toEqual({ refundedAt: expect.any(Date) })
+    expect(world.wechat.orders.get(order.outTradeNo)!.refunds).toHaveLength(1)
+  })
+
   it('a refusal the worker hears gives the points back once and flags the order for the console', async () => {
     const user = await createUser()
     const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
@@ -436,11 +482,14 @@ describe('refunds', () => {
     try {
       expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } })).refundedAt).toBeNull()
       expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
-      world.wechat.failAll({ status: 403, code: 'NOT_ENOUGH', message: '基本账户余额不足' })
+      world.wechat.failAll(null)
+      // Asked again, the refusal is checked with the refund query, which shows no refund by that number.
+      world.wechat.settings.refundRefusal = { status: 403, code: 'NOT_ENOUGH', message: '基本账户余额不足' }
       const later = new Date(Date.now() + REFUND_RETRY_AFTER_MS + 1_000)
       expect((await Promise.all([retryRefunds(later), retryRefunds(later)])).reduce((a, b) => a + b)).toBe(1)
     } finally {
       world.wechat.failAll(null)
+      world.wechat.settings.refundRefusal = null
     }
     expect(await wallet(user.id)).toEqual({ points: 120, balance: 0 })
     expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundNo: true, refundedAt: true, flag: true } })).toEqual({
