@@ -79,7 +79,10 @@ export async function* streamChat(call: UpstreamCall): AsyncGenerator<string, vo
         return
       }
       const choice = chunk.choices?.[0]
-      if (typeof choice?.delta?.content === 'string' && choice.delta.content) pieces.push(choice.delta.content)
+      // PostgreSQL text cannot hold U+0000: an answer carrying one could never be stored, and an
+      // answer left unstored is refunded by the sweep although the user read it.
+      const content = typeof choice?.delta?.content === 'string' ? choice.delta.content.replaceAll('\u0000', '') : ''
+      if (content) pieces.push(content)
       if (choice?.finish_reason) finished = true
     },
   })

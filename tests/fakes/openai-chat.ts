@@ -58,6 +58,8 @@ export type StreamBehaviour =
   | 'reasoning'
   /** The headers, then nothing until the client goes away. */
   | 'hold'
+  /** The answer with a U+0000 (JSON `\u0000`) in its second piece, as a model can send. */
+  | 'nul'
 
 export type FakeChatStream = Awaited<ReturnType<typeof startFakeChatStream>>
 
@@ -127,7 +129,7 @@ export async function startFakeChatStream(options: { key?: string; answer?: (tex
       if (res.destroyed) return
       if (behaviour === 'cutoff' && i === 3) return res.destroy()
       if (behaviour === 'malformed-later' && i === 2) return res.end('data: not json at all\n\n')
-      res.write(chunk({ content: part }))
+      res.write(chunk({ content: behaviour === 'nul' && i === 1 ? `${part}\u0000` : part }))
       await wait()
     }
     res.write(chunk({}, 'stop'))

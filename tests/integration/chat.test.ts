@@ -171,6 +171,24 @@ describe('a message', () => {
     expect(conversations.list).toMatchObject([{ id, title: '你好' }])
   })
 
+  it('an answer carrying U+0000 is stored without it and charged, not left for the sweep to refund', async () => {
+    const user = await createUser({ points: 10 })
+    const id = await conversationFor(user.token)
+    fake.set('nul')
+    const res = await send(user.token, id, { content: '你好' })
+    const answer = '你说的是：你好。这是一个**测试回答**。'
+    expect(
+      res.events
+        .filter((e) => e.event === 'delta')
+        .map((e) => e.data.content)
+        .join(''),
+    ).toBe(answer)
+    expect(res.events.at(-1)).toMatchObject({ event: 'done', data: { message: { content: answer, incomplete: false }, points: 10 - PRICE } })
+    await sweepChatAnswers(new Date(Date.now() + 60 * 60_000))
+    expect((await messagesOf(id)).map((m) => m.content)).toEqual(['你好', answer])
+    expect(await pointsOf(user.id)).toBe(10 - PRICE)
+  })
+
   it('sends the earlier messages as context, and regenerating replaces the last exchange', async () => {
     const user = await createUser({ points: 30 })
     const id = await conversationFor(user.token)
