@@ -49,8 +49,8 @@ export function route<
       const maxBodyBytes = options.maxBodyBytes ?? JSON_BODY_LIMIT
       assertDeclaredLength(req, maxBodyBytes)
       const user = await authorize(req, options.access)
-      const params = options.params ? options.params.parse((await segment?.params) ?? {}) : undefined
-      const query = options.query ? options.query.parse(Object.fromEntries(new URL(req.url).searchParams)) : undefined
+      const params = options.params ? options.params.parse(withoutNul((await segment?.params) ?? {})) : undefined
+      const query = options.query ? options.query.parse(withoutNul(Object.fromEntries(new URL(req.url).searchParams))) : undefined
       const body = options.body ? parseBody(options.body, await readJson(req, maxBodyBytes)) : undefined
       const result = await handler({ req, user, params, query, body, ip: clientIp(req.headers) } as Context<A, P, Q, B>)
       return result instanceof Response ? result : ok(result ?? null)
@@ -70,16 +70,31 @@ async function authorize(req: Request, access: Access): Promise<SessionUser | nu
 }
 
 const TOO_DEEP = '请求体嵌套过深'
+/** PostgreSQL text cannot hold U+0000: refused here as bad input, not met later as a 500. */
+const HAS_NUL = '请求中含有无效字符（U+0000）'
+const refuseNul = (key: string, value: unknown) => {
+  if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) throw badRequest(HAS_NUL)
+  return value
+}
+
+function withoutNul<T extends Record<string, string | string[]>>(values: T): T {
+  for (const value of Object.values(values)) if ((Array.isArray(value) ? value : [value]).some((v) => v.includes('\u0000'))) throw badRequest(HAS_NUL)
+  return values
+}
 
 async function readJson(req: Request, limit: number): Promise<unknown> {
   const text = await readTextWithin(req, limit)
   if (!text) return {}
   if (jsonTooDeep(text)) throw badRequest(TOO_DEEP)
+  let parsed: unknown
   try {
-    return JSON.parse(text)
+    parsed = JSON.parse(text)
   } catch {
     throw badRequest('请求体不是合法的 JSON')
   }
+  // Only a body whose text spells the escape can hold U+0000 (JSON refuses it raw).
+  if (text.includes('\\u0000')) JSON.parse(text, refuseNul)
+  return parsed
 }
 
 /** zod's parse; a stack overflow in it (a value nested too deep for recursion) is bad input, not a crash. */

@@ -3,6 +3,7 @@
 // anonymous 200MB POST costs no memory; JSON nested absurdly deep is a 400, not a crash.
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as importRoute from '@/app/api/admin/cards/batch_import/route'
+import * as cardsRoute from '@/app/api/admin/cards/route'
 import * as loginRoute from '@/app/api/auth/login/route'
 import * as registerRoute from '@/app/api/auth/register/route'
 import * as mjNotifyRoute from '@/app/api/mj/notify/[secret]/route'
@@ -27,6 +28,7 @@ const ATTACK = 200 * MB
 const BOUNDARY = '----aiimg-limit-boundary'
 const JSON_TOO_LARGE = '请求内容不能超过 1MB'
 const UPLOAD_TOO_LARGE = '文件不能超过 10MB'
+const NUL_REFUSED = '请求中含有无效字符（U+0000）'
 
 let userToken: string
 let adminToken: string
@@ -198,5 +200,31 @@ describe('JSON nested too deep', () => {
     expect(JSON.parse((await db().siteConfig.findUniqueOrThrow({ where: { name: 'description' } })).value)).toBe(value)
     // 60 levels get past the depth check to the route itself (an unknown hook secret is a 404).
     expectFail(await callRoute(mjNotifyRoute.POST, { body: deepObject(60), params: { secret: 'whatever' } }), 404)
+  })
+})
+
+describe('U+0000, which PostgreSQL text cannot hold', () => {
+  it('in a body, a query or a path answers a clear 400 before anything is written, never a 500', async () => {
+    const tasksBefore = await db().task.count()
+    expectFail(await callRoute(tasksRoute.POST, { token: userToken, body: { type: 'SD_TEXT2IMG', params: { prompt: 'a\u0000b' } } }), 400, NUL_REFUSED)
+    expect(await db().task.count()).toBe(tasksBefore)
+    expectFail(await callRoute(registerRoute.POST, { body: { username: 'nul\u0000user', password: 'Passw0rd!' } }), 400, NUL_REFUSED)
+    expectFail(
+      await callRoute(siteConfigItem.PATCH, { method: 'PATCH', token: adminToken, params: { name: 'description' }, body: { value: { ['k\u0000']: 1 } } }),
+      400,
+      NUL_REFUSED,
+    )
+    expectFail(await callRoute(cardsRoute.GET, { method: 'GET', token: adminToken, query: { keyword: 'x\u0000' } }), 400, NUL_REFUSED)
+    expectFail(
+      await callRoute(siteConfigItem.PATCH, { method: 'PATCH', token: adminToken, params: { name: 'desc\u0000' }, body: { value: 'x' } }),
+      400,
+      NUL_REFUSED,
+    )
+  })
+
+  it('a backslash followed by u0000 is ordinary text', async () => {
+    const value = '\\u0000 是六个字符'
+    expectOk(await callRoute(siteConfigItem.PATCH, { method: 'PATCH', token: adminToken, params: { name: 'description' }, body: JSON.stringify({ value }) }))
+    expect(JSON.parse((await db().siteConfig.findUniqueOrThrow({ where: { name: 'description' } })).value)).toBe(value)
   })
 })
