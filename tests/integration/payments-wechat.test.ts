@@ -3,6 +3,7 @@
 // and lost ones settled by the active query.
 import { randomInt } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as markPaid from '@/app/api/admin/orders/[id]/mark-paid/route'
 import * as cancelOrder from '@/app/api/orders/[id]/cancel/route'
 import * as orderById from '@/app/api/orders/[id]/route'
 import * as wechatNotify from '@/app/api/pay/wechat/notify/route'
@@ -13,7 +14,7 @@ import { startBackgroundWorker } from '@/lib/worker/background-worker'
 import { backgroundJobs } from '@/lib/worker/jobs'
 import { beijingTime } from '../fakes/wechat-pay'
 import { callRoute, createUser } from '../helpers/call-route'
-import { expectOk } from '../helpers/expect-response'
+import { expectFail, expectOk } from '../helpers/expect-response'
 import { configureMerchants, createProductRow, ledgerMatchesColumns, placeOrder, startPaymentWorld, type PaymentWorld } from '../helpers/payments'
 
 let world: PaymentWorld
@@ -289,6 +290,14 @@ describe('lost notifications', () => {
         })
         expect(await points(user.id)).toBe(0)
       }
+      // Nor does an admin's 标记已支付: the buyer has the money back.
+      expectFail(
+        await callRoute(markPaid.POST, { token: admin.token, params: { id: byPage.order.id }, body: { reason: '核对到账' } }),
+        400,
+        '该订单已在微信支付商户平台退款，不能标记为已支付',
+      )
+      expect(await db().order.findUniqueOrThrow({ where: { id: byPage.order.id }, select: { status: true } })).toEqual({ status: 'CANCELED' })
+      expect(await points(byPage.user.id)).toBe(0)
     } finally {
       world.wechat.settings.loseNotifications = false
     }
