@@ -47,10 +47,11 @@ export async function putFileFromPath(key: string, file: string): Promise<void> 
   await putS3FromPath(key, file, CONTENT_TYPES[key.split('.').at(-1) ?? ''] ?? 'application/octet-stream')
 }
 
-/** The stored bytes, or null when there are none. */
+/** The stored bytes, or null when there are none (kept here from before the bucket, or in it). */
 export async function readStoredFile(key: string): Promise<Buffer | null> {
   assertKey(key)
-  return env().S3_BUCKET ? readS3(key) : readLocal(key)
+  const local = await readLocal(key)
+  return local ?? (env().S3_BUCKET ? readS3(key) : null)
 }
 
 /**

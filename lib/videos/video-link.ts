@@ -2,12 +2,13 @@ import 'server-only'
 import { timingSafeEqual } from 'node:crypto'
 import { createKeyedHash } from '@/lib/crypto/secret-box'
 import { env } from '@/lib/env'
+import { localSize } from '@/lib/storage/local-files'
 import { presignedGetUrl } from '@/lib/storage/s3-files'
 import { getConfigValue } from '@/lib/site-config/store'
 
 // Signed links to video originals (docs/PRODUCT.md §18): an HMAC over the stored key, the
 // expiry and the user, with a key derived from AUTH_SECRET. With S3 the bucket's own
-// presigned GET is used instead, valid as long.
+// presigned GET is used instead, valid as long, for originals kept in the bucket.
 
 const sign = createKeyedHash('video-link')
 
@@ -22,7 +23,8 @@ export async function linkTtlSeconds(): Promise<number> {
 /** The link a player or a download follows; `download` names the saved file. */
 export async function videoLink(video: { id: string; fileKey: string }, userId: string, download: string | null): Promise<string> {
   const ttl = await linkTtlSeconds()
-  if (env().S3_BUCKET) return presignedGetUrl(video.fileKey, ttl, download)
+  // An original stored before the bucket was configured stays on disk and is served from here.
+  if (env().S3_BUCKET && (await localSize(video.fileKey)) === null) return presignedGetUrl(video.fileKey, ttl, download)
   const e = Math.floor(Date.now() / 1000) + ttl
   const query = new URLSearchParams({ u: userId, e: String(e), s: signatureOf(video.fileKey, userId, e) })
   if (download) query.set('d', download)

@@ -9,9 +9,12 @@ import * as adminVideos from '@/app/api/admin/videos/route'
 import * as adminVideo from '@/app/api/admin/videos/[id]/route'
 import * as videoById from '@/app/api/videos/[id]/route'
 import * as download from '@/app/api/videos/[id]/download/route'
+import * as videoFile from '@/app/api/videos/[id]/file/route'
 import * as uploads from '@/app/api/admin/videos/uploads/route'
 import { db } from '@/lib/db'
 import { runFfmpeg, withScratch } from '@/lib/generation/video-file'
+import { putLocal } from '@/lib/storage/local-files'
+import { readStoredFile } from '@/lib/storage/storage'
 import { startFakeS3 } from '../fakes/s3'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
@@ -141,4 +144,36 @@ it('uploads straight to the bucket: a presigned PUT, then the create call reads 
   // Deleted (nobody ordered it): its objects leave the bucket with the row.
   expectOk(await callRoute(adminVideo.DELETE, { method: 'DELETE', token: admin.token, params: { id: made.id } }))
   expect([s3.objects.has(row.fileKey), s3.objects.has(row.posterKey)]).toEqual([false, false])
+})
+
+it('an original stored on disk before the bucket was configured is still played and downloaded, through the signed link', async () => {
+  const bytes = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(64, 7)])
+  const fileKey = `private/videos/before-s3-${Date.now()}.mp4`
+  await putLocal(fileKey, bytes)
+  const video = await db().video.create({
+    data: {
+      title: '本地旧素材',
+      tags: [],
+      kind: 'PAID',
+      price: 100,
+      durationSec: 1,
+      width: 160,
+      height: 120,
+      size: BigInt(bytes.length),
+      fileKey,
+      posterKey: 'video-posters/x.webp',
+      published: true,
+    },
+  })
+  const buyer = await createUser()
+  await db().videoPurchase.create({ data: { userId: buyer.id, videoId: video.id, orderId: (await anyOrder(buyer.id)).id, price: 100 } })
+  const detail = expectOk(await callRoute(videoById.GET, { token: buyer.token, params: { id: video.id } }))
+  const play = new URL(detail.playUrl, 'http://localhost')
+  expect(play.pathname).toBe(`/api/videos/${video.id}/file`)
+  const served = await videoFile.GET(new Request(play), { params: Promise.resolve({ id: video.id }) })
+  expect(served.status).toBe(200)
+  expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true)
+  expect(new URL(detail.downloadUrl, 'http://localhost').pathname).toBe(`/api/videos/${video.id}/file`)
+  // Read back in the process too (an uploaded frame a task sends to its backend), from disk.
+  expect((await readStoredFile(fileKey))?.equals(bytes)).toBe(true)
 })
