@@ -113,8 +113,10 @@ export async function createVideo(actor: SessionUser, ip: string, req: Request):
           },
           select: VIDEO_ROW,
         })
-        // With the row, so an upload pruned later can never take a bucket object a video uses.
-        if (upload) await tx.videoUpload.deleteMany({ where: { id: upload } })
+        // With the row, so an upload pruned later can never take a bucket object a video uses;
+        // and a bucket object goes to one video only (another create, or the prune, took it).
+        const taken = upload ? (await tx.videoUpload.deleteMany({ where: { id: upload } })).count : 1
+        if (inBucket && taken !== 1) throw badRequest('该上传已被使用或已过期，请重新上传')
         await recordAudit(tx, actor, ip, {
           action: 'video.create',
           targetType: 'Video',

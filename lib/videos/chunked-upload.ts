@@ -95,10 +95,16 @@ export const UPLOAD_MAX_AGE_MS = 24 * 3600_000
 
 /** Removes abandoned uploads; returns how many. Objects put straight to S3 are deleted too. */
 export async function pruneStaleUploads(now = new Date()): Promise<number> {
-  const stale = await db().videoUpload.findMany({ where: { createdAt: { lt: new Date(now.getTime() - UPLOAD_MAX_AGE_MS) } }, select: { id: true, key: true } })
+  const before = new Date(now.getTime() - UPLOAD_MAX_AGE_MS)
+  const stale = await db().videoUpload.findMany({ where: { createdAt: { lt: before } }, select: { id: true, key: true } })
+  let pruned = 0
   for (const upload of stale) {
+    // The row goes first: a video created from this upload meanwhile took it (and its object).
+    const { count } = await db().videoUpload.deleteMany({ where: { id: upload.id, createdAt: { lt: before } } })
+    if (!count) continue
     if (upload.key) await removeS3(upload.key).catch(() => undefined)
     await dropUpload(upload.id)
+    pruned++
   }
-  return stale.length
+  return pruned
 }

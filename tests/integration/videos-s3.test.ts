@@ -127,13 +127,19 @@ it('uploads straight to the bucket: a presigned PUT, then the create call reads 
   expect(started.chunks).toBe(0)
   const put = await fetch(started.direct.url, { method: 'PUT', headers: { 'content-type': started.direct.contentType }, body: new Uint8Array(clip) })
   expect(put.status).toBe(200)
-  const form = new FormData()
-  for (const [k, v] of Object.entries({ title: '直传素材', kind: 'free', uploadId: started.id, posterSecond: '1' })) form.set(k, v)
-  const res = await adminVideos.POST(
-    new Request('http://localhost/api/admin/videos', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form }),
-  )
+  const create = () => {
+    const form = new FormData()
+    for (const [k, v] of Object.entries({ title: '直传素材', kind: 'free', uploadId: started.id, posterSecond: '1' })) form.set(k, v)
+    return adminVideos.POST(
+      new Request('http://localhost/api/admin/videos', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form }),
+    )
+  }
+  // Sent twice at once (a double click past the page): one video takes the object, the other is refused.
+  const answers = await Promise.all([create(), create()])
+  expect(answers.map((a) => a.status).sort()).toEqual([200, 400])
+  const res = answers.find((a) => a.status === 200)!
   const made = (await res.json()).data
-  expect(res.status).toBe(200)
+  expect(await db().video.count({ where: { fileKey: (await db().video.findUniqueOrThrow({ where: { id: made.id } })).fileKey } })).toBe(1)
   expect(made).toMatchObject({ width: 160, height: 120, size: clip.length })
   const row = await db().video.findUniqueOrThrow({ where: { id: made.id } })
   expect(row.fileKey).toMatch(/^private\/videos\/.+\.mp4$/)
