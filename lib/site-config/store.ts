@@ -1,5 +1,5 @@
 import 'server-only'
-import { db } from '@/lib/db'
+import { db, type Tx } from '@/lib/db'
 import { CONFIG_REGISTRY, findDefinition, type ConfigDefinition } from './registry'
 import { openSecret } from './secret-box'
 
@@ -21,11 +21,20 @@ export function invalidateConfigCache(): void {
 async function loadAll(): Promise<Map<string, ConfigValue>> {
   const cached = shared.aiimgConfigCache
   if (cached && Date.now() - cached.at < CACHE_MS) return cached.values
-  const rows = await db().siteConfig.findMany()
+  const values = decodeAll(await db().siteConfig.findMany())
+  shared.aiimgConfigCache = { at: Date.now(), values }
+  return values
+}
+
+/** Every setting as stored now, read in `tx` rather than from the kept copy: for a write that checks the others. */
+export async function readConfigValues(tx: Tx): Promise<Map<string, ConfigValue>> {
+  return decodeAll(await tx.siteConfig.findMany())
+}
+
+function decodeAll(rows: { name: string; value: string }[]): Map<string, ConfigValue> {
   const stored = new Map(rows.map((r) => [r.name, r.value]))
   const values = new Map<string, ConfigValue>()
   for (const def of CONFIG_REGISTRY) values.set(def.name, decodeStored(def, stored.get(def.name)))
-  shared.aiimgConfigCache = { at: Date.now(), values }
   return values
 }
 

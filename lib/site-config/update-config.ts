@@ -8,7 +8,7 @@ import { findDefinition } from './registry'
 import { isMasked, maskSecret, sealSecret } from './secret-box'
 import { assertPaymentSwitchUsable, assertRechargeRange } from './payment-readiness'
 import { assertSmsStaysUsable } from './sms-settings-guard'
-import { getAllConfigValues, getConfigValue, invalidateConfigCache, type ConfigValue } from './store'
+import { getConfigValue, invalidateConfigCache, readConfigValues, type ConfigValue } from './store'
 
 /**
  * Sets one setting after validating it against the registry and against the settings
@@ -26,21 +26,31 @@ export async function updateConfig(actor: SessionUser, ip: string, name: string,
   const parsed = def.schema.safeParse(value)
   if (!parsed.success) throw badRequest(`${def.label}：${describeZodError(parsed.error, '取值')}`)
   const next = parsed.data as ConfigValue
-  const current = await getAllConfigValues()
-  assertSmsStaysUsable(name, next, current)
-  assertPaymentSwitchUsable(name, next, current)
-  assertRechargeRange(name, next, current)
   const json = JSON.stringify(next)
   const stored = isSecret ? sealSecret(json) : json
   const shown = (v: ConfigValue) => (isSecret ? maskSecret(String(v)) : v)
 
   await db().$transaction(async (tx) => {
+    // Settings checked against each other (the recharge range, a switch and its keys) are
+    // written one at a time, each checked against what is stored, not a kept copy: two
+    // writes at once, in one process or two, could otherwise each pass and together break.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('aiimg:site-config', 0))`
+    const current = await readConfigValues(tx)
+    assertSmsStaysUsable(name, next, current)
+    assertPaymentSwitchUsable(name, next, current)
+    assertRechargeRange(name, next, current)
     await tx.siteConfig.upsert({
       where: { name },
       create: { name, value: stored, updatedById: actor.id },
       update: { value: stored, updatedById: actor.id },
     })
-    await recordAudit(tx, actor, ip, { action: 'site-config.update', targetType: 'SiteConfig', targetId: name, before: shown(before), after: shown(next) })
+    await recordAudit(tx, actor, ip, {
+      action: 'site-config.update',
+      targetType: 'SiteConfig',
+      targetId: name,
+      before: shown(current.get(name) ?? before),
+      after: shown(next),
+    })
   })
   invalidateConfigCache()
   return { name, value: shown(next) }

@@ -148,6 +148,13 @@ describe('PATCH /api/site-config/{name}', () => {
       expectOk(await patch('RECHARGE_MAX_CENTS', 0)) // custom amounts off: any least amount goes
       expectOk(await patch('RECHARGE_MIN_CENTS', 80_000))
       expect(await consoleItem('RECHARGE_MIN_CENTS')).toMatchObject({ value: 80_000 })
+      // Two writes at once that each fit the stored range but not each other: one is refused.
+      expectOk(await patch('RECHARGE_MIN_CENTS', 1000))
+      expectOk(await patch('RECHARGE_MAX_CENTS', 50_000))
+      const both = await Promise.all([patch('RECHARGE_MIN_CENTS', 10_000), patch('RECHARGE_MAX_CENTS', 5_000)])
+      expect(both.map((answer) => answer.status).sort()).toEqual([200, 400])
+      const [least, largest] = [await consoleItem('RECHARGE_MIN_CENTS'), await consoleItem('RECHARGE_MAX_CENTS')]
+      expect(least.value as number).toBeLessThanOrEqual(largest.value as number)
     } finally {
       await db().siteConfig.deleteMany({ where: { name: { in: ['RECHARGE_MIN_CENTS', 'RECHARGE_MAX_CENTS'] } } })
     }
