@@ -25,7 +25,9 @@ import { toListItem, VIDEO_ROW, type VideoRow } from './video-views'
 export const DIRECT_UPLOAD_BYTES = 200 * 1024 * 1024
 export const CREATE_BODY_LIMIT = DIRECT_UPLOAD_BYTES + 64 * 1024
 /** The preview clip made from the original when the operator uploads none: its first seconds, small. */
+/** A made preview is the start of the original: 8 seconds at most, a third of a short clip (never the whole of it). */
 const PREVIEW_SECONDS = 8
+const previewSeconds = (durationSec: number) => Math.min(PREVIEW_SECONDS, Math.max(0.5, durationSec / 3))
 
 /**
  * POST /api/admin/videos (multipart): the original (`file`, or `uploadId` of a finished chunked
@@ -82,7 +84,7 @@ export async function createVideo(actor: SessionUser, ip: string, req: Request):
       previewFile = path.join(dir, 'preview-upload')
       await writeFile(previewFile, Buffer.from(await preview.arrayBuffer()))
       if (!sniffVideoType(await firstBytes(previewFile))) throw badRequest('预览片段只支持 MP4、MOV 或 WebM 视频')
-    } else previewFile = await makePreview(original, dir)
+    } else previewFile = await makePreview(original, dir, previewSeconds(facts.durationSec))
     const previewWebm = (await firstBytes(previewFile))[0] === 0x1a
 
     const fileKey = inBucket?.key ?? newKey('private/videos', container)
@@ -318,10 +320,10 @@ async function firstBytes(file: string): Promise<Uint8Array> {
   }
 }
 
-async function makePreview(original: string, dir: string): Promise<string> {
+async function makePreview(original: string, dir: string, seconds: number): Promise<string> {
   const out = path.join(dir, 'preview.mp4')
   await runFfmpeg([
-    ...['-v', 'error', '-y', '-t', String(PREVIEW_SECONDS), '-i', original, '-vf', 'scale=-2:360', '-an'],
+    ...['-v', 'error', '-y', '-t', seconds.toFixed(2), '-i', original, '-vf', 'scale=-2:360', '-an'],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out],
   ])
   return out

@@ -2,7 +2,7 @@
 // total once, a replayed payment notification grants nothing twice, originals are reachable only
 // through signed, expiring links (with byte ranges), and never by the public /files route.
 import { existsSync } from 'node:fs'
-import { readFile, readdir } from 'node:fs/promises'
+import { readFile, readdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as adminVideos from '@/app/api/admin/videos/route'
@@ -20,7 +20,8 @@ import * as download from '@/app/api/videos/[id]/download/route'
 import * as videoFile from '@/app/api/videos/[id]/file/route'
 import * as mine from '@/app/api/videos/mine/route'
 import { db } from '@/lib/db'
-import { runFfmpeg, withScratch } from '@/lib/generation/video-file'
+import { probeVideo, runFfmpeg, withScratch } from '@/lib/generation/video-file'
+import { readStoredFile } from '@/lib/storage/storage'
 import { listMyVideos } from '@/lib/videos/list-videos'
 import { toListItem, VIDEO_ROW } from '@/lib/videos/video-views'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -111,6 +112,14 @@ describe('the operator adds items', () => {
     expect(Number(row.size)).toBe(clip.length)
     expect(row.fileKey).toMatch(/^private\/videos\/.+\.mp4$/)
     expect(row.previewKey).toMatch(/^video-previews\//)
+    // The preview made from a short clip is its first third, not the whole clip.
+    const preview = await withScratch(async (dir) => {
+      const file = path.join(dir, 'preview.mp4')
+      await writeFile(file, (await readStoredFile(row.previewKey!))!)
+      return probeVideo(file)
+    })
+    expect(preview.durationSec).toBeGreaterThan(0)
+    expect(preview.durationSec!).toBeLessThan(row.durationSec / 2)
   })
 
   it('refuses a file that is not a video by its bytes, and a paid item without a price', async () => {
