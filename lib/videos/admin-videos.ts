@@ -1,5 +1,5 @@
 import 'server-only'
-import { open, stat, writeFile } from 'node:fs/promises'
+import { access, open, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { db, dbPool } from '@/lib/db'
 import { isoText, jsonObject } from '@/lib/db/json-rows'
@@ -129,10 +129,11 @@ export async function createVideo(actor: SessionUser, ip: string, req: Request):
       })
     } catch (error) {
       // No file may stay without a row naming it. An object the browser put in the bucket is
-      // its upload's and stays for another try; a chunked upload's file has (usually) been
-      // moved into the store and is removed here, so that upload goes too.
+      // its upload's and stays for another try, as does a chunked upload's file not yet moved
+      // into the store (a poster that could not be stored); once moved, it is removed here and
+      // that upload goes too.
       await removeStored([posterKey, previewKey, ...(inBucket ? [] : [fileKey])])
-      if (upload && !inBucket) await dropUpload(upload).catch(() => undefined)
+      if (upload && !inBucket && !(await exists(original))) await dropUpload(upload).catch(() => undefined)
       throw error
     }
     if (upload) await dropUpload(upload)
@@ -319,6 +320,12 @@ async function firstBytes(file: string): Promise<Uint8Array> {
     await handle.close()
   }
 }
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  )
 
 async function makePreview(original: string, dir: string, seconds: number): Promise<string> {
   const out = path.join(dir, 'preview.mp4')

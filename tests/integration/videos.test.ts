@@ -2,7 +2,7 @@
 // total once, a replayed payment notification grants nothing twice, originals are reachable only
 // through signed, expiring links (with byte ranges), and never by the public /files route.
 import { existsSync } from 'node:fs'
-import { readFile, readdir, writeFile } from 'node:fs/promises'
+import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as adminVideos from '@/app/api/admin/videos/route'
@@ -482,6 +482,32 @@ describe('stored files', () => {
     } finally {
       await db().$executeRawUnsafe(`ALTER TABLE "Video" DROP CONSTRAINT "test_refused_title"`)
     }
+  })
+})
+
+describe('a create that fails before the original is stored', () => {
+  it('keeps the chunked upload, so the operator can try again without sending the file again', async () => {
+    const { partFile } = await import('@/lib/videos/chunked-upload')
+    const started = expectOk(await callRoute(uploads.POST, { token: admin.token, body: { size: clip.length } }))
+    const put = await chunk.PUT(
+      new Request('http://localhost/x', { method: 'PUT', headers: { authorization: `Bearer ${admin.token}` }, body: new Uint8Array(clip) }),
+      { params: Promise.resolve({ id: started.id, index: '0' }) },
+    )
+    expect(put.status).toBe(200)
+    // The posters' folder is not writable (a file stands in its place): storing the poster fails.
+    const posters = path.join(process.env.DATA_DIR!, 'files', 'video-posters')
+    await rename(posters, `${posters}.kept`)
+    await writeFile(posters, '')
+    try {
+      expect((await createVideo(formOf({ title: '封面存不下', kind: 'free', uploadId: started.id }))).status).toBe(500)
+    } finally {
+      await rm(posters)
+      await rename(`${posters}.kept`, posters)
+    }
+    expect(existsSync(partFile(started.id))).toBe(true)
+    const made = expectOk(await createVideo(formOf({ title: '再试一次', kind: 'free', uploadId: started.id })))
+    expect(made).toMatchObject({ size: clip.length })
+    expectOk(await callRoute(adminVideo.DELETE, { method: 'DELETE', token: admin.token, params: { id: made.id } }))
   })
 })
 
