@@ -2,6 +2,8 @@ import 'server-only'
 import type { Tx } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { MembershipKind } from '@/lib/generated/prisma/enums'
+import { badRequest } from '@/lib/http/app-error'
+import { losesBenefits } from './downgrade'
 
 export type MembershipGrant = {
   kind: MembershipKind
@@ -11,6 +13,8 @@ export type MembershipGrant = {
   dailyPoints?: number | null
   discountPercent?: number | null
   dailyMessages?: number | null
+  /** Cents paid for it: what its days are worth when a better plan keeps its benefits (below). */
+  amount?: number
 }
 
 /** What a plan gives while it lasts; the plan bought last decides them. */
@@ -20,7 +24,13 @@ type Benefits = { productId: number | null; planName: string; dailyPoints: numbe
  * The stretch of the membership one order gave (`from`-`to`, ISO), and the benefits on the
  * membership before it, kept on the order (Order.membershipPeriod) for its refund.
  */
-export type MembershipPeriod = { from: string; to: string; replaced: Benefits | null }
+export type MembershipPeriod = {
+  from: string
+  to: string
+  replaced: Benefits | null
+  /** The better plan that kept its benefits over this order's (its days were added at that plan's price). */
+  keptPlan?: string
+}
 
 /**
  * What a refund's takeBackMembership changed, for putting it back when the provider refuses the
@@ -58,6 +68,8 @@ export async function extendMembership(tx: Tx, userId: string, grant: Membership
   await lockMemberships(tx, userId)
   const where = { userId_kind: { userId, kind: grant.kind } }
   const current = await tx.membership.findUnique({ where, select: { expiresAt: true, ...BENEFITS } })
+  if (current && current.expiresAt > now && current.productId !== grant.productId && losesBenefits(grant.kind, current, grant))
+    return addAtRunningPrice(tx, userId, grant, current)
   const from = current && current.expiresAt > now ? current.expiresAt : now
   const expiresAt = new Date(from.getTime() + grant.days * DAY_MS)
   const benefits: Benefits = {
@@ -69,6 +81,25 @@ export async function extendMembership(tx: Tx, userId: string, grant: Membership
   }
   await tx.membership.upsert({ where, create: { userId, kind: grant.kind, expiresAt, ...benefits }, update: { expiresAt, ...benefits } })
   return { from: from.toISOString(), to: expiresAt.toISOString(), replaced: current ? benefitsOf(current) : null }
+}
+
+/**
+ * A plan that gives less, paid while a better one runs (its order was made before the better
+ * plan was bought; a new one is refused, ./downgrade.ts): it must not take the better benefits
+ * off days already paid for, nor buy the better plan's days at its own price. The better plan
+ * keeps its benefits and gets what was paid in its own days, at the price last paid for it
+ * (the order's days as they are when that price is not known).
+ */
+async function addAtRunningPrice(tx: Tx, userId: string, grant: MembershipGrant, running: Benefits & { expiresAt: Date }): Promise<MembershipPeriod> {
+  const [last] = await tx.$queryRaw<{ amount: number; days: number | null }[]>`
+    SELECT "amount", ("grant"->>'days')::int AS "days" FROM "Order"
+    WHERE "userId" = ${userId} AND "productId" = ${running.productId} AND "status" = 'SUCCESS' AND "refundNo" IS NULL
+    ORDER BY "paidAt" DESC LIMIT 1`
+  const centsPerDay = last?.days && last.amount > 0 ? last.amount / last.days : null
+  const days = centsPerDay && grant.amount !== undefined ? grant.amount / centsPerDay : grant.days
+  const expiresAt = new Date(running.expiresAt.getTime() + Math.round(days * DAY_MS))
+  await tx.membership.update({ where: { userId_kind: { userId, kind: grant.kind } }, data: { expiresAt } })
+  return { from: running.expiresAt.toISOString(), to: expiresAt.toISOString(), replaced: benefitsOf(running), keptPlan: running.planName }
 }
 
 /**
@@ -90,6 +121,7 @@ export async function takeBackMembership(
   const current = await tx.membership.findUnique({ where, select: { expiresAt: true, ...BENEFITS } })
   if (!current) return null
   const { period } = order
+  if (period && (await keptAfter(tx, userId, kind, order.id, period))) throw badRequest('这笔会员订单之后还有按它的价格顺延的订单，请先退款那笔订单')
   const to = period ? new Date(period.to).getTime() : current.expiresAt.getTime()
   const from = period ? new Date(period.from).getTime() : to - order.days * DAY_MS
   const cutMs = Math.max(0, to - Math.max(now.getTime(), from))
@@ -105,6 +137,21 @@ export async function takeBackMembership(
     await shiftStretches(tx, userId, kind, order.id, shiftedFrom, -cutMs)
   }
   return { kind, orderId: order.id, cutMs, shiftedFrom, end: end.toISOString(), benefits: restore ? benefitsOf(current) : null, handedOn }
+}
+
+/**
+ * Whether a later stretch was added at the price of a better plan that kept its benefits
+ * (addAtRunningPrice), and is neither refunded nor being refunded: taking this order back first
+ * could leave its benefits on those days, so that one is refunded first.
+ */
+async function keptAfter(tx: Tx, userId: string, kind: MembershipKind, orderId: string, period: MembershipPeriod): Promise<boolean> {
+  const [found] = await tx.$queryRaw<unknown[]>`
+    SELECT 1 FROM "Order"
+    WHERE "userId" = ${userId} AND "type" = ${kind === 'CHAT' ? 'CHAT_MEMBERSHIP' : 'MEMBERSHIP'}::"OrderType" AND "id" <> ${orderId}
+      AND "status" = 'SUCCESS' AND "refundedAt" IS NULL AND "membershipPeriod"->>'keptPlan' IS NOT NULL
+      AND ("membershipPeriod"->>'from')::timestamptz >= ${period.to}::timestamptz
+    LIMIT 1`
+  return found !== undefined
 }
 
 /**

@@ -22,6 +22,7 @@ type Claimed = {
   productId: number | null
   subject: string
   status: Status
+  flag: string | null
 }
 
 /**
@@ -37,7 +38,7 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
     UPDATE "Order" SET "status" = 'SUCCESS', "providerTxnId" = COALESCE(${payment.providerTxnId ?? null}, "providerTxnId"),
       "paidAt" = ${payment.paidAt ?? new Date()}, "nextQueryAt" = NULL, "flag" = COALESCE(${flag}, "flag"), "updatedAt" = now()
     WHERE "id" = ${orderId} AND "status"::text = ANY(${from})
-    RETURNING "id", "userId", "type"::text AS "type", "channel"::text AS "channel", "amount", "grant", "productId", "subject", "status"`
+    RETURNING "id", "userId", "type"::text AS "type", "channel"::text AS "channel", "amount", "grant", "productId", "subject", "status", "flag"`
   const order = rows[0]
   if (!order) return false
 
@@ -52,8 +53,12 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
       dailyPoints: grant.dailyPoints,
       discountPercent: grant.discountPercent,
       dailyMessages: grant.dailyMessages,
+      amount: order.amount,
     })
-    await tx.order.update({ where: { id: order.id }, data: { membershipPeriod: period } })
+    const keptNote =
+      period.keptPlan && `「${grant.planName ?? order.subject}」低于正在使用的「${period.keptPlan}」，已按「${period.keptPlan}」的价格顺延 ${daysOf(period)} 天`
+    const kept = keptNote ? { flag: order.flag ? `${order.flag}；${keptNote}` : keptNote } : null
+    await tx.order.update({ where: { id: order.id }, data: { membershipPeriod: period, ...kept } })
   }
   if (grant.videoIds?.length) await grantVideos(tx, order.userId, order.id, grant.videoIds, grant.videoPrices)
   // The inviter's share (docs/PRODUCT.md §17), keyed by the order like everything above.
@@ -73,3 +78,6 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
   })
   return true
 }
+
+/** Days of a stretch, to one decimal. */
+const daysOf = (period: { from: string; to: string }) => Math.round((Date.parse(period.to) - Date.parse(period.from)) / 8_640_000) / 10

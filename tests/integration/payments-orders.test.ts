@@ -288,6 +288,43 @@ describe('a plan that gives less while a better one runs', () => {
   })
 })
 
+describe('a lesser plan ordered before a better one and paid after it', () => {
+  it("keeps the better benefits and adds what was paid in the better plan's days; its refund takes exactly those back", async () => {
+    const premium = await createProductRow({ type: 'MEMBERSHIP', price: 9900, days: 30, dailyPoints: 100, discountPercent: 30, name: '尊享月卡' })
+    const basic = await createProductRow({ type: 'MEMBERSHIP', price: 990, days: 7, dailyPoints: 10, discountPercent: 10, name: '体验周卡' })
+    const user = await createUser({ balance: 100_000 })
+    const membership = () => db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })
+    // No plan runs yet: the basic order is made, and its QR code left open.
+    const { order: pending } = await placeOrder(user.token, { productId: basic.id, type: 'MEMBERSHIP', channel: 'WECHAT' })
+    await placeOrder(user.token, { productId: premium.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const before = await membership()
+    await world.wechat.pay(pending.outTradeNo)
+
+    const after = await membership()
+    expect(after).toMatchObject({ planName: '尊享月卡', dailyPoints: 100, discountPercent: 30 })
+    // 9.90 yuan at the premium plan's 99 yuan for 30 days: 3 days.
+    expect(after.expiresAt.getTime() - before.expiresAt.getTime()).toBe(3 * 86_400_000)
+    expect((await db().order.findUniqueOrThrow({ where: { id: pending.id } })).flag).toBe(
+      '「体验周卡」低于正在使用的「尊享月卡」，已按「尊享月卡」的价格顺延 3 天',
+    )
+
+    // The premium order cannot go first: its benefits would stay on the days added at its price.
+    const premiumOrder = await db().order.findFirstOrThrow({ where: { userId: user.id, productId: premium.id } })
+    expectFail(
+      await callRoute(refund.POST, { token: admin.token, params: { id: premiumOrder.id }, body: { reason: '用户申请退款' } }),
+      400,
+      '这笔会员订单之后还有按它的价格顺延的订单，请先退款那笔订单',
+    )
+    expect((await wallet(user.id)).balance).toBe(100_000 - 9900)
+    expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: pending.id }, body: { reason: '用户申请退款' } }))
+    expect(await membership()).toMatchObject({ planName: '尊享月卡', dailyPoints: 100, discountPercent: 30, expiresAt: before.expiresAt })
+    expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: premiumOrder.id }, body: { reason: '用户申请退款' } }))
+    expect((await wallet(user.id)).balance).toBe(100_000)
+    expect((await membership()).expiresAt.getTime()).toBeLessThanOrEqual(Date.now())
+    expect(await ledgerMatchesColumns()).toBe(true)
+  })
+})
+
 describe('memberships settled at once', () => {
   it("two plans' fulfilments in overlapping transactions add both plans' days", async () => {
     const { extendMembership } = await import('@/lib/memberships/extend-membership')
@@ -612,21 +649,20 @@ describe('refunds', () => {
     const membership = (userId: string) => db().membership.findUniqueOrThrow({ where: { userId_kind: { userId, kind: 'IMAGE' } } })
     const near = (date: Date, days: number) => expect(Math.abs(date.getTime() - (Date.now() + days * 86_400_000))).toBeLessThan(60_000)
     const refundOf = async (id: string) => expectOk(await callRoute(refund.POST, { token: admin.token, params: { id }, body: { reason: '退款' } }))
+    const top = await createProductRow({ type: 'MEMBERSHIP', price: 8000, days: 30, dailyPoints: 600, discountPercent: 60, name: '至尊年卡' })
     const basic = { planName: '月卡', discountPercent: 20, dailyPoints: 20, productId: plan.id }
 
-    // The last plan gives less than the premium one, so it is ordered before the premium one is
-    // bought (a purchase of it afterwards is refused) and paid after.
+    // Each plan gives more than the one before; the last one's benefits replaced the premium one's.
     const stackOnTop = async (token: string) => {
       await placeOrder(token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
-      const pending = await placeOrder(token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'WECHAT' })
       const middle = (await placeOrder(token, { productId: premium.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
-      await world.wechat.pay(pending.order.outTradeNo)
-      return { middle, last: pending.order.id as string }
+      const last = (await placeOrder(token, { productId: top.id, type: 'MEMBERSHIP', channel: 'BALANCE' })).order.id as string
+      return { middle, last }
     }
     const user = await createUser({ balance: 20_000 })
     const { middle, last } = await stackOnTop(user.token)
     await refundOf(middle)
-    expect(await membership(user.id)).toMatchObject(basic)
+    expect(await membership(user.id)).toMatchObject({ planName: '至尊年卡', dailyPoints: 600 })
     near((await membership(user.id)).expiresAt, 60)
     await refundOf(last)
     // Neither premium plan's benefits outlive its refund: the first plan's 30 days, with its own.
@@ -652,7 +688,9 @@ describe('refunds', () => {
     const { membershipPeriod } = await db().order.findUniqueOrThrow({ where: { id: second }, select: { membershipPeriod: true } })
     const undo = await db().$transaction((tx) => takeBackMembership(tx, user.id, 'IMAGE', { id: second, days: 7, period: membershipPeriod as never }))
     expect(await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })).toMatchObject({ planName: '月卡' })
-    await db().$transaction((tx) => extendMembership(tx, user.id, { kind: 'IMAGE', productId: null, planName: '年卡', days: 365, discountPercent: 30 }))
+    await db().$transaction((tx) =>
+      extendMembership(tx, user.id, { kind: 'IMAGE', productId: null, planName: '年卡', days: 365, dailyPoints: 20, discountPercent: 30 }),
+    )
     await db().$transaction((tx) => undoTakeBack(tx, user.id, undo!))
     const row = await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })
     expect(row).toMatchObject({ planName: '年卡', discountPercent: 30 })
