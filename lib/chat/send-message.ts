@@ -30,13 +30,15 @@ type Prepared = {
 }
 
 /**
- * How the answer created at `answeredAt` is paid: the chat membership while it lasts (unlimited,
- * or up to its daily messages), else the model's price in points. Runs inside the transaction
+ * How the answer created at `answeredAt` is paid: nothing for a free model (a member's daily
+ * messages are kept for the others), else the chat membership while it lasts (unlimited, or up
+ * to its daily messages), else the model's price in points. Runs inside the transaction
  * that books the charge. A membership answer is counted in its Beijing day's ChatAllowanceDay row,
  * which deleting messages does not undo; the upsert checks and counts in one statement under
  * that row's lock, so two sends cannot both take the last one.
  */
 async function paymentFor(tx: Tx, userId: string, price: number, answeredAt: Date): Promise<ChatPayment> {
+  if (price <= 0) return 'NONE'
   const membership = await activeMembership(userId, 'CHAT', tx)
   if (membership && (membership.dailyMessages ?? 1) > 0) {
     const counted = await tx.$queryRaw<unknown[]>`
@@ -46,7 +48,7 @@ async function paymentFor(tx: Tx, userId: string, price: number, answeredAt: Dat
       RETURNING 1`
     if (counted.length) return 'MEMBERSHIP'
   }
-  return price > 0 ? 'POINTS' : 'NONE'
+  return 'POINTS'
 }
 
 async function imagePart(userId: string, uploadIds: string[]): Promise<{ urls: string[]; dataUrls: string[] }> {

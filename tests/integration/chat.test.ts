@@ -511,6 +511,27 @@ describe('paying', () => {
     expect(usage.models[0].messages).toBeGreaterThan(5)
     expect(usage.users.length).toBeGreaterThan(3)
   })
+
+  it("a free model's answers do not use a member's daily messages", async () => {
+    const free = expectOk(
+      await callRoute(chatModelsAdminRoute.POST, {
+        token: admin.token,
+        body: { name: '免费模型', endpoint: fake.url, secret: fake.key, model: 'deepseek-chat', pricePerMessage: 0, enabled: true, sort: 1 },
+      }),
+    ).id
+    const user = await createUser({ points: 0 })
+    await db().membership.create({
+      data: { userId: user.id, kind: 'CHAT', planName: '对话体验卡', expiresAt: new Date(Date.now() + 86_400_000), dailyMessages: 1 },
+    })
+    const freeChat = expectOk(await callRoute(conversationsRoute.POST, { token: user.token, body: { modelId: free } })).id as string
+    for (const content of ['一', '二']) expect((await send(user.token, freeChat, { content })).events.at(-1)!.event).toBe('done')
+    expect((await messagesOf(freeChat)).filter((m) => m.role === 'ASSISTANT').map((m) => m.paidBy)).toEqual(['NONE', 'NONE'])
+    // The day's one message is still there for the priced model.
+    const paid = await conversationFor(user.token)
+    expect((await send(user.token, paid, { content: '三' })).events.at(-1)).toMatchObject({ event: 'done', data: { message: { points: 0 }, points: 0 } })
+    expect((await messagesOf(paid)).find((m) => m.role === 'ASSISTANT')!.paidBy).toBe('MEMBERSHIP')
+    expectOk(await callRoute(chatModelRoute.PATCH, { method: 'PATCH', token: admin.token, params: { id: free }, body: { enabled: false } }))
+  })
 })
 
 describe('refusals and privacy', () => {
