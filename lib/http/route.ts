@@ -77,8 +77,8 @@ const refuseNul = (key: string, value: unknown) => {
   return value
 }
 
-function withoutNul<T extends Record<string, string | string[]>>(values: T): T {
-  for (const value of Object.values(values)) if ((Array.isArray(value) ? value : [value]).some((v) => v.includes('\u0000'))) throw badRequest(HAS_NUL)
+function withoutNul<T extends Record<string, unknown>>(values: T): T {
+  for (const value of Object.values(values)) if ([value].flat().some((v) => typeof v === 'string' && v.includes('\u0000'))) throw badRequest(HAS_NUL)
   return values
 }
 
