@@ -13,8 +13,8 @@ export type MembershipGrant = {
   dailyPoints?: number | null
   discountPercent?: number | null
   dailyMessages?: number | null
-  /** Cents paid for it: what its days are worth when a better plan keeps its benefits (below). */
-  amount?: number
+  /** The order and the cents paid for it: what its days are worth when a better plan keeps its benefits (below). */
+  paid?: { orderId: string; amount: number }
 }
 
 /** What a plan gives while it lasts; the plan bought last decides them. */
@@ -68,8 +68,7 @@ export async function extendMembership(tx: Tx, userId: string, grant: Membership
   await lockMemberships(tx, userId)
   const where = { userId_kind: { userId, kind: grant.kind } }
   const current = await tx.membership.findUnique({ where, select: { expiresAt: true, ...BENEFITS } })
-  if (current && current.expiresAt > now && current.productId !== grant.productId && losesBenefits(grant.kind, current, grant))
-    return addAtRunningPrice(tx, userId, grant, current)
+  if (current && current.expiresAt > now && losesBenefits(grant.kind, current, grant)) return addAtRunningPrice(tx, userId, grant, current)
   const from = current && current.expiresAt > now ? current.expiresAt : now
   const expiresAt = new Date(from.getTime() + grant.days * DAY_MS)
   const benefits: Benefits = {
@@ -85,8 +84,9 @@ export async function extendMembership(tx: Tx, userId: string, grant: Membership
 
 /**
  * A plan that gives less, paid while a better one runs (its order was made before the better
- * plan was bought; a new one is refused, ./downgrade.ts): it must not take the better benefits
- * off days already paid for, nor buy the better plan's days at its own price. The better plan
+ * plan was bought, as a new one is refused by ./downgrade.ts; or it is the same plan, renewed
+ * after the console lowered its benefits): it must not take the better benefits off days
+ * already paid for, nor buy the better plan's days at its own price. The better plan
  * keeps its benefits and gets what was paid in its own days, at the price last paid for it
  * (the order's days as they are when that price is not known).
  */
@@ -94,9 +94,10 @@ async function addAtRunningPrice(tx: Tx, userId: string, grant: MembershipGrant,
   const [last] = await tx.$queryRaw<{ amount: number; days: number | null }[]>`
     SELECT "amount", ("grant"->>'days')::int AS "days" FROM "Order"
     WHERE "userId" = ${userId} AND "productId" = ${running.productId} AND "status" = 'SUCCESS' AND "refundNo" IS NULL
+      AND "id" <> ${grant.paid?.orderId ?? ''}
     ORDER BY "paidAt" DESC LIMIT 1`
   const centsPerDay = last?.days && last.amount > 0 ? last.amount / last.days : null
-  const days = centsPerDay && grant.amount !== undefined ? grant.amount / centsPerDay : grant.days
+  const days = centsPerDay && grant.paid ? grant.paid.amount / centsPerDay : grant.days
   const expiresAt = new Date(running.expiresAt.getTime() + Math.round(days * DAY_MS))
   await tx.membership.update({ where: { userId_kind: { userId, kind: grant.kind } }, data: { expiresAt } })
   return { from: running.expiresAt.toISOString(), to: expiresAt.toISOString(), replaced: benefitsOf(running), keptPlan: running.planName }

@@ -53,10 +53,14 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
       dailyPoints: grant.dailyPoints,
       discountPercent: grant.discountPercent,
       dailyMessages: grant.dailyMessages,
-      amount: order.amount,
+      paid: { orderId: order.id, amount: order.amount },
     })
+    const paidPlan = grant.planName ?? order.subject
     const keptNote =
-      period.keptPlan && `「${grant.planName ?? order.subject}」低于正在使用的「${period.keptPlan}」，已按「${period.keptPlan}」的价格顺延 ${daysOf(period)} 天`
+      period.keptPlan &&
+      (period.keptPlan === paidPlan
+        ? `「${paidPlan}」的权益已调低，已按原权益和原价格顺延 ${daysOf(period)} 天`
+        : `「${paidPlan}」低于正在使用的「${period.keptPlan}」，已按「${period.keptPlan}」的价格顺延 ${daysOf(period)} 天`)
     const kept = keptNote ? { flag: order.flag ? `${order.flag}；${keptNote}` : keptNote } : null
     await tx.order.update({ where: { id: order.id }, data: { membershipPeriod: period, ...kept } })
   }

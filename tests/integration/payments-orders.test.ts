@@ -8,6 +8,7 @@ import * as chargeRecords from '@/app/api/admin/charge-records/route'
 import * as analysis from '@/app/api/admin/analysis/route'
 import * as adminOrder from '@/app/api/admin/orders/[id]/route'
 import * as markPaid from '@/app/api/admin/orders/[id]/mark-paid/route'
+import * as adminProduct from '@/app/api/admin/products/[id]/route'
 import * as refund from '@/app/api/admin/orders/[id]/refund/route'
 import * as adminOrders from '@/app/api/admin/orders/route'
 import * as orderById from '@/app/api/orders/[id]/route'
@@ -322,6 +323,28 @@ describe('a lesser plan ordered before a better one and paid after it', () => {
     expect((await wallet(user.id)).balance).toBe(100_000)
     expect((await membership()).expiresAt.getTime()).toBeLessThanOrEqual(Date.now())
     expect(await ledgerMatchesColumns()).toBe(true)
+  })
+
+  it('renewing a plan whose benefits the console lowered keeps the benefits paid for, at the price paid for them', async () => {
+    const month = await createProductRow({ type: 'MEMBERSHIP', price: 3000, days: 30, dailyPoints: 50, discountPercent: 40, name: '调价月卡' })
+    const user = await createUser({ balance: 100_000 })
+    const membership = () => db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })
+    await placeOrder(user.token, { productId: month.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const before = await membership()
+    expectOk(
+      await callRoute(adminProduct.PATCH, {
+        method: 'PATCH',
+        token: admin.token,
+        params: { id: String(month.id) },
+        body: { price: 1500, dailyPoints: 10, discountPercent: 10 },
+      }),
+    )
+    const { order } = await placeOrder(user.token, { productId: month.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const after = await membership()
+    expect(after).toMatchObject({ planName: '调价月卡', dailyPoints: 50, discountPercent: 40 })
+    // 15 yuan at the 30 yuan for 30 days paid before: 15 days.
+    expect(after.expiresAt.getTime() - before.expiresAt.getTime()).toBe(15 * 86_400_000)
+    expect((await db().order.findUniqueOrThrow({ where: { id: order.id } })).flag).toBe('「调价月卡」的权益已调低，已按原权益和原价格顺延 15 天')
   })
 })
 
