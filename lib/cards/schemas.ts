@@ -19,7 +19,12 @@ export const ZCardImportSchema = z
       }),
     points: z.number().int('积分必须是整数').min(1, '每张卡的积分至少为 1').max(1_000_000).optional(),
     note: z.string().trim().max(100, '备注最多 100 个字符').optional(),
-    expiresAt: z.coerce.date({ error: '过期时间格式不正确' }).optional(),
+    /** An ISO time still ahead (null or absent: never expires). */
+    expiresAt: z.iso
+      .datetime({ offset: true, error: '过期时间格式不正确' })
+      .nullish()
+      .transform((v) => (v ? new Date(v) : undefined))
+      .refine((v) => !v || v.getTime() > Date.now(), '过期时间必须晚于现在'),
   })
   .strict()
 export type TCardImport = z.infer<typeof ZCardImportSchema>

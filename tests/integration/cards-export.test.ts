@@ -88,7 +88,8 @@ beforeAll(async () => {
   expectOk(await callRoute(redeemRoute.POST, { token: user.token, body: { cardKey: used.key } }))
   expectOk(await callRoute(assignRoute.POST, { token: admin.token, params: { id: String(held.id) }, body: { userId: user.id } }))
   expectOk(await callRoute(disableRoute.POST, { token: admin.token, params: { id: String(disabled.id) }, body: { disabled: true } }))
-  const [expired] = await readyCards(admin, freshKeys(1, 'GONE'), { expiresAt: new Date(Date.now() - 60_000).toISOString() })
+  const [expired] = await readyCards(admin, freshKeys(1, 'GONE'), { expiresAt: new Date(Date.now() + 60_000).toISOString() })
+  await db().card.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 1_000) } })
   const failedKey = 'GONE FAILED'
   await importKeys(admin, [failedKey])
   await settleCards()

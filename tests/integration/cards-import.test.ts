@@ -145,6 +145,9 @@ describe('importing', () => {
     const instants = (await cardsOf(batchId)).map((c) => c.expiresAt?.toISOString())
     expect(instants).toEqual(['2030-01-02T03:04:05.678Z', '2030-01-02T03:04:05.678Z'])
     expect((await db().cardBatch.findUniqueOrThrow({ where: { id: batchId } })).expiresAt?.toISOString()).toBe('2030-01-02T03:04:05.678Z')
+    // null is no expiry (not the start of 1970).
+    const never = expectOk(await importAs(admin, { cards: freshKeys(1, 'NEVER'), expiresAt: null }))
+    expect((await cardsOf(never.batchId)).map((c) => c.expiresAt)).toEqual([null])
   })
 
   it('refuses bad requests with 400 naming the problem, writing nothing at all', async () => {
@@ -167,6 +170,8 @@ describe('importing', () => {
       [{ cards: [ok], points: '10' }, '积分的格式不正确'],
       [{ cards: [ok], note: 'n'.repeat(101) }, '备注最多 100 个字符'],
       [{ cards: [ok], expiresAt: 'not a date' }, '过期时间格式不正确'],
+      [{ cards: [ok], expiresAt: 0 }, '过期时间格式不正确'],
+      [{ cards: [ok], expiresAt: '2020-01-01T00:00:00.000Z' }, '过期时间必须晚于现在'],
       [{ cards: [ok], status: 'SUCCESS' }, '不支持的参数：status'],
     ]
     for (const [body, message] of cases) expectFail(await importAs(admin, body), 400, message)
