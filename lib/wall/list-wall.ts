@@ -37,7 +37,7 @@ export async function listWall(viewerId: string | null, query: TWallQuery): Prom
     })
     return { list: rows.map((r) => toWallItem(r, viewerId)), nextCursor: null }
   }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null
+  const cursor = query.cursor ? decodeCursor(query.cursor, query.sort) : null
   if (query.cursor && !cursor) throw badRequest('cursor 无效，请从第一页重新加载')
   if (query.favorites) {
     if (!viewerId) throw unauthorized()

@@ -275,6 +275,14 @@ describe('the image wall', () => {
     expect(last.nextCursor).toBeNull()
     expect((await callRoute(wallRoute.GET, { query: { limit: 61 } })).status).toBe(400)
     expect((await callRoute(wallRoute.GET, { query: { cursor: 'not-a-cursor' } })).status).toBe(400)
+    // Forged cursors that parse but could not be compared: a 400 as well, never a 500.
+    const forged = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+    for (const [sort, cursor] of [
+      ['new', forged([9e15, 'x'])],
+      ['hot', forged([3e9, 'x'])],
+      ['new', forged([1, 'x\u0000'])],
+    ] as const)
+      expect((await callRoute(wallRoute.GET, { query: { sort, cursor } })).status).toBe(400)
   })
 
   it('likes: once per user, the counter kept with the rows, even when they race; favourites per user', async () => {
