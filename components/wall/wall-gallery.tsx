@@ -1,7 +1,7 @@
 'use client'
 
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { useWall, useWallWork, type WallFilter, type WallItemJson } from '@/lib/api-client/resources/wall'
+import { useWall, useWallWork, worksOfPages, type WallFilter, type WallItemJson } from '@/lib/api-client/resources/wall'
 import { Button } from '@/components/ui/button'
 import { EmptyState } from '@/components/ui/card'
 import { Loading } from '@/components/ui/spinner'
@@ -49,7 +49,7 @@ export function WorkViewer({ works, index, onIndexChange }: { works: WallItemJso
 /** The wall by cursor: loads the next page as its end scrolls into view (or on 加载更多). */
 export function WallGallery({ filter, empty = '作品墙还没有作品' }: { filter: WallFilter; empty?: string }) {
   const query = useWall(filter)
-  const works = useMemo(() => query.data?.pages.flatMap((p) => p.list) ?? [], [query.data])
+  const works = useMemo(() => worksOfPages(query.data?.pages ?? []), [query.data])
   const sentinel = useRef<HTMLDivElement>(null)
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query
 

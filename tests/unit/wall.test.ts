@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { columnsFor, placeInColumns } from '@/components/wall/masonry'
+import { worksOfPages, type WallItemJson } from '@/lib/api-client/resources/wall'
 import { decodeCursor, encodeCursor } from '@/lib/wall/cursor'
 import { makeSameHref } from '@/lib/wall/labels'
 import { ZWallQuerySchema } from '@/lib/wall/schemas'
@@ -36,17 +37,29 @@ describe('the wall masonry', () => {
 describe('wall cursors and queries', () => {
   it('a cursor names the last row; anything else is not one', () => {
     const cursor = { key: 1_764_000_000_123, id: 'cmabc123' }
-    expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor)
-    expect(decodeCursor(encodeCursor({ key: 0, id: 'x' }))).toEqual({ key: 0, id: 'x' })
+    expect(decodeCursor(encodeCursor(cursor), 'new')).toEqual(cursor)
+    expect(decodeCursor(encodeCursor({ key: 0, id: 'x' }), 'hot')).toEqual({ key: 0, id: 'x' })
     for (const bad of [
       '',
       'not-a-cursor',
       Buffer.from('[1]').toString('base64url'),
       Buffer.from('["1","x"]').toString('base64url'),
       Buffer.from('[1.5,"x"]').toString('base64url'),
+      Buffer.from('[-1,"x"]').toString('base64url'),
+      Buffer.from('[1,"x\\u0000"]').toString('base64url'),
+      Buffer.from('[1,"x y"]').toString('base64url'),
     ]) {
-      expect(decodeCursor(bad)).toBeNull()
+      expect(decodeCursor(bad, 'new')).toBeNull()
     }
+    // A key past what its order can hold: no Date that far ahead, no like count that large.
+    expect(decodeCursor(encodeCursor({ key: 9_000_000_000_000_000, id: 'x' }), 'new')).toBeNull()
+    expect(decodeCursor(encodeCursor({ key: 3_000_000_000, id: 'x' }), 'hot')).toBeNull()
+    expect(decodeCursor(encodeCursor({ key: 3_000_000_000, id: 'x' }), 'new')).toEqual({ key: 3_000_000_000, id: 'x' })
+  })
+
+  it('a work that comes again on a later page (its likes changed meanwhile) is shown once, where it came first', () => {
+    const work = (id: string) => ({ id }) as WallItemJson
+    expect(worksOfPages([{ list: [work('a'), work('b')] }, { list: [work('b'), work('c')] }]).map((w) => w.id)).toEqual(['a', 'b', 'c'])
   })
 
   it('limit is 1-60, sort new or hot, type one of the model kinds', () => {

@@ -52,6 +52,15 @@ export function useWall(filter: WallFilter, enabled = true) {
   })
 }
 
+/**
+ * The works of the loaded pages, each once: a work whose likes changed between two pages of
+ * 最热 can come again on the next page, and is shown where it came first.
+ */
+export function worksOfPages(pages: { list: WallItemJson[] }[]): WallItemJson[] {
+  const seen = new Set<string>()
+  return pages.flatMap((page) => page.list).filter((work) => !seen.has(work.id) && Boolean(seen.add(work.id)))
+}
+
 /** The admin's recommended works (the landing page's samples), or the newest when none is recommended yet. */
 export function useFeaturedWorks(limit: number) {
   const token = useToken()
