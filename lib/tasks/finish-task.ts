@@ -88,6 +88,8 @@ async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending
       errorMessage: ending.errorMessage,
       cancelRequested: ending.status === 'CANCELED',
       refundedAt: task.chargedPoints > 0 ? new Date() : null,
+      // Refunded means nothing was delivered: a progress preview (a Midjourney grid at 9x%) goes too.
+      previewUrl: null,
       finishedAt: new Date(),
       leaseOwner: null,
       leaseExpiresAt: null,

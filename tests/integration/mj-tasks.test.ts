@@ -350,6 +350,20 @@ describe('Midjourney tasks', () => {
     expect(await points(user.id)).toBe(100)
   })
 
+  it('a task cancelled after its progress preview shows is refunded and shows the preview no more', async () => {
+    fake.set({ stepMs: 400 })
+    const model = await mjModel()
+    const { user, task: t } = await imagine(model.id, { prompt: 'a slow cat' }, 100)
+    const running = drainQueue()
+    await expect.poll(async () => (await task(t.id)).previewUrl, { timeout: 10_000 }).toMatch(/^\/files\/previews\//)
+    expect((await callRoute(cancelRoute.POST, { token: user.token, params: { id: t.id } })).status).toBe(200)
+    activeRuns.get(t.id)?.()
+    await running
+    expect(await task(t.id)).toMatchObject({ status: 'CANCELED', previewUrl: null })
+    expect((await callRoute(taskRoute.GET, { token: user.token, params: { id: t.id } })).body.data.previewUrl).toBeNull()
+    expect(await points(user.id)).toBe(100)
+  })
+
   it("buttons are refused unless offered, on the owner's own finished MJ task, with the input they need; nothing is charged", async () => {
     fake.set({ stepMs: 10 })
     const model = await mjModel()
