@@ -51,7 +51,17 @@ export async function resolveRequest(userId: string, type: TaskType, rawParams: 
     if (baseType !== 'SD_TEXT2IMG') throw badRequest('该作品需要原图，暂不支持做同款')
     const params = parseTaskParams('SD_TEXT2IMG', pick(sourceParams, ['prompt', 'negativePrompt', 'width', 'height', 'steps', 'cfgScale', 'sampler', 'count']))
     if (input.seed !== undefined) params.seed = input.seed
-    return { type, baseType, params: { ...params, sourceTaskId: source.id }, modelId: modelId ?? source.modelId, customModel: null, parentId: source.id }
+    // A 小狸猫 work is made again with its style model (checkpoint, LoRA, model and price), while it is offered.
+    const preset = source.customModelId ? await db().customModel.findFirst({ where: { id: source.customModelId, enabled: true } }) : null
+    if (source.customModelId && !preset) throw notFound('该作品的风格模型已停用，暂不支持做同款')
+    return {
+      type,
+      baseType,
+      params: { ...params, sourceTaskId: source.id, ...(preset ? { customModelId: preset.id } : {}) },
+      modelId: preset ? preset.modelId : (modelId ?? source.modelId),
+      customModel: preset ? { id: preset.id, price: preset.price } : null,
+      parentId: source.id,
+    }
   }
   const baseType = type as Exclude<SdTaskType, 'MAKE_SAME' | 'SD_XIAOLIMAO'>
   return { type, baseType, params: parseTaskParams(baseType, rawParams), modelId, customModel: null, parentId: null }

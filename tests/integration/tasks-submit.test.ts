@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
 import { db } from '@/lib/db'
+import { postMovement } from '@/lib/ledger/post-movement'
 import { startFakeSdWebui, type FakeSd } from '../fakes/sd-webui'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
@@ -147,10 +148,25 @@ describe('做同款 and 小狸猫', () => {
     })
     expect(await ledger(done.id)).toEqual([['TASK_CHARGE', -14]])
 
-    // A disabled preset is refused before anything is charged.
+    // 做同款 of it runs with the same style model, at the preset's price.
+    const again = await submit(user.token, { type: 'MAKE_SAME', params: { sourceTaskId: done.id } })
+    expect(again.status, again.body.errMessage).toBe(200)
+    expect(again.body.data).toMatchObject({ type: 'MAKE_SAME', chargedPoints: 14, model: { id: model.id } })
+    await drainQueue()
+    expect(await task(again.body.data.id)).toMatchObject({ status: 'SUCCESS', customModelId: preset.id })
+    expect(sd.bodies('/sdapi/v1/txt2img').at(-1)).toMatchObject({
+      prompt: 'xlm watercolor, 一只猫',
+      override_settings: { sd_model_checkpoint: 'anything-v5.safetensors' },
+    })
+    await db().$transaction((tx) =>
+      postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: 14, reference: `test:${again.body.data.id}` }),
+    )
+
+    // A disabled preset is refused before anything is charged, and so is 做同款 of its works.
     await db().customModel.update({ where: { id: preset.id }, data: { enabled: false } })
     const refused = await submit(user.token, { type: 'SD_XIAOLIMAO', params: { customModelId: preset.id, prompt: '一只猫' } })
     expect(refused.status).toBe(404)
+    expect((await submit(user.token, { type: 'MAKE_SAME', params: { sourceTaskId: done.id } })).status).toBe(404)
     expect(await points(user.id)).toBe(16)
     await expectLedgerInvariants()
   })
