@@ -48,6 +48,11 @@ export function splitPrompt(text: string): { description: string; params: string
   return { description: text.slice(0, at).trim(), params: text.slice(at).trim() }
 }
 
+/** The speed modes a parameter string asks for itself (--fast, --relax, --turbo). */
+export function speedsIn(params: string): MjSpeed[] {
+  return [...params.matchAll(/(?:^|\s)--(fast|relax|turbo)(?=\s|$)/gi)].map((match) => match[1]!.toLowerCase() as MjSpeed)
+}
+
 /** The option names a parameter string already sets (by our names: ar, version, stylize ...). */
 function namesIn(params: string): Set<string> {
   const names = new Set<string>()

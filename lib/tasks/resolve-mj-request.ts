@@ -2,7 +2,7 @@ import 'server-only'
 import { db } from '@/lib/db'
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { submissionPriceKey } from '@/lib/mj/actions'
-import { composeParams, splitPrompt, type MjSpeed } from '@/lib/mj/compose-prompt'
+import { composeParams, speedsIn, splitPrompt, type MjSpeed } from '@/lib/mj/compose-prompt'
 import { offeredSpeeds } from '@/lib/mj/mj-models'
 import { ZMjImg2ImgSchema, ZMjText2ImgSchema } from '@/lib/mj/params'
 import { translateForMj } from '@/lib/mj/translate'
@@ -33,10 +33,11 @@ export async function resolveMjRequest(
   const references = 'referenceImageIds' in input ? { referenceImageUrls: await uploadUrls(userId, input.referenceImageIds) } : {}
   if (input.mjAction !== 'IMAGINE') return { ...common, params: { ...input, ...references, prompt: '', count: 1 } }
 
-  if (input.speed) await assertSpeedOffered(input.speed, modelId)
   const typed = splitPrompt(input.prompt)
   if (!typed.description) throw badRequest('请在参数前写上画面描述')
   const params = [typed.params, input.rawParams].filter(Boolean).join(' ')
+  // A speed typed into the prompt or the parameters is a choice of speed like the form's.
+  await assertSpeedsOffered([input.speed, ...speedsIn(params)], modelId)
   // Before a (paid) translation: the word list may be in Chinese; after it, in English.
   await assertNoBannedWords(input.prompt, input.rawParams)
   const translated = await translateForMj(typed.description, params)
@@ -54,11 +55,15 @@ async function uploadUrls(userId: string, ids: string[]): Promise<string[]> {
   return urls as string[]
 }
 
-async function assertSpeedOffered(speed: MjSpeed, modelId: string | null): Promise<void> {
+/** Every speed asked for (none is the model's default) must be one the model offers, and only one may be asked for. */
+export async function assertSpeedsOffered(asked: (MjSpeed | null | undefined)[], modelId: string | null): Promise<void> {
+  const speeds = new Set(asked.filter((speed): speed is MjSpeed => Boolean(speed)))
+  if (speeds.size === 0) return
+  if (speeds.size > 1) throw badRequest('一次只能选择一种速度模式')
   const model = await db().aiModel.findFirst({
     where: { enabled: true, type: 'MID_JOURNEY', ...(modelId ? { id: modelId } : {}) },
     select: { options: true },
     orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
   })
-  if (!model || !offeredSpeeds(model.options).includes(speed)) throw badRequest('所选模型不支持该速度模式')
+  if (!model || !offeredSpeeds(model.options).includes([...speeds][0]!)) throw badRequest('所选模型不支持该速度模式')
 }

@@ -3,7 +3,8 @@ import { db } from '@/lib/db'
 import type { ResultButton } from '@/lib/generation/backends/types'
 import { badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { childTaskType, classifyCustomId, type MjAction } from '@/lib/mj/actions'
-import { splitPrompt } from '@/lib/mj/compose-prompt'
+import { speedsIn, splitPrompt } from '@/lib/mj/compose-prompt'
+import { assertSpeedsOffered } from './resolve-mj-request'
 import type { TMjActionInput } from '@/lib/mj/params'
 import { translateForMj } from '@/lib/mj/translate'
 import { assertNoBannedWords } from './banned-words'
@@ -64,7 +65,7 @@ async function resolveMjAction(userId: string, parentId: string, input: TMjActio
       parentUpstreamId: parent.upstreamId,
       prompt: promptShown(action, input.customId, parentParams),
       ...(action.kind === 'REDESCRIBE' ? { referenceImageUrls: parentParams.referenceImageUrls } : {}),
-      ...(await modalInput(action, input)),
+      ...(await modalInput(action, input, parent.modelId)),
       count: 1,
     },
   }
@@ -80,7 +81,7 @@ function promptShown(action: MjAction, customId: string, parentParams: Record<st
 }
 
 /** Vary (Region) needs a mask and may take a prompt; Custom Zoom needs a prompt with --zoom; nothing else takes either. */
-async function modalInput(action: MjAction, input: TMjActionInput): Promise<Record<string, unknown>> {
+async function modalInput(action: MjAction, input: TMjActionInput, modelId: string | null): Promise<Record<string, unknown>> {
   if (input.maskImageId && action.kind !== 'VARY_REGION') throw badRequest('只有局部重绘需要蒙版')
   if (input.prompt && !action.isModal) throw badRequest('该操作不需要提示词')
   if (action.kind === 'VARY_REGION' && !input.maskImageId) throw badRequest('请在图片上涂抹要重绘的区域')
@@ -92,6 +93,7 @@ async function modalInput(action: MjAction, input: TMjActionInput): Promise<Reco
   if (!input.prompt) return mask
   await assertNoBannedWords(input.prompt)
   const typed = splitPrompt(input.prompt)
+  await assertSpeedsOffered(speedsIn(typed.params), modelId)
   const translated = await translateForMj(typed.description, typed.params)
   const finalPrompt = [translated?.description ?? typed.description, translated?.params ?? typed.params].filter(Boolean).join(' ')
   if (translated) await assertNoBannedWords(finalPrompt)

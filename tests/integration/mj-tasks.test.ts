@@ -399,6 +399,7 @@ describe('Midjourney tasks', () => {
       [{ customId: find('MJ::Inpaint::') }, '请在图片上涂抹要重绘的区域'],
       [{ customId: find('MJ::CustomZoom::'), prompt: 'wider' }, '自定义缩放需要 --zoom 参数，取值 1-2，例如 --zoom 1.5'],
       [{ customId: find('MJ::CustomZoom::'), prompt: 'wider --zoom 3' }, '自定义缩放需要 --zoom 参数，取值 1-2，例如 --zoom 1.5'],
+      [{ customId: find('MJ::CustomZoom::'), prompt: 'wider --zoom 1.5 --turbo' }, '所选模型不支持该速度模式'],
     ]
     for (const [body, message] of more) {
       const res = await press(user.token, upscaled, body)
@@ -545,6 +546,10 @@ describe('Midjourney tasks', () => {
       ['MJ_TEXT2IMG', { prompt: 'a cat', aspectRatio: 'wide' }, '画面比例应为 宽:高，例如 16:9'],
       ['MJ_TEXT2IMG', { prompt: '--ar 16:9' }, '请在参数前写上画面描述'],
       ['MJ_TEXT2IMG', { prompt: 'a cat', speed: 'turbo' }, '所选模型不支持该速度模式'],
+      // Typed into the prompt or the extra parameters, a speed is still a choice of speed.
+      ['MJ_TEXT2IMG', { prompt: 'a cat --turbo' }, '所选模型不支持该速度模式'],
+      ['MJ_TEXT2IMG', { prompt: 'a cat', rawParams: '--no text --TURBO' }, '所选模型不支持该速度模式'],
+      ['MJ_TEXT2IMG', { prompt: 'a cat --fast', speed: 'relax' }, '一次只能选择一种速度模式'],
       ['MJ_IMG2IMG', { prompt: 'a cat', referenceImageIds: [] }, '参考图至少 1 张'],
       ['MJ_IMG2IMG', { mjAction: 'BLEND', referenceImageIds: ['a'] }, '混图图片至少 2 张'],
       ['MJ_IMG2IMG', { mjAction: 'DESCRIBE', referenceImageIds: ['missing'] }, '上传的图片不存在或已过期，请重新上传'],
