@@ -40,11 +40,20 @@ export async function resolveMjRequest(
   await assertSpeedsOffered([input.speed, ...speedsIn(params)], modelId)
   // Before a (paid) translation: the word list may be in Chinese; after it, in English.
   await assertNoBannedWords(input.prompt, input.rawParams)
-  const translated = await translateForMj(typed.description, params)
-  const description = translated?.description ?? typed.description
-  const finalPrompt = [description, composeParams(input, translated?.params ?? params)].filter(Boolean).join(' ')
-  if (translated) await assertNoBannedWords(finalPrompt)
-  return { ...common, params: { ...input, ...references, ...(translated ? { promptEn: description } : {}), finalPrompt, count: 1 } }
+  const base = { ...input, ...references, count: 1 }
+  const compose = (description: string, extra: string) => [description, composeParams(input, extra)].filter(Boolean).join(' ')
+  const untranslated = { ...base, finalPrompt: compose(typed.description, params) }
+  return {
+    ...common,
+    params: untranslated,
+    translate: async () => {
+      const translated = await translateForMj(typed.description, params)
+      if (!translated) return untranslated
+      const finalPrompt = compose(translated.description, translated.params)
+      await assertNoBannedWords(finalPrompt)
+      return { ...base, promptEn: translated.description, finalPrompt }
+    },
+  }
 }
 
 /** The pictures' addresses, in order, so the task can show what it was given (a describe has no image of its own). */

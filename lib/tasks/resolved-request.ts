@@ -23,6 +23,11 @@ export type ResolvedRequest = {
   onceMessage?: string
   /** Runs on `modelId` itself, never on another instance of its pool (a proxy knows only its own task ids). */
   isPinnedToModel?: boolean
+  /**
+   * Paid work the request still needs (a Midjourney prompt's translation): run only once the
+   * user could be charged for it, it answers the params to queue.
+   */
+  translate?: () => Promise<Record<string, unknown>>
   /** Video: the clip asked for (priced per clip and per second; the model must offer its length, ratio and resolution). */
   video?: { durationSec: number; ratio: string; resolution: string; hasFirstFrame: boolean; hasLastFrame: boolean }
 }

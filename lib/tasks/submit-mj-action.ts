@@ -48,6 +48,18 @@ async function resolveMjAction(userId: string, parentId: string, input: TMjActio
 
   const parentParams = parent.params as Record<string, unknown>
   const type = childTaskType(action, parent.type)
+  const modal = await modalInput(action, input, parent.modelId)
+  const params = {
+    mjAction: 'ACTION',
+    customId: input.customId,
+    parentTaskId: parent.id,
+    parentUpstreamId: parent.upstreamId,
+    prompt: promptShown(action, input.customId, parentParams),
+    ...(action.kind === 'REDESCRIBE' ? { referenceImageUrls: parentParams.referenceImageUrls } : {}),
+    ...modal.params,
+    count: 1,
+  }
+  const translate = modal.translate
   return {
     type,
     baseType: type,
@@ -58,16 +70,8 @@ async function resolveMjAction(userId: string, parentId: string, input: TMjActio
     action: input.customId,
     onceMessage,
     isPinnedToModel: true,
-    params: {
-      mjAction: 'ACTION',
-      customId: input.customId,
-      parentTaskId: parent.id,
-      parentUpstreamId: parent.upstreamId,
-      prompt: promptShown(action, input.customId, parentParams),
-      ...(action.kind === 'REDESCRIBE' ? { referenceImageUrls: parentParams.referenceImageUrls } : {}),
-      ...(await modalInput(action, input, parent.modelId)),
-      count: 1,
-    },
+    params,
+    ...(translate ? { translate: async () => ({ ...params, ...(await translate()) }) } : {}),
   }
 }
 
@@ -80,8 +84,15 @@ function promptShown(action: MjAction, customId: string, parentParams: Record<st
   return String(parentParams.prompt ?? '')
 }
 
-/** Vary (Region) needs a mask and may take a prompt; Custom Zoom needs a prompt with --zoom; nothing else takes either. */
-async function modalInput(action: MjAction, input: TMjActionInput, modelId: string | null): Promise<Record<string, unknown>> {
+/**
+ * Vary (Region) needs a mask and may take a prompt; Custom Zoom needs a prompt with --zoom; nothing else takes either.
+ * The prompt's translation (`translate`) waits until the task could be charged.
+ */
+async function modalInput(
+  action: MjAction,
+  input: TMjActionInput,
+  modelId: string | null,
+): Promise<{ params: Record<string, unknown>; translate?: () => Promise<Record<string, unknown>> }> {
   if (input.maskImageId && action.kind !== 'VARY_REGION') throw badRequest('只有局部重绘需要蒙版')
   if (input.prompt && !action.isModal) throw badRequest('该操作不需要提示词')
   if (action.kind === 'VARY_REGION' && !input.maskImageId) throw badRequest('请在图片上涂抹要重绘的区域')
@@ -90,12 +101,20 @@ async function modalInput(action: MjAction, input: TMjActionInput, modelId: stri
     if (!zoom || !(Number(zoom[1]) >= 1 && Number(zoom[1]) <= 2)) throw badRequest('自定义缩放需要 --zoom 参数，取值 1-2，例如 --zoom 1.5')
   }
   const mask = input.maskImageId ? { maskImageId: input.maskImageId } : {}
-  if (!input.prompt) return mask
+  if (!input.prompt) return { params: mask }
   await assertNoBannedWords(input.prompt)
   const typed = splitPrompt(input.prompt)
   await assertSpeedsOffered(speedsIn(typed.params), modelId)
-  const translated = await translateForMj(typed.description, typed.params)
-  const finalPrompt = [translated?.description ?? typed.description, translated?.params ?? typed.params].filter(Boolean).join(' ')
-  if (translated) await assertNoBannedWords(finalPrompt)
-  return { ...mask, modalPrompt: input.prompt, ...(translated ? { promptEn: translated.description } : {}), finalPrompt }
+  const shown = { ...mask, modalPrompt: input.prompt }
+  const untranslated = { ...shown, finalPrompt: [typed.description, typed.params].filter(Boolean).join(' ') }
+  return {
+    params: untranslated,
+    translate: async () => {
+      const translated = await translateForMj(typed.description, typed.params)
+      if (!translated) return untranslated
+      const finalPrompt = [translated.description, translated.params].filter(Boolean).join(' ')
+      await assertNoBannedWords(finalPrompt)
+      return { ...shown, promptEn: translated.description, finalPrompt }
+    },
+  }
 }

@@ -94,6 +94,13 @@ export async function submitTask(userId: string, input: SubmitInput, idempotency
   return queueTask(userId, idempotencyKey, isSameRequest, () => resolveRequest(userId, input.type, input.params, input.modelId ?? null), hash)
 }
 
+/** A submit is refused at the limit of pending tasks, and without the points it costs. */
+function assertCanQueue(points: number | undefined, pending: number, cost: number, maxPending: number): asserts points is number {
+  if (pending >= maxPending) throw tooManyRequests(`进行中的任务已达上限（${maxPending} 个），请等待完成后再提交`)
+  if (points === undefined) throw notFound('用户不存在')
+  if (points < cost) throw new AppError('INSUFFICIENT_POINTS', `积分不足：本次需要 ${cost} 积分，当前 ${points} 积分`)
+}
+
 export const IDEMPOTENCY_MISMATCH_MESSAGE = '这个 Idempotency-Key 已用于另一次内容不同的提交（任务类型、模型或参数不一致），请为新的提交使用新的 Key'
 
 type EarlierTask = NonNullable<Awaited<ReturnType<typeof findByKey>>>
@@ -135,6 +142,15 @@ export async function queueTask(
   const fullCost = model.pricePerImage * params.count
   const cost = memberPrice(fullCost, membership?.discountPercent ?? 0)
   const maxPending = await getConfigValue<number>('TASK_MAX_PENDING_PER_USER')
+  if (resolved.translate) {
+    // Paid work only for a task that could be charged now (the transaction checks again under the lock).
+    const [user, pending] = await Promise.all([
+      db().user.findUnique({ where: { id: userId }, select: { points: true } }),
+      db().task.count({ where: { userId, status: 'PENDING' } }),
+    ])
+    assertCanQueue(user?.points, pending, cost, maxPending)
+    resolved.params = await resolved.translate()
+  }
 
   try {
     const outcome = await db().$transaction(async (tx) => {
@@ -145,10 +161,7 @@ export async function queueTask(
       const earlier = idempotencyKey ? await findByKey(userId, idempotencyKey, tx) : null
       if (earlier) return { replayed: true as const, task: earlier }
       if (resolved.onceMessage && (await liveRepeat(tx, resolved.parentId, resolved.action))) throw conflict(resolved.onceMessage)
-      const pending = await tx.task.count({ where: { userId, status: 'PENDING' } })
-      if (pending >= maxPending) throw tooManyRequests(`进行中的任务已达上限（${maxPending} 个），请等待完成后再提交`)
-      if (!user) throw notFound('用户不存在')
-      if (user.points < cost) throw new AppError('INSUFFICIENT_POINTS', `积分不足：本次需要 ${cost} 积分，当前 ${user.points} 积分`)
+      assertCanQueue(user?.points, await tx.task.count({ where: { userId, status: 'PENDING' } }), cost, maxPending)
       const created = await tx.task.create({
         data: {
           userId,

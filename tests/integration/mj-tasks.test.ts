@@ -528,6 +528,14 @@ describe('Midjourney tasks', () => {
       expect(empty.body.errMessage).toMatch(/没有返回译文/)
       expect(await db().task.count({ where: { userId: user.id } })).toBe(1)
       expect(await points(user.id)).toBe(92)
+
+      // Someone who could not pay for the task is refused before the (paid) translation is asked for.
+      chat.set('normal')
+      const poor = await createUser({ points: 0 })
+      const asked = chat.calls.length
+      const refused = await callRoute(tasksRoute.POST, { token: poor.token, body: { type: 'MJ_TEXT2IMG', modelId: model.id, params: { prompt: '红色围巾' } } })
+      expect([refused.status, refused.body.errMessage]).toEqual([402, '积分不足：本次需要 8 积分，当前 0 积分'])
+      expect(chat.calls.length).toBe(asked)
     } finally {
       await setConfig({ TRANSLATE_ENABLED: false })
     }
