@@ -30,6 +30,8 @@ export type MembershipPeriod = {
   replaced: Benefits | null
   /** The better plan that kept its benefits over this order's (its days were added at that plan's price). */
   keptPlan?: string
+  /** That plan is this order's own, renewed after the console lowered its benefits. */
+  renewal?: boolean
 }
 
 /**
@@ -94,13 +96,19 @@ async function addAtRunningPrice(tx: Tx, userId: string, grant: MembershipGrant,
   const [last] = await tx.$queryRaw<{ amount: number; days: number | null }[]>`
     SELECT "amount", ("grant"->>'days')::int AS "days" FROM "Order"
     WHERE "userId" = ${userId} AND "productId" = ${running.productId} AND "status" = 'SUCCESS' AND "refundNo" IS NULL
-      AND "id" <> ${grant.paid?.orderId ?? ''}
+      AND "id" <> ${grant.paid?.orderId ?? ''} AND "membershipPeriod"->>'keptPlan' IS NULL
     ORDER BY "paidAt" DESC LIMIT 1`
   const centsPerDay = last?.days && last.amount > 0 ? last.amount / last.days : null
   const days = centsPerDay && grant.paid ? grant.paid.amount / centsPerDay : grant.days
   const expiresAt = new Date(running.expiresAt.getTime() + Math.round(days * DAY_MS))
   await tx.membership.update({ where: { userId_kind: { userId, kind: grant.kind } }, data: { expiresAt } })
-  return { from: running.expiresAt.toISOString(), to: expiresAt.toISOString(), replaced: benefitsOf(running), keptPlan: running.planName }
+  return {
+    from: running.expiresAt.toISOString(),
+    to: expiresAt.toISOString(),
+    replaced: benefitsOf(running),
+    keptPlan: running.planName,
+    ...(running.productId !== null && running.productId === grant.productId ? { renewal: true } : {}),
+  }
 }
 
 /**
@@ -114,7 +122,7 @@ export async function takeBackMembership(
   tx: Tx,
   userId: string,
   kind: MembershipKind,
-  order: { id: string; days: number; period: MembershipPeriod | null },
+  order: { id: string; days: number; period: MembershipPeriod | null; planName?: string },
   now = new Date(),
 ): Promise<MembershipUndo | null> {
   await lockMemberships(tx, userId)
@@ -122,7 +130,8 @@ export async function takeBackMembership(
   const current = await tx.membership.findUnique({ where, select: { expiresAt: true, ...BENEFITS } })
   if (!current) return null
   const { period } = order
-  if (period && (await keptAfter(tx, userId, kind, order.id, period))) throw badRequest('这笔会员订单之后还有按它的价格顺延的订单，请先退款那笔订单')
+  if (period && order.planName && (await keptAfter(tx, userId, kind, order.id, order.planName, period)))
+    throw badRequest('这笔会员订单之后还有按它的价格顺延的订单，请先退款那笔订单')
   const to = period ? new Date(period.to).getTime() : current.expiresAt.getTime()
   const from = period ? new Date(period.from).getTime() : to - order.days * DAY_MS
   const cutMs = Math.max(0, to - Math.max(now.getTime(), from))
@@ -141,15 +150,16 @@ export async function takeBackMembership(
 }
 
 /**
- * Whether a later stretch was added at the price of a better plan that kept its benefits
- * (addAtRunningPrice), and is neither refunded nor being refunded: taking this order back first
- * could leave its benefits on those days, so that one is refunded first.
+ * Whether a later stretch kept this order's plan's benefits in place of its own
+ * (addAtRunningPrice) and is not refunded: taking this order back first could leave its
+ * benefits on those days, so that one is refunded first. A refund under way still counts, as
+ * the provider may refuse it.
  */
-async function keptAfter(tx: Tx, userId: string, kind: MembershipKind, orderId: string, period: MembershipPeriod): Promise<boolean> {
+async function keptAfter(tx: Tx, userId: string, kind: MembershipKind, orderId: string, planName: string, period: MembershipPeriod): Promise<boolean> {
   const [found] = await tx.$queryRaw<unknown[]>`
     SELECT 1 FROM "Order"
     WHERE "userId" = ${userId} AND "type" = ${kind === 'CHAT' ? 'CHAT_MEMBERSHIP' : 'MEMBERSHIP'}::"OrderType" AND "id" <> ${orderId}
-      AND "status" = 'SUCCESS' AND "refundedAt" IS NULL AND "membershipPeriod"->>'keptPlan' IS NOT NULL
+      AND "status" = 'SUCCESS' AND "refundedAt" IS NULL AND "membershipPeriod"->>'keptPlan' = ${planName}
       AND ("membershipPeriod"->>'from')::timestamptz >= ${period.to}::timestamptz
     LIMIT 1`
   return found !== undefined

@@ -58,9 +58,9 @@ export async function fulfilOrder(tx: Tx, orderId: string, payment: Payment, opt
     const paidPlan = grant.planName ?? order.subject
     const keptNote =
       period.keptPlan &&
-      (period.keptPlan === paidPlan
-        ? `「${paidPlan}」的权益已调低，已按原权益和原价格顺延 ${daysOf(period)} 天`
-        : `「${paidPlan}」低于正在使用的「${period.keptPlan}」，已按「${period.keptPlan}」的价格顺延 ${daysOf(period)} 天`)
+      (period.renewal
+        ? `「${paidPlan}」的权益已调低，已保留原权益，顺延 ${daysOf(period)} 天`
+        : `「${paidPlan}」低于正在使用的「${period.keptPlan}」，已保留「${period.keptPlan}」的权益，顺延 ${daysOf(period)} 天`)
     const kept = keptNote ? { flag: order.flag ? `${order.flag}；${keptNote}` : keptNote } : null
     await tx.order.update({ where: { id: order.id }, data: { membershipPeriod: period, ...kept } })
   }

@@ -103,7 +103,14 @@ async function takeBack(tx: Tx, order: Refunding): Promise<MembershipUndo | null
     throw error
   }
   const membership =
-    g.days && g.membership ? await takeBackMembership(tx, order.userId, g.membership, { id: order.id, days: g.days, period: order.membershipPeriod }) : null
+    g.days && g.membership
+      ? await takeBackMembership(tx, order.userId, g.membership, {
+          id: order.id,
+          days: g.days,
+          period: order.membershipPeriod,
+          planName: g.planName ?? undefined,
+        })
+      : null
   if (g.videoIds?.length) await revokeVideos(tx, order.id)
   // The inviter's commission, when they still hold it (otherwise the record notes it was kept).
   await takeBackCommission(tx, order.id, order.refundNo)

@@ -306,7 +306,7 @@ describe('a lesser plan ordered before a better one and paid after it', () => {
     // 9.90 yuan at the premium plan's 99 yuan for 30 days: 3 days.
     expect(after.expiresAt.getTime() - before.expiresAt.getTime()).toBe(3 * 86_400_000)
     expect((await db().order.findUniqueOrThrow({ where: { id: pending.id } })).flag).toBe(
-      '「体验周卡」低于正在使用的「尊享月卡」，已按「尊享月卡」的价格顺延 3 天',
+      '「体验周卡」低于正在使用的「尊享月卡」，已保留「尊享月卡」的权益，顺延 3 天',
     )
 
     // The premium order cannot go first: its benefits would stay on the days added at its price.
@@ -323,6 +323,21 @@ describe('a lesser plan ordered before a better one and paid after it', () => {
     expect((await wallet(user.id)).balance).toBe(100_000)
     expect((await membership()).expiresAt.getTime()).toBeLessThanOrEqual(Date.now())
     expect(await ledgerMatchesColumns()).toBe(true)
+  })
+
+  it('an earlier plan whose benefits were not kept is refunded as usual', async () => {
+    const premium = await createProductRow({ type: 'MEMBERSHIP', price: 9900, days: 30, dailyPoints: 100, discountPercent: 30, name: '尊享月卡乙' })
+    const middle = await createProductRow({ type: 'MEMBERSHIP', price: 4000, days: 30, dailyPoints: 50, discountPercent: 20, name: '进阶月卡' })
+    const user = await createUser({ balance: 100_000 })
+    const { order: first } = await placeOrder(user.token, { productId: plan.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const { order: pending } = await placeOrder(user.token, { productId: middle.id, type: 'MEMBERSHIP', channel: 'WECHAT' })
+    const { order: better } = await placeOrder(user.token, { productId: premium.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    await world.wechat.pay(pending.outTradeNo)
+    expect((await db().order.findUniqueOrThrow({ where: { id: pending.id } })).flag).toMatch(/已保留「尊享月卡乙」的权益/)
+    // The first plan's benefits were not what the late order kept: its refund goes ahead; the premium one waits for that order's.
+    expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: first.id }, body: { reason: '用户申请退款' } }))
+    expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: better.id }, body: { reason: '用户申请退款' } }), 400, /请先退款那笔订单/)
+    expect(await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })).toMatchObject({ planName: '尊享月卡乙' })
   })
 
   it('renewing a plan whose benefits the console lowered keeps the benefits paid for, at the price paid for them', async () => {
@@ -344,7 +359,10 @@ describe('a lesser plan ordered before a better one and paid after it', () => {
     expect(after).toMatchObject({ planName: '调价月卡', dailyPoints: 50, discountPercent: 40 })
     // 15 yuan at the 30 yuan for 30 days paid before: 15 days.
     expect(after.expiresAt.getTime() - before.expiresAt.getTime()).toBe(15 * 86_400_000)
-    expect((await db().order.findUniqueOrThrow({ where: { id: order.id } })).flag).toBe('「调价月卡」的权益已调低，已按原权益和原价格顺延 15 天')
+    expect((await db().order.findUniqueOrThrow({ where: { id: order.id } })).flag).toBe('「调价月卡」的权益已调低，已保留原权益，顺延 15 天')
+    // Renewed again: still at the price first paid, not at the converted renewal's.
+    await placeOrder(user.token, { productId: month.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    expect((await membership()).expiresAt.getTime() - after.expiresAt.getTime()).toBe(15 * 86_400_000)
   })
 })
 
