@@ -5,6 +5,7 @@ import { AppError, badRequest, forbidden, unauthorized } from './app-error'
 import { JSON_BODY_LIMIT, assertDeclaredLength, jsonTooDeep, readTextWithin } from './body-limit'
 import { clientIp } from './client-ip'
 import { errorToResponse, ok } from './envelope'
+import { refuseNul, withoutNul } from './no-nul'
 
 /** Who may call: anyone, any signed-in user, the admin console (ADMIN/MANAGER), or ADMIN only. */
 export type Access = 'public' | 'user' | 'console' | 'admin'
@@ -70,18 +71,6 @@ async function authorize(req: Request, access: Access): Promise<SessionUser | nu
 }
 
 const TOO_DEEP = '请求体嵌套过深'
-/** PostgreSQL text cannot hold U+0000: refused here as bad input, not met later as a 500. */
-const HAS_NUL = '请求中含有无效字符（U+0000）'
-const refuseNul = (key: string, value: unknown) => {
-  if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) throw badRequest(HAS_NUL)
-  return value
-}
-
-function withoutNul<T extends Record<string, unknown>>(values: T): T {
-  for (const value of Object.values(values)) if ([value].flat().some((v) => typeof v === 'string' && v.includes('\u0000'))) throw badRequest(HAS_NUL)
-  return values
-}
-
 async function readJson(req: Request, limit: number): Promise<unknown> {
   const text = await readTextWithin(req, limit)
   if (!text) return {}

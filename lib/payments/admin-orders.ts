@@ -108,7 +108,9 @@ export async function getOrderForAdmin(orderId: string): Promise<AdminOrderDetai
  */
 export async function markOrderPaid(actor: SessionUser, ip: string, orderId: string, reason: string) {
   await db().$transaction(async (tx) => {
-    const order = await tx.order.findUnique({ where: { id: orderId }, select: { status: true, flag: true } })
+    // Locked, so the reconciler cannot cancel it as refunded at WeChat between this read and the fulfilment.
+    const [order] = await tx.$queryRaw<{ status: string; flag: string | null }[]>`
+      SELECT "status"::text AS "status", "flag" FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`
     if (!order) throw notFound('订单不存在')
     if (order.status === 'SUCCESS') throw badRequest('订单已经支付成功')
     // The buyer has the money back: crediting the order would give its grant for nothing.

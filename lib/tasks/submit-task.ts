@@ -143,7 +143,10 @@ export async function queueTask(
   const cost = memberPrice(fullCost, membership?.discountPercent ?? 0)
   const maxPending = await getConfigValue<number>('TASK_MAX_PENDING_PER_USER')
   if (resolved.translate) {
-    // Paid work only for a task that could be charged now (the transaction checks again under the lock).
+    // Paid work only for a task that could be charged now (the transaction checks again under
+    // the lock); a repeat of a key whose first submit finished meanwhile is answered with its task.
+    const earlier = idempotencyKey ? await findByKey(userId, idempotencyKey) : null
+    if (earlier) return replay(earlier)
     const [user, pending] = await Promise.all([
       db().user.findUnique({ where: { id: userId }, select: { points: true } }),
       db().task.count({ where: { userId, status: 'PENDING' } }),

@@ -12,6 +12,7 @@ import { frameAt, probeVideo, runFfmpeg, withScratch } from '@/lib/generation/vi
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { payloadTooLarge, readBodyWithin } from '@/lib/http/body-limit'
 import { jsonList } from '@/lib/http/json-list'
+import { withoutNul } from '@/lib/http/no-nul'
 import { pageArgs, type TPageQuery } from '@/lib/http/pagination'
 import { presignedGetUrl, readS3Head } from '@/lib/storage/s3-files'
 import { newKey, putFile, putFileFromPath, removeFile } from '@/lib/storage/storage'
@@ -36,7 +37,7 @@ const previewSeconds = (durationSec: number) => Math.min(PREVIEW_SECONDS, Math.m
  */
 export async function createVideo(actor: SessionUser, ip: string, req: Request): Promise<AdminVideo> {
   const form = await readForm(req)
-  const fields = ZVideoFields.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')))
+  const fields = ZVideoFields.parse(withoutNul(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string'))))
   if (fields.kind === 'paid' && fields.price <= 0) throw badRequest('付费视频请设置大于 0 的价格')
   const uploadId = form.get('uploadId')
   const file = form.get('file')

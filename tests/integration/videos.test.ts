@@ -126,6 +126,7 @@ describe('the operator adds items', () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
     expectFail(await createVideo(formOf({ title: 'x', kind: 'free' }, png)), 400, /只支持 MP4、MOV 或 WebM/)
     expectFail(await createVideo(formOf({ title: 'x', kind: 'paid', price: '0' }, clip)), 400, /价格/)
+    expectFail(await createVideo(formOf({ title: '标题\u0000', kind: 'free' }, clip)), 400, '请求中含有无效字符（U+0000）')
     expect(await db().video.count()).toBe(4)
   })
 
