@@ -41,8 +41,9 @@ function shownOf(type: string, results: unknown, videos: unknown, index: number)
 
 /**
  * The owner puts one image (or the clip) of a finished task on the wall (opt-in, private until then).
- * It waits for the admin unless WALL_AUTO_PUBLISH is on. Publishing again changes nothing
- * (a hidden work stays hidden: only the admin brings it back).
+ * It waits for the admin unless WALL_AUTO_PUBLISH is on (and always when the owner once took it
+ * off while it was reported). Publishing again changes nothing (a hidden work stays hidden:
+ * only the admin brings it back).
  */
 export async function publishWork(userId: string, taskId: string, index: number): Promise<PublishState> {
   const autoPublish = await getConfigValue<boolean>('WALL_AUTO_PUBLISH')
@@ -59,6 +60,7 @@ export async function publishWork(userId: string, taskId: string, index: number)
           videos: true,
           model: { select: { name: true, type: true } },
           wallWork: { select: { id: true, status: true, featured: true } },
+          wallReportedAt: true,
         },
       })
       if (!task) throw notFound('任务不存在')
@@ -70,7 +72,8 @@ export async function publishWork(userId: string, taskId: string, index: number)
       const shown = shownOf(task.model.type, task.results, task.videos, index)
       const params = (task.params ?? {}) as Record<string, unknown>
       const prompt = [params.userPrompt, params.modalPrompt, params.prompt].find((p): p is string => typeof p === 'string' && p.length > 0) ?? ''
-      const status: WallStatus = autoPublish ? 'APPROVED' : 'PENDING'
+      // Taken off while reported: back only through review, so taking off and publishing again is no way around reports.
+      const status: WallStatus = autoPublish && !task.wallReportedAt ? 'APPROVED' : 'PENDING'
       const work = await tx.wallWork.create({
         data: {
           taskId,
@@ -96,12 +99,13 @@ export async function unpublishWork(userId: string, taskId: string): Promise<Pub
     'wall',
     db().$transaction(async (tx) => {
       await lockTask(tx, taskId)
-      const task = await tx.task.findFirst({ where: { id: taskId, userId }, select: { id: true, wallWork: { select: { status: true } } } })
+      const task = await tx.task.findFirst({ where: { id: taskId, userId }, select: { id: true, wallWork: { select: { status: true, reports: true } } } })
       if (!task) throw notFound('任务不存在')
       // Taking a hidden work off and publishing it again would bring it back without its reports.
       if (task.wallWork?.status === 'HIDDEN') throw conflict('该作品已被管理员隐藏，无法再次公开')
       await tx.wallWork.deleteMany({ where: { taskId } })
-      await tx.task.update({ where: { id: taskId }, data: { isRecommended: false } })
+      const reported = task.wallWork && task.wallWork.reports > 0 ? { wallReportedAt: new Date() } : {}
+      await tx.task.update({ where: { id: taskId }, data: { isRecommended: false, ...reported } })
       return { taskId, wallId: null, status: null, featured: false }
     }),
   )

@@ -236,6 +236,19 @@ describe('the image wall', () => {
       const pub = await callRoute(publishRoute.POST, { token: owner.token, params: { id }, body: {} })
       expect(pub.body.data.status).toBe('APPROVED')
       expect((await wall()).list.map((w) => w.taskId)).toContain(id)
+
+      // Taken off and published again: straight back while nobody reported it...
+      const publishAgain = async () => {
+        expect((await callRoute(unpublishRoute.POST, { token: owner.token, params: { id } })).status).toBe(200)
+        return (await callRoute(publishRoute.POST, { token: owner.token, params: { id }, body: {} })).body.data
+      }
+      const back = await publishAgain()
+      expect(back.status).toBe('APPROVED')
+      // ...but once reported, only through review: taking it off is no way to wipe its reports.
+      const reporter = await createUser()
+      expect((await callRoute(reportRoute.POST, { token: reporter.token, params: { id: back.wallId } })).status).toBe(200)
+      expect((await publishAgain()).status).toBe('PENDING')
+      expect((await wall()).list.map((w) => w.taskId)).not.toContain(id)
     } finally {
       await db().siteConfig.delete({ where: { name: 'WALL_AUTO_PUBLISH' } })
       invalidateConfigCache()
