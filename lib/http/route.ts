@@ -71,6 +71,7 @@ async function authorize(req: Request, access: Access): Promise<SessionUser | nu
 }
 
 const TOO_DEEP = '请求体嵌套过深'
+
 async function readJson(req: Request, limit: number): Promise<unknown> {
   const text = await readTextWithin(req, limit)
   if (!text) return {}

@@ -59,17 +59,23 @@ async function translate(text: string): Promise<string> {
   return english.replace(/\s*\n+\s*/g, ' ')
 }
 
+/** Whether translateForMj would ask the (paid) translation model: Chinese to translate, and translation on. */
+export async function wouldTranslate(description: string, params: string): Promise<boolean> {
+  const noText = /(^|\s)--no\s+(.+?)(?=\s--|$)/.exec(params)?.[2] ?? ''
+  return (hasCjk(description) || hasCjk(noText)) && (await getConfigValue<boolean>('TRANSLATE_ENABLED'))
+}
+
 /**
  * When translation is on, the Chinese in a prompt's description and in `--no` values goes
  * to English before the task is charged (other parameters are kept as typed). Null when
  * nothing was translated.
  */
 export async function translateForMj(description: string, params: string): Promise<{ description: string; params: string } | null> {
+  if (!(await wouldTranslate(description, params))) return null
   const needsDescription = hasCjk(description)
   const noValue = /(^|\s)--no\s+(.+?)(?=\s--|$)/.exec(params)
   const noText = noValue?.[2] ?? ''
   const needsNo = hasCjk(noText)
-  if (!(needsDescription || needsNo) || !(await getConfigValue<boolean>('TRANSLATE_ENABLED'))) return null
   const [englishDescription, englishNo] = await Promise.all([needsDescription ? translate(description) : description, needsNo ? translate(noText) : null])
   return {
     description: englishDescription,

@@ -5,7 +5,7 @@ import { submissionPriceKey } from '@/lib/mj/actions'
 import { composeParams, speedsIn, splitPrompt, type MjSpeed } from '@/lib/mj/compose-prompt'
 import { offeredSpeeds } from '@/lib/mj/mj-models'
 import { ZMjImg2ImgSchema, ZMjText2ImgSchema } from '@/lib/mj/params'
-import { translateForMj } from '@/lib/mj/translate'
+import { translateForMj, wouldTranslate } from '@/lib/mj/translate'
 import { assertNoBannedWords } from './banned-words'
 import type { ResolvedRequest } from './resolved-request'
 
@@ -43,6 +43,7 @@ export async function resolveMjRequest(
   const base = { ...input, ...references, count: 1 }
   const compose = (description: string, extra: string) => [description, composeParams(input, extra)].filter(Boolean).join(' ')
   const untranslated = { ...base, finalPrompt: compose(typed.description, params) }
+  if (!(await wouldTranslate(typed.description, params))) return { ...common, params: untranslated }
   return {
     ...common,
     params: untranslated,

@@ -6,7 +6,7 @@ import { childTaskType, classifyCustomId, type MjAction } from '@/lib/mj/actions
 import { speedsIn, splitPrompt } from '@/lib/mj/compose-prompt'
 import { assertSpeedsOffered } from './resolve-mj-request'
 import type { TMjActionInput } from '@/lib/mj/params'
-import { translateForMj } from '@/lib/mj/translate'
+import { translateForMj, wouldTranslate } from '@/lib/mj/translate'
 import { assertNoBannedWords } from './banned-words'
 import type { ResolvedRequest } from './resolved-request'
 import { liveRepeat, queueTask, requestHash } from './submit-task'
@@ -107,6 +107,7 @@ async function modalInput(
   await assertSpeedsOffered(speedsIn(typed.params), modelId)
   const shown = { ...mask, modalPrompt: input.prompt }
   const untranslated = { ...shown, finalPrompt: [typed.description, typed.params].filter(Boolean).join(' ') }
+  if (!(await wouldTranslate(typed.description, typed.params))) return { params: untranslated }
   return {
     params: untranslated,
     translate: async () => {
