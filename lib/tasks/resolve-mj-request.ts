@@ -37,15 +37,17 @@ export async function resolveMjRequest(
   if (!typed.description) throw badRequest('请在参数前写上画面描述')
   const params = [typed.params, input.rawParams].filter(Boolean).join(' ')
   // A speed typed into the prompt or the parameters is a choice of speed like the form's.
-  await assertSpeedsOffered([input.speed, ...speedsIn(params)], modelId)
+  const mjSpeed = await assertSpeedsOffered([input.speed, ...speedsIn(params)], modelId)
   // Before a (paid) translation: the word list may be in Chinese; after it, in English.
   await assertNoBannedWords(input.prompt, input.rawParams)
   const base = { ...input, ...references, count: 1 }
   const compose = (description: string, extra: string) => [description, composeParams(input, extra)].filter(Boolean).join(' ')
   const untranslated = { ...base, finalPrompt: compose(typed.description, params) }
-  if (!(await wouldTranslate(typed.description, params))) return { ...common, params: untranslated }
+  const speedAsked = mjSpeed ? { mjSpeed } : {}
+  if (!(await wouldTranslate(typed.description, params))) return { ...common, ...speedAsked, params: untranslated }
   return {
     ...common,
+    ...speedAsked,
     params: untranslated,
     translate: async () => {
       const translated = await translateForMj(typed.description, params)
@@ -65,15 +67,22 @@ async function uploadUrls(userId: string, ids: string[]): Promise<string[]> {
   return urls as string[]
 }
 
-/** Every speed asked for (none is the model's default) must be one the model offers, and only one may be asked for. */
-export async function assertSpeedsOffered(asked: (MjSpeed | null | undefined)[], modelId: string | null): Promise<void> {
+/**
+ * Every speed asked for (none is the model's default) must be one the model offers, and only
+ * one may be asked for. Without a chosen model, one enabled Midjourney model must offer it
+ * here (before a paid translation), and the task is routed only to a model that does.
+ */
+export async function assertSpeedsOffered(asked: (MjSpeed | null | undefined)[], modelId: string | null): Promise<MjSpeed | null> {
   const speeds = new Set(asked.filter((speed): speed is MjSpeed => Boolean(speed)))
-  if (speeds.size === 0) return
+  if (speeds.size === 0) return null
   if (speeds.size > 1) throw badRequest('一次只能选择一种速度模式')
-  const model = await db().aiModel.findFirst({
+  const speed = [...speeds][0]!
+  const models = await db().aiModel.findMany({
     where: { enabled: true, type: 'MID_JOURNEY', ...(modelId ? { id: modelId } : {}) },
     select: { options: true },
-    orderBy: [{ sort: 'asc' }, { createdAt: 'asc' }],
   })
-  if (!model || !offeredSpeeds(model.options).includes([...speeds][0]!)) throw badRequest('所选模型不支持该速度模式')
+  if (!models.some((model) => offeredSpeeds(model.options).includes(speed))) throw badRequest(SPEED_NOT_OFFERED)
+  return speed
 }
+
+export const SPEED_NOT_OFFERED = '所选模型不支持该速度模式'

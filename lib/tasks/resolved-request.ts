@@ -1,4 +1,5 @@
 import type { TaskType } from '@/lib/generated/prisma/enums'
+import type { MjSpeed } from '@/lib/mj/compose-prompt'
 import type { SdTaskType } from './params'
 import type { VideoTaskType } from './video-params'
 
@@ -28,6 +29,8 @@ export type ResolvedRequest = {
    * user could be charged for it, it answers the params to queue.
    */
   translate?: () => Promise<Record<string, unknown>>
+  /** Midjourney: the speed asked for (in the form, the prompt or the parameters); only a model that offers it runs the task. */
+  mjSpeed?: MjSpeed
   /** Video: the clip asked for (priced per clip and per second; the model must offer its length, ratio and resolution). */
   video?: { durationSec: number; ratio: string; resolution: string; hasFirstFrame: boolean; hasLastFrame: boolean }
 }

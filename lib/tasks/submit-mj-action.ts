@@ -3,7 +3,7 @@ import { db } from '@/lib/db'
 import type { ResultButton } from '@/lib/generation/backends/types'
 import { badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { childTaskType, classifyCustomId, type MjAction } from '@/lib/mj/actions'
-import { speedsIn, splitPrompt } from '@/lib/mj/compose-prompt'
+import { speedsIn, splitPrompt, type MjSpeed } from '@/lib/mj/compose-prompt'
 import { assertSpeedsOffered } from './resolve-mj-request'
 import type { TMjActionInput } from '@/lib/mj/params'
 import { translateForMj, wouldTranslate } from '@/lib/mj/translate'
@@ -70,6 +70,7 @@ async function resolveMjAction(userId: string, parentId: string, input: TMjActio
     action: input.customId,
     onceMessage,
     isPinnedToModel: true,
+    ...(modal.mjSpeed ? { mjSpeed: modal.mjSpeed } : {}),
     params,
     ...(translate ? { translate: async () => ({ ...params, ...(await translate()) }) } : {}),
   }
@@ -92,7 +93,7 @@ async function modalInput(
   action: MjAction,
   input: TMjActionInput,
   modelId: string | null,
-): Promise<{ params: Record<string, unknown>; translate?: () => Promise<Record<string, unknown>> }> {
+): Promise<{ params: Record<string, unknown>; mjSpeed?: MjSpeed; translate?: () => Promise<Record<string, unknown>> }> {
   if (input.maskImageId && action.kind !== 'VARY_REGION') throw badRequest('只有局部重绘需要蒙版')
   if (input.prompt && !action.isModal) throw badRequest('该操作不需要提示词')
   if (action.kind === 'VARY_REGION' && !input.maskImageId) throw badRequest('请在图片上涂抹要重绘的区域')
@@ -104,12 +105,13 @@ async function modalInput(
   if (!input.prompt) return { params: mask }
   await assertNoBannedWords(input.prompt)
   const typed = splitPrompt(input.prompt)
-  await assertSpeedsOffered(speedsIn(typed.params), modelId)
+  const mjSpeed = (await assertSpeedsOffered(speedsIn(typed.params), modelId)) ?? undefined
   const shown = { ...mask, modalPrompt: input.prompt }
   const untranslated = { ...shown, finalPrompt: [typed.description, typed.params].filter(Boolean).join(' ') }
-  if (!(await wouldTranslate(typed.description, typed.params))) return { params: untranslated }
+  if (!(await wouldTranslate(typed.description, typed.params))) return { params: untranslated, mjSpeed }
   return {
     params: untranslated,
+    mjSpeed,
     translate: async () => {
       const translated = await translateForMj(typed.description, typed.params)
       if (!translated) return untranslated

@@ -7,8 +7,10 @@ import { AppError, badRequest, conflict, notFound, serviceUnavailable, tooManyRe
 import { postMovement } from '@/lib/ledger/post-movement'
 import { announceQueueChange, wakeLocalRunner } from '@/lib/signals/queue-signal'
 import { videoOptionsOf, videoPrice, videoRequestProblem } from '@/lib/models/video-options'
+import { offeredSpeeds } from '@/lib/mj/mj-models'
 import { getConfigValue } from '@/lib/site-config/store'
 import { assertNoBannedWords } from './banned-words'
+import { SPEED_NOT_OFFERED } from './resolve-mj-request'
 import { resolveRequest } from './resolve-request'
 import type { ResolvedRequest } from './resolved-request'
 import { TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
@@ -44,18 +46,21 @@ async function chooseModel(
       : [],
   )
   let outOfRouting: string | null = null
-  let videoProblem: string | null = null
+  let optionProblem: string | null = null
   for (const model of candidates) {
     if (!isSupportedBackend(model.backend)) continue
     const price = priceOf(resolved, model.prices)
     if (!(typeof price === 'number' && Number.isInteger(price) && price >= 0)) continue
     const video = resolved.video ? videoOptionsOf(model.options) : null
-    if (video && resolved.video) {
-      const problem = videoRequestProblem(video, resolved.video)
-      if (problem) {
-        videoProblem ??= problem
-        continue
-      }
+    const problem =
+      video && resolved.video
+        ? videoRequestProblem(video, resolved.video)
+        : resolved.mjSpeed && !offeredSpeeds(model.options).includes(resolved.mjSpeed)
+          ? SPEED_NOT_OFFERED
+          : null
+    if (problem) {
+      optionProblem ??= problem
+      continue
     }
     const inRouting = model.pool && !resolved.isPinnedToModel ? poolsInRouting.has(model.pool) : model.healthy
     if (!inRouting) {
@@ -66,7 +71,7 @@ async function chooseModel(
     return { id: model.id, name: model.name, backend: model.backend, pool: model.pool, pricePerImage: resolved.customModel?.price ?? price, deadlineMs }
   }
   if (outOfRouting) throw serviceUnavailable(`模型「${outOfRouting}」暂时不可用，请稍后再试（本次未扣积分）`)
-  if (videoProblem) throw badRequest(videoProblem)
+  if (optionProblem) throw badRequest(optionProblem)
   if (resolved.modelId) throw badRequest('所选模型不可用或不支持该功能')
   throw badRequest('暂无可用的生成模型，请联系管理员')
 }

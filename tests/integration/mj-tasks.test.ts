@@ -575,6 +575,32 @@ describe('Midjourney tasks', () => {
     await drainQueue()
   })
 
+  it('without a chosen model, a speed goes to the first model that offers it, and is refused when none does', async () => {
+    await db().aiModel.updateMany({ data: { enabled: false } })
+    const plain = await mjModel({}, { sort: 1 })
+    const turbo = await mjModel({ speeds: ['turbo'] }, { sort: 2 })
+    const user = await createUser({ points: 100 })
+    const submit = (params: Record<string, unknown>) => callRoute(tasksRoute.POST, { token: user.token, body: { type: 'MJ_TEXT2IMG', params } })
+
+    const asked = await submit({ prompt: 'a cat', speed: 'turbo' })
+    expect(asked.status, asked.body.errMessage).toBe(200)
+    expect((await task(asked.body.data.id)).modelId).toBe(turbo.id)
+    const typed = await submit({ prompt: 'a cat --turbo' })
+    expect((await task(typed.body.data.id)).modelId).toBe(turbo.id)
+    const none = await submit({ prompt: 'a cat' })
+    expect((await task(none.body.data.id)).modelId).toBe(plain.id)
+
+    await db().aiModel.update({ where: { id: turbo.id }, data: { enabled: false } })
+    const refused = await submit({ prompt: 'a cat', speed: 'turbo' })
+    expect([refused.status, refused.body.errMessage]).toEqual([400, '所选模型不支持该速度模式'])
+    // Offered by an enabled model that cannot take the task (no price for it): refused by routing, nothing charged.
+    await db().aiModel.update({ where: { id: turbo.id }, data: { enabled: true, prices: {} } })
+    const unpriced = await submit({ prompt: 'a cat', speed: 'turbo' })
+    expect([unpriced.status, unpriced.body.errMessage]).toEqual([400, '所选模型不支持该速度模式'])
+    expect(await db().task.count({ where: { userId: user.id } })).toBe(3)
+    await drainQueue()
+  })
+
   it('a pooled model: imagines go to the pool, but a button runs on the proxy that holds its parent', async () => {
     fake.set({ stepMs: 10 })
     const model = await mjModel({}, { pool: 'mj-pool' })
