@@ -13,6 +13,8 @@ export type AdminCardRow = {
   usedAt: Date | null
   disabledAt: Date | null
   expiresAt: Date | null
+  /** When its full key was first exported (then it is never assigned). */
+  exportedAt: Date | null
   createdAt: Date
   batch: { id: number; note: string | null }
 }
@@ -27,6 +29,7 @@ export const ADMIN_CARD_SELECT = {
   usedAt: true,
   disabledAt: true,
   expiresAt: true,
+  exportedAt: true,
   createdAt: true,
   usedBy: { select: { id: true, name: true } },
   holder: { select: { id: true, name: true } },

@@ -63,6 +63,7 @@ const cardRowJson = jsonRowText<Listed<AdminCardRow>>(Prisma.sql`c."id" IS NOT N
   usedAt: isoText(Prisma.sql`c."usedAt"`),
   disabledAt: isoText(Prisma.sql`c."disabledAt"`),
   expiresAt: isoText(Prisma.sql`c."expiresAt"`),
+  exportedAt: isoText(Prisma.sql`c."exportedAt"`),
   createdAt: isoText(Prisma.sql`c."createdAt"`),
   holder: jsonObjectOrNull(Prisma.sql`c."holderId" IS NOT NULL`, { id: Prisma.sql`c."holderId"`, name: Prisma.sql`coalesce(h."name", '')` }),
   batch: jsonObject({ id: Prisma.sql`c."batchId"`, note: Prisma.sql`b."note"` }),

@@ -6,13 +6,15 @@ import type { SessionUser } from '@/lib/auth/session'
 import { conflict, forbidden, notFound } from '@/lib/http/app-error'
 import { ADMIN_CARD_SELECT, toAdminCardRow, type AdminCardRow } from './card-views'
 
-/** Hands a ready, unused, unheld card to a user; it then shows on their /my_cards. */
+export const EXPORTED_NOT_ASSIGNABLE = '该卡密已导出，可能已经售出，不能再分配给用户'
+
+/** Hands a ready, unused, unheld, never exported card to a user; it then shows on their /my_cards. */
 export async function assignCard(actor: SessionUser, ip: string, cardId: number, userId: string): Promise<AdminCardRow> {
   return db().$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, username: true } })
     if (!user) throw notFound('用户不存在')
     const { count } = await tx.card.updateMany({
-      where: { id: cardId, status: 'SUCCESS', usedAt: null, disabledAt: null, holderId: null },
+      where: { id: cardId, status: 'SUCCESS', usedAt: null, disabledAt: null, holderId: null, exportedAt: null },
       data: { holderId: userId },
     })
     if (count === 0) {
@@ -21,7 +23,8 @@ export async function assignCard(actor: SessionUser, ip: string, cardId: number,
       if (card.status !== 'SUCCESS') throw conflict('只有校验通过的卡密才能分配')
       if (card.usedAt) throw conflict('该卡密已被使用')
       if (card.disabledAt) throw conflict('该卡密已停用')
-      throw conflict('该卡密已分配给其他用户')
+      if (card.holderId) throw conflict('该卡密已分配给其他用户')
+      throw conflict(EXPORTED_NOT_ASSIGNABLE)
     }
     await recordAudit(tx, actor, ip, {
       action: 'card.assign',

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import * as assignRoute from '@/app/api/admin/cards/[id]/assign/route'
 import * as disableRoute from '@/app/api/admin/cards/[id]/disable/route'
 import * as exportRoute from '@/app/api/admin/cards/export/route'
+import * as listRoute from '@/app/api/admin/cards/route'
 import * as redeemRoute from '@/app/api/my-cards/redeem/route'
 import { db } from '@/lib/db'
 import { callRoute } from '../helpers/call-route'
@@ -198,5 +199,73 @@ describe('GET /api/admin/cards/export', () => {
   it('refuses a bad batch id with 400', async () => {
     const { res, text } = await exportCsv(admin.token, { batchId: 'abc' })
     expectFail({ status: res.status, body: JSON.parse(text) }, 400, '批次的格式不正确')
+    const bad = await exportCsv(admin.token, { onlyNew: 'yes' })
+    expect(bad.res.status).toBe(400)
+  })
+
+  it('marks what it writes: an exported key is never assigned, and onlyNew gives each key out once', async () => {
+    const cards = await readyCards(admin, freshKeys(3, 'ONCE'))
+    const batchId = at(cards, 0).batchId
+    const keysIn = (text: string) =>
+      parseCsv(text.slice(1))
+        .slice(1)
+        .map((row) => row[1])
+
+    const firstNew = await exportCsv(admin.token, { batchId, onlyNew: 'true' })
+    expect(keysIn(firstNew.text)).toEqual(cards.map((c) => c.key))
+    expect(firstNew.res.headers.get('x-cards-exported')).toBe('3')
+    const marked = await db().card.findMany({ where: { batchId }, select: { exportedAt: true } })
+    expect(marked.every((c) => c.exportedAt instanceof Date)).toBe(true)
+
+    // The key may have been sold: handing it to a user as well would sell it twice.
+    const assigned = await callRoute(assignRoute.POST, { token: admin.token, params: { id: String(at(cards, 0).id) }, body: { userId: user.id } })
+    expectFail(assigned, 409, '该卡密已导出，可能已经售出，不能再分配给用户')
+    expect((await db().card.findUniqueOrThrow({ where: { id: at(cards, 0).id } })).holderId).toBeNull()
+
+    // A second export of new keys has none; the whole list still has them (a lost file), marked once.
+    const again = await exportCsv(admin.token, { batchId, onlyNew: 'true' })
+    expectFail({ status: again.res.status, body: JSON.parse(again.text) }, 409, '没有未导出过的可用卡密')
+    await exportCsv(admin.token, { onlyNew: 'true' }) // every other test's cards, so that only the next one is new
+    const [more] = await readyCards(admin, freshKeys(1, 'ONCE'))
+    const onlyNewOnes = await exportCsv(admin.token, { onlyNew: 'true' })
+    expect(keysIn(onlyNewOnes.text)).toEqual([more.key])
+    const exportedAt = (await db().card.findUniqueOrThrow({ where: { id: at(cards, 0).id } })).exportedAt
+    const whole = await exportCsv(admin.token, { batchId })
+    expect(keysIn(whole.text)).toEqual(cards.map((c) => c.key))
+    expect((await db().card.findUniqueOrThrow({ where: { id: at(cards, 0).id } })).exportedAt).toEqual(exportedAt)
+
+    // The console list shows when each was exported.
+    const listed = expectOk(await callRoute(listRoute.GET, { token: admin.token, query: { batchId: String(batchId), page: '1', pageSize: '10' } }))
+    expect(listed.list.map((c: { exportedAt: string | null }) => c.exportedAt)).toEqual(cards.map(() => exportedAt!.toISOString()))
+  })
+
+  it('an assign racing an export: the card is either exported or assigned, never both', async () => {
+    for (let round = 0; round < 10; round++) {
+      const [card] = await readyCards(admin, freshKeys(1, `RACE${round}`))
+      const [exported, assigned] = await Promise.all([
+        exportCsv(admin.token, { batchId: card.batchId, onlyNew: 'true' }),
+        callRoute(assignRoute.POST, { token: admin.token, params: { id: String(card.id) }, body: { userId: user.id } }),
+      ])
+      const inFile = exported.res.status === 200 && exported.text.includes(card.key)
+      expect([inFile, assigned.status === 200], `round ${round}`).toSatisfy(([a, b]: boolean[]) => a !== b)
+      const row = await db().card.findUniqueOrThrow({ where: { id: card.id } })
+      expect(row.exportedAt !== null).toBe(inFile)
+      expect(row.holderId !== null).toBe(!inFile)
+    }
+  })
+
+  it('two exports of new keys at once never give the same key twice', async () => {
+    const cards = await readyCards(admin, freshKeys(20, 'TWICE'))
+    const batchId = at(cards, 0).batchId
+    const answers = await Promise.all([0, 1, 2].map(() => exportCsv(admin.token, { batchId, onlyNew: 'true' })))
+    const keys = answers
+      .filter((a) => a.res.status === 200)
+      .flatMap((a) =>
+        parseCsv(a.text.slice(1))
+          .slice(1)
+          .map((row) => row[1]),
+      )
+    expect(keys.sort()).toEqual(cards.map((c) => c.key).sort())
+    expect(answers.filter((a) => a.res.status !== 200).every((a) => a.res.status === 409)).toBe(true)
   })
 })

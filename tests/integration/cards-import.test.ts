@@ -461,6 +461,7 @@ describe('GET /api/admin/cards', () => {
       'createdAt',
       'disabledAt',
       'expiresAt',
+      'exportedAt',
       'failReason',
       'holder',
       'id',

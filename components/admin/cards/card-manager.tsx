@@ -42,8 +42,9 @@ export function CardManager() {
   const canIssue = profile ? isAdmin(profile.role) : false
   const list = usePagedList({ filters: NO_CARD_FILTERS, query: cardsQuery })
 
-  function exportCsv() {
-    return runExport(async () => downloadBlob(await exportCards.mutateAsync(), `cards-${new Date().toISOString().slice(0, 10)}.csv`))
+  function exportCsv(onlyNew: boolean) {
+    const name = `cards-${onlyNew ? 'new' : 'all'}-${new Date().toISOString().slice(0, 10)}.csv`
+    return runExport(async () => downloadBlob(await exportCards.mutateAsync({ onlyNew }), name))
   }
 
   return (
@@ -52,7 +53,10 @@ export function CardManager() {
         actions={
           canIssue && (
             <>
-              <Button variant="secondary" loading={isExporting} onClick={exportCsv}>
+              <Button variant="secondary" loading={isExporting} onClick={() => exportCsv(true)} title="只导出从未导出过的可用卡密">
+                导出新卡密
+              </Button>
+              <Button variant="secondary" disabled={isExporting} onClick={() => exportCsv(false)} title="全部可用卡密，包括已导出过的">
                 导出可用卡密
               </Button>
               <Button onClick={() => setIsImporting(true)}>批量导入</Button>

@@ -14,5 +14,6 @@ export function CardStatusBadge({ card }: { card: CardRow }) {
   if (card.disabledAt) return <Badge tone="zinc">已停用</Badge>
   if (card.expiresAt && new Date(card.expiresAt) <= new Date()) return <Badge tone="zinc">已过期</Badge>
   if (card.holder) return <Badge tone="brand">已分配</Badge>
+  if (card.exportedAt) return <Badge tone="brand">已导出</Badge>
   return <Badge tone="green">{CARD_STATUS_LABELS.SUCCESS}</Badge>
 }

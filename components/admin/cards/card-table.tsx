@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button'
 import { DataTable, type Column } from '@/components/ui/data-table'
 import { CardStatusBadge } from './card-status'
 
-const isAssignable = (card: CardRow) => card.status === 'SUCCESS' && !card.usedAt && !card.disabledAt && !card.holder
+const isAssignable = (card: CardRow) => card.status === 'SUCCESS' && !card.usedAt && !card.disabledAt && !card.holder && !card.exportedAt
 
 /** The cards of one page: masked keys, who holds or used them, status; 分配 (ADMIN), 停用 and 启用 (ADMIN). */
 export function CardTable({

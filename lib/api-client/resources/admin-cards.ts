@@ -1,6 +1,6 @@
 'use client'
 
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import type { z } from 'zod'
 import type { AdminCardRow } from '@/lib/cards/card-views'
 import type { CardBatchRow } from '@/lib/cards/list-cards'
@@ -50,7 +50,5 @@ export const useAssignCard = () => useCardsWrite(({ id, userId }: { id: number; 
 /** Stops a ready card from being redeemed, or lets it be again. */
 export const useDisableCard = () => useCardsWrite(({ id, disabled }: { id: number; disabled: boolean }) => api.post(adminCardUrls.disable(id), { disabled }))
 
-/** The ready, unused keys as a CSV file. */
-export function useExportCards() {
-  return useMutation({ mutationFn: () => api.download(adminCardUrls.export) })
-}
+/** The ready, unused keys as a CSV file (only those never exported before, when asked); the list then shows them 已导出. */
+export const useExportCards = () => useCardsWrite(({ onlyNew }: { onlyNew: boolean }) => api.download(adminCardUrls.export, { onlyNew }))
