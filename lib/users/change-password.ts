@@ -5,7 +5,7 @@ import { isRecentSignIn } from '@/lib/auth/recent-sign-in'
 import { takeAttempt } from '@/lib/auth/rate-limit'
 import { forgetSessionUser } from '@/lib/auth/session-cache'
 import { issueToken } from '@/lib/auth/token'
-import { badRequest, notFound } from '@/lib/http/app-error'
+import { badRequest, conflict, notFound } from '@/lib/http/app-error'
 import { isTooCommon } from './common-passwords'
 
 /**
@@ -24,19 +24,24 @@ export const SIGN_IN_AGAIN = '为了账号安全，请重新登录后 10 分钟�
  * it runs (parallel ones cannot slip under the limit); a too common new password is
  * refused before counting, as it costs no hashing.
  */
+export const CHANGED_MEANWHILE = '账号的密码或登录状态刚刚发生了变化，请重新登录后再试'
+
 export async function changePassword(userId: string, currentPassword: string, newPassword: string, signedInAt: Date | null): Promise<{ token: string }> {
-  const user = await db().user.findUnique({ where: { id: userId }, select: { username: true, passwordHash: true } })
+  const user = await db().user.findUnique({ where: { id: userId }, select: { username: true, passwordHash: true, tokenVersion: true } })
   if (!user) throw notFound('用户不存在')
   if (!user.passwordHash && !isRecentSignIn(signedInAt)) throw badRequest(SIGN_IN_AGAIN)
   if (isTooCommon(newPassword, user.username)) throw badRequest('密码太常见，请换一个更难猜的密码')
   await takeAttempt([{ key: `password-change:user:${userId}`, ...PASSWORD_CHANGE_LIMIT }], '修改密码')
   if (user.passwordHash && !(await verifyPassword(user.passwordHash, currentPassword))) throw badRequest('当前密码不正确')
   const passwordHash = await hashPassword(newPassword)
-  const updated = await db().user.update({
-    where: { id: userId },
-    data: { passwordHash, tokenVersion: { increment: 1 } },
-    select: { tokenVersion: true },
+  // Only over what was checked: an admin's reset or a sign-out everywhere meanwhile wins, and
+  // this request's token (revoked by it) gets no fresh one.
+  const tokenVersion = user.tokenVersion + 1
+  const { count } = await db().user.updateMany({
+    where: { id: userId, passwordHash: user.passwordHash, tokenVersion: user.tokenVersion },
+    data: { passwordHash, tokenVersion },
   })
+  if (count === 0) throw conflict(CHANGED_MEANWHILE)
   forgetSessionUser(userId)
-  return { token: await issueToken(userId, updated.tokenVersion) }
+  return { token: await issueToken(userId, tokenVersion) }
 }
