@@ -27,21 +27,22 @@ export async function listCards(query: TPageQuery & { status?: Status; keyword?:
   // end is nearer (so the last page costs what the first does): pages in the first half
   // newest first with OFFSET skip, the others oldest first from the far end. The total decides
   // which branch runs (the other is a one-time filter that is never executed), then those rows
-  // are joined to their people and batch. An empty page is one row of the total.
+  // are joined to their people and batch. An empty page is one row of the total. The offset is a
+  // bigint: as an int, a page far past the end would be out of range (a 500).
   const rows = await readRows<JsonPageRow[]>(
     Prisma.sql`
     WITH k AS (${total})
     SELECT k."total", ${cardRowJson} AS "row"
     FROM k
     LEFT JOIN LATERAL (
-      SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}) newest
-      WHERE ${skip} * 2 <= k."total"
+      SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" DESC LIMIT ${pageLimit(take)} OFFSET ${skip}::bigint) newest
+      WHERE ${skip}::bigint * 2 <= k."total"
       UNION ALL
       SELECT "id" FROM (
-        SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" ASC LIMIT ${pageLimit(take)} OFFSET greatest(k."total" - ${skip} - ${take}, 0)) far
-        LIMIT greatest(least(${take}, k."total" - ${skip}), 0)
+        SELECT "id" FROM (SELECT "id" FROM "Card" ${where} ORDER BY "id" ASC LIMIT ${pageLimit(take)} OFFSET greatest(k."total" - ${skip}::bigint - ${take}, 0)) far
+        LIMIT greatest(least(${take}, k."total" - ${skip}::bigint), 0)
       ) oldest
-      WHERE ${skip} * 2 > k."total"
+      WHERE ${skip}::bigint * 2 > k."total"
     ) p ON true
     LEFT JOIN LATERAL (SELECT * FROM "Card" WHERE "id" = p."id" LIMIT 1) c ON true
     LEFT JOIN LATERAL (SELECT "note" FROM "CardBatch" WHERE "id" = c."batchId" LIMIT 1) b ON true

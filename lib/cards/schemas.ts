@@ -1,4 +1,5 @@
 import { z } from '@/lib/zod'
+import { zSerialId, zSerialIdNumber } from '@/lib/http/params'
 import { MAX_KEY_LENGTH } from './card-key'
 
 /** One import request takes at most this many keys (a 10,000-key batch in one go). */
@@ -32,14 +33,11 @@ export type TCardImport = z.infer<typeof ZCardImportSchema>
 export const ZCardListQuerySchema = z.object({
   status: z.enum(['PENDING', 'SUCCESS', 'FAIL']).optional(),
   keyword: z.string().trim().max(32).optional(),
-  batchId: z.coerce.number().int().positive().optional(),
+  batchId: zSerialId().optional(),
 })
 
 export const ZRedeemSchema = z.union(
-  [
-    z.object({ cardKey: z.string().trim().min(1, '请输入卡密').max(MAX_KEY_LENGTH, '卡密不存在') }).strict(),
-    z.object({ cardId: z.number().int().positive() }).strict(),
-  ],
+  [z.object({ cardKey: z.string().trim().min(1, '请输入卡密').max(MAX_KEY_LENGTH, '卡密不存在') }).strict(), z.object({ cardId: zSerialIdNumber() }).strict()],
   { error: '请输入卡密' },
 )
 export type TRedeem = z.infer<typeof ZRedeemSchema>

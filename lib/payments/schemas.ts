@@ -1,4 +1,5 @@
 import { z } from '@/lib/zod'
+import { zSerialIdNumber } from '@/lib/http/params'
 
 export const ORDER_TYPES = ['BALANCE', 'POINTS', 'MEMBERSHIP', 'CHAT_MEMBERSHIP', 'BUY_VIDEO_MATERIAL', 'BATCH_BUY_VIDEO_MATERIAL'] as const
 export const PAY_CHANNELS = ['WECHAT', 'ALIPAY', 'BALANCE'] as const
@@ -8,7 +9,7 @@ export const STATUSES = ['SUCCESS', 'FAIL', 'PENDING', 'CANCELED'] as const
 
 /** POST /api/orders (docs/PRODUCT.md §14). */
 export const ZCreateOrderSchema = z.object({
-  productId: z.number().int().positive().optional(),
+  productId: zSerialIdNumber().optional(),
   type: z.enum(ORDER_TYPES, { error: '订单类型不正确' }),
   /** Cents; a custom balance recharge only. */
   amount: z.number().int('金额须为整数（分）').positive('金额必须大于 0').optional(),

@@ -1,4 +1,5 @@
 import { z } from '@/lib/zod'
+import { zSerialIdNumber } from '@/lib/http/params'
 
 /** Sizes in multiples of 8 (what SD expects), 64-2048 px. */
 const side = z
@@ -46,7 +47,7 @@ export const TASK_PARAM_SCHEMAS = {
     lineStyle: z.enum(['standard', 'anime']).default('standard'),
     controlWeight: z.number().min(0).max(2).default(1),
   }).strict(),
-  SD_XIAOLIMAO: ZBaseSdParamsSchema.partial({ prompt: true }).extend({ customModelId: z.number().int().positive() }).strict(),
+  SD_XIAOLIMAO: ZBaseSdParamsSchema.partial({ prompt: true }).extend({ customModelId: zSerialIdNumber() }).strict(),
   MAKE_SAME: z.object({ sourceTaskId: z.string().min(1).max(64), seed: z.number().int().min(-1).optional() }).strict(),
 } as const
 

@@ -4,10 +4,11 @@
 // starting with = + - @); X-Cards-Exported: how many were written.
 import { z } from '@/lib/zod'
 import { route } from '@/lib/http/route'
+import { zSerialId } from '@/lib/http/params'
 import { exportReadyCards } from '@/lib/cards/export-cards'
 
 const ZQuery = z.object({
-  batchId: z.coerce.number().int().positive().optional(),
+  batchId: zSerialId().optional(),
   onlyNew: z.enum(['true', 'false']).optional(),
 })
 

@@ -1,10 +1,10 @@
 // PATCH /api/admin/products/{id} (ADMIN) {any product field} → the product. DELETE (ADMIN) → {deleted} (an ordered product is only disabled).
-import { z } from '@/lib/zod'
 import { route } from '@/lib/http/route'
+import { ZSerialIdParamsSchema } from '@/lib/http/params'
 import { deleteProduct, updateProduct } from '@/lib/products/products'
 import { ZProductPatchSchema } from '@/lib/products/schemas'
 
-const ZParams = z.object({ id: z.coerce.number().int().positive() })
+const ZParams = ZSerialIdParamsSchema
 
 export const PATCH = route({ access: 'admin', params: ZParams, body: ZProductPatchSchema }, ({ user, ip, params, body }) =>
   updateProduct(user, ip, params.id, body),
