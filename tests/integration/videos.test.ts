@@ -287,6 +287,9 @@ describe('the originals', () => {
     expect((await follow(link.replace(/s=[0-9a-f]{4}/, 's=0000'))).status).toBe(403)
     expect((await follow(link.replace(/u=[^&]+/, `u=${other.id}`))).status).toBe(403)
     expect((await follow(`/api/videos/${ids.b}/file`)).status).toBe(403)
+    // An id no row can have (here with U+0000, which PostgreSQL refuses) is a bad link too, not a 500.
+    for (const id of ['a\u0000b', 'x'.repeat(200)])
+      expect((await videoFile.GET(new Request(`http://localhost${link}`), { params: Promise.resolve({ id }) })).status).toBe(403)
   })
 
   it('the download redirects to a signed link that answers ranges with 206 and the right bytes', async () => {
