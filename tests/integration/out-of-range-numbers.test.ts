@@ -58,7 +58,7 @@ describe('numbers out of range', () => {
         // A write with no segment to refuse would run (a sign-out, an order): only reads go without one.
         if (!handlers[method] || (method !== 'GET' && segments.length === 0)) continue
         for (const page of [BIG, '90000000000000']) {
-          const query = method === 'GET' ? { page, pageSize: '100', cursor: BIG, batchId: BIG, id: BIG } : {}
+          const query: Record<string, string> = method === 'GET' ? { page, pageSize: '100', cursor: BIG, batchId: BIG, id: BIG } : {}
           const res = await callRoute(handlers[method], { token: admin.token, params, query, ...(method === 'GET' ? {} : { body: {} }) })
           if (res.status === 500) answered500.push(`${method} ${file} page=${page}`)
         }
