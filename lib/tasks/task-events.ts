@@ -47,9 +47,11 @@ const shownState = (t: MyTaskView) => JSON.stringify([t.status, t.stage, t.progr
 /**
  * The caller's task changes as server-sent events (`event: task`, data: the task as
  * GET /api/tasks/{id} shows it): first every task still running, then each change as
- * it commits. Ends when the client goes away.
+ * it commits. Ends when the client goes away, or at the first look after its session ended
+ * (a sign-out everywhere, a new password, a ban, the token's expiry): the session is read
+ * again before each look, from the per-process cache that every such change empties.
  */
-export function openTaskEventStream(userId: string, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function openTaskEventStream(userId: string, signal: AbortSignal, isStillSignedIn: () => Promise<boolean>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   /** What was last sent of each task, and whether it was still running then. */
   const sent = new Map<string, { state: string; running: boolean }>()
@@ -77,6 +79,7 @@ export function openTaskEventStream(userId: string, signal: AbortSignal): Readab
         looking = looking
           .then(async () => {
             if (closed) return
+            if (!(await isStillSignedIn())) return close()
             const ids = named ?? [
               ...(await db().task.findMany({ where: { userId, status: 'PENDING' }, select: { id: true } })).map((t) => t.id),
               ...[...sent].filter(([, last]) => last.running).map(([id]) => id),

@@ -2,6 +2,8 @@ import { createParser } from 'eventsource-parser'
 import { describe, expect, it } from 'vitest'
 import * as eventsRoute from '@/app/api/tasks/events/route'
 import * as tasksRoute from '@/app/api/tasks/route'
+import * as loginRoute from '@/app/api/auth/login/route'
+import * as logoutRoute from '@/app/api/auth/logout/route'
 import { callRoute, createUser } from '../helpers/call-route'
 import { createModel, drainQueue } from '../helpers/tasks'
 
@@ -17,16 +19,17 @@ async function openStream(token: string) {
     },
   )
   const events: Pushed[] = []
+  let ended = false
   const parser = createParser({ onEvent: (e) => e.event === 'task' && events.push(JSON.parse(e.data) as Pushed) })
   const reading = (async () => {
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
     for (;;) {
       const { value, done } = await reader.read()
-      if (done) return
+      if (done) return void (ended = true)
       parser.feed(value)
     }
   })().catch(() => undefined)
-  return { res, events, close: async () => (stop.abort(), await reading) }
+  return { res, events, hasEnded: () => ended, close: async () => (stop.abort(), await reading) }
 }
 
 describe('GET /api/tasks/events', () => {
@@ -53,6 +56,24 @@ describe('GET /api/tasks/events', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b))
     expect(mine.at(-1)).toMatchObject({ status: 'SUCCESS', progress: 100 })
     expect(mine.at(-1)!.results).toHaveLength(1)
+  })
+
+  it('ends once its session does: a sign-out everywhere stops the thief’s stream before the next task', async () => {
+    const model = await createModel({ name: 'demo-events-3' })
+    const user = await createUser({ points: 50, password: 'events-password-1' })
+    const stolen = await openStream(user.token)
+    expect(stolen.res.status).toBe(200)
+    expect((await callRoute(logoutRoute.POST, { token: user.token })).status).toBe(200)
+    const fresh = await callRoute(loginRoute.POST, { body: { username: user.username, password: 'events-password-1' }, ip: '198.51.100.77' })
+    const submitted = await callRoute(tasksRoute.POST, {
+      token: fresh.body.data.token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'after the sign-out', width: 64, height: 64 } },
+    })
+    expect(submitted.status).toBe(200)
+    await expect.poll(() => stolen.hasEnded(), { timeout: 12_000 }).toBe(true)
+    await drainQueue()
+    await stolen.close()
+    expect(stolen.events).toEqual([])
   })
 
   it('sends nobody else’s tasks, and refuses a caller without a token', async () => {
