@@ -29,6 +29,8 @@ export type FakeMjOptions = {
   listByCondition: boolean
   /** The open novicezk build: no buttons in tasks, no /submit/action, U/V/reroll by /submit/change. */
   legacy: boolean
+  /** A broken relay: describes succeed with no prompt text at all. */
+  emptyDescribe: boolean
 }
 
 type Button = { customId: string; emoji: string; label: string; type: 2; style: number }
@@ -97,6 +99,7 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
     lateMs: 300,
     listByCondition: true,
     legacy: false,
+    emptyDescribe: false,
     ...initial,
   }
   const calls: RecordedRequest[] = []
@@ -281,7 +284,7 @@ export async function startFakeMjProxy(initial: Partial<FakeMjOptions> = {}) {
             : grid(task.own.colours),
       )
       const buttons = task.own.kind === 'grid' ? gridButtons(h) : task.own.kind === 'upscale' ? upscaleButtons(h) : describeButtons()
-      const finalPrompt = task.own.kind === 'describe' ? describedText() : `${task.prompt} --v 6.1`
+      const finalPrompt = task.own.kind === 'describe' ? (options.emptyDescribe ? '' : describedText()) : `${task.prompt} --v 6.1`
       change(task, {
         status: 'SUCCESS',
         progress: '100%',

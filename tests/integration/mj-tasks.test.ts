@@ -501,6 +501,25 @@ describe('Midjourney tasks', () => {
     expect(await task(pic.body.data.id)).toMatchObject({ status: 'SUCCESS' })
   })
 
+  it('a describe that succeeds with no prompt text fails and is refunded', async () => {
+    fake.set({ stepMs: 10, emptyDescribe: true })
+    try {
+      const model = await mjModel()
+      const user = await createUser({ points: 100 })
+      const image = await createUpload(user.id, await solidPng(64, 64, '#00ff00'))
+      const describe = await callRoute(tasksRoute.POST, {
+        token: user.token,
+        body: { type: 'MJ_IMG2IMG', modelId: model.id, params: { mjAction: 'DESCRIBE', referenceImageIds: [image.id] } },
+      })
+      expect(describe.body.data.chargedPoints).toBe(3)
+      await drainQueue()
+      expect(await task(describe.body.data.id)).toMatchObject({ status: 'FAIL', errorCode: 'BAD_RESPONSE' })
+      expect(await points(user.id)).toBe(100)
+    } finally {
+      fake.set({ emptyDescribe: false })
+    }
+  })
+
   it('Chinese prompts are translated before charging and shown; a failed translation charges nothing', async () => {
     await setConfig({ TRANSLATE_ENABLED: true, TRANSLATE_API_BASE: chat.url, TRANSLATE_MODEL: 'gpt-4o-mini' })
     await setConfig({ TRANSLATE_API_KEY: 'sk-test' }, ['TRANSLATE_API_KEY'])

@@ -65,13 +65,16 @@ async function finished(proxy: MjConnection, task: MjTask, job: GenerationJob, c
   // A describe makes text: its imageUrl is only the picture it was given, not a result.
   const isDescribe = job.mj?.action === 'DESCRIBE' || Boolean(job.mj?.customId?.startsWith('MJ::Picread::'))
   if (!isDescribe && !task.imageUrl) throw new BackendError('BAD_RESPONSE', 'Midjourney 任务成功了，但没有图片地址', false)
+  const prompts = isDescribe ? describedPrompts(task) : []
+  // Its prompts are what was paid for: none is a failure (refunded), as an image task without an image is.
+  if (isDescribe && prompts.length === 0) throw new BackendError('BAD_RESPONSE', 'Midjourney 描述成功了，但没有返回提示词', false)
   const images: BackendImage[] = isDescribe ? [] : [{ bytes: await download(proxy, task.imageUrl!, ctx.signal), seed: null }]
   ctx.onProgress(100)
   return {
     kind: 'completed' as const,
     images,
     buttons: task.buttons.length > 0 ? task.buttons : legacyButtons(task),
-    ...(isDescribe ? { prompts: describedPrompts(task) } : {}),
+    ...(isDescribe ? { prompts } : {}),
     log: { upstreamId: task.id, imageUrl: task.imageUrl, finalPrompt: task.properties.finalPrompt ?? null, promptEn: task.promptEn },
   }
 }
