@@ -41,6 +41,15 @@ const ALIASES: Record<string, string> = {
   turbo: 'speed',
 }
 
+/**
+ * Dashes that stand for `--` before a parameter name: a Chinese input method turns `--` into
+ * `——`, and phones into `—`; Midjourney reads an em dash as `--` too. Written as `--`, the
+ * parameter is seen (and checked) here as Midjourney will see it.
+ */
+export function normalizeDashes(text: string): string {
+  return text.replace(/(^|\s)(?:[—–―]{1,2}|－{2})(?=[a-z])/gi, '$1--')
+}
+
 /** "a cat --ar 16:9 --no dogs" → description "a cat", params "--ar 16:9 --no dogs". */
 export function splitPrompt(text: string): { description: string; params: string } {
   const at = text.search(/(^|\s)--[a-z]/i)

@@ -1,9 +1,9 @@
 import { z } from '@/lib/zod'
-import { MJ_QUALITIES, MJ_SPEEDS, MJ_VERSIONS, NIJI_VERSIONS } from './compose-prompt'
+import { MJ_QUALITIES, MJ_SPEEDS, MJ_VERSIONS, NIJI_VERSIONS, normalizeDashes } from './compose-prompt'
 
 // What the /mj page submits for MJ_TEXT2IMG and MJ_IMG2IMG, and what a button press sends.
 
-const prompt = z.string({ error: '请输入提示词' }).trim().min(1, '请输入提示词').max(2000, '提示词最多 2000 个字符')
+const prompt = z.string({ error: '请输入提示词' }).trim().min(1, '请输入提示词').max(2000, '提示词最多 2000 个字符').transform(normalizeDashes)
 const imageIds = (min: number, max: number, what: string) =>
   z
     .array(z.string().min(1).max(64), { error: `请上传${what}` })
@@ -30,6 +30,7 @@ export const ZMjOptionsSchema = z.object({
     .string()
     .trim()
     .max(500, '额外参数最多 500 个字符')
+    .transform(normalizeDashes)
     .refine((v) => v === '' || v.startsWith('--'), '额外参数需以 -- 开头，例如 --no text')
     .refine((v) => !/[\r\n]/.test(v), '额外参数不能换行')
     .default(''),
@@ -64,7 +65,7 @@ export type TMjSubmission = z.output<typeof ZMjText2ImgSchema> | z.output<typeof
 export const ZMjActionSchema = z
   .object({
     customId: z.string({ error: '请选择要执行的操作' }).min(1, '请选择要执行的操作').max(300),
-    prompt: z.string().trim().max(2000, '提示词最多 2000 个字符').optional(),
+    prompt: z.string().trim().max(2000, '提示词最多 2000 个字符').transform(normalizeDashes).optional(),
     maskImageId: z.string().min(1).max(64).optional(),
   })
   .strict()

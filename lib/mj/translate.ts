@@ -1,7 +1,7 @@
 import { AppError } from '@/lib/http/app-error'
 import { guardedFetch } from '@/lib/net/guarded-fetch'
 import { getConfigValue } from '@/lib/site-config/store'
-import { hasCjk } from './compose-prompt'
+import { hasCjk, normalizeDashes, splitPrompt } from './compose-prompt'
 
 const TIMEOUT_MS = 30_000
 
@@ -56,7 +56,11 @@ async function translate(text: string): Promise<string> {
           .trim()
       : ''
   if (!english) throw failed('翻译接口没有返回译文')
-  return english.replace(/\s*\n+\s*/g, ' ')
+  const oneLine = english.replace(/\s*\n+\s*/g, ' ')
+  // What was sent had no parameters (they are kept as typed): any in the answer came from the
+  // model, and one such as --turbo would run a speed nobody chose or was checked for.
+  if (splitPrompt(normalizeDashes(oneLine)).params) throw failed('译文中含有 Midjourney 参数')
+  return oneLine
 }
 
 /** Whether translateForMj would ask the (paid) translation model: Chinese to translate, and translation on. */

@@ -39,7 +39,13 @@ const hookAnswers: { status: number; body: unknown }[] = []
 
 beforeAll(async () => {
   fake = await startFakeMjProxy({ secret: 'mj-s3cret', stepMs: 25 })
-  chat = await startFakeChat({ 一只橘猫坐在窗台上: 'an orange cat sitting on a windowsill', 狗: 'dogs', 红色围巾: 'a red scarf' })
+  chat = await startFakeChat({
+    一只橘猫坐在窗台上: 'an orange cat sitting on a windowsill',
+    狗: 'dogs',
+    红色围巾: 'a red scarf',
+    // A translation model talked into adding a parameter nobody chose.
+    极速的猫: 'a cat --turbo',
+  })
   // Where the fake proxy POSTs its notifyHook: handed to the route handler as Next.js would.
   hooks = await startServer(async (req, res, url, raw) => {
     const response = await notifyRoute.POST(
@@ -545,6 +551,13 @@ describe('Midjourney tasks', () => {
       chat.set('empty')
       const empty = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'MJ_TEXT2IMG', modelId: model.id, params: { prompt: '红色围巾' } } })
       expect(empty.body.errMessage).toMatch(/没有返回译文/)
+      // A parameter in the answer (here a speed the model does not offer) was never asked for.
+      chat.set('normal')
+      const injected = await callRoute(tasksRoute.POST, { token: user.token, body: { type: 'MJ_TEXT2IMG', modelId: model.id, params: { prompt: '极速的猫' } } })
+      expect([injected.status, injected.body.errMessage]).toEqual([
+        502,
+        '提示词翻译失败（译文中含有 Midjourney 参数），未扣除积分，请稍后重试或直接使用英文提示词',
+      ])
       expect(await db().task.count({ where: { userId: user.id } })).toBe(1)
       expect(await points(user.id)).toBe(92)
 
@@ -576,6 +589,9 @@ describe('Midjourney tasks', () => {
       // Typed into the prompt or the extra parameters, a speed is still a choice of speed.
       ['MJ_TEXT2IMG', { prompt: 'a cat --turbo' }, '所选模型不支持该速度模式'],
       ['MJ_TEXT2IMG', { prompt: 'a cat', rawParams: '--no text --TURBO' }, '所选模型不支持该速度模式'],
+      // As a Chinese input method (——) or a phone (—) writes the dashes; Midjourney reads them as --.
+      ['MJ_TEXT2IMG', { prompt: 'a cat ——turbo' }, '所选模型不支持该速度模式'],
+      ['MJ_TEXT2IMG', { prompt: 'a cat', rawParams: '—no text —turbo' }, '所选模型不支持该速度模式'],
       ['MJ_TEXT2IMG', { prompt: 'a cat --fast', speed: 'relax' }, '一次只能选择一种速度模式'],
       ['MJ_IMG2IMG', { prompt: 'a cat', referenceImageIds: [] }, '参考图至少 1 张'],
       ['MJ_IMG2IMG', { mjAction: 'BLEND', referenceImageIds: ['a'] }, '混图图片至少 2 张'],
@@ -591,6 +607,8 @@ describe('Midjourney tasks', () => {
 
     const relax = await submit('MJ_TEXT2IMG', { prompt: 'a cat --c 20', speed: 'relax', chaos: 5, rawParams: '--no text' })
     expect(relax.body.data.params.finalPrompt).toBe('a cat --relax --c 20 --no text')
+    const typedOnPhone = await submit('MJ_TEXT2IMG', { prompt: 'a cat —ar 16:9', rawParams: '—no text' })
+    expect(typedOnPhone.body.data.params.finalPrompt).toBe('a cat --ar 16:9 --no text')
     await drainQueue()
   })
 

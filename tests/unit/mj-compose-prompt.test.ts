@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { composeMjPrompt, composeParams, hasCjk, splitPrompt } from '@/lib/mj/compose-prompt'
+import { composeMjPrompt, composeParams, hasCjk, normalizeDashes, speedsIn, splitPrompt } from '@/lib/mj/compose-prompt'
 import { chatCompletionsUrl } from '@/lib/mj/translate'
 
 describe('Midjourney parameter composer', () => {
@@ -48,5 +48,12 @@ describe('Midjourney parameter composer', () => {
     expect(chatCompletionsUrl('https://api.deepseek.com/v1/')).toBe('https://api.deepseek.com/v1/chat/completions')
     expect(chatCompletionsUrl('https://ark.cn-beijing.volces.com/api/v3')).toBe('https://ark.cn-beijing.volces.com/api/v3/chat/completions')
     expect(chatCompletionsUrl('https://relay.example/v1/chat/completions')).toBe('https://relay.example/v1/chat/completions')
+  })
+
+  it('reads the dashes an input method or a phone writes for -- as --, and leaves other dashes alone', () => {
+    expect(normalizeDashes('一只猫 ——ar 16:9 —turbo')).toBe('一只猫 --ar 16:9 --turbo')
+    expect(normalizeDashes('—no text －－fast –relax')).toBe('--no text --fast --relax')
+    expect(speedsIn(splitPrompt(normalizeDashes('a cat —TURBO')).params)).toEqual(['turbo'])
+    expect(normalizeDashes('a cat—dog, 1990—2000, — quiet')).toBe('a cat—dog, 1990—2000, — quiet')
   })
 })
