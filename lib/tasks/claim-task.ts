@@ -130,8 +130,10 @@ const LOCK_WAIT = '2s'
  * A task that failed here is tried again on another healthy instance of its pool while
  * there is one: the instance that answered it with an error would likely do so again,
  * and, failing fast, it is the one most often free. A task to probe is still taken here:
- * the job it asks about was sent here; so is a task pinned here (a Midjourney button's,
- * no pool key), which no other instance may take.
+ * the job it asks about was sent here, and while this instance is an enabled member of the
+ * pool no other instance may take it (the probe would ask a server that never had the job,
+ * and the job would run twice); so is a task pinned here (a Midjourney button's, no pool
+ * key), which no other instance may take.
  */
 export async function claimOnBackend(candidate: Candidate, workerId: string, options: { wait?: boolean } = {}): Promise<ClaimedTask | 'locked' | null> {
   return db().$transaction(async (tx) => {
@@ -168,6 +170,8 @@ export async function claimOnBackend(candidate: Candidate, workerId: string, opt
           AND (SELECT n FROM running) < ${backend.concurrency}
           AND NOT (t."attempts" > 0 AND NOT t."probeBeforeSubmit" AND t."poolKey" IS NOT NULL AND t."modelId" = ${candidate.id} AND EXISTS (
             SELECT 1 FROM "AiModel" o WHERE o."pool" = ${candidate.pool} AND o."id" <> ${candidate.id} AND o."healthy" AND o."enabled"))
+          AND NOT (t."probeBeforeSubmit" AND t."poolKey" IS NOT NULL AND t."modelId" <> ${candidate.id} AND EXISTS (
+            SELECT 1 FROM "AiModel" a WHERE a."id" = t."modelId" AND a."pool" = t."poolKey" AND a."enabled"))
         ORDER BY COALESCE(b.n, 0), t."createdAt"
         LIMIT 1 FOR UPDATE OF t SKIP LOCKED
       )

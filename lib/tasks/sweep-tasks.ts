@@ -64,7 +64,8 @@ export async function sweepTasks(): Promise<boolean> {
  * Queued tasks that nothing can run: their lone backend, or every instance of their pool,
  * is out of routing; or the one instance a Midjourney button's task is pinned to is a pool
  * member the console switched off (the claim passes it by, as it passes by any disabled
- * pool member). Each fails once it has waited the set time since the backend went
+ * pool member); or a pool task waiting to be probed on the instance its job was sent to
+ * (see claimOnBackend) finds that instance out of routing. Each fails once it has waited the set time since the backend went
  * out (or since its submit, if later); looking one sweep ahead keeps that a promise
  * ("within"), not a minimum.
  */
@@ -76,7 +77,8 @@ async function failStrandedTasks(): Promise<number> {
     FROM "Task" t JOIN "AiModel" m ON m."id" = t."modelId"
     WHERE t."status" = 'PENDING' AND t."stage" = 'QUEUED'
       AND NOT EXISTS (
-        SELECT 1 FROM "AiModel" r WHERE r."healthy" AND (r."enabled" OR r."pool" IS NULL) AND ((r."id" = t."modelId" AND t."poolKey" IS NULL) OR r."pool" = t."poolKey"))
+        SELECT 1 FROM "AiModel" r WHERE r."healthy" AND (r."enabled" OR r."pool" IS NULL) AND ((r."id" = t."modelId" AND t."poolKey" IS NULL) OR (r."pool" = t."poolKey"
+          AND (r."id" = t."modelId" OR NOT (t."probeBeforeSubmit" AND m."pool" = t."poolKey" AND m."enabled")))))
     ORDER BY 3
     LIMIT ${BATCH}`
   if (rows.length === 0) return 0

@@ -7,6 +7,7 @@ import { PRUNE_BACKEND_ATTEMPTS_JOB, pruneBackendAttempts } from '@/lib/models/b
 import { checkBackends, recordAttempt, recordBackendFailure } from '@/lib/models/backend-health'
 import { claimOnBackend, claimTask, type ClaimedTask } from '@/lib/tasks/claim-task'
 import { runTask } from '@/lib/tasks/run-task'
+import { sweepTasks } from '@/lib/tasks/sweep-tasks'
 import { backgroundJobs } from '@/lib/worker/jobs'
 import { localWorker, setLocalWorker } from '@/lib/signals/local-worker'
 import { RUN_TASKS_JOB } from '@/lib/signals/queue-signal'
@@ -163,6 +164,48 @@ describe('a pool of three SD WebUI instances', () => {
       fake(0).set('normal')
     }
     await drainQueue()
+  })
+
+  it('a task to probe waits for the instance its job was sent to: elsewhere only once that one leaves the pool, refunded once if it stays out', async () => {
+    const models = await pool('probe-home')
+    const member = (i: number) => ({ id: at(models, i).id, pool: 'probe-home' })
+    const claimOn = async (i: number, workerId: string) => {
+      const claimed = await claimOnBackend(member(i), workerId)
+      if (claimed === 'locked') throw new Error(`instance ${i} is out of routing`)
+      return claimed
+    }
+    // Each as if its job had been sent to instance 1 and its worker had died there.
+    const sentTo1 = async () => {
+      const { user, ids } = await submitMany(at(models, 0).id, 1)
+      const id = at(ids, 0)
+      await db().task.update({ where: { id }, data: { modelId: at(models, 1).id, attempts: 1, probeBeforeSubmit: true, upstreamId: 'sent-to-1' } })
+      return { user, id }
+    }
+    const requeue = (id: string) => db().task.update({ where: { id }, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, attempts: 1 } })
+
+    const waiting = await sentTo1()
+    expect(await claimOn(0, 'h1')).toBeNull()
+    expect(await claimOn(2, 'h1')).toBeNull()
+    expect((await claimOn(1, 'h1'))?.id).toBe(waiting.id)
+    await requeue(waiting.id)
+
+    // Instance 1 out of routing for longer than the outage limit: the task fails, refunded once,
+    // though instances 0 and 2 are fine (they never had the job).
+    const dayAgo = new Date(Date.now() - 24 * 3600_000)
+    await db().aiModel.update({ where: { id: at(models, 1).id }, data: { healthy: false, outSince: dayAgo } })
+    await db().task.update({ where: { id: waiting.id }, data: { createdAt: dayAgo } })
+    await sweepTasks()
+    expect(await db().task.findUniqueOrThrow({ where: { id: waiting.id } })).toMatchObject({ status: 'FAIL', errorCode: 'BACKEND_DOWN' })
+    expect((await db().user.findUniqueOrThrow({ where: { id: waiting.user.id } })).points).toBe(1000)
+
+    // Switched off in the console, instance 1 leaves the pool: its job is gone with it, and another instance takes the task.
+    await db().aiModel.update({ where: { id: at(models, 1).id }, data: { healthy: true, outSince: null, enabled: false } })
+    const orphan = await sentTo1()
+    expect((await claimOn(0, 'h2'))?.id).toBe(orphan.id)
+    await requeue(orphan.id)
+    await db().task.update({ where: { id: orphan.id }, data: { probeBeforeSubmit: false, upstreamId: null, attempts: 0 } })
+    await drainQueue()
+    await expectLedgerInvariants()
   })
 
   it('an instance that stops answering is taken out by the health check and brought back when it answers', async () => {
