@@ -298,3 +298,31 @@ test('an admin who adjusts their own points sees the new points in the header me
   await menu.click()
   await expect(page.getByRole('menu')).toContainText('积分 12')
 })
+
+test('an admin exports a batch’s new keys once: they show 已导出, cannot be assigned, and are not exported as new again', async ({ page, request }) => {
+  const admin = await adminToken(request)
+  const auth = { authorization: `Bearer ${admin}` }
+  const batchKeys = keys(`E${Date.now().toString(36).toUpperCase()}`, 2)
+  const { batchId } = (await (await request.post('/api/admin/cards/batch_import', { headers: auth, data: { cards: batchKeys, note: '导出测试' } })).json()).data
+  await waitReady(request, admin, batchId)
+
+  await signInWithToken(page, admin)
+  await page.goto('/admin/cards_mana')
+  await page.getByLabel('批次').selectOption({ value: String(batchId) })
+  // Both keys of the batch have the same masked form: first 3, six stars, XYZ.
+  const rows = page.getByRole('row').filter({ hasText: `${batchKeys[0]!.slice(0, 3)}******XYZ` })
+  await expect(rows).toHaveCount(2)
+  await expect(rows.first().getByRole('button', { name: '分配' })).toBeEnabled()
+
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: '导出新卡密' }).click()
+  const file = await (await download).path()
+  const text = (await import('node:fs')).readFileSync(file, 'utf8')
+  for (const key of batchKeys) expect(text).toContain(key)
+  // The list refreshes: both are marked, and neither can be handed to a user now.
+  await expect(rows.filter({ hasText: '已导出' })).toHaveCount(2)
+  await expect(rows.first().getByRole('button', { name: '分配' })).toBeDisabled()
+
+  await page.getByRole('button', { name: '导出新卡密' }).click()
+  await expect(page.getByText('没有未导出过的可用卡密')).toBeVisible()
+})

@@ -42,9 +42,11 @@ export function CardManager() {
   const canIssue = profile ? isAdmin(profile.role) : false
   const list = usePagedList({ filters: NO_CARD_FILTERS, query: cardsQuery })
 
+  /** The batch chosen in the filter, or every batch. */
   function exportCsv(onlyNew: boolean) {
-    const name = `cards-${onlyNew ? 'new' : 'all'}-${new Date().toISOString().slice(0, 10)}.csv`
-    return runExport(async () => downloadBlob(await exportCards.mutateAsync({ onlyNew }), name))
+    const batchId = list.filters.batchId ? Number(list.filters.batchId) : undefined
+    const name = `cards-${batchId ?? 'all'}-${onlyNew ? 'new-' : ''}${new Date().toISOString().slice(0, 10)}.csv`
+    return runExport(async () => downloadBlob(await exportCards.mutateAsync({ onlyNew, batchId }), name))
   }
 
   return (
@@ -53,10 +55,10 @@ export function CardManager() {
         actions={
           canIssue && (
             <>
-              <Button variant="secondary" loading={isExporting} onClick={() => exportCsv(true)} title="只导出从未导出过的可用卡密">
+              <Button variant="secondary" loading={isExporting} onClick={() => exportCsv(true)} title="只导出从未导出过的可用卡密；选了批次时只导出该批次">
                 导出新卡密
               </Button>
-              <Button variant="secondary" disabled={isExporting} onClick={() => exportCsv(false)} title="全部可用卡密，包括已导出过的">
+              <Button variant="secondary" disabled={isExporting} onClick={() => exportCsv(false)} title="全部可用卡密，包括已导出过的；选了批次时只导出该批次">
                 导出可用卡密
               </Button>
               <Button onClick={() => setIsImporting(true)}>批量导入</Button>

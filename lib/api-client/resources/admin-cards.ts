@@ -50,5 +50,6 @@ export const useAssignCard = () => useCardsWrite(({ id, userId }: { id: number; 
 /** Stops a ready card from being redeemed, or lets it be again. */
 export const useDisableCard = () => useCardsWrite(({ id, disabled }: { id: number; disabled: boolean }) => api.post(adminCardUrls.disable(id), { disabled }))
 
-/** The ready, unused keys as a CSV file (only those never exported before, when asked); the list then shows them 已导出. */
-export const useExportCards = () => useCardsWrite(({ onlyNew }: { onlyNew: boolean }) => api.download(adminCardUrls.export, { onlyNew }))
+/** The ready, unused keys (of one batch, when given) as a CSV file (only those never exported before, when asked); the list then shows them 已导出. */
+export const useExportCards = () =>
+  useCardsWrite(({ onlyNew, batchId }: { onlyNew: boolean; batchId?: number }) => api.download(adminCardUrls.export, { onlyNew, batchId }))
