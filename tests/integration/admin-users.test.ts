@@ -6,8 +6,12 @@ import * as profile from '@/app/api/users/profile/route'
 import * as users from '@/app/api/users/route'
 import * as adminUser from '@/app/api/admin/user/route'
 import * as adminUserItem from '@/app/api/admin/user/[id]/route'
+import * as likeRoute from '@/app/api/wall/[id]/like/route'
+import * as favoriteRoute from '@/app/api/wall/[id]/favorite/route'
+import * as reportRoute from '@/app/api/wall/[id]/report/route'
 import { db } from '@/lib/db'
 import { callRoute, createUser } from '../helpers/call-route'
+import { createModel, createTaskRow } from '../helpers/tasks'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { first, only } from '../helpers/present'
 
@@ -320,6 +324,44 @@ describe('DELETE /api/admin/user/{id}', () => {
       before: { id: target.id, username: 'au_del_jay', name: 'Jay', role: 'USER' },
       after: null,
     })
+  })
+
+  it("takes the user's likes, favourites and reports of wall works with them, and the works' counts drop", async () => {
+    const model = await createModel({ name: 'au-del-wall' })
+    const artist = await createUser()
+    const task = await createTaskRow(artist.id, { modelId: model.id, params: { prompt: '湖' } })
+    const work = await db().wallWork.create({
+      data: {
+        taskId: task.id,
+        userId: artist.id,
+        status: 'APPROVED',
+        listedAt: new Date(),
+        modelType: 'STABLE_DIFFUSION',
+        modelName: 'demo',
+        imageUrl: '/files/x/a.png',
+        thumbUrl: '/files/x/a.webp',
+        width: 64,
+        height: 64,
+        prompt: '湖',
+      },
+    })
+    const [target, fan] = await Promise.all([createUser({ username: 'au_del_fan' }), createUser()])
+    for (const who of [target, fan]) {
+      expectOk(await callRoute(likeRoute.POST, { token: who.token, params: { id: work.id } }))
+      expectOk(await callRoute(reportRoute.POST, { token: who.token, params: { id: work.id } }))
+    }
+    expectOk(await callRoute(favoriteRoute.POST, { token: target.token, params: { id: work.id } }))
+    expect(await db().wallWork.findUniqueOrThrow({ where: { id: work.id } })).toMatchObject({ likes: 2, reports: 2 })
+
+    expectOk(await deleteAs(admin, target.id))
+    expect(await db().wallWork.findUniqueOrThrow({ where: { id: work.id } })).toMatchObject({ likes: 1, reports: 1 })
+    const left = await Promise.all([
+      db().wallLike.count({ where: { userId: target.id } }),
+      db().wallReport.count({ where: { userId: target.id } }),
+      db().wallFavorite.count({ where: { userId: target.id } }),
+    ])
+    expect(left).toEqual([0, 0, 0])
+    expect(await db().wallLike.count({ where: { workId: work.id } })).toBe(1)
   })
 
   it('refuses (409) to delete a user with points or balance history, writing nothing', async () => {

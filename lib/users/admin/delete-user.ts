@@ -1,15 +1,16 @@
 import 'server-only'
-import { db } from '@/lib/db'
+import { db, type Tx } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import { canManageUser } from '@/lib/auth/permissions'
 import { forgetSessionUser } from '@/lib/auth/session-cache'
 import type { SessionUser } from '@/lib/auth/session'
 import { conflict, forbidden, notFound } from '@/lib/http/app-error'
+import { afterWriting } from '@/lib/signals/answer-cache'
 import { assertNotLastAdmin, lockTargetAndAdmins } from './last-admin-guard'
 
 export async function deleteUserByAdmin(actor: SessionUser, ip: string, id: string): Promise<{ id: string }> {
   if (id === actor.id) throw conflict('不能删除自己')
-  await db().$transaction(async (tx) => {
+  const deleting = db().$transaction(async (tx) => {
     await lockTargetAndAdmins(tx, id)
     const target = await tx.user.findUnique({
       where: { id },
@@ -21,9 +22,27 @@ export async function deleteUserByAdmin(actor: SessionUser, ip: string, id: stri
     // Money history is kept forever; such accounts are banned instead of deleted.
     const history = await tx.ledgerEntry.count({ where: { userId: id } })
     if (history > 0) throw conflict('该用户有积分或余额流水，不能删除；可以禁用该账号')
+    await forgetWallMarks(tx, id)
     await tx.user.delete({ where: { id } })
     await recordAudit(tx, actor, ip, { action: 'user.delete', targetType: 'User', targetId: id, before: target })
   })
+  await afterWriting('wall', deleting)
   forgetSessionUser(id)
   return { id }
+}
+
+/**
+ * The user's likes, favourites and reports of wall works (kept by user id, not a foreign key)
+ * go with the account, and the works' like and report counts drop with them.
+ */
+async function forgetWallMarks(tx: Tx, userId: string): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "WallWork" w SET "likes" = greatest(w."likes" - 1, 0)
+    FROM "WallLike" l WHERE l."workId" = w."id" AND l."userId" = ${userId}`
+  await tx.$executeRaw`
+    UPDATE "WallWork" w SET "reports" = greatest(w."reports" - 1, 0)
+    FROM "WallReport" r WHERE r."workId" = w."id" AND r."userId" = ${userId}`
+  await tx.wallLike.deleteMany({ where: { userId } })
+  await tx.wallReport.deleteMany({ where: { userId } })
+  await tx.wallFavorite.deleteMany({ where: { userId } })
 }
