@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { env } from '@/lib/env'
 import { assertKey, FILES_URL_PREFIX, localSize, putLocal, putLocalFromPath, readLocal, removeLocal } from './local-files'
-import { presignedDownloadUrl, putS3, putS3FromPath, readS3, removeS3 } from './s3-files'
+import { presignedDownloadUrl, publicUrl, putS3, putS3FromPath, readS3, removeS3 } from './s3-files'
 
 /**
  * Where stored files go (avatars, uploads, generated images): an S3-compatible bucket
@@ -62,6 +62,18 @@ export async function removeFile(key: string): Promise<void> {
   assertKey(key)
   await removeLocal(key)
   if (env().S3_BUCKET) await removeS3(key)
+}
+
+/**
+ * The key behind an address putFile gave for a file under `folder`, or null for any other
+ * address (a default picture, WeChat's, another site's): it must be exactly our /files
+ * address of that key, or the bucket's.
+ */
+export function storedKeyOf(url: string, folder: string): string | null {
+  const key = new RegExp(`(${folder}/[A-Za-z0-9_-][A-Za-z0-9/_.-]*)$`).exec(url)?.[1]
+  if (!key || key.includes('..')) return null
+  if (url === FILES_URL_PREFIX + key) return key
+  return env().S3_BUCKET && url === publicUrl(key) ? key : null
 }
 
 /** A presigned S3 download is made when the link is followed, so it needs to live only a few minutes. */

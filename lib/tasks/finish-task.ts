@@ -6,6 +6,7 @@ import type { StoredImage } from '@/lib/generation/store-results'
 import type { StoredVideo } from '@/lib/generation/store-videos'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { announceSlotFreed, wakeLocalRunner } from '@/lib/signals/queue-signal'
+import { removeFile, storedKeyOf } from '@/lib/storage/storage'
 
 /**
  * The ways a task ends. Each is one conditional UPDATE from PENDING: whoever changes the
@@ -70,12 +71,20 @@ export async function completeTask(
   return completed
 }
 
+/** Removes a progress preview's file (one putFile stored under previews/); a failure only leaves an unlinked file. */
+export async function removePreview(url: string): Promise<void> {
+  const key = storedKeyOf(url, 'previews')
+  if (key) await removeFile(key).catch((error: unknown) => console.warn(`[tasks] could not remove the preview ${key}:`, error))
+}
+
 type Ending = { status: 'FAIL' | 'CANCELED'; errorCode: string | null; errorMessage: string | null; log?: unknown }
 
-async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending): Promise<{ id: string; stage: string; upstreamId: string | null } | null> {
+type Ended = { id: string; stage: string; upstreamId: string | null; previewUrl: string | null }
+
+async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending): Promise<Ended | null> {
   const [task] = await tx.task.findMany({
     where: { ...where, status: 'PENDING' },
-    select: { id: true, userId: true, chargedPoints: true, stage: true, upstreamId: true },
+    select: { id: true, userId: true, chargedPoints: true, stage: true, upstreamId: true, previewUrl: true },
     take: 1,
   })
   if (!task) return null
@@ -108,12 +117,14 @@ async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending
     })
   }
   await announceSlotFreed(tx)
-  return { id: task.id, stage: task.stage, upstreamId: task.upstreamId }
+  return { id: task.id, stage: task.stage, upstreamId: task.upstreamId, previewUrl: task.previewUrl }
 }
 
-async function endedAndAnnounced<T>(ending: Promise<T | null>): Promise<T | null> {
+/** After the end committed: the queue is woken, and the dropped preview's file removed (best effort). */
+async function endedAndAnnounced(ending: Promise<Ended | null>): Promise<Ended | null> {
   const ended = await ending
   if (ended) wakeLocalRunner()
+  if (ended?.previewUrl) await removePreview(ended.previewUrl)
   return ended
 }
 

@@ -4,6 +4,7 @@ import type { RunContext } from '@/lib/generation/backends/types'
 import { storePreview } from '@/lib/generation/store-results'
 import { onTaskNudge } from '@/lib/signals/task-nudges'
 import { leaseMs } from './claim-task'
+import { removePreview } from './finish-task'
 
 const PROGRESS_WRITE_MS = 1_000
 
@@ -58,6 +59,8 @@ export function holdLease(task: { id: string; deadlineAt: Date }, workerId: stri
   const beat = setInterval(() => void heartbeat().catch(() => undefined), lease / 4)
   let previews = 0
   let isSavingPreview = false
+  /** The preview the task shows now (this run's); its file goes when a newer one replaces it. */
+  let shownPreview: string | null = null
   const ctx: RunContext = {
     signal: stop.signal,
     onProgress(p: number) {
@@ -69,7 +72,13 @@ export function holdLease(task: { id: string; deadlineAt: Date }, workerId: stri
       if (isSavingPreview) return
       isSavingPreview = true
       void storePreview(task.id, ++previews, image)
-        .then((url) => db().task.updateMany({ where: { id: task.id, leaseOwner: workerId, status: 'PENDING' }, data: { previewUrl: url } }))
+        .then(async (url) => {
+          const { count } = await db().task.updateMany({ where: { id: task.id, leaseOwner: workerId, status: 'PENDING' }, data: { previewUrl: url } })
+          // Not shown (the task ended or moved on meanwhile), or shown instead of the last one: that file is garbage.
+          const unused = count === 0 ? url : shownPreview
+          if (count > 0) shownPreview = url
+          if (unused) await removePreview(unused)
+        })
         .catch(() => undefined)
         .finally(() => (isSavingPreview = false))
     },

@@ -1,9 +1,6 @@
 import { takeAttempt } from '@/lib/auth/rate-limit'
 import { db } from '@/lib/db'
-import { env } from '@/lib/env'
-import { FILES_URL_PREFIX } from '@/lib/storage/local-files'
-import { publicUrl } from '@/lib/storage/s3-files'
-import { newKey, putFile, removeFile } from '@/lib/storage/storage'
+import { newKey, putFile, removeFile, storedKeyOf } from '@/lib/storage/storage'
 import { reencodeImage } from '@/lib/uploads/image-upload'
 import { updateProfile } from './update-profile'
 import type { Profile } from './user-views'
@@ -18,17 +15,7 @@ export async function updateAvatar(userId: string, upload: Buffer): Promise<Prof
   const before = await db().user.findUnique({ where: { id: userId }, select: { avatar: true } })
   const url = await putFile(newKey('avatars', 'webp'), image)
   const profile = await updateProfile(userId, { avatar: url })
-  const old = before && storedAvatarKey(before.avatar)
+  const old = before && storedKeyOf(before.avatar, 'avatars')
   if (old) await removeFile(old).catch((error: unknown) => console.warn(`[avatar] could not remove the replaced ${old}:`, error))
   return profile
-}
-
-/**
- * The storage key of an avatar this site stored, or null for any other address (the default
- * picture, WeChat's): the URL must be exactly the one putFile gave for an avatars/ key.
- */
-function storedAvatarKey(url: string): string | null {
-  const key = /(avatars\/[A-Za-z0-9-]+\.webp)$/.exec(url)?.[1]
-  if (!key) return null
-  return url === (env().S3_BUCKET ? publicUrl(key) : FILES_URL_PREFIX + key) ? key : null
 }

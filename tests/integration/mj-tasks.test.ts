@@ -65,6 +65,9 @@ beforeEach(() => {
   chat.set('normal')
 })
 
+/** The bytes behind one of our /files addresses, or null once the file is removed. */
+const storedFileOf = (url: string) => readStoredFile(url.replace(/^\/files\//, ''))
+
 async function mjModel(options: Record<string, unknown> = {}, data: Record<string, unknown> = {}) {
   return createModel({
     name: 'MJ',
@@ -361,13 +364,30 @@ describe('Midjourney tasks', () => {
     const model = await mjModel()
     const { user, task: t } = await imagine(model.id, { prompt: 'a slow cat' }, 100)
     const running = drainQueue()
-    await expect.poll(async () => (await task(t.id)).previewUrl, { timeout: 10_000 }).toMatch(/^\/files\/previews\//)
+    // Two previews in turn: the first one's file goes when the second replaces it.
+    const shown = new Set<string>()
+    await expect
+      .poll(
+        async () => {
+          const url = (await task(t.id)).previewUrl
+          if (url) shown.add(url)
+          return shown.size
+        },
+        { timeout: 15_000, interval: 50 },
+      )
+      .toBeGreaterThanOrEqual(2)
+    const [firstPreview, secondPreview] = [...shown] as [string, string]
+    expect(firstPreview).toMatch(/^\/files\/previews\//)
+    await expect.poll(() => storedFileOf(firstPreview), { timeout: 5_000 }).toBeNull()
     expect((await callRoute(cancelRoute.POST, { token: user.token, params: { id: t.id } })).status).toBe(200)
     activeRuns.get(t.id)?.()
     await running
     expect(await task(t.id)).toMatchObject({ status: 'CANCELED', previewUrl: null })
     expect((await callRoute(taskRoute.GET, { token: user.token, params: { id: t.id } })).body.data.previewUrl).toBeNull()
     expect(await points(user.id)).toBe(100)
+    // Refunded, nothing was delivered: the preview's file is gone too.
+    expect(await storedFileOf(secondPreview)).toBeNull()
+    for (const url of shown) expect(await storedFileOf(url), url).toBeNull()
   })
 
   it("buttons are refused unless offered, on the owner's own finished MJ task, with the input they need; nothing is charged", async () => {
