@@ -92,12 +92,12 @@ async function queryAlipay(order: QueriedOrder): Promise<ProviderState> {
  * after a refused close, only when the query says the trade is closed or still unpaid. A query
  * without an answer leaves the order pending for the next round: cancelling it then would keep
  * a payment whose notification was lost without crediting it, and nothing asks about a
- * cancelled order again.
+ * cancelled order again. So do incomplete merchant settings (an operator changing keys).
  */
 export async function closeAtProvider(order: QueriedOrder): Promise<boolean> {
   if (order.channel === 'WECHAT') {
     const merchant = await wechatMerchant('settle')
-    if (!merchant) return true
+    if (!merchant) return false // settings incomplete: the trade cannot be closed nor asked about
     const answer = (await wechatClient(merchant).close(order.outTradeNo)) as WxAnswer
     if (answer.status === 204 || answer.status === 404) return true
     const code = (answer.data as { code?: string } | undefined)?.code
@@ -106,7 +106,7 @@ export async function closeAtProvider(order: QueriedOrder): Promise<boolean> {
   }
   if (order.channel === 'ALIPAY') {
     const merchant = await alipayMerchant('settle')
-    if (!merchant) return true
+    if (!merchant) return false // settings incomplete: the trade cannot be closed nor asked about
     let result: Record<string, unknown>
     try {
       result = (await alipayClient(merchant).exec('alipay.trade.close', { bizContent: { outTradeNo: order.outTradeNo } }, { validateSign: true })) as Record<

@@ -20,6 +20,7 @@ import { db } from '@/lib/db'
 import { getMyOrder, listMyOrders } from '@/lib/payments/my-orders'
 import { ADMIN_ORDER_SELECT, adminOrderView, ORDER_SELECT } from '@/lib/payments/order-views'
 import { queryProvider } from '@/lib/payments/provider-status'
+import { reconcileOrders } from '@/lib/payments/reconcile-orders'
 import { REFUND_RETRY_AFTER_MS, RETRY_REFUNDS_JOB, retryRefunds } from '@/lib/payments/retry-refunds'
 import { backgroundJobs } from '@/lib/worker/jobs'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -504,6 +505,28 @@ describe('refunds', () => {
     expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundedAt: true } })).toEqual({ refundedAt: expect.any(Date) })
     expect(world.wechat.orders.get(order.outTradeNo)!.refunds).toHaveLength(1)
     expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
+  })
+
+  it('settings found incomplete when a paid order (its notification lost) expires: it stays pending, and is credited once they are whole', async () => {
+    for (const channel of ['WECHAT', 'ALIPAY'] as const) {
+      const user = await createUser()
+      const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel, ...(channel === 'ALIPAY' ? { alipayMethod: 'qr' } : {}) })
+      if (channel === 'WECHAT') await world.wechat.pay(order.outTradeNo, { notify: false })
+      else await world.alipay.pay(order.outTradeNo, { notify: false })
+      try {
+        await configure(admin.token, channel === 'WECHAT' ? { WXPAY_API_V3_KEY: '' } : { ALIPAY_PRIVATE_KEY: '' })
+        const afterExpiry = new Date(new Date(order.expiresAt).getTime() + 60_000)
+        await reconcileOrders(afterExpiry)
+        expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).toEqual({ status: 'PENDING' })
+        // Neither can the user cancel it: it may have been paid.
+        expectFail(await callRoute(cancel.POST, { token: user.token, params: { id: order.id } }), 400, '暂时无法在支付平台关闭订单，请稍后再试')
+      } finally {
+        await configureMerchants(admin.token, world)
+      }
+      await reconcileOrders(new Date(new Date(order.expiresAt).getTime() + 11 * 60_000))
+      expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).toEqual({ status: 'SUCCESS' })
+      expect(await wallet(user.id)).toEqual({ points: 120, balance: 0 })
+    }
   })
 
   it('asked again, a refusal is checked with the refund query: a refund the first asking made is done and nothing is given back', async () => {
