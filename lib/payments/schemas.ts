@@ -31,6 +31,8 @@ const yyyymmdd = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式为 YYYY-MM-DD')
   .refine(isCalendarDay, '日期不存在')
+  // PostgreSQL has no year 0 (a 500), and JavaScript writes years past 9999 with a sign: neither is a day a site has data for.
+  .refine((day) => day >= '2000-01-01' && day <= '2999-12-31', '日期需在 2000-01-01 到 2999-12-31 之间')
 
 export const ZAdminOrderQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
