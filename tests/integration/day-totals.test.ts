@@ -178,10 +178,11 @@ describe('the day totals of the revenue report and the analysis', () => {
       expectFail(await callRoute(route, { token: admin.token, query: { from: '2025-01-01', to: '2026-01-02' } }), 400, /一次最多查询 366 天/)
       expectFail(await callRoute(route, { token: admin.token, query: { from: '2026-02-30', to: '2026-03-01' } }), 400, /日期不存在/)
       expectFail(await callRoute(route, { token: admin.token, query: { from: '2026-01-01', to: '2026-13-01' } }), 400, /日期不存在/)
-      for (const [from, to] of [
+      const outOfRange: [string, string][] = [
         ['0000-01-01', '0000-01-02'],
         ['9999-12-31', '9999-12-31'],
-      ])
+      ]
+      for (const [from, to] of outOfRange)
         expectFail(await callRoute(route, { token: admin.token, query: { from, to } }), 400, /日期需在 2000-01-01 到 2999-12-31 之间/)
       expect(expectOk(await callRoute(route, { token: admin.token, query: { from: '2024-02-29', to: '2024-03-01' } }))).toBeTruthy()
     }
