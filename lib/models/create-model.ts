@@ -10,6 +10,7 @@ import { auditedModel, MODEL_SELECT, toAdminModelRow, type AdminModelRow } from 
 import { ENDPOINT_ADMIN_ONLY, SECRET_ADMIN_ONLY, secretData } from './model-changes'
 import { assertEndpointAllowed } from './model-endpoint'
 import { NO_LOAD } from './model-load'
+import { assertPoolFits } from './pool-members'
 import type { TModelInput } from './schemas'
 
 export async function createModel(actor: SessionUser, ip: string, input: TModelInput): Promise<AdminModelRow> {
@@ -18,6 +19,7 @@ export async function createModel(actor: SessionUser, ip: string, input: TModelI
   if (data.endpoint && !isAdmin(actor.role)) throw forbidden(ENDPOINT_ADMIN_ONLY)
   if (data.endpoint) await assertEndpointAllowed(data.endpoint)
   const row = await db().$transaction(async (tx) => {
+    await assertPoolFits(tx, data)
     const model = await tx.aiModel.create({
       data: { ...data, prices: data.prices as Prisma.InputJsonValue, options: data.options as Prisma.InputJsonValue, ...secretData(secret) },
       select: MODEL_SELECT,

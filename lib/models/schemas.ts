@@ -7,6 +7,9 @@ const endpoint = z
   .trim()
   .max(500)
   .refine((v) => v === '' || /^https?:\/\/[^\s]+$/.test(v), '接口地址需以 http:// 或 https:// 开头')
+  .refine((v) => v === '' || URL.canParse(v), '接口地址格式不正确')
+  // A user:password@ in the address would be stored in clear and shown to every console user: it belongs in the key.
+  .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), '接口地址不能包含用户名和密码，请把“用户名:密码”填在密钥里')
 
 /** Points per image by task type; a type that is absent is not offered by this model. */
 export const ZPricesSchema = z.partialRecord(z.enum(PRICE_KEYS), z.number().int('价格必须是整数').min(0).max(1_000_000))

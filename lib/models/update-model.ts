@@ -10,6 +10,7 @@ import { auditedModel, MODEL_SELECT, toAdminModelRow, type AdminModelRow } from 
 import { assertChangesAllowed, secretData } from './model-changes'
 import { assertEndpointAllowed } from './model-endpoint'
 import { NO_LOAD } from './model-load'
+import { assertPoolFits } from './pool-members'
 import { modelSetupProblem } from './rules'
 import type { TModelUpdate } from './schemas'
 
@@ -26,6 +27,7 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
     if (backend !== 'demo' && (data.endpoint ?? before.endpoint) === '') throw badRequest('请填写接口地址')
     const pairProblem = modelSetupProblem(data.type ?? before.type, backend, data.options ?? before.options)
     if (pairProblem) throw badRequest(pairProblem)
+    await assertPoolFits(tx, { id, pool: data.pool === undefined ? before.pool : data.pool, type: data.type ?? before.type, backend })
     const model = await tx.aiModel.update({
       where: { id },
       data: {

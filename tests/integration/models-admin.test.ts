@@ -108,3 +108,41 @@ describe('backend keys on /api/admin/models', () => {
     expect(JSON.stringify(rows)).not.toMatch(/the-real-key|a-fresh-key/)
   })
 })
+
+describe('what a model may be saved with', () => {
+  it('an endpoint with a user name or password in it is refused: that goes in the key', async () => {
+    for (const endpoint of ['http://user:pass@127.0.0.1:7860', 'http://user@127.0.0.1:7860', 'http://:pass@127.0.0.1:7860']) {
+      const res = await callRoute(modelsRoute.POST, { token: admin.token, body: { name: 'SD', backend: 'sd-webui', endpoint } })
+      expect([res.status, res.body.errMessage]).toEqual([400, expect.stringContaining('接口地址不能包含用户名和密码')])
+    }
+    const id = await keyedModel()
+    const moved = await patch(admin.token, id, { endpoint: 'http://user:pass@127.0.0.1:7860', secret: '' })
+    expect(moved.status).toBe(400)
+    expect((await stored(id)).endpoint).toBe(proxy.url)
+  })
+
+  it('a MANAGER may delete only a model with no endpoint or key (deleting clears them)', async () => {
+    const id = await keyedModel()
+    const refused = await callRoute(modelRoute.DELETE, { method: 'DELETE', token: manager.token, params: { id } })
+    expect([refused.status, refused.body.errMessage]).toEqual([403, '只有管理员可以删除配置了接口地址或密钥的模型'])
+    expect(await db().aiModel.count({ where: { id } })).toBe(1)
+    const demo = await callRoute(modelsRoute.POST, { token: manager.token, body: { name: '演示', backend: 'demo' } })
+    expect((await callRoute(modelRoute.DELETE, { method: 'DELETE', token: manager.token, params: { id: demo.body.data.id } })).status).toBe(200)
+    expect((await callRoute(modelRoute.DELETE, { method: 'DELETE', token: admin.token, params: { id } })).status).toBe(200)
+  })
+
+  it('every member of a pool is the same backend and type: a demo renderer cannot join paid instances', async () => {
+    const first = await callRoute(modelsRoute.POST, { token: admin.token, body: body({ pool: 'mj-same' }) })
+    expect(first.status, first.body.errMessage).toBe(200)
+    const demo = await callRoute(modelsRoute.POST, { token: manager.token, body: { name: '演示', backend: 'demo', pool: 'mj-same' } })
+    expect([demo.status, demo.body.errMessage]).toEqual([400, expect.stringContaining('同一资源池的模型需使用相同的后端和类型')])
+    const alone = await callRoute(modelsRoute.POST, { token: manager.token, body: { name: '演示', backend: 'demo' } })
+    expect((await patch(manager.token, alone.body.data.id, { pool: 'mj-same' })).status).toBe(400)
+    expect(await db().aiModel.count({ where: { pool: 'mj-same' } })).toBe(1)
+    // Another instance of the same kind joins; the pool's only member may change kind.
+    const second = await callRoute(modelsRoute.POST, { token: admin.token, body: body({ name: 'MJ 2', pool: 'mj-same' }) })
+    expect(second.status, second.body.errMessage).toBe(200)
+    expect((await patch(admin.token, second.body.data.id, { pool: null })).status).toBe(200)
+    expect((await patch(admin.token, first.body.data.id, { type: 'STABLE_DIFFUSION', backend: 'demo', endpoint: '', secret: '', prices: {} })).status).toBe(200)
+  })
+})
