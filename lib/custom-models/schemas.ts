@@ -1,3 +1,4 @@
+import { TASK_PARAM_SCHEMAS } from '@/lib/tasks/params'
 import { updateSchemaOf, z } from '@/lib/zod'
 
 /** Branded presets bound to a backend model (/admin/custom_model_mana; 小狸猫 uses them). */
@@ -8,7 +9,14 @@ export const ZCustomModelInputSchema = z
     checkpoint: z.string().trim().max(200).nullable().default(null),
     lora: z.string().trim().max(200).nullable().default(null),
     triggerWords: z.string().trim().max(500).default(''),
-    defaultParams: z.record(z.string(), z.unknown()).default({}),
+    /** Merged into every 小狸猫 submit of the preset: checked as those submits are, so one bad key cannot refuse them all. */
+    defaultParams: z
+      .record(z.string(), z.unknown())
+      .superRefine((value, ctx) => {
+        const checked = TASK_PARAM_SCHEMAS.SD_TEXT2IMG.safeParse({ ...value, prompt: '-' })
+        if (!checked.success) ctx.addIssue({ code: 'custom', message: `默认参数不正确：${checked.error.issues[0]?.message ?? ''}` })
+      })
+      .default({}),
     cover: z.string().trim().max(500).nullable().default(null),
     price: z.number().int('价格必须是整数').min(0).max(1_000_000),
     enabled: z.boolean().default(true),

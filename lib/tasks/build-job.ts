@@ -27,6 +27,15 @@ type TaskForRun = {
   params: unknown
   model: ModelConnection & { id: string }
   customModel: { checkpoint: string | null; lora: string | null } | null
+  priceSnapshot: unknown
+}
+
+type Preset = { checkpoint: string | null; lora: string | null }
+
+/** The preset's checkpoint and LoRA as the task was sold (kept at submit); tasks from before that read the preset itself. */
+function presetOf(task: TaskForRun): Preset | null {
+  const kept = (task.priceSnapshot as { preset?: Preset } | null)?.preset
+  return kept ?? task.customModel
 }
 
 async function loadImage(id: unknown): Promise<Buffer | null> {
@@ -44,6 +53,7 @@ export async function buildJob(task: TaskForRun): Promise<GenerationJob> {
   const style = p.lineStyle === 'anime' ? 'anime' : 'standard'
   const lineart = options.lineart?.[style] ?? DEFAULT_LINEART[style]
   const maskImage = await loadImage(p.maskImageId)
+  const preset = presetOf(task)
   return {
     taskId: task.id,
     mode: MODE_BY_TYPE[p.baseType] ?? 'txt2img',
@@ -57,9 +67,9 @@ export async function buildJob(task: TaskForRun): Promise<GenerationJob> {
     sampler: typeof p.sampler === 'string' ? p.sampler : null,
     count: Number(p.count ?? 1),
     denoisingStrength: typeof p.denoisingStrength === 'number' ? p.denoisingStrength : null,
-    checkpoint: task.customModel?.checkpoint ?? null,
+    checkpoint: preset?.checkpoint ?? null,
     // Each adapter applies the LoRA its own way (A1111 prompt syntax, ComfyUI LoraLoader) or refuses it.
-    lora: task.customModel?.lora ? { name: task.customModel.lora, weight: 0.8 } : null,
+    lora: preset?.lora ? { name: preset.lora, weight: 0.8 } : null,
     initImage: await loadImage(p.initImageId),
     maskImage,
     controlImage: await loadImage(p.controlImageId),

@@ -35,7 +35,7 @@ export async function resolveRequest(userId: string, type: TaskType, rawParams: 
       baseType: 'SD_TEXT2IMG',
       params: { ...merged, customModelId, userPrompt: prompt ?? '' },
       modelId: preset.modelId,
-      customModel: { id: preset.id, price: preset.price },
+      customModel: presetSold(preset),
       parentId: null,
     }
   }
@@ -59,7 +59,7 @@ export async function resolveRequest(userId: string, type: TaskType, rawParams: 
       baseType,
       params: { ...params, sourceTaskId: source.id, ...(preset ? { customModelId: preset.id } : {}) },
       modelId: preset ? preset.modelId : (modelId ?? source.modelId),
-      customModel: preset ? { id: preset.id, price: preset.price } : null,
+      customModel: preset ? presetSold(preset) : null,
       parentId: source.id,
     }
   }
@@ -70,3 +70,11 @@ export async function resolveRequest(userId: string, type: TaskType, rawParams: 
 function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => source[k] !== undefined && source[k] !== null).map((k) => [k, source[k]]))
 }
+
+/** The preset as it is sold now: its price, and the checkpoint and LoRA the task will run with however the preset is edited later. */
+const presetSold = (preset: { id: number; price: number; checkpoint: string | null; lora: string | null }) => ({
+  id: preset.id,
+  price: preset.price,
+  checkpoint: preset.checkpoint,
+  lora: preset.lora,
+})

@@ -10,7 +10,8 @@ export type ResolvedRequest = {
   baseType: Exclude<SdTaskType, 'MAKE_SAME' | 'SD_XIAOLIMAO'> | 'MJ_TEXT2IMG' | 'MJ_IMG2IMG' | VideoTaskType
   params: Record<string, unknown>
   modelId: string | null
-  customModel: { id: number; price: number } | null
+  /** A 小狸猫 preset: its price, and the checkpoint and LoRA kept with the task (an edit of the preset later does not change a queued task). */
+  customModel: { id: number; price: number; checkpoint: string | null; lora: string | null } | null
   parentId: string | null
   /** The key of the model's price table to charge (the base type unless said otherwise: Midjourney prices per action). */
   priceKey?: string

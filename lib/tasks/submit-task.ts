@@ -188,6 +188,7 @@ export async function queueTask(
             model: model.name,
             ...(resolved.priceKey ? { priceKey: resolved.priceKey } : {}),
             ...(resolved.video ? { durationSec: resolved.video.durationSec } : {}),
+            ...(resolved.customModel ? { preset: { checkpoint: resolved.customModel.checkpoint, lora: resolved.customModel.lora } } : {}),
           },
           chargedPoints: cost,
           deadlineAt: new Date(Date.now() + model.deadlineMs),

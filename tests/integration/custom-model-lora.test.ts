@@ -117,4 +117,47 @@ describe('小狸猫 LoRA per backend', () => {
     expect(JSON.stringify(task.backendLog)).toMatch(/不能加载 LoRA/)
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(50)
   })
+
+  it('a queued task runs with the checkpoint and LoRA it was sold with, however the preset is edited meanwhile', async () => {
+    const model = await createModel({ name: 'sd-edited', backend: 'sd-webui', endpoint: sd.url, concurrency: 1 })
+    const created = await preset(model.id, { checkpoint: 'anime_v1.safetensors' })
+    const id = String(created.body.data.id)
+    const user = await createUser({ points: 50 })
+    const submitted = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_XIAOLIMAO', params: { customModelId: created.body.data.id, prompt: '一只小狸猫', width: 256, height: 256, steps: 4 } },
+    })
+    expect(submitted.status).toBe(200)
+    const edited = await callRoute(customModelRoute.PATCH, {
+      token: adminToken,
+      method: 'PATCH',
+      params: { id },
+      body: { checkpoint: 'other_v9.safetensors', lora: 'another_lora' },
+    })
+    expect(edited.status, edited.body.errMessage).toBe(200)
+    await drainQueue()
+    expect((await db().task.findUniqueOrThrow({ where: { id: submitted.body.data.id } })).status).toBe('SUCCESS')
+    const sent = sd.bodies('/sdapi/v1/txt2img').at(-1)!
+    expect(sent.prompt).toBe('xlm style, 一只小狸猫 <lora:xiaolimao_v2:0.8>')
+    expect(sent.override_settings).toMatchObject({ sd_model_checkpoint: 'anime_v1.safetensors' })
+  })
+
+  it('default parameters are checked when the preset is saved, as the submits that merge them will be', async () => {
+    const model = await createModel({ name: 'sd-defaults', backend: 'sd-webui', endpoint: sd.url })
+    const before = await db().customModel.count()
+    for (const defaultParams of [{ cfg_scale: 7 }, { steps: 5000 }, { width: 'wide' }]) {
+      const refused = await preset(model.id, { defaultParams })
+      expect([refused.status, refused.body.errMessage]).toEqual([400, expect.stringContaining('默认参数不正确')])
+    }
+    expect(await db().customModel.count()).toBe(before)
+    const good = await preset(model.id, { defaultParams: { steps: 20, cfgScale: 6 } })
+    expect(good.status, good.body.errMessage).toBe(200)
+    const patched = await callRoute(customModelRoute.PATCH, {
+      token: adminToken,
+      method: 'PATCH',
+      params: { id: String(good.body.data.id) },
+      body: { defaultParams: { cfg_scale: 7 } },
+    })
+    expect(patched.status).toBe(400)
+  })
 })
