@@ -12,6 +12,8 @@ const STATUS = { queued: 'queued', running: 'in_progress', succeeded: 'completed
 export async function startFakeOpenaiVideos(initial: Partial<VideoJobStoreOptions> & { apiKey?: string } = {}) {
   const apiKey = initial.apiKey ?? 'sk-video'
   const store = new VideoJobStore({ behaviour: 'normal', slowPolls: 5, ...initial })
+  /** Queries and downloads per job so far (the flaky behaviours fail the first ones). */
+  const attempts = new Map<string, number>()
   const calls: RecordedRequest[] = []
 
   const fake = await startServer(async (req, res, url, raw) => {
@@ -41,11 +43,18 @@ export async function startFakeOpenaiVideos(initial: Partial<VideoJobStoreOption
     if (!job || store.options.behaviour === 'unknown-task') return error(404, `Video with id '${id}' not found.`, 'invalid_request_error', null)
     if (match[2]) {
       if (job.status !== 'succeeded') return error(400, 'Video is not ready yet.', 'invalid_request_error', null)
+      const downloads = (attempts.get(`content:${id}`) ?? 0) + 1
+      attempts.set(`content:${id}`, downloads)
+      if (store.options.behaviour === 'flaky-content' && downloads === 1 && !url.searchParams.get('variant'))
+        return error(502, 'Bad gateway', 'server_error', null)
       if (store.options.behaviour === 'expired') return error(404, 'The video content has expired.', 'invalid_request_error', 'video_expired')
       const thumbnail = url.searchParams.get('variant') === 'thumbnail'
       res.writeHead(200, { 'content-type': thumbnail ? 'image/png' : 'video/mp4' })
       return res.end(thumbnail ? await fakePng(9, 64) : await fakeClip())
     }
+    const queries = (attempts.get(`poll:${id}`) ?? 0) + 1
+    attempts.set(`poll:${id}`, queries)
+    if (store.options.behaviour === 'flaky-polls' && queries <= 12) return error(503, 'Service temporarily unavailable', 'server_error', null)
     store.poll(id)
     const form = job.input as { fields?: Record<string, string> }
     return sendJson(res, 200, {

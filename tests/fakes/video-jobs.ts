@@ -15,6 +15,8 @@ export type VideoBehaviour =
   | 'expired' // done, but the video link answers 403 (expired signature) / the content 404
   | 'busy' // the create call answers 429
   | 'unknown-task' // every query answers that the task does not exist
+  | 'flaky-polls' // the first 12 queries of each job answer 503 (a provider restarting), then as normal
+  | 'flaky-content' // done, but the first download of each clip answers 502
 
 export type FakeVideoJob = {
   id: string

@@ -111,6 +111,23 @@ describe.each(PROVIDERS)('$name', ({ start, factory, secret }) => {
   })
 })
 
+describe('an accepted job is waited for through passing trouble (it is billed at the provider)', () => {
+  it('OpenAI videos: more than ten failed queries in a row, then the clip; a first download answering 502 is tried again', async () => {
+    const fake = await startFakeOpenaiVideos()
+    try {
+      const adapter = createOpenaiVideoAdapter({ endpoint: fake.url, secret: 'sk-video', checkpoint: null, options: { model: 'video-model-1', ...FAST } })
+      fake.set({ behaviour: 'flaky-polls' })
+      const polled = await run(adapter, videoJob())
+      expect(isMp4(polled.outcome.videos![0]!.bytes)).toBe(true)
+      fake.set({ behaviour: 'flaky-content' })
+      const downloaded = await run(adapter, videoJob())
+      expect(isMp4(downloaded.outcome.videos![0]!.bytes)).toBe(true)
+    } finally {
+      await fake.close()
+    }
+  })
+})
+
 describe('cancel reaches the provider', () => {
   it('Ark: DELETE of a queued task cancels it', async () => {
     const fake = await startFakeArk()

@@ -7,8 +7,14 @@ import { BackendError, type BackendConfig, type BackendVideo, type GenerationJob
 export const FIRST_POLL_MS = 3_000
 /** Polls back off by half again each time, to at most 15 s apart. */
 export const MAX_POLL_MS = 15_000
-/** Polls that may fail in a row (provider restarting, network blip) before the wait gives up. */
-const MAX_POLL_FAILURES = 10
+/**
+ * How long polls may keep failing in a row (a provider restarting, a network outage) before
+ * the wait gives up: the job was accepted and is billed at the provider, so its clip is
+ * waited for; the task's deadline usually ends the wait first.
+ */
+const MAX_FAILING_MS = 30 * 60_000
+/** Tries of a finished clip's download (the provider made it: one 502 must not throw it away). */
+const RESULT_TRIES = 3
 /** A clip is at most this large (a 10 s 1080p MP4 is well under it). */
 const MAX_VIDEO_BYTES = 200 * 1024 * 1024
 
@@ -43,26 +49,40 @@ export async function followVideoJob(
   provider: string,
 ): Promise<BackendVideo> {
   const gaps = pollGaps(options)
-  let failures = 0
+  let failingSince: number | null = null
   let polls = 0
   for (;;) {
     await sleep(gaps(), ctx.signal)
     let status: VideoPoll
     try {
       status = await poll()
-      failures = 0
+      failingSince = null
     } catch (error) {
       if (ctx.signal.aborted) throw abortError(ctx.signal)
-      if (error instanceof BackendError && error.retryable && ++failures < MAX_POLL_FAILURES) continue
+      failingSince ??= Date.now()
+      if (error instanceof BackendError && error.retryable && Date.now() - failingSince < MAX_FAILING_MS) continue
       throw error
     }
     polls++
     if (status.state === 'running') ctx.onProgress(status.progress ?? Math.min(90, 5 + polls * 3))
     if (status.state === 'failed') throw videoFailure(provider, status)
     if (status.state === 'succeeded') {
-      const video = await status.result()
+      const video = await finishedClip(status.result, ctx.signal)
       ctx.onProgress(100)
       return video
+    }
+  }
+}
+
+/** The finished clip, its download tried again after a passing failure (a 5xx, a reset). */
+async function finishedClip(result: () => Promise<BackendVideo>, signal: AbortSignal): Promise<BackendVideo> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await result()
+    } catch (error) {
+      if (signal.aborted) throw abortError(signal)
+      if (!(error instanceof BackendError && error.retryable) || attempt >= RESULT_TRIES) throw error
+      await sleep(1000 * attempt, signal)
     }
   }
 }
