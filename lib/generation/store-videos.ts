@@ -43,10 +43,12 @@ export async function storeVideos(taskId: string, videos: BackendVideo[], option
       const height = facts.height ?? video.height
       const canMark = options.visibleMark && (width ?? 0) >= 128 && (height ?? 0) >= 128
       await finishVideo(input, output, label, canMark ? await markFor(width!, height!) : null)
-      const frame = video.poster ?? (await frameAt(output, Math.min(1, (facts.durationSec ?? 0) / 10)))
-      return { bytes: await readFile(output), frame, facts, width, height, markPoster: canMark && video.poster !== null }
+      // The provider's frame when it offers a readable one: a poster that cannot be decoded must not throw away a good clip.
+      const given = video.poster ? await posterOf(video.poster, label, canMark).catch(() => null) : null
+      const poster = given ?? (await posterOf(await frameAt(output, Math.min(1, (facts.durationSec ?? 0) / 10)), label, false))
+      return { bytes: await readFile(output), poster, facts, width, height }
     })
-    const poster = await posterOf(result.frame, label, result.markPoster)
+    const { poster } = result
     stored.push({
       url: await putFile(`${base}.mp4`, result.bytes),
       posterUrl: await putFile(`${base}.poster.webp`, poster),

@@ -64,6 +64,18 @@ describe('storeVideos', () => {
     expect(await difference(await sharp(poster).png().toBuffer(), plainPoster, 'corner')).toBeGreaterThan(20)
   })
 
+  it('a provider poster that cannot be decoded gives way to a frame of the clip; the clip is kept', async () => {
+    const clip = await fakeClip()
+    // A PNG signature, then nothing a decoder can read.
+    const broken = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)])
+    const [video] = await storeVideos('task-broken-poster', [{ bytes: clip, poster: broken, width: null, height: null, durationSec: null }], {
+      siteName: 'AI 画室',
+      visibleMark: false,
+    })
+    expect(video).toMatchObject({ width: 320, height: 240 })
+    expect((await sharp(await stored(video!.posterUrl)).metadata()).width).toBe(320)
+  })
+
   it('refuses a file without a picture (the task then fails with STORAGE_FAILED and a refund)', async () => {
     await expect(
       storeVideos('task-bad', [{ bytes: Buffer.from('not a video at all'), poster: null, width: null, height: null, durationSec: null }], {
