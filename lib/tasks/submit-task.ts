@@ -3,6 +3,7 @@ import { db, type Tx } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { TaskType } from '@/lib/generated/prisma/enums'
 import { isSupportedBackend } from '@/lib/generation/backends/registry'
+import { wanSize } from '@/lib/generation/backends/wan-sizes'
 import { AppError, badRequest, conflict, notFound, serviceUnavailable, tooManyRequests } from '@/lib/http/app-error'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { announceQueueChange, wakeLocalRunner } from '@/lib/signals/queue-signal'
@@ -54,7 +55,7 @@ async function chooseModel(
     const video = resolved.video ? videoOptionsOf(model.options) : null
     const problem =
       video && resolved.video
-        ? videoRequestProblem(video, resolved.video)
+        ? (videoRequestProblem(video, resolved.video) ?? providerSizeProblem(model.backend, resolved.video))
         : resolved.mjSpeed && !offeredSpeeds(model.options).includes(resolved.mjSpeed)
           ? SPEED_NOT_OFFERED
           : null
@@ -74,6 +75,12 @@ async function chooseModel(
   if (optionProblem) throw badRequest(optionProblem)
   if (resolved.modelId) throw badRequest('所选模型不可用或不支持该功能')
   throw badRequest('暂无可用的生成模型，请联系管理员')
+}
+
+/** Wan's text-to-video takes only sizes on its list (a clip from a first frame follows the frame): refused here, before anything is charged. */
+function providerSizeProblem(backend: string, video: NonNullable<ResolvedRequest['video']>): string | null {
+  if (backend !== 'dashscope-video' || video.hasFirstFrame || wanSize(video.ratio, video.resolution)) return null
+  return `所选模型不支持 ${video.ratio} 比例的 ${video.resolution} 视频，请换一个比例或清晰度`
 }
 
 /** The model's price of one unit of this request (an image; a video clip by its length), or undefined when it does not offer it. */

@@ -10,6 +10,23 @@ export type FakeDashscope = Awaited<ReturnType<typeof startFakeDashscope>>
 
 const STATUS = { queued: 'PENDING', running: 'RUNNING', succeeded: 'SUCCEEDED', failed: 'FAILED', cancelled: 'CANCELED' } as const
 
+/** Written out as DashScope's documentation lists them (not taken from the adapter's table). */
+const WAN_LISTED_SIZES = new Set([
+  '832*480',
+  '480*832',
+  '624*624',
+  '1280*720',
+  '720*1280',
+  '960*960',
+  '1088*832',
+  '832*1088',
+  '1920*1080',
+  '1080*1920',
+  '1440*1440',
+  '1632*1248',
+  '1248*1632',
+])
+
 export async function startFakeDashscope(initial: Partial<VideoJobStoreOptions> & { apiKey?: string } = {}) {
   const apiKey = initial.apiKey ?? 'sk-dashscope'
   const store = new VideoJobStore({ behaviour: 'normal', slowPolls: 5, ...initial })
@@ -33,6 +50,9 @@ export async function startFakeDashscope(initial: Partial<VideoJobStoreOptions> 
       const input = body as { model?: unknown; input?: { prompt?: unknown } }
       if (typeof input?.model !== 'string' || typeof input.input?.prompt !== 'string')
         return error(400, 'InvalidParameter', 'model and input.prompt are required')
+      // Wan's text-to-video takes only the sizes on its published list.
+      const size = (body as { parameters?: { size?: unknown } }).parameters?.size
+      if (size !== undefined && !WAN_LISTED_SIZES.has(String(size))) return error(400, 'InvalidParameter', `The size is invalid: ${String(size)}`)
       const job = store.create(body, 'ds')
       return sendJson(res, 200, { request_id: randomUUID(), output: { task_id: job.id, task_status: 'PENDING' } })
     }

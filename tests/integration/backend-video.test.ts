@@ -223,6 +223,19 @@ describe('what each provider is sent', () => {
         input: { prompt: '一只猫在海边奔跑' },
         parameters: { duration: 5, prompt_extend: true, watermark: false, size: '1280*720' },
       })
+      // Wan takes only the sizes on its list: not a computed 720*720 or 854*480.
+      const sizes: [string, string, string][] = [
+        ['1:1', '720p', '960*960'],
+        ['16:9', '480p', '832*480'],
+        ['3:4', '1080p', '1248*1632'],
+      ]
+      for (const [ratio, resolution, size] of sizes) {
+        await run(adapter, videoJob({ ratio, resolution }))
+        expect(fake.requests(t2v).at(-1)!.body).toMatchObject({ parameters: { size } })
+      }
+      const sent = fake.requests(t2v).length
+      await expectFailure(adapter.submit(videoJob({ ratio: '21:9', resolution: '720p' }), recordingContext().ctx), 'REJECTED', false, /不支持 21:9/)
+      expect(fake.requests(t2v)).toHaveLength(sent)
       const first = await solidPng(64, 64)
       await run(adapter, videoJob({ firstFrame: first, resolution: '480p' }))
       expect(fake.requests(t2v).at(-1)!.body).toMatchObject({

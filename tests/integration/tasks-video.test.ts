@@ -131,6 +131,22 @@ describe('video tasks', () => {
     await expectLedgerInvariants()
   })
 
+  it('DashScope text to video: a ratio and resolution Wan has no size for is refused at submit, nothing charged', async () => {
+    const { sealModelSecret } = await import('@/lib/models/model-secret')
+    const model = await videoModel('ds-sizes', 'dashscope-video', dashscope.url, sealModelSecret('sk-dashscope'), { ratios: ['16:9', '4:3', '21:9'] })
+    const user = await createUser({ points: 100 })
+    for (const [ratio, resolution] of [
+      ['21:9', '720p'],
+      ['4:3', '480p'],
+    ] as const) {
+      const refused = await submit(user.token, model.id, { ratio, resolution })
+      expect([refused.status, refused.body.errMessage]).toEqual([400, `所选模型不支持 ${ratio} 比例的 ${resolution} 视频，请换一个比例或清晰度`])
+    }
+    expect(await points(user.id)).toBe(100)
+    expect((await submit(user.token, model.id, { ratio: '4:3', resolution: '720p' })).status).toBe(200)
+    await drainQueue()
+  })
+
   it('a refusal fails at once with the provider message and a refund (at submit, and during the job)', async () => {
     const { sealModelSecret } = await import('@/lib/models/model-secret')
     const model = await videoModel('oa-refuse', 'openai-video', openai.url, sealModelSecret('sk-video'))

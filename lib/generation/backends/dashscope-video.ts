@@ -1,5 +1,6 @@
 import { isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
-import { dataUrl, downloadResult, followVideoJob, looksRefused, requireVideo, sizeFor, videoProvider, videoSubmitFailure, type VideoPoll } from './video-follow'
+import { dataUrl, downloadResult, followVideoJob, looksRefused, requireVideo, videoProvider, videoSubmitFailure, type VideoPoll } from './video-follow'
+import { wanSize } from './wan-sizes'
 import { BackendError, type BackendAdapter, type BackendConfig } from './types'
 
 /**
@@ -17,7 +18,6 @@ export function createDashscopeVideoAdapter(config: BackendConfig): BackendAdapt
 
     async submit(job, ctx) {
       const video = requireVideo(job)
-      const { width, height } = sizeFor(video)
       const input: Record<string, string> = { prompt: job.prompt }
       const parameters: Record<string, unknown> = { duration: video.durationSec, prompt_extend: true, watermark: false }
       let path = 'video-generation/video-synthesis'
@@ -30,7 +30,10 @@ export function createDashscopeVideoAdapter(config: BackendConfig): BackendAdapt
         input.img_url = dataUrl(video.firstFrame)
         parameters.resolution = video.resolution.toUpperCase()
       } else {
-        parameters.size = `${width}*${height}`
+        const size = wanSize(video.ratio, video.resolution)
+        if (!size)
+          throw new BackendError('REJECTED', `通义万相文生视频不支持 ${video.ratio} 比例的 ${video.resolution} 视频，请在模型设置里去掉这个组合`, false)
+        parameters.size = size
       }
       const reply = await send(`${api}/services/aigc/${path}`, {
         json: { model, input, parameters },
