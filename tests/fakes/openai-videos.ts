@@ -2,7 +2,8 @@
 // POST /v1/videos (multipart: model, prompt, seconds, size, input_reference),
 // GET /v1/videos/{id} (status, progress), GET /v1/videos/{id}/content (?variant=thumbnail),
 // DELETE /v1/videos/{id}, GET /v1/models; errors as `{error: {message, type, param, code}}`.
-import { fakePng, jsonBody, parseMultipart, record, sendJson, startServer, type RecordedRequest } from './common'
+import sharp from 'sharp'
+import { fakePng, jsonBody, parseMultipart, record, sendJson, startServer, type Multipart, type RecordedRequest } from './common'
 import { fakeClip, VideoJobStore, type VideoJobStoreOptions } from './video-jobs'
 
 export type FakeOpenaiVideos = Awaited<ReturnType<typeof startFakeOpenaiVideos>>
@@ -29,6 +30,13 @@ export async function startFakeOpenaiVideos(initial: Partial<VideoJobStoreOption
         return error(400, 'Your request was blocked by our moderation system.', 'invalid_request_error', 'moderation_blocked')
       const fields = isForm ? (body as { fields: Record<string, string> }).fields : ((body ?? {}) as Record<string, string>)
       if (!fields.prompt) return error(400, "Missing required parameter: 'prompt'.", 'invalid_request_error', 'missing_required_parameter')
+      // As Sora does: the reference image must be exactly the size asked for.
+      const reference = isForm ? (body as Multipart).files.input_reference : undefined
+      if (reference) {
+        const { width, height } = await sharp(reference.bytes).metadata()
+        if (`${width}x${height}` !== (fields.size ?? '720x1280'))
+          return error(400, 'Inpaint image must match the requested width and height', 'invalid_request_error', null)
+      }
       const job = store.create(body, 'video')
       return sendJson(res, 200, videoObject(job.id, 'queued', 0, fields))
     }

@@ -3,6 +3,7 @@
 // inline), polling to the finished clip with rising progress, the provider's poster,
 // refusals at submit and during the job, failures, expired links, busy answers, and a
 // cancel that reaches the provider.
+import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createArkVideoAdapter } from '@/lib/generation/backends/ark-video'
 import { createDashscopeVideoAdapter } from '@/lib/generation/backends/dashscope-video'
@@ -254,11 +255,13 @@ describe('what each provider is sent', () => {
     const fake = await startFakeOpenaiVideos()
     try {
       const adapter = createOpenaiVideoAdapter({ endpoint: `${fake.url}/v1`, secret: 'sk-video', checkpoint: null, options: FAST })
-      const first = await solidPng(64, 64)
-      const { outcome } = await run(adapter, videoJob({ ratio: '9:16', durationSec: 8, firstFrame: first }))
+      // A portrait photo with the form's default ratio (16:9): the clip follows the photo, and
+      // the frame goes at exactly the size asked for (Sora refuses any other).
+      const first = await solidPng(600, 1000)
+      const { outcome } = await run(adapter, videoJob({ ratio: '16:9', durationSec: 8, firstFrame: first }))
       const form = fake.requests('/v1/videos', 'POST').at(-1)!.body as Multipart
       expect(form.fields).toEqual({ model: 'sora-2', prompt: '一只猫在海边奔跑', seconds: '8', size: '720x1280' })
-      expect(form.files.input_reference?.bytes.equals(first)).toBe(true)
+      expect(await sharp(form.files.input_reference!.bytes).metadata()).toMatchObject({ width: 720, height: 1280 })
       expect(outcome.videos![0]!.poster).not.toBeNull()
       expect(outcome.videos![0]).toMatchObject({ width: 720, height: 1280, durationSec: 8 })
     } finally {
@@ -320,9 +323,10 @@ describe('ComfyUI with a video workflow', () => {
         checkpoint: null,
         options: { pollIntervalMs: 20, workflows: { video: WAN_I2V } },
       })
-      const first = await solidPng(64, 64)
+      // A portrait frame: the clip follows it, whatever ratio came with the job.
+      const first = await solidPng(36, 64)
       const { ctx, progress } = recordingContext()
-      const { outcome } = await run(adapter, videoJob({ firstFrame: first, durationSec: 5, ratio: '9:16', resolution: '480p' }, { seed: 7 }), ctx)
+      const { outcome } = await run(adapter, videoJob({ firstFrame: first, durationSec: 5, ratio: '16:9', resolution: '480p' }, { seed: 7 }), ctx)
       expect(isMp4(outcome.videos![0]!.bytes)).toBe(true)
       expect(outcome.images).toEqual([])
       const queued = fake.calls.filter((c) => c.method === 'POST' && c.path === '/prompt').at(-1)!.body as { prompt: typeof WAN_I2V }

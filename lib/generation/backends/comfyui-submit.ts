@@ -3,7 +3,8 @@ import { clientIdOf, loraFile, rejection, upload, type ComfyConnection } from '.
 import { DEFAULT_WORKFLOWS, fillWorkflow, withLoraLoader, type Workflow, type WorkflowValues } from './comfyui-workflows'
 import { isRecord, okJson, send } from './http'
 import { BackendError, type GenerationJob, type RunContext, type SubmitOutcome, type VideoJob } from './types'
-import { sizeFor } from './video-follow'
+import { ratioOfFrame, sizeFor } from './video-follow'
+import { VIDEO_RATIOS } from '@/lib/models/video-options'
 
 /** Uploads the inputs and queues the filled workflow under our task id (prompt_id), with a LoRA when the preset has one. */
 export async function submitComfyJob(comfy: ComfyConnection, job: GenerationJob, ctx: RunContext): Promise<SubmitOutcome> {
@@ -56,7 +57,9 @@ async function submitComfyVideo(comfy: ComfyConnection, job: GenerationJob, vide
   const template = comfy.workflows.video
   if (!isRecord(template)) throw new BackendError('REJECTED', 'ComfyUI 视频模型需要在选项 workflows.video 中配置视频工作流（API 格式）', false)
   const name = job.taskId.replace(/[^\w-]/g, '_')
-  const { width, height } = sizeFor(video)
+  // From a first frame the clip follows the frame's shape, not the ratio the form would have offered.
+  const ratio = video.firstFrame ? ((await ratioOfFrame(video.firstFrame, VIDEO_RATIOS)) ?? video.ratio) : video.ratio
+  const { width, height } = sizeFor({ ratio, resolution: video.resolution })
   const values: WorkflowValues = {
     task_id: name,
     prompt: job.prompt,

@@ -1,5 +1,16 @@
 import { isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
-import { followVideoJob, isMp4, looksRefused, requireVideo, sizeFor, videoProvider, videoSubmitFailure, type VideoPoll } from './video-follow'
+import {
+  followVideoJob,
+  frameAtSize,
+  isMp4,
+  looksRefused,
+  ratioOfFrame,
+  requireVideo,
+  sizeFor,
+  videoProvider,
+  videoSubmitFailure,
+  type VideoPoll,
+} from './video-follow'
 import { BackendError, type BackendAdapter, type BackendConfig } from './types'
 import { sniffImageType } from '@/lib/uploads/image-upload'
 
@@ -31,15 +42,20 @@ export function createOpenaiVideoAdapter(config: BackendConfig): BackendAdapter 
 
     async submit(job, ctx) {
       const video = requireVideo(job)
-      const { width, height } = sizeFor(video)
+      // From a first frame the clip follows the frame, landscape or portrait (the sizes Sora
+      // has), and the frame must be exactly the requested size: it is cut and scaled to it.
+      const ratio = video.firstFrame ? ((await ratioOfFrame(video.firstFrame, ['16:9', '9:16'])) ?? video.ratio) : video.ratio
+      const size = sizeFor({ ratio, resolution: video.resolution })
       const form = new FormData()
       form.append('model', model)
       form.append('prompt', job.prompt)
       form.append('seconds', String(video.durationSec))
-      form.append('size', `${width}x${height}`)
+      form.append('size', `${size.width}x${size.height}`)
       if (video.firstFrame) {
-        const type = sniffImageType(video.firstFrame) ?? 'png'
-        form.append('input_reference', new Blob([new Uint8Array(video.firstFrame)], { type: `image/${type}` }), `first-frame.${type}`)
+        const frame = await frameAtSize(video.firstFrame, size).catch(() => {
+          throw new BackendError('REJECTED', '首帧图片无法读取', false)
+        })
+        form.append('input_reference', new Blob([new Uint8Array(frame)], { type: 'image/png' }), 'first-frame.png')
       }
       const reply = await send(`${api}/videos`, { form, headers, signal: ctx.signal })
       if (reply.status < 200 || reply.status >= 300) throw failure(reply)

@@ -1,5 +1,6 @@
 import { safeFetchBytes, UnsafeUrlError } from '@/lib/net/safe-fetch'
-import { sniffImageType } from '@/lib/uploads/image-upload'
+import sharp from 'sharp'
+import { MAX_INPUT_PIXELS, sniffImageType } from '@/lib/uploads/image-upload'
 import { abortError, baseUrl, errorText, numberOption, statusError, type HttpReply } from './http'
 import { BackendError, type BackendConfig, type BackendVideo, type GenerationJob, type RunContext, type VideoJob } from './types'
 
@@ -145,6 +146,31 @@ export function isMp4(bytes: Buffer): boolean {
 /** An image as a data URL: input images reach the provider inline (a site on a private network has no public link). */
 export function dataUrl(bytes: Buffer): string {
   return `data:image/${sniffImageType(bytes) ?? 'png'};base64,${bytes.toString('base64')}`
+}
+
+/**
+ * The ratio a clip from this first frame has: the one of `ratios` nearest the frame's own
+ * (the form does not offer a ratio then: the clip follows the frame). Null when the frame
+ * cannot be read.
+ */
+export async function ratioOfFrame(frame: Buffer, ratios: readonly string[]): Promise<string | null> {
+  const { width, height } = await sharp(frame, { limitInputPixels: MAX_INPUT_PIXELS })
+    .metadata()
+    .catch(() => ({ width: undefined, height: undefined }))
+  if (!width || !height) return null
+  const distance = (ratio: string) => {
+    const [w, h] = ratio.split(':').map(Number)
+    return Math.abs(Math.log(width / height) - Math.log(w! / h!))
+  }
+  return [...ratios].sort((a, b) => distance(a) - distance(b))[0] ?? null
+}
+
+/** The first frame cut (centred) and scaled to exactly this size, as a PNG: a provider that animates it at that size takes no other. */
+export function frameAtSize(frame: Buffer, size: { width: number; height: number }): Promise<Buffer> {
+  return sharp(frame, { limitInputPixels: MAX_INPUT_PIXELS })
+    .resize({ ...size, fit: 'cover' })
+    .png()
+    .toBuffer()
 }
 
 /** '16:9' + '720p' → 1280×720; the short side is the resolution's number. */
