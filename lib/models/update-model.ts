@@ -27,7 +27,15 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
     if (backend !== 'demo' && (data.endpoint ?? before.endpoint) === '') throw badRequest('请填写接口地址')
     const pairProblem = modelSetupProblem(data.type ?? before.type, backend, data.options ?? before.options)
     if (pairProblem) throw badRequest(pairProblem)
-    await assertPoolFits(tx, { id, pool: data.pool === undefined ? before.pool : data.pool, type: data.type ?? before.type, backend })
+    // Only a change of pool, kind or speeds can make a pool mixed: switching a member off or re-sorting it always goes.
+    if (data.pool !== undefined || data.type !== undefined || data.backend !== undefined || data.options !== undefined)
+      await assertPoolFits(tx, {
+        id,
+        pool: data.pool === undefined ? before.pool : data.pool,
+        type: data.type ?? before.type,
+        backend,
+        options: data.options ?? before.options,
+      })
     const model = await tx.aiModel.update({
       where: { id },
       data: {

@@ -78,7 +78,7 @@ async function failStrandedTasks(): Promise<number> {
     WHERE t."status" = 'PENDING' AND t."stage" = 'QUEUED'
       AND NOT EXISTS (
         SELECT 1 FROM "AiModel" r WHERE r."healthy" AND (r."enabled" OR r."pool" IS NULL) AND ((r."id" = t."modelId" AND t."poolKey" IS NULL) OR (r."pool" = t."poolKey"
-          AND (r."id" = t."modelId" OR NOT (t."probeBeforeSubmit" AND m."pool" = t."poolKey" AND m."enabled")))))
+          AND (r."id" = t."modelId" OR NOT (t."probeBeforeSubmit" AND m."pool" IS NOT DISTINCT FROM t."poolKey" AND m."enabled")))))
     ORDER BY 3
     LIMIT ${BATCH}`
   if (rows.length === 0) return 0

@@ -145,4 +145,21 @@ describe('what a model may be saved with', () => {
     expect((await patch(admin.token, second.body.data.id, { pool: null })).status).toBe(200)
     expect((await patch(admin.token, first.body.data.id, { type: 'STABLE_DIFFUSION', backend: 'demo', endpoint: '', secret: '', prices: {} })).status).toBe(200)
   })
+
+  it('Midjourney members of a pool offer the same speeds; a pool mixed before this rule can still be switched off member by member', async () => {
+    const fast = await callRoute(modelsRoute.POST, { token: admin.token, body: body({ pool: 'mj-speeds', options: { speeds: ['fast', 'turbo'] } }) })
+    expect(fast.status, fast.body.errMessage).toBe(200)
+    const relax = await callRoute(modelsRoute.POST, { token: admin.token, body: body({ name: 'MJ relax', pool: 'mj-speeds', options: { speeds: ['relax'] } }) })
+    expect([relax.status, relax.body.errMessage]).toEqual([400, expect.stringContaining('需提供相同的速度模式')])
+    const same = await callRoute(modelsRoute.POST, {
+      token: admin.token,
+      body: body({ name: 'MJ same', pool: 'mj-speeds', options: { speeds: ['turbo', 'fast'] } }),
+    })
+    expect(same.status, same.body.errMessage).toBe(200)
+    expect((await patch(admin.token, same.body.data.id, { options: { speeds: ['fast'] } })).status).toBe(400)
+
+    const mixed = await db().aiModel.create({ data: { name: 'old demo', type: 'STABLE_DIFFUSION', backend: 'demo', pool: 'mj-speeds' } })
+    expect((await patch(manager.token, mixed.id, { enabled: false })).status).toBe(200)
+    expect((await patch(admin.token, same.body.data.id, { sort: 5 })).status).toBe(200)
+  })
 })

@@ -198,10 +198,21 @@ describe('a pool of three SD WebUI instances', () => {
     expect(await db().task.findUniqueOrThrow({ where: { id: waiting.id } })).toMatchObject({ status: 'FAIL', errorCode: 'BACKEND_DOWN' })
     expect((await db().user.findUniqueOrThrow({ where: { id: waiting.user.id } })).points).toBe(1000)
 
-    // Switched off in the console, instance 1 leaves the pool: its job is gone with it, and another instance takes the task.
-    await db().aiModel.update({ where: { id: at(models, 1).id }, data: { healthy: true, outSince: null, enabled: false } })
+    // Taken out of the pool in the console, instance 1's job is gone with it: another instance takes the
+    // task, and the outage sweep leaves it to them.
+    await db().aiModel.update({ where: { id: at(models, 1).id }, data: { healthy: true, outSince: null, pool: null } })
+    const moved = await sentTo1()
+    await db().task.update({ where: { id: moved.id }, data: { createdAt: dayAgo } })
+    await sweepTasks()
+    expect((await db().task.findUniqueOrThrow({ where: { id: moved.id } })).status).toBe('PENDING')
+    expect((await claimOn(0, 'h2'))?.id).toBe(moved.id)
+    await requeue(moved.id)
+    await db().task.update({ where: { id: moved.id }, data: { probeBeforeSubmit: false, upstreamId: null, attempts: 0 } })
+    await drainQueue()
+    // Switched off, likewise.
+    await db().aiModel.update({ where: { id: at(models, 1).id }, data: { pool: 'probe-home', enabled: false } })
     const orphan = await sentTo1()
-    expect((await claimOn(0, 'h2'))?.id).toBe(orphan.id)
+    expect((await claimOn(0, 'h3'))?.id).toBe(orphan.id)
     await requeue(orphan.id)
     await db().task.update({ where: { id: orphan.id }, data: { probeBeforeSubmit: false, upstreamId: null, attempts: 0 } })
     await drainQueue()

@@ -36,13 +36,14 @@ export async function deleteUserByAdmin(actor: SessionUser, ip: string, id: stri
  * go with the account, and the works' like and report counts drop with them.
  */
 async function forgetWallMarks(tx: Tx, userId: string): Promise<void> {
+  // Rows first, then the counts by the rows really removed: the order toggleLike locks in.
   await tx.$executeRaw`
-    UPDATE "WallWork" w SET "likes" = greatest(w."likes" - 1, 0)
-    FROM "WallLike" l WHERE l."workId" = w."id" AND l."userId" = ${userId}`
+    WITH gone AS (DELETE FROM "WallLike" WHERE "userId" = ${userId} RETURNING "workId")
+    UPDATE "WallWork" w SET "likes" = greatest(w."likes" - g."n", 0)
+    FROM (SELECT "workId", count(*)::int AS "n" FROM gone GROUP BY "workId") g WHERE w."id" = g."workId"`
   await tx.$executeRaw`
-    UPDATE "WallWork" w SET "reports" = greatest(w."reports" - 1, 0)
-    FROM "WallReport" r WHERE r."workId" = w."id" AND r."userId" = ${userId}`
-  await tx.wallLike.deleteMany({ where: { userId } })
-  await tx.wallReport.deleteMany({ where: { userId } })
+    WITH gone AS (DELETE FROM "WallReport" WHERE "userId" = ${userId} RETURNING "workId")
+    UPDATE "WallWork" w SET "reports" = greatest(w."reports" - g."n", 0)
+    FROM (SELECT "workId", count(*)::int AS "n" FROM gone GROUP BY "workId") g WHERE w."id" = g."workId"`
   await tx.wallFavorite.deleteMany({ where: { userId } })
 }
