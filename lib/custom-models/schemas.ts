@@ -1,4 +1,4 @@
-import { TASK_PARAM_SCHEMAS } from '@/lib/tasks/params'
+import { TASK_PARAM_SCHEMAS } from '@/lib/generation/sd-params'
 import { updateSchemaOf, z } from '@/lib/zod'
 
 /** Branded presets bound to a backend model (/admin/custom_model_mana; 小狸猫 uses them). */

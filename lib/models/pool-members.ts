@@ -1,7 +1,6 @@
 import 'server-only'
 import type { Tx } from '@/lib/db'
 import { badRequest } from '@/lib/http/app-error'
-import { offeredSpeeds } from '@/lib/mj/mj-models'
 
 /**
  * Instances of one pool are interchangeable: a task queued for the pool runs on whichever is
@@ -21,8 +20,14 @@ export async function assertPoolFits(tx: Tx, model: { id?: string; pool: string 
   if (otherKind)
     throw badRequest(`资源池「${model.pool}」里的模型「${otherKind.name}」是 ${otherKind.backend}（${otherKind.type}），同一资源池的模型需使用相同的后端和类型`)
   // A Midjourney task asking for a speed was checked against one member and may run on any.
-  const speeds = offeredSpeeds(model.options).join(',')
-  const otherSpeeds = model.type === 'MID_JOURNEY' ? others.find((o) => offeredSpeeds(o.options).join(',') !== speeds) : undefined
+  const speeds = speedsListed(model.options)
+  const otherSpeeds = model.type === 'MID_JOURNEY' ? others.find((o) => speedsListed(o.options) !== speeds) : undefined
   if (otherSpeeds)
     throw badRequest(`资源池「${model.pool}」里的模型「${otherSpeeds.name}」提供的速度模式不同，同一资源池的 Midjourney 模型需提供相同的速度模式`)
+}
+
+/** The speeds a Midjourney model's options list (`options.speeds`), in one spelling to compare. */
+function speedsListed(options: unknown): string {
+  const speeds = (options as { speeds?: unknown } | null)?.speeds
+  return Array.isArray(speeds) ? [...new Set(speeds.map(String))].sort().join(',') : ''
 }

@@ -1,7 +1,9 @@
 // What a VIDEO model offers (shared: the console form, the creation page and the submit
 // check read it alike). Kept in the model's options JSON beside the provider's model name.
 
-export const VIDEO_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '21:9'] as const
+import { VIDEO_RATIOS } from '@/lib/generation/clip-ratios'
+
+export { VIDEO_RATIOS }
 export const VIDEO_RESOLUTIONS = ['480p', '720p', '1080p'] as const
 
 export type VideoOptions = {

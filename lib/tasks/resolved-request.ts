@@ -1,6 +1,6 @@
 import type { TaskType } from '@/lib/generated/prisma/enums'
 import type { MjSpeed } from '@/lib/mj/compose-prompt'
-import type { SdTaskType } from './params'
+import type { SdTaskType } from '@/lib/generation/sd-params'
 import type { VideoTaskType } from './video-params'
 
 /** What a submission turns into after presets and sources are applied. */

@@ -6,7 +6,7 @@ import { DataTable, type Column } from '@/components/ui/data-table'
 import { taskTypeLabel } from '@/components/create/task-labels'
 import type { TaskDetail } from './task-status'
 
-/** How parameter names read (lib/tasks/params.ts, lib/mj/params.ts). */
+/** How parameter names read (lib/generation/sd-params.ts, lib/mj/params.ts). */
 const PARAM_LABELS: Record<string, string> = {
   prompt: '提示词',
   finalPrompt: '提交的提示词',

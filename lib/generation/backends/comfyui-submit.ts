@@ -4,7 +4,7 @@ import { DEFAULT_WORKFLOWS, fillWorkflow, withLoraLoader, type Workflow, type Wo
 import { isRecord, okJson, send } from './http'
 import { BackendError, type GenerationJob, type RunContext, type SubmitOutcome, type VideoJob } from './types'
 import { ratioOfFrame, sizeFor } from './video-follow'
-import { VIDEO_RATIOS } from '@/lib/models/video-options'
+import { VIDEO_RATIOS } from '../clip-ratios'
 
 /** Uploads the inputs and queues the filled workflow under our task id (prompt_id), with a LoRA when the preset has one. */
 export async function submitComfyJob(comfy: ComfyConnection, job: GenerationJob, ctx: RunContext): Promise<SubmitOutcome> {
