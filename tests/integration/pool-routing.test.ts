@@ -58,6 +58,13 @@ async function claimInTurn(n: number, prefix: string) {
   return { claimed, run: () => Promise.all(claimed.map((c, i) => runTask(c, `${prefix}${i + 1}`, new AbortController().signal))) }
 }
 
+/** A claim by instance `i` of the pool as its worker makes it; that instance being out of routing fails the test. */
+async function claimOnInstance(models: { id: string }[], pool: string, i: number, workerId: string) {
+  const claimed = await claimOnBackend({ id: at(models, i).id, pool }, workerId)
+  if (claimed === 'locked') throw new Error(`instance ${i} is out of routing`)
+  return claimed
+}
+
 async function submitMany(modelId: string, n: number) {
   const user = await createUser({ points: 1000 })
   await db().siteConfig.upsert({
@@ -137,12 +144,7 @@ describe('a pool of three SD WebUI instances', () => {
     fake(0).set('failing')
     try {
       const models = await pool('retry-elsewhere')
-      const member = (i: number) => ({ id: at(models, i).id, pool: 'retry-elsewhere' })
-      const claimOn = async (i: number, workerId: string) => {
-        const claimed = await claimOnBackend(member(i), workerId)
-        if (claimed === 'locked') throw new Error(`instance ${i} is out of routing`)
-        return claimed
-      }
+      const claimOn = (i: number, workerId: string) => claimOnInstance(models, 'retry-elsewhere', i, workerId)
       const dueNow = (id: string) => db().task.update({ where: { id }, data: { runAfter: new Date() } })
       const { ids } = await submitMany(at(models, 0).id, 1)
       const id = at(ids, 0)
@@ -168,12 +170,7 @@ describe('a pool of three SD WebUI instances', () => {
 
   it('a task to probe waits for the instance its job was sent to: elsewhere only once that one leaves the pool, refunded once if it stays out', async () => {
     const models = await pool('probe-home')
-    const member = (i: number) => ({ id: at(models, i).id, pool: 'probe-home' })
-    const claimOn = async (i: number, workerId: string) => {
-      const claimed = await claimOnBackend(member(i), workerId)
-      if (claimed === 'locked') throw new Error(`instance ${i} is out of routing`)
-      return claimed
-    }
+    const claimOn = (i: number, workerId: string) => claimOnInstance(models, 'probe-home', i, workerId)
     // Each as if its job had been sent to instance 1 and its worker had died there.
     const sentTo1 = async () => {
       const { user, ids } = await submitMany(at(models, 0).id, 1)
