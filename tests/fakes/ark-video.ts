@@ -37,7 +37,8 @@ export async function startFakeArk(initial: Partial<VideoJobStoreOptions> & { ap
         return error(400, 'InputTextSensitiveContentDetected', 'The request failed because the input text may contain sensitive information.')
       const input = body as { model?: unknown; content?: unknown }
       if (typeof input?.model !== 'string' || !Array.isArray(input.content)) return error(400, 'InvalidParameter', 'model and content are required')
-      return sendJson(res, 200, { id: store.create(body, 'cgt').id })
+      const job = store.create(body, 'cgt')
+      return sendJson(res, 200, store.options.behaviour === 'no-id' ? {} : { id: job.id })
     }
     if (req.method === 'GET' && url.pathname === base) return sendJson(res, 200, { items: [], total: 0 })
     const id = decodeURIComponent(url.pathname.slice(base.length + 1))

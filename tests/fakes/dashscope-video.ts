@@ -54,6 +54,7 @@ export async function startFakeDashscope(initial: Partial<VideoJobStoreOptions> 
       const size = (body as { parameters?: { size?: unknown } }).parameters?.size
       if (size !== undefined && !WAN_LISTED_SIZES.has(String(size))) return error(400, 'InvalidParameter', `The size is invalid: ${String(size)}`)
       const job = store.create(body, 'ds')
+      if (store.options.behaviour === 'no-id') return sendJson(res, 200, { request_id: randomUUID(), output: { task_status: 'PENDING' } })
       return sendJson(res, 200, { request_id: randomUUID(), output: { task_id: job.id, task_status: 'PENDING' } })
     }
     const cancel = /^\/api\/v1\/tasks\/([^/]+)\/cancel$/.exec(url.pathname)

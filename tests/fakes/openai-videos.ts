@@ -38,6 +38,7 @@ export async function startFakeOpenaiVideos(initial: Partial<VideoJobStoreOption
           return error(400, 'Inpaint image must match the requested width and height', 'invalid_request_error', null)
       }
       const job = store.create(body, 'video')
+      if (store.options.behaviour === 'no-id') return sendJson(res, 200, { object: 'video', status: 'queued' })
       return sendJson(res, 200, videoObject(job.id, 'queued', 0, fields))
     }
     const match = /^\/v1\/videos\/([^/]+)(\/content)?$/.exec(url.pathname)

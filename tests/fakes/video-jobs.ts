@@ -17,6 +17,7 @@ export type VideoBehaviour =
   | 'unknown-task' // every query answers that the task does not exist
   | 'flaky-polls' // the first 12 queries of each job answer 503 (a provider restarting), then as normal
   | 'flaky-content' // done, but the first download of each clip answers 502
+  | 'no-id' // the create call starts the job but answers 200 without its id (a gateway rewriting the answer)
 
 export type FakeVideoJob = {
   id: string

@@ -98,6 +98,13 @@ describe.each(PROVIDERS)('$name', ({ start, factory, secret }) => {
     expect(await wrongKey.test()).toMatchObject({ ok: false, detail: { code: 'UNAUTHORIZED' } })
   })
 
+  it('an accepted create answer without the job id fails, not retryable (a second create would bill twice)', async () => {
+    fake.set({ behaviour: 'no-id' })
+    const before = fake.store.jobs.size
+    await expectFailure(adapter().submit(videoJob(), recordingContext().ctx), 'BAD_RESPONSE', false, /id/)
+    expect(fake.store.jobs.size).toBe(before + 1)
+  })
+
   it('refuses an image job', async () => {
     await expectFailure(adapter().submit(testJob(), recordingContext().ctx), 'REJECTED', false)
   })

@@ -1,4 +1,4 @@
-import { isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
+import { acceptedId, isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
 import { dataUrl, downloadResult, followVideoJob, looksRefused, requireVideo, sizeFor, videoProvider, videoSubmitFailure, type VideoPoll } from './video-follow'
 import { BackendError, type BackendAdapter, type BackendConfig } from './types'
 
@@ -30,10 +30,10 @@ export function createArkVideoAdapter(config: BackendConfig): BackendAdapter {
       }
       const reply = await send(`${api}/contents/generations/tasks`, { json: body, headers, signal: ctx.signal })
       if (reply.status < 200 || reply.status >= 300) throw failure(reply)
-      const answer = parseJson(reply)
-      if (!isRecord(answer) || typeof answer.id !== 'string' || !answer.id) throw new BackendError('BAD_RESPONSE', '方舟的应答里没有任务 id', true)
+      const answer = parseJson(reply, false)
+      const taskId = acceptedId(isRecord(answer) && answer.id, '方舟的应答里没有任务 id')
       ctx.onProgress(2)
-      return { kind: 'accepted', upstreamId: answer.id, log: { model, taskId: answer.id } }
+      return { kind: 'accepted', upstreamId: taskId, log: { model, taskId } }
     },
 
     async wait(upstreamId, _job, ctx) {

@@ -1,4 +1,4 @@
-import { isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
+import { acceptedId, isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
 import { dataUrl, downloadResult, followVideoJob, looksRefused, requireVideo, videoProvider, videoSubmitFailure, type VideoPoll } from './video-follow'
 import { wanSize } from './wan-sizes'
 import { BackendError, type BackendAdapter, type BackendConfig } from './types'
@@ -41,9 +41,8 @@ export function createDashscopeVideoAdapter(config: BackendConfig): BackendAdapt
         signal: ctx.signal,
       })
       if (reply.status < 200 || reply.status >= 300) throw failure(reply)
-      const answer = parseJson(reply)
-      const taskId = isRecord(answer) && isRecord(answer.output) ? answer.output.task_id : undefined
-      if (typeof taskId !== 'string' || !taskId) throw new BackendError('BAD_RESPONSE', '百炼的应答里没有 task_id', true)
+      const answer = parseJson(reply, false)
+      const taskId = acceptedId(isRecord(answer) && isRecord(answer.output) && answer.output.task_id, '百炼的应答里没有 task_id')
       ctx.onProgress(2)
       return { kind: 'accepted', upstreamId: taskId, log: { model, taskId, requestId: isRecord(answer) ? answer.request_id : null } }
     },

@@ -107,12 +107,22 @@ export function abortError(signal: AbortSignal): BackendError {
   return new BackendError('ABORTED', '任务已取消', false)
 }
 
-export function parseJson(reply: HttpReply): unknown {
+export function parseJson(reply: HttpReply, retryable = true): unknown {
   try {
     return JSON.parse(reply.bytes.toString('utf8'))
   } catch {
-    throw new BackendError('BAD_RESPONSE', `后端的应答不是 JSON（HTTP ${reply.status}）`, true, { status: reply.status })
+    throw new BackendError('BAD_RESPONSE', `后端的应答不是 JSON（HTTP ${reply.status}）`, retryable, { status: reply.status })
   }
+}
+
+/**
+ * The job id in the 2xx answer to a create call of a provider that bills per job. That job
+ * may have started, so an answer without its id fails the task: sending the call again
+ * could start and bill a second one. (Parse such answers with `parseJson(reply, false)`.)
+ */
+export function acceptedId(id: unknown, missing: string): string {
+  if (typeof id !== 'string' || !id) throw new BackendError('BAD_RESPONSE', missing, false)
+  return id
 }
 
 /** The JSON body of a successful reply; any other status becomes statusError. */

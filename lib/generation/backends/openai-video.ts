@@ -1,4 +1,4 @@
-import { isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
+import { acceptedId, isRecord, okJson, parseJson, send, statusError, testOutcome, type HttpReply } from './http'
 import {
   followVideoJob,
   frameAtSize,
@@ -59,10 +59,10 @@ export function createOpenaiVideoAdapter(config: BackendConfig): BackendAdapter 
       }
       const reply = await send(`${api}/videos`, { form, headers, signal: ctx.signal })
       if (reply.status < 200 || reply.status >= 300) throw failure(reply)
-      const answer = parseJson(reply)
-      if (!isRecord(answer) || typeof answer.id !== 'string' || !answer.id) throw new BackendError('BAD_RESPONSE', '视频接口的应答里没有 id', true)
+      const answer = parseJson(reply, false)
+      const videoId = acceptedId(isRecord(answer) && answer.id, '视频接口的应答里没有 id')
       ctx.onProgress(2)
-      return { kind: 'accepted', upstreamId: answer.id, log: { model, videoId: answer.id } }
+      return { kind: 'accepted', upstreamId: videoId, log: { model, videoId } }
     },
 
     async wait(upstreamId, job, ctx) {
