@@ -25,7 +25,20 @@ export type CompletionExtras = { buttons?: ResultButton[]; params?: Record<strin
  */
 export type Shortfall = { userId: string; ordered: number; delivered: number; points: number }
 
-/** SUCCESS, if this worker still holds the task (else the results are dropped). */
+/**
+ * Locks a pending task's row and reads the progress preview it shows (undefined: not pending,
+ * or not this worker's). A preview being saved meanwhile waits for the lock and then sees
+ * the task ended, so it removes its own file: none is left behind unlinked.
+ */
+async function lockedPreview(tx: Tx, taskId: string, workerId?: string): Promise<string | null | undefined> {
+  const rows = await tx.$queryRaw<{ previewUrl: string | null }[]>`
+    SELECT "previewUrl" FROM "Task"
+    WHERE id = ${taskId} AND status = 'PENDING' AND (${workerId ?? null}::text IS NULL OR "leaseOwner" = ${workerId ?? null})
+    FOR UPDATE`
+  return rows[0]?.previewUrl
+}
+
+/** SUCCESS, if this worker still holds the task (else the results are dropped). Its progress preview goes: the results replace it. */
 export async function completeTask(
   taskId: string,
   workerId: string,
@@ -35,9 +48,12 @@ export async function completeTask(
   shortfall?: Shortfall,
 ): Promise<boolean> {
   const completed = await db().$transaction(async (tx) => {
+    const preview = await lockedPreview(tx, taskId, workerId)
+    if (preview === undefined) return null
     const { count } = await tx.task.updateMany({
       where: { id: taskId, status: 'PENDING', leaseOwner: workerId },
       data: {
+        previewUrl: null,
         ...(extras.buttons ? { buttons: extras.buttons as unknown as Prisma.InputJsonValue } : {}),
         ...(extras.params ? { params: extras.params as Prisma.InputJsonValue } : {}),
         ...(extras.videos ? { videos: extras.videos as unknown as Prisma.InputJsonValue } : {}),
@@ -53,7 +69,7 @@ export async function completeTask(
         leaseExpiresAt: null,
       },
     })
-    if (count === 0) return false
+    if (count === 0) return null
     if (shortfall && shortfall.points > 0) {
       await postMovement(tx, {
         userId: shortfall.userId,
@@ -65,10 +81,12 @@ export async function completeTask(
       })
     }
     await announceSlotFreed(tx)
-    return true
+    return { preview }
   })
-  if (completed) wakeLocalRunner()
-  return completed
+  if (!completed) return false
+  wakeLocalRunner()
+  if (completed.preview) await removePreview(completed.preview)
+  return true
 }
 
 /** Removes a progress preview's file (one putFile stored under previews/); a failure only leaves an unlinked file. */
@@ -84,10 +102,12 @@ type Ended = { id: string; stage: string; upstreamId: string | null; previewUrl:
 async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending): Promise<Ended | null> {
   const [task] = await tx.task.findMany({
     where: { ...where, status: 'PENDING' },
-    select: { id: true, userId: true, chargedPoints: true, stage: true, upstreamId: true, previewUrl: true },
+    select: { id: true, userId: true, chargedPoints: true, stage: true, upstreamId: true },
     take: 1,
   })
   if (!task) return null
+  const preview = await lockedPreview(tx, task.id)
+  if (preview === undefined) return null
   const { count } = await tx.task.updateMany({
     where: { id: task.id, status: 'PENDING' },
     data: {
@@ -117,7 +137,7 @@ async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending
     })
   }
   await announceSlotFreed(tx)
-  return { id: task.id, stage: task.stage, upstreamId: task.upstreamId, previewUrl: task.previewUrl }
+  return { id: task.id, stage: task.stage, upstreamId: task.upstreamId, previewUrl: preview }
 }
 
 /** After the end committed: the queue is woken, and the dropped preview's file removed (best effort). */

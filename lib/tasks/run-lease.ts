@@ -28,7 +28,7 @@ export type Lease = {
  * progress at most once a second and notices when the task ended elsewhere (cancelled,
  * timed out, taken over). The deadline, a cancel signal and the worker's shutdown stop the run.
  */
-export function holdLease(task: { id: string; deadlineAt: Date }, workerId: string, shutdown: AbortSignal): Lease {
+export function holdLease(task: { id: string; deadlineAt: Date; previewUrl: string | null }, workerId: string, shutdown: AbortSignal): Lease {
   const stop = new AbortController()
   let stopReason: StopReason | null = null
   const stopWith = (reason: StopReason) => {
@@ -59,8 +59,8 @@ export function holdLease(task: { id: string; deadlineAt: Date }, workerId: stri
   const beat = setInterval(() => void heartbeat().catch(() => undefined), lease / 4)
   let previews = 0
   let isSavingPreview = false
-  /** The preview the task shows now (this run's); its file goes when a newer one replaces it. */
-  let shownPreview: string | null = null
+  /** The preview the task shows now (an earlier run's at first); its file goes when a newer one replaces it. */
+  let shownPreview: string | null = task.previewUrl
   const ctx: RunContext = {
     signal: stop.signal,
     onProgress(p: number) {

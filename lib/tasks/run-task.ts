@@ -24,6 +24,7 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
       userId: true,
       params: true,
       deadlineAt: true,
+      previewUrl: true,
       maxAttempts: true,
       upstreamId: true,
       poolKey: true,

@@ -140,7 +140,7 @@ describe('Midjourney tasks', () => {
     expect(view.body.data).toMatchObject({
       action: 'imagine',
       buttons: expect.arrayContaining([expect.objectContaining({ label: 'U2' })]),
-      previewUrl: expect.any(String),
+      previewUrl: null, // the grid replaced the progress preview, whose file is gone
     })
 
     const pressed = await press(user.token, t.id, { customId: at(buttons, 1).customId })
@@ -388,6 +388,39 @@ describe('Midjourney tasks', () => {
     // Refunded, nothing was delivered: the preview's file is gone too.
     expect(await storedFileOf(secondPreview)).toBeNull()
     for (const url of shown) expect(await storedFileOf(url), url).toBeNull()
+  })
+
+  it("a run stopped by the worker's shutdown and resumed by another: each replaced preview's file goes, and the last one with the results", async () => {
+    fake.set({ stepMs: 300 })
+    const model = await mjModel()
+    const { user, task: t } = await imagine(model.id, { prompt: 'a resumed cat' }, 100)
+    const shown = new Set<string>()
+    const watchPreview = async () => {
+      const url = (await task(t.id)).previewUrl
+      if (url) shown.add(url)
+      return url
+    }
+    const claimed = await claimTask('worker-stopping')
+    expect(claimed?.id).toBe(t.id)
+    const shutdown = new AbortController()
+    const firstRun = runTask(claimed!, 'worker-stopping', shutdown.signal)
+    await expect.poll(watchPreview, { timeout: 10_000, interval: 50 }).toMatch(/^\/files\/previews\//)
+    const leftByFirstRun = (await task(t.id)).previewUrl!
+    shutdown.abort()
+    await firstRun
+    expect(await task(t.id)).toMatchObject({ status: 'PENDING', previewUrl: leftByFirstRun })
+    // The next run shows previews of its own, then the grid.
+    const secondRun = drainQueue('worker-resuming')
+    await expect
+      .poll(async () => (await watchPreview()) !== leftByFirstRun && (await task(t.id)).status === 'PENDING', { timeout: 10_000, interval: 50 })
+      .toBe(true)
+    await secondRun
+    await watchPreview()
+    expect(await task(t.id)).toMatchObject({ status: 'SUCCESS', previewUrl: null })
+    expect((await task(t.id)).results).toHaveLength(1)
+    expect(shown.size).toBeGreaterThanOrEqual(2)
+    for (const url of shown) expect(await storedFileOf(url), url).toBeNull()
+    expect(await points(user.id)).toBe(100 - t.chargedPoints)
   })
 
   it("buttons are refused unless offered, on the owner's own finished MJ task, with the input they need; nothing is charged", async () => {
