@@ -12,7 +12,7 @@ import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import type { Page } from '@/lib/http/pagination'
 import { beijingRange } from '@/lib/beijing-time'
 import { fulfilOrder } from './fulfil-order'
-import { REFUNDED_AT_WECHAT } from './settle-paid'
+import { refundedAtProvider } from './settle-paid'
 import { keptFilters } from './kept-filters'
 import { ORDER_VIEW_FIELDS } from './order-json'
 import type { AdminOrderListRow, AdminOrderView } from './order-views'
@@ -113,8 +113,8 @@ export async function markOrderPaid(actor: SessionUser, ip: string, orderId: str
       SELECT "status"::text AS "status", "flag" FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`
     if (!order) throw notFound('订单不存在')
     if (order.status === 'SUCCESS') throw badRequest('订单已经支付成功')
-    // The buyer has the money back: crediting the order would give its grant for nothing.
-    if (order.status === 'CANCELED' && order.flag === REFUNDED_AT_WECHAT) throw badRequest('该订单已在微信支付商户平台退款，不能标记为已支付')
+    const refunded = refundedAtProvider(order)
+    if (refunded) throw badRequest(refunded)
     const done = (await fulfilOrder(tx, orderId, { by: 'admin' })) || (await fulfilOrder(tx, orderId, { by: 'admin' }, { late: true }))
     if (!done) throw badRequest('订单状态已变化，请刷新后再试')
     await recordAudit(tx, actor, ip, {

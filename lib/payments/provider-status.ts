@@ -3,7 +3,7 @@ import { db } from '@/lib/db'
 import { alipayClient } from './alipay/client'
 import { alipayMerchant, wechatMerchant } from './merchants'
 import { yuanStringToCents } from './out-trade-no'
-import { REFUNDED_AT_WECHAT, settlePaid, type SettleOutcome } from './settle-paid'
+import { REFUNDED_AT_ALIPAY, REFUNDED_AT_WECHAT, settlePaid, type SettleOutcome } from './settle-paid'
 import { wechatClient, type WxAnswer } from './wechat/client'
 import { ZWechatTransaction } from './wechat/handle-notification'
 
@@ -17,7 +17,8 @@ export type ProviderState =
  * The active query (docs/PROTOCOLS.md §11): asks the provider about one order and settles it
  * the way a notification would (the same conditional fulfilment, so a query racing a
  * notification or an admin credits once). A trade the provider closed cancels a pending order,
- * and so does a WeChat trade refunded in the merchant platform (flagged).
+ * flagged when it was paid and refunded outside the site (WeChat REFUND, Alipay TRADE_CLOSED
+ * with a payment date).
  */
 export async function queryProvider(order: QueriedOrder): Promise<ProviderState> {
   const state = order.channel === 'WECHAT' ? await queryWechat(order) : order.channel === 'ALIPAY' ? await queryAlipay(order) : ({ state: 'waiting' } as const)
@@ -82,7 +83,8 @@ async function queryAlipay(order: QueriedOrder): Promise<ProviderState> {
     )
     return { state: 'paid', outcome }
   }
-  if (status === 'TRADE_CLOSED') return { state: 'closed' }
+  // Closed unpaid, or paid (it has a payment date) and then refunded in full outside the site.
+  if (status === 'TRADE_CLOSED') return result.sendPayDate ? { state: 'closed', flag: REFUNDED_AT_ALIPAY } : { state: 'closed' }
   return { state: 'waiting' }
 }
 

@@ -22,6 +22,21 @@ export type SettleOutcome = 'credited' | 'late' | 'duplicate' | 'mismatch' | 'un
 
 /** The flag of an order cancelled because its trade was refunded in WeChat Pay's merchant platform. */
 export const REFUNDED_AT_WECHAT = '该订单已在微信支付商户平台退款，未发放'
+/** The same at Alipay: its trade was paid, then refunded in full, and Alipay closed it. */
+export const REFUNDED_AT_ALIPAY = '该订单已在支付宝退款，未发放'
+/** The flag of a fulfilled order whose trade was refunded at Alipay, outside the site: a human takes the grant back. */
+export const REFUNDED_AT_ALIPAY_AFTER_GRANT = '该订单已在支付宝退款，但已发放，请核实后收回'
+
+/** Why an order cancelled as refunded at its provider may not be fulfilled, by its flag. */
+const REFUNDED_AT_PROVIDER = new Map([
+  [REFUNDED_AT_WECHAT, '该订单已在微信支付商户平台退款，不能标记为已支付'],
+  [REFUNDED_AT_ALIPAY, '该订单已在支付宝退款，不能标记为已支付'],
+])
+
+/** The buyer has this order's money back: a "paid" for it is stale, and fulfilling it would give the grant for nothing. */
+export function refundedAtProvider(order: { status: string; flag: string | null }): string | null {
+  return order.status === 'CANCELED' && order.flag !== null ? (REFUNDED_AT_PROVIDER.get(order.flag) ?? null) : null
+}
 
 /**
  * A verified "paid" from the provider (a notification or an active query): checks it against the
@@ -32,10 +47,10 @@ export const REFUNDED_AT_WECHAT = '该订单已在微信支付商户平台退款
  */
 export async function settlePaid(paid: ProviderPaid, by: PaidBy, record?: NotificationRecord): Promise<SettleOutcome> {
   return db().$transaction(async (tx) => {
-    const order = await tx.order.findUnique({
-      where: { outTradeNo: paid.outTradeNo },
-      select: { id: true, amount: true, channel: true, status: true, flag: true },
-    })
+    // Locked, so a query cancelling it as refunded at the provider cannot land between this read and the late fulfilment.
+    const [order] = await tx.$queryRaw<{ id: string; amount: number; channel: string; status: string; flag: string | null }[]>`
+      SELECT "id", "amount", "channel"::text AS "channel", "status"::text AS "status", "flag"
+      FROM "Order" WHERE "outTradeNo" = ${paid.outTradeNo} FOR UPDATE`
     const write = (outcome: SettleOutcome, detail?: string) =>
       record ? recordNotification(tx, paid.channel, order?.id ?? null, paid.outTradeNo, record, outcome, detail) : undefined
 
@@ -60,9 +75,9 @@ export async function settlePaid(paid: ProviderPaid, by: PaidBy, record?: Notifi
       await write('credited')
       return 'credited'
     }
-    // The buyer has this money back (WeChat repeats the paid notification for a day after the refund).
-    if (order.status === 'CANCELED' && order.flag === REFUNDED_AT_WECHAT) {
-      await write('mismatch', REFUNDED_AT_WECHAT)
+    // The buyer has this money back (the providers repeat a paid notification for a day or more after the refund).
+    if (refundedAtProvider(order)) {
+      await write('mismatch', order.flag!)
       return 'mismatch'
     }
     if (order.status !== 'SUCCESS' && (await fulfilOrder(tx, order.id, payment, { late: true }))) {
@@ -83,8 +98,18 @@ export async function recordNotification(
   outcome: string,
   detail?: string,
 ): Promise<void> {
+  // Anyone can post a notification, and PostgreSQL text cannot hold U+0000: kept escaped, not refused with a 500.
+  const text = <T extends string | null | undefined>(value: T) => value?.replaceAll('\u0000', '\\u0000') as T
   await tx.paymentNotification.create({
-    data: { channel, orderId, outTradeNo, eventId: record.eventId, outcome, detail: detail?.slice(0, 500), raw: record.raw.slice(0, 16_000) },
+    data: {
+      channel,
+      orderId,
+      outTradeNo: text(outTradeNo),
+      eventId: text(record.eventId),
+      outcome,
+      detail: text(detail?.slice(0, 500)),
+      raw: text(record.raw.slice(0, 16_000)),
+    },
   })
 }
 

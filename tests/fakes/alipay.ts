@@ -162,6 +162,22 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
     return trade
   }
 
+  /** The merchant refunds a paid trade in full in Alipay's own platform: the trade closes, and (unless lost) TRADE_CLOSED is sent with the refund's fields. */
+  const refundInPlatform = async (outTradeNo: string, opts: { notify?: boolean } = {}): Promise<void> => {
+    const trade = trades.get(outTradeNo)
+    if (trade?.status !== 'TRADE_SUCCESS') throw new Error(`trade ${outTradeNo} is not paid`)
+    trade.status = 'TRADE_CLOSED'
+    trade.refunded.push(`platform-${outTradeNo}`)
+    if (opts.notify === false || settings.loseNotifications || !trade.notifyUrl) return
+    const body = notificationFor(outTradeNo, (p) => {
+      p.refund_fee = trade.totalAmount
+      p.gmt_refund = `${alipayTime()}.000`
+      p.gmt_close = alipayTime()
+      p.out_biz_no = `platform-${outTradeNo}`
+    })
+    await deliver(outTradeNo, body)
+  }
+
   const remember = (params: Record<string, string>, product: FakeAlipayTrade['product']): FakeAlipayTrade | string => {
     let biz: Record<string, unknown>
     try {
@@ -330,6 +346,7 @@ export async function startFakeAlipay(options: FakeAlipayOptions) {
     sent,
     settings,
     pay,
+    refundInPlatform,
     notificationFor,
     deliver,
     close: server.close,

@@ -5,10 +5,12 @@ import { createVerify } from 'node:crypto'
 import { AlipaySdk } from 'alipay-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as alipayNotify from '@/app/api/pay/alipay/notify/route'
+import * as markPaid from '@/app/api/admin/orders/[id]/mark-paid/route'
 import * as refund from '@/app/api/admin/orders/[id]/refund/route'
 import * as cancelOrder from '@/app/api/orders/[id]/cancel/route'
 import { db } from '@/lib/db'
 import { reconcileOrders } from '@/lib/payments/reconcile-orders'
+import { REFUNDED_AT_ALIPAY, REFUNDED_AT_ALIPAY_AFTER_GRANT } from '@/lib/payments/settle-paid'
 import { REFUND_RETRY_AFTER_MS, retryRefunds } from '@/lib/payments/retry-refunds'
 import { alipaySignContent } from '../fakes/alipay'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -17,10 +19,11 @@ import { configureMerchants, createProductRow, ledgerMatchesColumns, placeOrder,
 
 let world: PaymentWorld
 let pack: { id: number }
+let admin: { token: string }
 
 beforeAll(async () => {
   world = await startPaymentWorld()
-  const admin = await createUser({ role: 'ADMIN' })
+  admin = await createUser({ role: 'ADMIN' })
   await configureMerchants(admin.token, world)
   pack = await createProductRow({ type: 'POINTS', price: 1230, points: 500, name: '500 积分' })
 })
@@ -113,6 +116,19 @@ describe('notifications', () => {
     expect(await db().paymentNotification.count({ where: { orderId: order.id, outcome: 'mismatch' } })).toBe(3)
   })
 
+  it('a forged body with an unknown sign_type or a U+0000 is refused with 400 and kept for the console, not a 500', async () => {
+    const { order } = await pendingOrder()
+    const strange = new URLSearchParams(world.alipay.notificationFor(order.outTradeNo))
+    strange.set('sign_type', 'FOO')
+    expect(await notify(strange.toString())).toEqual({ status: 400, text: 'fail' })
+    const nul = new URLSearchParams(world.alipay.notificationFor(order.outTradeNo))
+    nul.set('out_trade_no', `${order.outTradeNo}\u0000`)
+    expect(await notify(nul.toString())).toEqual({ status: 400, text: 'fail' })
+    const kept = await db().paymentNotification.findFirstOrThrow({ where: { outTradeNo: `${order.outTradeNo}\\u0000` } })
+    expect(kept).toMatchObject({ outcome: 'rejected', orderId: null })
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).toEqual({ status: 'PENDING' })
+  })
+
   it('alipay-sdk itself agrees with the fake: it verifies the fake notification and refuses a changed one', () => {
     const sdk = new AlipaySdk({
       appId: world.alipay.keys.appId,
@@ -171,6 +187,61 @@ describe('the active query', () => {
       status: 'PENDING',
       queryCount: 1,
     })
+  })
+})
+
+describe("a trade refunded in Alipay's own platform (TRADE_CLOSED after payment)", () => {
+  /** Paid with its notification lost; the signed paid notification Alipay will repeat later. */
+  async function paidUnseen() {
+    const { user, order } = await pendingOrder()
+    await world.alipay.pay(order.outTradeNo, { notify: false })
+    return { user, order, stalePaid: world.alipay.notificationFor(order.outTradeNo) }
+  }
+  const orderOf = (id: string) => db().order.findUniqueOrThrow({ where: { id }, select: { status: true, flag: true } })
+
+  async function expectNeverCredited(user: { id: string }, order: { id: string }, stalePaid: string) {
+    expect(await notify(stalePaid)).toEqual({ status: 200, text: 'success' })
+    expectFail(
+      await callRoute(markPaid.POST, { token: admin.token, params: { id: order.id }, body: { reason: '用户说付过了' } }),
+      400,
+      '该订单已在支付宝退款，不能标记为已支付',
+    )
+    expect(await orderOf(order.id)).toEqual({ status: 'CANCELED', flag: REFUNDED_AT_ALIPAY })
+    expect(await points(user.id)).toBe(0)
+    expect(await db().chargeRecord.count({ where: { orderId: order.id } })).toBe(0)
+  }
+
+  it('its TRADE_CLOSED notification cancels the order as refunded; the repeated paid notification and 标记已支付 credit nothing', async () => {
+    const { user, order, stalePaid } = await paidUnseen()
+    await world.alipay.refundInPlatform(order.outTradeNo)
+    expect(world.alipay.sent.at(-1)).toMatchObject({ status: 200 })
+    await expectNeverCredited(user, order, stalePaid)
+  })
+
+  it('found by the active query (a closed trade with a payment date), with the same outcome', async () => {
+    const { user, order, stalePaid } = await paidUnseen()
+    await world.alipay.refundInPlatform(order.outTradeNo, { notify: false })
+    await reconcileOrders(new Date(Date.now() + 61_000))
+    await expectNeverCredited(user, order, stalePaid)
+  })
+
+  it('a trade closed unpaid cancels the order unflagged, and a paid notification after it still credits, flagged for a human', async () => {
+    const { user, order } = await pendingOrder()
+    world.alipay.trades.get(order.outTradeNo)!.status = 'TRADE_CLOSED'
+    await reconcileOrders(new Date(Date.now() + 61_000))
+    expect(await orderOf(order.id)).toEqual({ status: 'CANCELED', flag: null })
+    world.alipay.trades.get(order.outTradeNo)!.status = 'TRADE_SUCCESS'
+    expect((await notify(world.alipay.notificationFor(order.outTradeNo))).text).toBe('success')
+    expect(await orderOf(order.id)).toMatchObject({ status: 'SUCCESS', flag: expect.stringContaining('关闭后') })
+    expect(await points(user.id)).toBe(500)
+  })
+
+  it('refunded there after it was fulfilled here: the order is flagged so a human can take the grant back', async () => {
+    const { user, order } = await pendingOrder()
+    await world.alipay.pay(order.outTradeNo)
+    expect(await points(user.id)).toBe(500)
+    await world.alipay.refundInPlatform(order.outTradeNo)
+    expect(await orderOf(order.id)).toEqual({ status: 'SUCCESS', flag: REFUNDED_AT_ALIPAY_AFTER_GRANT })
   })
 })
 

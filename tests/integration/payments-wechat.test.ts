@@ -113,6 +113,8 @@ describe('notifications that are refused', () => {
     await refusedWith({ ...good, headers: { ...good.headers, 'wechatpay-serial': 'PUB_KEY_ID_0000000000000000UNKNOWN' } }, 401, /未知的证书序列号/)
     const stale = world.wechat.notificationFor(order.outTradeNo, () => {}, new Date(Date.now() - 301_000))
     await refusedWith(stale, 401, /5 分钟/)
+    // A forged body holding U+0000 (which PostgreSQL text cannot store) is refused and kept like any other.
+    await refusedWith({ ...forged, body: forged.body.replace('{', '{"nul":"\u0000",') }, 401, /签名错误/)
     expect(await points(user.id)).toBe(0)
     expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).toEqual({ status: 'PENDING' })
     expect(await db().paymentNotification.count({ where: { outcome: 'rejected', detail: { contains: '签名错误' } } })).toBeGreaterThanOrEqual(2)
@@ -298,6 +300,30 @@ describe('lost notifications', () => {
       )
       expect(await db().order.findUniqueOrThrow({ where: { id: byPage.order.id }, select: { status: true } })).toEqual({ status: 'CANCELED' })
       expect(await points(byPage.user.id)).toBe(0)
+    } finally {
+      world.wechat.settings.loseNotifications = false
+    }
+  })
+
+  it('a paid notification arriving while a query cancels the order as refunded at WeChat waits for it, and credits nothing', async () => {
+    world.wechat.settings.loseNotifications = true
+    try {
+      const { user, order } = await pendingOrder()
+      await world.wechat.pay(order.outTradeNo)
+      const paid = world.wechat.notificationFor(order.outTradeNo)
+      let notified: Promise<Response> | undefined
+      // What the query's cancel does, held open while the notification reads the order.
+      await db().$transaction(async (tx) => {
+        await tx.order.update({ where: { id: order.id }, data: { status: 'CANCELED', closedAt: new Date(), flag: REFUNDED_AT_WECHAT } })
+        notified = post(paid)
+        await new Promise((resolve) => setTimeout(resolve, 300))
+      })
+      expect((await notified!).status).toBe(204)
+      expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, flag: true } })).toEqual({
+        status: 'CANCELED',
+        flag: REFUNDED_AT_WECHAT,
+      })
+      expect(await points(user.id)).toBe(0)
     } finally {
       world.wechat.settings.loseNotifications = false
     }

@@ -1,8 +1,8 @@
 import 'server-only'
 import { db } from '@/lib/db'
-import { alipayMerchant } from '../merchants'
+import { alipayMerchant, type AlipayMerchant } from '../merchants'
 import { yuanStringToCents } from '../out-trade-no'
-import { recordNotification, recordRejected, settlePaid } from '../settle-paid'
+import { recordNotification, recordRejected, REFUNDED_AT_ALIPAY, REFUNDED_AT_ALIPAY_AFTER_GRANT, settlePaid } from '../settle-paid'
 import { alipayClient } from './client'
 
 /** Alipay stops retrying only on the exact body `success`. */
@@ -24,7 +24,7 @@ export async function handleAlipayNotification(rawBody: string, ip: string): Pro
   const record = { eventId: params.notify_id ?? null, raw: new URLSearchParams(unsigned).toString() }
   const outTradeNo = params.out_trade_no ?? null
 
-  if (!alipayClient(merchant).checkNotifySignV2(params)) {
+  if (!signedByAlipay(merchant, params)) {
     await recordRejected('ALIPAY', ip, outTradeNo, record.raw, '签名错误')
     return { status: 400, body: 'fail' }
   }
@@ -32,10 +32,16 @@ export async function handleAlipayNotification(rawBody: string, ip: string): Pro
 
   const status = params.trade_status ?? ''
   if (!PAID.has(status)) {
+    // TRADE_CLOSED comes for a trade closed unpaid, or paid and refunded in full (then with the refund's fields).
+    const refunded = status === 'TRADE_CLOSED' && Boolean(params.gmt_refund || Number(params.refund_fee) > 0)
     await db().$transaction(async (tx) => {
       const order = await tx.order.findUnique({ where: { outTradeNo }, select: { id: true } })
-      if (order && status === 'TRADE_CLOSED')
-        await tx.order.updateMany({ where: { id: order.id, status: 'PENDING' }, data: { status: 'CANCELED', closedAt: new Date(), nextQueryAt: null } })
+      if (order && status === 'TRADE_CLOSED') {
+        const closed = { status: 'CANCELED', closedAt: new Date(), nextQueryAt: null } as const
+        await tx.order.updateMany({ where: { id: order.id, status: 'PENDING' }, data: refunded ? { ...closed, flag: REFUNDED_AT_ALIPAY } : closed })
+        // Refunded in Alipay's own platform after it was fulfilled here (a refund from the console has its refundNo).
+        if (refunded) await tx.order.updateMany({ where: { id: order.id, status: 'SUCCESS', refundNo: null }, data: { flag: REFUNDED_AT_ALIPAY_AFTER_GRANT } })
+      }
       await recordNotification(tx, 'ALIPAY', order?.id ?? null, outTradeNo, record, 'ignored', status)
     })
     return { status: 200, body: 'success' }
@@ -54,4 +60,13 @@ export async function handleAlipayNotification(rawBody: string, ip: string): Pro
     record,
   )
   return { status: 200, body: 'success' }
+}
+
+/** alipay-sdk throws on a sign_type it does not know (a forged body): that is a bad signature too, not a 500. */
+function signedByAlipay(merchant: AlipayMerchant, params: Record<string, string>): boolean {
+  try {
+    return alipayClient(merchant).checkNotifySignV2(params)
+  } catch {
+    return false
+  }
 }
