@@ -172,7 +172,7 @@ const sse = (event: string, data: unknown) => encoder.encode(`event: ${event}\nd
 
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
+  'cache-control': 'private, no-cache, no-transform',
   'x-accel-buffering': 'no',
   connection: 'keep-alive',
 }

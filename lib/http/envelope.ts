@@ -7,18 +7,30 @@ import { JsonList, JsonText } from './json-list'
 /** The response shape of every endpoint (docs/PRODUCT.md §7.1). */
 export type Envelope<T> = { success: true; data: T } | { success: false; data: null; errMessage: string; code: string }
 
+/**
+ * An answer depends on its caller or may change at any moment, so no CDN or browser keeps it
+ * (a CDN that caches by path would otherwise hand one user's profile to the next), unless the
+ * route says otherwise with a Cache-Control of its own.
+ */
+const NOT_KEPT = 'private, no-store'
+
+function headersOf(init: ResponseInit | undefined, contentType?: string): Headers {
+  const headers = new Headers(init?.headers)
+  if (!headers.has('cache-control')) headers.set('cache-control', NOT_KEPT)
+  if (contentType && !headers.has('content-type')) headers.set('content-type', contentType)
+  return headers
+}
+
 export function ok<T>(data: T, init?: ResponseInit): Response {
   if (data instanceof JsonList || data instanceof JsonText) {
     // The same bytes Response.json would send, with PostgreSQL's JSON passed through as it came.
-    const headers = new Headers(init?.headers)
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json')
-    return new Response(`{"success":true,"data":${data.toJsonText()}}`, { ...init, headers })
+    return new Response(`{"success":true,"data":${data.toJsonText()}}`, { ...init, headers: headersOf(init, 'application/json') })
   }
-  return Response.json({ success: true, data } satisfies Envelope<T>, init)
+  return Response.json({ success: true, data } satisfies Envelope<T>, { ...init, headers: headersOf(init) })
 }
 
 export function fail(status: number, code: string, errMessage: string): Response {
-  return Response.json({ success: false, data: null, errMessage, code } satisfies Envelope<never>, { status })
+  return Response.json({ success: false, data: null, errMessage, code } satisfies Envelope<never>, { status, headers: { 'cache-control': NOT_KEPT } })
 }
 
 /** zod's own (locale) messages: they say what kind of value was wrong, not what it means. */

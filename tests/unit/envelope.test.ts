@@ -28,6 +28,16 @@ describe('ok()', () => {
   })
 })
 
+describe('caching', () => {
+  it('answers and errors are private and not stored, unless the route sets its own Cache-Control', () => {
+    expect(ok({ id: 1 }).headers.get('cache-control')).toBe('private, no-store')
+    expect(ok({ id: 1 }, { headers: { 'X-Test': '1' } }).headers.get('cache-control')).toBe('private, no-store')
+    expect(fail(404, 'NOT_FOUND', '不存在').headers.get('cache-control')).toBe('private, no-store')
+    expect(errorToResponse(notFound('订单不存在')).headers.get('cache-control')).toBe('private, no-store')
+    expect(ok({ ok: true }, { headers: { 'Cache-Control': 'public, max-age=60' } }).headers.get('cache-control')).toBe('public, max-age=60')
+  })
+})
+
 describe('fail()', () => {
   it('builds { success: false, data: null, errMessage, code }', async () => {
     const { status, body } = await read(fail(418, 'TEAPOT', '我是茶壶'))

@@ -13,7 +13,7 @@ export const GET = route({ access: 'user' }, async ({ req, user }) => {
   return new Response(openTaskEventStream(user.id, req.signal, isStillSignedIn), {
     headers: {
       'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
+      'Cache-Control': 'private, no-cache, no-transform',
       // nginx would otherwise buffer the stream
       'X-Accel-Buffering': 'no',
     },
