@@ -10,7 +10,7 @@ import { openChatSecret } from './chat-secret'
 import { dropAnswer, refuseWhileAnswering } from './drop-answer'
 import { ANSWER_TOTAL_MS, beijingDayStart } from './chat-rules'
 import { CONVERSATION_NOT_FOUND, DEFAULT_TITLE, MESSAGE_SELECT, MODEL_UNAVAILABLE, toMessageView } from './manage-conversations'
-import { openAnswers, type OpenAnswer } from './open-answers'
+import { openAnswers, takeAnswerSlot, type OpenAnswer } from './open-answers'
 import { streamChat, UpstreamError, type UpstreamMessage } from './openai-chat'
 import type { TSendMessage } from './schemas'
 
@@ -185,7 +185,14 @@ export const SSE_HEADERS = {
  * marked incomplete; one that fails before any text refunds the charge.
  */
 export async function sendMessage(userId: string, conversationId: string, input: TSendMessage, requestSignal?: AbortSignal): Promise<Response> {
-  const prepared = await prepare(userId, conversationId, input)
+  const releaseSlot = takeAnswerSlot(userId)
+  let prepared: Prepared
+  try {
+    prepared = await prepare(userId, conversationId, input)
+  } catch (error) {
+    releaseSlot()
+    throw error
+  }
   const stop = new AbortController()
   const clientGone = () => stop.abort(new Error('client went away'))
   // A client that left while prepare ran: its signal is already aborted and will not fire again.
@@ -213,6 +220,7 @@ export async function sendMessage(userId: string, conversationId: string, input:
         await answer(controller)
       } finally {
         openAnswers().delete(open)
+        releaseSlot()
         ended()
       }
     },

@@ -15,7 +15,7 @@ import { openChatSecret } from '@/lib/chat/chat-secret'
 import { listChatModels, listConversations, listMessages } from '@/lib/chat/manage-conversations'
 import { beijingDayStart, STALE_ANSWER_MS } from '@/lib/chat/chat-rules'
 import { sweepChatAnswers } from '@/lib/chat/drop-answer'
-import { openAnswers, stopOpenAnswers } from '@/lib/chat/open-answers'
+import { ANSWERS_PER_USER, openAnswers, stopOpenAnswers } from '@/lib/chat/open-answers'
 import { chatStreamLimits, sendMessage } from '@/lib/chat/send-message'
 import { createUpload } from '@/lib/uploads/create-upload'
 import { db } from '@/lib/db'
@@ -300,6 +300,28 @@ describe('stopping, thinking and deleting', () => {
       ['CHAT_REFUND', PRICE],
     ])
     expect(fake.calls.length).toBe(before)
+  })
+
+  it(`one user may have ${ANSWERS_PER_USER} answers under way at once: one more is refused with 429 and charged nothing, until one ends`, async () => {
+    const [user, other] = [await createUser({ points: 100 }), await createUser({ points: 100 })]
+    const conversations = await Promise.all(Array.from({ length: ANSWERS_PER_USER + 1 }, () => conversationFor(user.token)))
+    fake.set('hold')
+    const held = []
+    for (const id of conversations.slice(0, ANSWERS_PER_USER)) held.push(await sendMessage(user.id, id, { content: '你好' }))
+    const extra = conversations.at(-1)!
+    const refused = await send(user.token, extra, { content: '你好' })
+    expect(refused).toMatchObject({ status: 429, json: { errMessage: `你已有 ${ANSWERS_PER_USER} 个回答正在生成，请等它们完成后再发送` } })
+    expect(await messagesOf(extra)).toEqual([])
+    expect(await pointsOf(user.id)).toBe(100 - ANSWERS_PER_USER * PRICE)
+    // Another user is not held back.
+    const others = await sendMessage(other.id, await conversationFor(other.token), { content: '你好' })
+    expect(others.status).toBe(200)
+    // One answer ends (its reader went away): the next send goes ahead.
+    await held[0]!.body!.cancel()
+    fake.set('normal')
+    await vi.waitFor(async () => expect((await send(user.token, extra, { content: '你好' })).status).toBe(200))
+    await stopOpenAnswers()
+    expect(openAnswers().size).toBe(0)
   })
 
   it('a server shutting down stops its answers: what arrived is kept, one with nothing yet is refunded, both streams end', async () => {
