@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 
 /**
@@ -5,6 +6,14 @@ import { z } from 'zod'
  * process.env (scripts/start.ts fills in the embedded default's values before the app
  * starts). A missing or malformed variable stops start-up with its name.
  */
+/** 203.0.113.5, 10.0.0.0/8, 2001:db8::/32. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', bits, extra] = entry.split('/')
+  const version = isIP(address)
+  if (!version || extra !== undefined) return false
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128))
+}
+
 const booleanString = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1')
 
 export const ZEnvSchema = z.object({
@@ -44,6 +53,16 @@ export const ZEnvSchema = z.object({
   TRUST_PROXY: booleanString.default(false),
   /** How many proxies of the site's own stand in front of it (2: a CDN, then nginx); see lib/http/client-ip.ts. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * Where that proxy connects from (addresses or CIDRs, comma-separated); from anywhere else the
+   * forwarded headers are ignored. Default: loopback and private networks (lib/http/client-ip.ts).
+   */
+  TRUST_PROXY_FROM: z
+    .string()
+    .optional()
+    .refine((list) => !list?.trim() || list.split(',').every((entry) => isAddressOrCidr(entry.trim())), {
+      message: 'must be IP addresses or CIDRs, comma-separated',
+    }),
   /** Generation tasks one worker process runs at once (most of the time is spent waiting on backends). */
   WORKER_TASK_SLOTS: z.coerce.number().int().min(1).max(64).default(4),
   /** Seconds a stopping worker gives running tasks to finish before handing them to other workers. */

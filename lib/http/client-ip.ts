@@ -1,4 +1,4 @@
-import { isIP } from 'node:net'
+import { BlockList, isIP } from 'node:net'
 import { env } from '@/lib/env'
 
 /**
@@ -7,8 +7,43 @@ import { env } from '@/lib/env'
  * behind a declared reverse proxy (TRUST_PROXY) the address the proxy saw.
  */
 export function clientIp(headers: Headers): string {
-  const { TRUST_PROXY, TRUST_PROXY_HOPS } = env()
-  return clientIpOf(headers, TRUST_PROXY ? TRUST_PROXY_HOPS : 0)
+  const { TRUST_PROXY, TRUST_PROXY_HOPS, TRUST_PROXY_FROM } = env()
+  return clientIpOf(headers, TRUST_PROXY ? TRUST_PROXY_HOPS : 0, proxyNetworks(TRUST_PROXY_FROM))
+}
+
+/**
+ * Where the site's own proxy may connect from by default: loopback and private networks
+ * (a proxy on the same machine, in the same Docker or cloud network; 100.64.0.0/10 is where
+ * Alibaba Cloud's load balancers connect from). A request from anywhere else reached the
+ * site around the proxy, and its forwarded headers are the client's own words.
+ */
+const PRIVATE_NETWORKS = ['127.0.0.0/8', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '::1/128', 'fc00::/7', 'fe80::/10']
+
+const networkLists = new Map<string, BlockList>()
+
+/** TRUST_PROXY_FROM (addresses or CIDRs, comma-separated, checked by lib/env.ts), or the private networks. */
+export function proxyNetworks(list: string | undefined): BlockList {
+  const key = list ?? ''
+  let networks = networkLists.get(key)
+  if (!networks) {
+    networks = new BlockList()
+    const entries = list ? list.split(',').map((entry) => entry.trim()) : PRIVATE_NETWORKS
+    for (const entry of entries) {
+      const [address = '', bits] = entry.split('/')
+      const type = isIP(address) === 6 ? 'ipv6' : 'ipv4'
+      if (bits === undefined) networks.addAddress(address, type)
+      else networks.addSubnet(address, Number(bits), type)
+    }
+    networkLists.set(key, networks)
+  }
+  return networks
+}
+
+function connectsFrom(peer: string, networks: BlockList): boolean {
+  // Node reports an IPv4 client of a dual-stack socket as ::ffff:a.b.c.d.
+  const address = peer.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '')
+  const version = isIP(address)
+  return version !== 0 && networks.check(address, version === 6 ? 'ipv6' : 'ipv4')
 }
 
 /**
@@ -17,11 +52,12 @@ export function clientIp(headers: Headers): string {
  * right: entries left of it are whatever the client sent. X-Real-IP only when no proxy
  * wrote X-Forwarded-For (a proxy that sets just X-Real-IP overwrites it; some pass a
  * client's own through). Next.js fills a missing X-Forwarded-For with the peer's address,
- * which is no proxy's word. Anything that is not an IP address is ignored.
+ * which is no proxy's word. Anything that is not an IP address is ignored, and so are the
+ * headers of a request whose peer is not where the proxy connects from (`proxies`).
  */
-export function clientIpOf(headers: Headers, hops: number): string {
+export function clientIpOf(headers: Headers, hops: number, proxies = proxyNetworks(undefined)): string {
   const peer = headers.get('x-client-ip')?.trim() || 'unknown'
-  if (hops > 0) {
+  if (hops > 0 && connectsFrom(peer, proxies)) {
     const entries =
       headers
         .get('x-forwarded-for')

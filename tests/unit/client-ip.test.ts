@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clientIpOf, limitAddress } from '@/lib/http/client-ip'
+import { clientIpOf, limitAddress, proxyNetworks } from '@/lib/http/client-ip'
 
 const headers = (h: Record<string, string>) => new Headers({ 'x-client-ip': '10.9.9.9', ...h })
 
@@ -19,6 +19,20 @@ describe('the client address', () => {
 
   it('behind a CDN and a proxy: the address the CDN saw', () => {
     expect(clientIpOf(headers({ 'x-forwarded-for': '6.6.6.6, 203.0.113.5, 192.0.2.10' }), 2)).toBe('203.0.113.5')
+  })
+
+  it('a request that reached the site around the proxy (from a public address) is not believed', () => {
+    const direct = (h: Record<string, string>) => new Headers({ 'x-client-ip': '198.51.100.20', ...h })
+    expect(clientIpOf(direct({ 'x-forwarded-for': '6.6.6.6' }), 1)).toBe('198.51.100.20')
+    expect(clientIpOf(direct({ 'x-real-ip': '6.6.6.6' }), 1)).toBe('198.51.100.20')
+    // The private networks by default, an IPv4 peer of a dual-stack socket included.
+    for (const peer of ['127.0.0.1', '172.17.0.1', '192.168.1.2', '100.100.1.1', '::1', 'fd00::5', '::ffff:172.17.0.1'])
+      expect(clientIpOf(new Headers({ 'x-client-ip': peer, 'x-forwarded-for': '203.0.113.5' }), 1), peer).toBe('203.0.113.5')
+    // TRUST_PROXY_FROM names the proxies instead.
+    const cdn = proxyNetworks('198.51.100.0/24, 2001:db8:1::/48')
+    expect(clientIpOf(direct({ 'x-forwarded-for': '203.0.113.5' }), 1, cdn)).toBe('203.0.113.5')
+    expect(clientIpOf(new Headers({ 'x-client-ip': '2001:db8:1::7', 'x-forwarded-for': '203.0.113.5' }), 1, cdn)).toBe('203.0.113.5')
+    expect(clientIpOf(headers({ 'x-forwarded-for': '203.0.113.5' }), 1, cdn)).toBe('10.9.9.9')
   })
 
   it('a value that is not an address, or too few entries, falls back to the peer', () => {

@@ -107,6 +107,11 @@ describe('parseEnv valid values', () => {
     expect(parseEnv({ RUN_WORKER_IN_WEB: value }).RUN_WORKER_IN_WEB).toBe(expected)
   })
 
+  it('TRUST_PROXY_FROM takes addresses and CIDRs of both families', () => {
+    expect(parseEnv({ TRUST_PROXY_FROM: '203.0.113.9, 10.0.0.0/8,2001:db8::/32' }).TRUST_PROXY_FROM).toBe('203.0.113.9, 10.0.0.0/8,2001:db8::/32')
+    expect(parseEnv({ TRUST_PROXY_FROM: '' }).TRUST_PROXY_FROM).toBeUndefined() // compose passes an unset one as empty: the private networks
+  })
+
   it('an AUTH_SECRET of exactly 32 characters is enough', () => {
     expect(parseEnv({ AUTH_SECRET: SECRET }).AUTH_SECRET).toBe(SECRET)
   })
@@ -131,6 +136,9 @@ describe('parseEnv rejects malformed values, naming the variable', () => {
     ['ADMIN_USERNAME', 'bad name!'],
     ['ADMIN_PASSWORD', 'short'],
     ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY_FROM', 'nginx'],
+    ['TRUST_PROXY_FROM', '10.0.0.0/33'],
+    ['TRUST_PROXY_FROM', '10.0.0.1, 2001:db8::/129'],
     ['RUN_WORKER_IN_WEB', 'TRUE'],
     // A lease shorter than a few heartbeats would lose live workers' tasks.
     ['WORKER_LEASE_SECONDS', '3'],
