@@ -9,7 +9,7 @@ import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { ORDER_VIEW_FIELDS } from './order-json'
 import { ORDER_SELECT, type OrderView } from './order-views'
 import type { PaymentInstructions } from './prepay'
-import { cancelPending, closeAtProvider, queryProvider } from './provider-status'
+import { cancelAfterClose, closeAtProvider, queryProvider } from './provider-status'
 
 /** A page polling its order asks the provider at most this often (per order, across processes). */
 export const POLL_QUERY_EVERY_MS = 5_000
@@ -66,14 +66,18 @@ export async function getMyOrder(userId: string, orderId: string): Promise<Liste
 
 /** The user gives up on a pending order: closed at the provider first (a payment that beat us is kept and credited). */
 export async function cancelMyOrder(userId: string, orderId: string): Promise<OrderView> {
-  const order = await db().order.findFirst({ where: { id: orderId, userId }, select: { id: true, outTradeNo: true, channel: true, status: true } })
+  const order = await db().order.findFirst({
+    where: { id: orderId, userId },
+    select: { id: true, outTradeNo: true, channel: true, status: true, expiresAt: true },
+  })
   if (!order) throw notFound('订单不存在')
   if (order.status !== 'PENDING') throw badRequest('只有待支付的订单可以取消')
-  if (!(await closeAtProvider(order))) {
+  const closed = await closeAtProvider(order)
+  if (!closed) {
     const now = await db().order.findUniqueOrThrow({ where: { id: orderId }, select: ORDER_SELECT })
     if (now.status === 'SUCCESS') return now
     throw badRequest('暂时无法在支付平台关闭订单，请稍后再试')
   }
-  await cancelPending(order.id)
+  await cancelAfterClose(order, closed)
   return db().order.findUniqueOrThrow({ where: { id: orderId }, select: ORDER_SELECT })
 }

@@ -22,7 +22,9 @@ export type ProviderState =
  */
 export async function queryProvider(order: QueriedOrder): Promise<ProviderState> {
   const state = order.channel === 'WECHAT' ? await queryWechat(order) : order.channel === 'ALIPAY' ? await queryAlipay(order) : ({ state: 'waiting' } as const)
-  if (state.state === 'closed') await cancelPending(order.id, state.flag)
+  if (state.state === 'closed' && !(await cancelPending(order.id, state.flag)) && state.flag)
+    // Cancelled here already (its last look): still marked refunded, so a repeated paid notification credits nothing.
+    await db().order.updateMany({ where: { id: order.id, status: 'CANCELED', flag: null }, data: { flag: state.flag } })
   return state
 }
 
@@ -89,19 +91,27 @@ async function queryAlipay(order: QueriedOrder): Promise<ProviderState> {
 }
 
 /**
- * Closes the trade at the provider so it can no longer be paid. When the provider says it was
- * paid meanwhile, the payment is settled instead. Returns whether the order may be cancelled:
- * after a refused close, only when the query says the trade is closed or still unpaid. A query
- * without an answer leaves the order pending for the next round: cancelling it then would keep
- * a payment whose notification was lost without crediting it, and nothing asks about a
- * cancelled order again. So do incomplete merchant settings (an operator changing keys).
+ * What closing a trade came to: `closed`, it can no longer be paid; `payable`, the order may be
+ * cancelled but the trade may still be paid until it expires (Alipay makes a page or wap trade
+ * only when the buyer opens the cashier, so there was nothing to close yet); `false`, the
+ * order must stay pending.
  */
-export async function closeAtProvider(order: QueriedOrder): Promise<boolean> {
+export type CloseOutcome = 'closed' | 'payable' | false
+
+/**
+ * Closes the trade at the provider so it can no longer be paid. When the provider says it was
+ * paid meanwhile, the payment is settled instead. After a refused close the order may be
+ * cancelled only when the query says the trade is closed or still unpaid. A query without an
+ * answer leaves the order pending for the next round: cancelling it then would keep a payment
+ * whose notification was lost without crediting it. So do incomplete merchant settings (an
+ * operator changing keys).
+ */
+export async function closeAtProvider(order: QueriedOrder): Promise<CloseOutcome> {
   if (order.channel === 'WECHAT') {
     const merchant = await wechatMerchant('settle')
     if (!merchant) return false // settings incomplete: the trade cannot be closed nor asked about
     const answer = (await wechatClient(merchant).close(order.outTradeNo)) as WxAnswer
-    if (answer.status === 204 || answer.status === 404) return true
+    if (answer.status === 204 || answer.status === 404) return 'closed'
     const code = (answer.data as { code?: string } | undefined)?.code
     if (code === 'ORDERPAID' || code === 'ORDER_CLOSED') return mayCancelAfterQuery(order)
     return false
@@ -118,22 +128,36 @@ export async function closeAtProvider(order: QueriedOrder): Promise<boolean> {
     } catch {
       return false
     }
-    if (result.code === '10000' || result.subCode === 'ACQ.TRADE_NOT_EXIST') return true
+    if (result.code === '10000') return 'closed'
+    if (result.subCode === 'ACQ.TRADE_NOT_EXIST') return 'payable'
     return mayCancelAfterQuery(order)
   }
-  return true
+  return 'closed'
 }
 
-async function mayCancelAfterQuery(order: QueriedOrder): Promise<boolean> {
+async function mayCancelAfterQuery(order: QueriedOrder): Promise<CloseOutcome> {
   const { state } = await queryProvider(order)
-  return state === 'closed' || state === 'waiting'
+  return state === 'closed' ? 'closed' : state === 'waiting' ? 'payable' : false
+}
+
+/** How long after a payable trade's expiry it is asked about one last time (a payment's notification can take a minute or two). */
+export const LAST_LOOK_AFTER_EXPIRY_MS = 2 * 60_000
+
+/**
+ * Cancels a pending order after its close. A trade that may still be paid is asked about once
+ * more after it expires, so a payment whose notification is lost is still found and credited
+ * (as money arriving after a close is).
+ */
+export function cancelAfterClose(order: { id: string; expiresAt: Date }, outcome: 'closed' | 'payable', now = new Date()): Promise<boolean> {
+  const lastLook = new Date(Math.max(order.expiresAt.getTime(), now.getTime()) + LAST_LOOK_AFTER_EXPIRY_MS)
+  return cancelPending(order.id, undefined, outcome === 'payable' ? lastLook : null)
 }
 
 /** PENDING → CANCELED (one conditional update: a payment settled meanwhile wins), flagged when `flag` is given. */
-export async function cancelPending(orderId: string, flag?: string): Promise<boolean> {
+export async function cancelPending(orderId: string, flag?: string, lastLookAt: Date | null = null): Promise<boolean> {
   const { count } = await db().order.updateMany({
     where: { id: orderId, status: 'PENDING' },
-    data: { status: 'CANCELED', closedAt: new Date(), nextQueryAt: null, ...(flag ? { flag } : {}) },
+    data: { status: 'CANCELED', closedAt: new Date(), nextQueryAt: lastLookAt, ...(flag ? { flag } : {}) },
   })
   return count === 1
 }

@@ -9,6 +9,7 @@ import * as markPaid from '@/app/api/admin/orders/[id]/mark-paid/route'
 import * as refund from '@/app/api/admin/orders/[id]/refund/route'
 import * as cancelOrder from '@/app/api/orders/[id]/cancel/route'
 import { db } from '@/lib/db'
+import { LAST_LOOK_AFTER_EXPIRY_MS } from '@/lib/payments/provider-status'
 import { reconcileOrders } from '@/lib/payments/reconcile-orders'
 import { REFUNDED_AT_ALIPAY, REFUNDED_AT_ALIPAY_AFTER_GRANT } from '@/lib/payments/settle-paid'
 import { REFUND_RETRY_AFTER_MS, retryRefunds } from '@/lib/payments/retry-refunds'
@@ -177,6 +178,44 @@ describe('the active query', () => {
     } finally {
       world.alipay.settings.loseNotifications = false
     }
+  })
+
+  it('a page order cancelled before its cashier opened can still be paid there: with the notification lost, a last look after the expiry credits it', async () => {
+    const { user, order, payment } = await pendingOrder('page')
+    expect(expectOk(await callRoute(cancelOrder.POST, { method: 'POST', token: user.token, params: { id: order.id } }))).toMatchObject({ status: 'CANCELED' })
+    const cancelled = await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { expiresAt: true, nextQueryAt: true } })
+    expect(cancelled.nextQueryAt).toEqual(new Date(cancelled.expiresAt.getTime() + LAST_LOOK_AFTER_EXPIRY_MS))
+    world.alipay.settings.loseNotifications = true
+    try {
+      expect((await fetch(payment.alipayUrl)).status).toBe(200) // the link still opens the cashier
+      await world.alipay.pay(order.outTradeNo)
+    } finally {
+      world.alipay.settings.loseNotifications = false
+    }
+    await reconcileOrders(new Date(cancelled.expiresAt.getTime() + LAST_LOOK_AFTER_EXPIRY_MS - 1_000))
+    expect(await points(user.id)).toBe(0)
+    await reconcileOrders(new Date(cancelled.expiresAt.getTime() + LAST_LOOK_AFTER_EXPIRY_MS))
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, flag: true, nextQueryAt: true } })).toEqual({
+      status: 'SUCCESS',
+      flag: expect.stringContaining('关闭后'),
+      nextQueryAt: null,
+    })
+    expect(await points(user.id)).toBe(500)
+  })
+
+  it('an order whose trade was closed, or still unpaid at its last look, is not asked about again', async () => {
+    const qr = await pendingOrder('qr') // a precreated trade exists at once, and closes
+    expectOk(await callRoute(cancelOrder.POST, { method: 'POST', token: qr.user.token, params: { id: qr.order.id } }))
+    expect(await db().order.findUniqueOrThrow({ where: { id: qr.order.id }, select: { nextQueryAt: true } })).toEqual({ nextQueryAt: null })
+
+    const page = await pendingOrder('page')
+    expectOk(await callRoute(cancelOrder.POST, { method: 'POST', token: page.user.token, params: { id: page.order.id } }))
+    const { expiresAt } = await db().order.findUniqueOrThrow({ where: { id: page.order.id }, select: { expiresAt: true } })
+    await reconcileOrders(new Date(expiresAt.getTime() + LAST_LOOK_AFTER_EXPIRY_MS))
+    expect(await db().order.findUniqueOrThrow({ where: { id: page.order.id }, select: { status: true, nextQueryAt: true } })).toEqual({
+      status: 'CANCELED',
+      nextQueryAt: null,
+    })
   })
 
   it('a page-pay trade nobody opened yet is simply still waiting (ACQ.TRADE_NOT_EXIST)', async () => {
