@@ -26,16 +26,17 @@ export type CompletionExtras = { buttons?: ResultButton[]; params?: Record<strin
 export type Shortfall = { userId: string; ordered: number; delivered: number; points: number }
 
 /**
- * Locks a pending task's row and reads the progress preview it shows (undefined: not pending,
- * or not this worker's). A preview being saved meanwhile waits for the lock and then sees
- * the task ended, so it removes its own file: none is left behind unlinked.
+ * Locks a pending task's row and reads its stage and the progress preview it shows (undefined:
+ * not pending, or not this worker's). A preview being saved meanwhile waits for the lock and
+ * then sees the task ended, so it removes its own file: none is left behind unlinked. A claim
+ * that committed just before is seen in the stage, so its run is told to stop.
  */
-async function lockedPreview(tx: Tx, taskId: string, workerId?: string): Promise<string | null | undefined> {
-  const rows = await tx.$queryRaw<{ previewUrl: string | null }[]>`
-    SELECT "previewUrl" FROM "Task"
+async function lockPending(tx: Tx, taskId: string, workerId?: string): Promise<Omit<Ended, 'id'> | undefined> {
+  const rows = await tx.$queryRaw<Omit<Ended, 'id'>[]>`
+    SELECT "stage"::text AS "stage", "upstreamId", "previewUrl" FROM "Task"
     WHERE id = ${taskId} AND status = 'PENDING' AND (${workerId ?? null}::text IS NULL OR "leaseOwner" = ${workerId ?? null})
     FOR UPDATE`
-  return rows[0]?.previewUrl
+  return rows[0]
 }
 
 /** SUCCESS, if this worker still holds the task (else the results are dropped). Its progress preview goes: the results replace it. */
@@ -48,8 +49,8 @@ export async function completeTask(
   shortfall?: Shortfall,
 ): Promise<boolean> {
   const completed = await db().$transaction(async (tx) => {
-    const preview = await lockedPreview(tx, taskId, workerId)
-    if (preview === undefined) return null
+    const locked = await lockPending(tx, taskId, workerId)
+    if (!locked) return null
     const { count } = await tx.task.updateMany({
       where: { id: taskId, status: 'PENDING', leaseOwner: workerId },
       data: {
@@ -81,7 +82,7 @@ export async function completeTask(
       })
     }
     await announceSlotFreed(tx)
-    return { preview }
+    return { preview: locked.previewUrl }
   })
   if (!completed) return false
   wakeLocalRunner()
@@ -102,14 +103,15 @@ type Ended = { id: string; stage: string; upstreamId: string | null; previewUrl:
 async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending): Promise<Ended | null> {
   const [task] = await tx.task.findMany({
     where: { ...where, status: 'PENDING' },
-    select: { id: true, userId: true, chargedPoints: true, stage: true, upstreamId: true },
+    select: { id: true, userId: true, chargedPoints: true },
     take: 1,
   })
   if (!task) return null
-  const preview = await lockedPreview(tx, task.id)
-  if (preview === undefined) return null
+  const locked = await lockPending(tx, task.id)
+  if (!locked) return null
   const { count } = await tx.task.updateMany({
-    where: { id: task.id, status: 'PENDING' },
+    // The caller's conditions again, now that the row is locked (a lease taken over meanwhile is not this caller's to end).
+    where: { ...where, id: task.id, status: 'PENDING' },
     data: {
       status: ending.status,
       stage: 'DONE',
@@ -137,7 +139,7 @@ async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending
     })
   }
   await announceSlotFreed(tx)
-  return { id: task.id, stage: task.stage, upstreamId: task.upstreamId, previewUrl: preview }
+  return { id: task.id, ...locked }
 }
 
 /** After the end committed: the queue is woken, and the dropped preview's file removed (best effort). */

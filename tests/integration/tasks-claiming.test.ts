@@ -4,6 +4,8 @@ import * as tasksRoute from '@/app/api/tasks/route'
 import * as cancelRoute from '@/app/api/tasks/[id]/cancel/route'
 import * as modelRoute from '@/app/api/admin/models/[id]/route'
 import { db } from '@/lib/db'
+import { JOB_CHANNEL } from '@/lib/signals/job-signal'
+import { CANCEL_SIGNAL_PREFIX } from '@/lib/signals/task-cancel'
 import { checkBackends } from '@/lib/models/backend-health'
 import { claimNext, claimOnBackend, claimTask } from '@/lib/tasks/claim-task'
 import { runTask } from '@/lib/tasks/run-task'
@@ -87,6 +89,31 @@ describe('backend slots under concurrent claims', () => {
     }
     await db().task.updateMany({ where: { id: { in: ids } }, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null } })
     await drainQueue()
+  })
+
+  it('a cancel racing a claim that commits first sees the claim under its lock, and tells the worker to stop the run', async () => {
+    const model = await createModel({ name: 'cancel-race', concurrency: 1 })
+    const { user, ids } = await submitOn(model.id, 1)
+    const id = at(ids, 0)
+    const [rival, listener] = [new pg.Client({ connectionString: databaseUrl() }), new pg.Client({ connectionString: databaseUrl() })]
+    await Promise.all([rival.connect(), listener.connect()])
+    const signals: string[] = []
+    listener.on('notification', (n) => signals.push(n.payload ?? ''))
+    await listener.query(`LISTEN ${JOB_CHANNEL}`)
+    try {
+      await rival.query('BEGIN')
+      await rival.query(`UPDATE "Task" SET "stage" = 'SUBMITTING', "leaseOwner" = 'rival', "leaseExpiresAt" = now() + interval '1 minute' WHERE "id" = $1`, [
+        id,
+      ])
+      // The cancel reads the task as queued (the claim is not committed), then waits for its row.
+      const cancel = callRoute(cancelRoute.POST, { token: user.token, params: { id } })
+      await new Promise((r) => setTimeout(r, 300))
+      await rival.query('COMMIT')
+      expect((await cancel).status).toBe(200)
+      await expect.poll(() => signals).toContain(`${CANCEL_SIGNAL_PREFIX}${id}`)
+    } finally {
+      await Promise.all([rival.end(), listener.end()])
+    }
   })
 
   it('within a backend the user with the fewest running tasks goes first, then the oldest task', async () => {
