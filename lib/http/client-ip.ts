@@ -23,11 +23,11 @@ const networkLists = new Map<string, BlockList>()
 
 /** TRUST_PROXY_FROM (addresses or CIDRs, comma-separated, checked by lib/env.ts), or the private networks. */
 export function proxyNetworks(list: string | undefined): BlockList {
-  const key = list ?? ''
+  const key = list?.trim() ?? ''
   let networks = networkLists.get(key)
   if (!networks) {
     networks = new BlockList()
-    const entries = list ? list.split(',').map((entry) => entry.trim()) : PRIVATE_NETWORKS
+    const entries = key ? key.split(',').map((entry) => entry.trim()) : PRIVATE_NETWORKS
     for (const entry of entries) {
       const [address = '', bits] = entry.split('/')
       const type = isIP(address) === 6 ? 'ipv6' : 'ipv4'
@@ -37,6 +37,24 @@ export function proxyNetworks(list: string | undefined): BlockList {
     networkLists.set(key, networks)
   }
   return networks
+}
+
+let warned = false
+
+/**
+ * Said once per process: forwarded headers from a peer outside TRUST_PROXY_FROM. Either a
+ * client went around the proxy, or the proxy connects from an address that list (or, by
+ * default, the private networks) leaves out, and every client now counts as the proxy.
+ */
+function warnUntrustedProxy(peer: string, headers: Headers): void {
+  const forwardedFor = headers.get('x-forwarded-for')?.trim()
+  // Next.js fills a missing X-Forwarded-For with the peer itself: that is no proxy's.
+  const forwarded = (forwardedFor !== undefined && forwardedFor !== peer) || headers.has('x-real-ip')
+  if (warned || !forwarded) return
+  warned = true
+  console.warn(
+    `[client-ip] forwarded headers from ${peer}, which is not where the proxy connects from (TRUST_PROXY_FROM): they are ignored and the peer is the client address`,
+  )
 }
 
 function connectsFrom(peer: string, networks: BlockList): boolean {
@@ -57,7 +75,8 @@ function connectsFrom(peer: string, networks: BlockList): boolean {
  */
 export function clientIpOf(headers: Headers, hops: number, proxies = proxyNetworks(undefined)): string {
   const peer = headers.get('x-client-ip')?.trim() || 'unknown'
-  if (hops > 0 && connectsFrom(peer, proxies)) {
+  if (hops > 0 && !connectsFrom(peer, proxies)) warnUntrustedProxy(peer, headers)
+  else if (hops > 0) {
     const entries =
       headers
         .get('x-forwarded-for')

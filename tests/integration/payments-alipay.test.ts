@@ -275,12 +275,37 @@ describe("a trade refunded in Alipay's own platform (TRADE_CLOSED after payment)
     expect(await points(user.id)).toBe(500)
   })
 
+  it('paid through the cashier after a cancel, then refunded there: its notification or the last look marks it, and the repeated paid notification credits nothing', async () => {
+    for (const refundNotified of [true, false]) {
+      const { user, order, payment } = await pendingOrder('page')
+      expectOk(await callRoute(cancelOrder.POST, { method: 'POST', token: user.token, params: { id: order.id } }))
+      await fetch(payment.alipayUrl)
+      await world.alipay.pay(order.outTradeNo, { notify: false })
+      const stalePaid = world.alipay.notificationFor(order.outTradeNo)
+      await world.alipay.refundInPlatform(order.outTradeNo, { notify: refundNotified })
+      // Told by the refund's notification, the repeat is refused at once; otherwise after the last look.
+      if (refundNotified) expect(await notify(stalePaid)).toEqual({ status: 200, text: 'success' })
+      const { expiresAt } = await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { expiresAt: true } })
+      await reconcileOrders(new Date(expiresAt.getTime() + LAST_LOOK_AFTER_EXPIRY_MS))
+      expect(await notify(stalePaid)).toEqual({ status: 200, text: 'success' })
+      expect(await orderOf(order.id), `refund notified: ${refundNotified}`).toEqual({ status: 'CANCELED', flag: REFUNDED_AT_ALIPAY })
+      expect(await points(user.id)).toBe(0)
+    }
+  })
+
   it('refunded there after it was fulfilled here: the order is flagged so a human can take the grant back', async () => {
     const { user, order } = await pendingOrder()
     await world.alipay.pay(order.outTradeNo)
     expect(await points(user.id)).toBe(500)
     await world.alipay.refundInPlatform(order.outTradeNo)
     expect(await orderOf(order.id)).toEqual({ status: 'SUCCESS', flag: REFUNDED_AT_ALIPAY_AFTER_GRANT })
+
+    // An earlier note is kept beside it.
+    const late = await pendingOrder()
+    await db().order.update({ where: { id: late.order.id }, data: { flag: '订单关闭后收到付款' } })
+    await world.alipay.pay(late.order.outTradeNo)
+    await world.alipay.refundInPlatform(late.order.outTradeNo)
+    expect(await orderOf(late.order.id)).toEqual({ status: 'SUCCESS', flag: `订单关闭后收到付款；${REFUNDED_AT_ALIPAY_AFTER_GRANT}` })
   })
 })
 

@@ -33,6 +33,8 @@ describe('the client address', () => {
     expect(clientIpOf(direct({ 'x-forwarded-for': '203.0.113.5' }), 1, cdn)).toBe('203.0.113.5')
     expect(clientIpOf(new Headers({ 'x-client-ip': '2001:db8:1::7', 'x-forwarded-for': '203.0.113.5' }), 1, cdn)).toBe('203.0.113.5')
     expect(clientIpOf(headers({ 'x-forwarded-for': '203.0.113.5' }), 1, cdn)).toBe('10.9.9.9')
+    // An empty or blank list is the default.
+    expect(clientIpOf(headers({ 'x-forwarded-for': '203.0.113.5' }), 1, proxyNetworks('  '))).toBe('203.0.113.5')
   })
 
   it('a value that is not an address, or too few entries, falls back to the peer', () => {

@@ -39,8 +39,14 @@ export async function handleAlipayNotification(rawBody: string, ip: string): Pro
       if (order && status === 'TRADE_CLOSED') {
         const closed = { status: 'CANCELED', closedAt: new Date(), nextQueryAt: null } as const
         await tx.order.updateMany({ where: { id: order.id, status: 'PENDING' }, data: refunded ? { ...closed, flag: REFUNDED_AT_ALIPAY } : closed })
-        // Refunded in Alipay's own platform after it was fulfilled here (a refund from the console has its refundNo).
-        if (refunded) await tx.order.updateMany({ where: { id: order.id, status: 'SUCCESS', refundNo: null }, data: { flag: REFUNDED_AT_ALIPAY_AFTER_GRANT } })
+        if (refunded) {
+          // Cancelled here already while its trade could still be paid (a last look is due): a repeated paid notification is stale too.
+          await tx.order.updateMany({ where: { id: order.id, status: 'CANCELED', flag: null }, data: { flag: REFUNDED_AT_ALIPAY } })
+          // Fulfilled here, then refunded in Alipay's own platform (a refund from the console has its refundNo): added to any earlier flag.
+          await tx.$executeRaw`
+            UPDATE "Order" SET "flag" = CASE WHEN "flag" IS NULL THEN ${REFUNDED_AT_ALIPAY_AFTER_GRANT} ELSE "flag" || '；' || ${REFUNDED_AT_ALIPAY_AFTER_GRANT} END
+            WHERE "id" = ${order.id} AND "status" = 'SUCCESS' AND "refundNo" IS NULL`
+        }
       }
       await recordNotification(tx, 'ALIPAY', order?.id ?? null, outTradeNo, record, 'ignored', status)
     })
