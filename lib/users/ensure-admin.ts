@@ -40,14 +40,21 @@ export async function ensureAdmin(client: PrismaClient, username: string, passwo
   })
 }
 
+/** A settings row no setting reads: the demo models were offered once, on this site's first start. */
+export const DEMO_MODELS_MARK = 'startup.demoModelsAdded'
+
 /**
  * On first start (no model at all) adds the built-in demo renderer, for pictures and for
  * clips, so a new site can generate at once; the operator sets prices, adds real
- * backends and may disable them.
+ * backends and may disable or delete them. Only once: a site whose operator deleted every
+ * model does not get paid demo models back at its next restart.
  */
 export async function ensureDemoModel(client: PrismaClient): Promise<boolean> {
-  if (await client.aiModel.count()) return false
+  if (await client.siteConfig.findUnique({ where: { name: DEMO_MODELS_MARK }, select: { name: true } })) return false
   return underStartLock(client, 'demo-model', async (tx) => {
+    if (await tx.siteConfig.findUnique({ where: { name: DEMO_MODELS_MARK }, select: { name: true } })) return false
+    await tx.siteConfig.create({ data: { name: DEMO_MODELS_MARK, value: 'true' } })
+    // A site that had models before this mark existed is not a first start either.
     if (await tx.aiModel.count()) return false
     await tx.aiModel.create({
       data: {

@@ -37,4 +37,9 @@ it('two processes starting together add the demo models once: one for pictures, 
     name: '演示视频',
     prices: { VIDEO_TEXT2VIDEO: 1, VIDEO_IMG2VIDEO: 1 },
   })
+
+  // The operator deletes them (no real backend yet): the next start does not bring them back.
+  await db().aiModel.deleteMany({ where: { backend: 'demo' } })
+  expect(await ensureDemoModel(db())).toBe(false)
+  expect(await db().aiModel.count()).toBe(0)
 })
