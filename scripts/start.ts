@@ -3,9 +3,10 @@
 // makes up the secrets the embedded default needs; then it applies migrations (as the
 // MIGRATION_DATABASE_URL role when set), creates the first administrator, and runs
 // Next.js with the finished environment.
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseEnv, processEnvironment } from '../lib/env'
@@ -33,12 +34,31 @@ function printAdmin(username: string, password: string | null) {
   console.log(['', '='.repeat(width), ...lines.map((l) => `  ${l}`), '='.repeat(width), ''].join('\n'))
 }
 
+/** The embedded database, once open: closed before this process exits, however it exits (PGlite killed mid-write may not open again). */
+let embedded: EmbeddedDatabase | undefined
+/** The server, once spawned: a signal goes to it, and its exit ends this process. */
+let child: ChildProcess | undefined
+
+async function closeEmbedded(): Promise<void> {
+  await embedded?.stop().catch((e) => console.error('[start] closing the embedded database failed', e))
+}
+
+let stopping = false
+function stop(signal: NodeJS.Signals) {
+  if (stopping) return
+  stopping = true
+  // Before the server runs (migrations, first-start setup), the database is closed here.
+  if (child) child.kill(signal)
+  else void closeEmbedded().finally(() => process.exit(128 + (os.constants.signals[signal] ?? 0)))
+}
+process.on('SIGINT', () => stop('SIGINT'))
+process.on('SIGTERM', () => stop('SIGTERM'))
+
 async function main() {
   const config = parseEnv()
   if (config.MIGRATION_DATABASE_URL && !config.DATABASE_URL) {
     throw new Error('MIGRATION_DATABASE_URL is set without DATABASE_URL: set both (the app role and the schema owner), or neither for the embedded database.')
   }
-  let embedded: EmbeddedDatabase | undefined
   let databaseUrl = config.DATABASE_URL
   let authSecret = config.AUTH_SECRET
 
@@ -63,12 +83,13 @@ async function main() {
 
   const setup = createDb(databaseUrl, 1)
   const admin = await ensureAdmin(setup.client, config.ADMIN_USERNAME, config.ADMIN_PASSWORD)
+  // Shown at once: if anything below fails, the next start finds the ADMIN and has no password to show.
+  if (admin.created) printAdmin(admin.username, admin.generatedPassword)
   if (await ensureDemoModel(setup.client)) console.log('[start] added the built-in demo renderer as the first generation model')
   const smsRows = await setup.client.siteConfig.findMany({ where: { name: { in: SMS_STARTUP_SETTINGS } }, select: { name: true, value: true } })
   const smsNotice = smsStartupNotice(new Map(smsRows.map((r) => [r.name, r.value])), Boolean(embedded) || isDev)
   if (smsNotice) console.log(smsNotice)
   await setup.close()
-  if (admin.created) printAdmin(admin.username, admin.generatedPassword)
 
   const server = path.join(path.dirname(fileURLToPath(import.meta.url)), 'next-server.mjs')
   // The running app never needs the schema owner's credentials.
@@ -83,7 +104,7 @@ async function main() {
     String(config.WORKER_DRAIN_SECONDS),
     ...(isDev ? ['--dev'] : []),
   ]
-  const child = spawn(process.execPath, [server, ...serverArgs], {
+  child = spawn(process.execPath, [server, ...serverArgs], {
     stdio: 'inherit',
     env: {
       ...inherited,
@@ -96,21 +117,16 @@ async function main() {
     },
   })
 
-  let stopping = false
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return
-    stopping = true
-    child.kill(signal)
-  }
-  process.on('SIGINT', () => stop('SIGINT'))
-  process.on('SIGTERM', () => stop('SIGTERM'))
   child.on('exit', async (code, signal) => {
-    await embedded?.stop().catch((e) => console.error('[start] closing the embedded database failed', e))
-    process.exit(code ?? (signal ? 0 : 1))
+    await closeEmbedded()
+    // The server ends itself with 0 on SIGTERM/SIGINT, so a death by a signal was abnormal (SIGKILL,
+    // the OOM killer): reported as the shell would, so a restart-on-failure policy restarts it.
+    process.exit(signal ? 128 + (os.constants.signals[signal] ?? 0) : (code ?? 1))
   })
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
   console.error(`[start] ${error instanceof Error ? error.message : error}`)
+  await closeEmbedded()
   process.exit(1)
 })

@@ -32,7 +32,12 @@ export function listenOnChannel(
   const connectAndListen = async () => {
     if (stopped) return
     // A connect that hangs (a database behind a black hole) gives up and is tried again, as a refused one is.
-    const next = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: DB_TIMEOUTS.connectMs, keepAlive: true })
+    const next = new pg.Client({
+      connectionString: databaseUrl,
+      connectionTimeoutMillis: DB_TIMEOUTS.connectMs,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    })
     next.on('notification', (msg) => msg.payload && onSignal(msg.payload))
     next.on('error', (error) => {
       log(`[listen] ${channel} lost its connection: ${error.message}`)
