@@ -28,17 +28,21 @@ export type RunningWorker = { wake(name: string): void; stop(): Promise<void> }
 export function startBackgroundWorker(jobs: BackgroundJob[], log: (message: string) => void = console.log): RunningWorker {
   let stopped = false
   const wakers = new Map<string, () => void>()
+  /** Jobs woken while they ran: what woke them may have come after the run looked, so they run again at once. */
+  const wokenWhileRunning = new Set<string>()
 
   const loop = async (job: BackgroundJob) => {
     while (!stopped) {
       let again = false
+      wakers.delete(job.name)
+      wokenWhileRunning.delete(job.name)
       try {
         again = (await job.run()) === true
       } catch (error) {
         log(`[worker] ${job.name} failed: ${describe(error)}`)
       }
       if (stopped) break
-      if (!again) {
+      if (!again && !wokenWhileRunning.has(job.name)) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, job.intervalMs)
           wakers.set(job.name, () => {
@@ -54,7 +58,9 @@ export function startBackgroundWorker(jobs: BackgroundJob[], log: (message: stri
   log(`[worker] started: ${jobs.map((j) => j.name).join(', ')}`)
   return {
     wake(name) {
-      wakers.get(name)?.()
+      const wake = wakers.get(name)
+      if (wake) wake()
+      else if (jobs.some((job) => job.name === name)) wokenWhileRunning.add(name)
     },
     async stop() {
       stopped = true
