@@ -26,8 +26,9 @@ export function startWorker(): RunningWorker {
   return {
     wake,
     async stop() {
-      await stopListening()
+      // Still listening while the running tasks drain, so a cancel meanwhile stops its run at once.
       await runner.stop(WORKER_DRAIN_SECONDS * 1000)
+      await stopListening()
       await jobs.stop()
     },
   }

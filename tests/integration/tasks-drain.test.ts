@@ -4,6 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
 import { db } from '@/lib/db'
+import { JOB_CHANNEL } from '@/lib/signals/job-signal'
+import { CANCEL_SIGNAL_PREFIX } from '@/lib/signals/task-cancel'
+import { cancelPendingTask } from '@/lib/tasks/finish-task'
 import { startTaskRunner } from '@/lib/tasks/task-runner'
 import { startWorker } from '@/lib/worker/start-worker'
 import { startFakeComfyui, type FakeComfy } from '../fakes/comfyui'
@@ -70,6 +73,29 @@ describe('a draining worker', () => {
       comfy.set('normal')
     }
     await expectLedgerInvariants()
+  })
+
+  it('a cancel while the worker drains still reaches it: the run stops at once, not at the next heartbeat', async () => {
+    // No progress polling, so nothing but the cancel signal tells the run before its heartbeat (a quarter of the lease).
+    sd.set({ behaviour: 'slow', stepMs: 1_000 })
+    const model = await createModel({ name: 'drain-cancel', backend: 'sd-webui', endpoint: sd.url, concurrency: 1, options: { progressIntervalMs: 60_000 } })
+    const { user, taskId } = await submitOn(model.id)
+    const worker = startWorker()
+    try {
+      await expect.poll(() => sd.bodies('/sdapi/v1/txt2img').filter((b) => b.force_task_id === taskId).length, { timeout: 5_000 }).toBe(1)
+      // SIGTERM: the drain gives the running task WORKER_DRAIN_SECONDS (25 s) to finish.
+      const stopping = worker.stop()
+      await pause(100)
+      // The user cancels on the web, another process: the task ends and the signal goes out by NOTIFY only.
+      expect(await cancelPendingTask(taskId, { userId: user.id, reason: '已取消，积分已退还' })).toMatchObject({ id: taskId })
+      await db().$executeRaw`SELECT pg_notify(${JOB_CHANNEL}, ${`${CANCEL_SIGNAL_PREFIX}${taskId}`})`
+      const ended = await Promise.race([stopping.then(() => 'stopped'), pause(5_000).then(() => 'still draining')])
+      expect(ended).toBe('stopped')
+      expect(await task(taskId)).toMatchObject({ status: 'CANCELED' })
+    } finally {
+      await worker.stop()
+      sd.set('normal')
+    }
   })
 
   it('a task claimed just as the drain begins is drained with the rest, never left running once stop() returns', async () => {
