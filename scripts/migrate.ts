@@ -2,7 +2,9 @@
 // owner's MIGRATION_DATABASE_URL when set, else DATABASE_URL.
 import { applyMigrations } from '../lib/db/migrate'
 import { parseEnv } from '../lib/env'
+import { loadEnvFiles } from './env-files'
 
+loadEnvFiles()
 const { DATABASE_URL, MIGRATION_DATABASE_URL } = parseEnv()
 const url = MIGRATION_DATABASE_URL ?? DATABASE_URL
 if (!url) {

@@ -10,6 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseEnv, processEnvironment } from '../lib/env'
+import { loadEnvFiles } from './env-files'
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded'
 import { applyMigrations } from '../lib/db/migrate'
 import { createDb } from '../lib/db'
@@ -55,6 +56,7 @@ process.on('SIGINT', () => stop('SIGINT'))
 process.on('SIGTERM', () => stop('SIGTERM'))
 
 async function main() {
+  loadEnvFiles(isDev)
   const config = parseEnv()
   if (config.MIGRATION_DATABASE_URL && !config.DATABASE_URL) {
     throw new Error('MIGRATION_DATABASE_URL is set without DATABASE_URL: set both (the app role and the schema owner), or neither for the embedded database.')

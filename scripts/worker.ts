@@ -3,7 +3,9 @@
 import { env } from '../lib/env'
 import { disconnectDb } from '../lib/db'
 import { startWorker } from '../lib/worker/start-worker'
+import { loadEnvFiles } from './env-files'
 
+loadEnvFiles()
 env()
 const worker = startWorker()
 
