@@ -46,10 +46,11 @@ export function holdLease(task: { id: string; deadlineAt: Date; previewUrl: stri
   let lastWrite = 0
   const heartbeat = async () => {
     const shouldWrite = progress !== writtenProgress && Date.now() - lastWrite >= PROGRESS_WRITE_MS
-    const { count } = await db().task.updateMany({
-      where: { id: task.id, leaseOwner: workerId, status: 'PENDING' },
-      data: { leaseExpiresAt: new Date(Date.now() + lease), ...(shouldWrite ? { progress } : {}) },
-    })
+    // The database's clock, as the claim's and the sweeper's: a worker whose clock runs behind would otherwise lose live tasks.
+    const count = await db().$executeRaw`
+      UPDATE "Task" SET "leaseExpiresAt" = now() + ${`${lease} milliseconds`}::interval, "progress" = COALESCE(${shouldWrite ? progress : null}::int4, "progress"),
+        "updatedAt" = now()
+      WHERE "id" = ${task.id} AND "leaseOwner" = ${workerId} AND "status" = 'PENDING'`
     if (shouldWrite) {
       writtenProgress = progress
       lastWrite = Date.now()

@@ -26,7 +26,8 @@ const BATCH = 100
  * Every change is conditional on what was seen, so a worker coming back wins or loses cleanly.
  */
 export async function sweepTasks(): Promise<boolean> {
-  const now = new Date()
+  // The database's clock: leases are written by it (claim, heartbeat), whatever this machine's clock says.
+  const [{ now }] = await db().$queryRaw<[{ now: Date }]>`SELECT now() AS "now"`
   const stranded = await failStrandedTasks()
   const overdue = await db().task.findMany({ where: { status: 'PENDING', deadlineAt: { lt: now } }, select: { id: true }, take: BATCH })
   const timedOut = await eachTask(overdue, ({ id }) => failTask(id, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT }))
