@@ -7,6 +7,6 @@ import nextEnv from '@next/env'
  * already set in the environment wins over the files. Call before anything reads the
  * environment.
  */
-export function loadEnvFiles(dev = false, dir = process.cwd()): void {
+export function loadEnvFiles(dev = process.env.NODE_ENV === 'development', dir = process.cwd()): void {
   nextEnv.loadEnvConfig(dir, dev, { info: () => undefined, error: console.error })
 }

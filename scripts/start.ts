@@ -35,22 +35,38 @@ function printAdmin(username: string, password: string | null) {
   console.log(['', '='.repeat(width), ...lines.map((l) => `  ${l}`), '='.repeat(width), ''].join('\n'))
 }
 
-/** The embedded database, once open: closed before this process exits, however it exits (PGlite killed mid-write may not open again). */
-let embedded: EmbeddedDatabase | undefined
+/** The embedded database, from when it starts opening: closed before this process exits, however it exits (PGlite killed mid-write may not open again). */
+let embeddedOpening: Promise<EmbeddedDatabase> | undefined
 /** The server, once spawned: a signal goes to it, and its exit ends this process. */
 let child: ChildProcess | undefined
 
-async function closeEmbedded(): Promise<void> {
-  await embedded?.stop().catch((e) => console.error('[start] closing the embedded database failed', e))
+let closing: Promise<void> | undefined
+/** Closes the embedded database once, however many paths ask: every exit waits for the one close. */
+function closeEmbedded(): Promise<void> {
+  closing ??= (async () => {
+    const database = await embeddedOpening?.catch(() => undefined)
+    await database?.stop().catch((e) => console.error('[start] closing the embedded database failed', e))
+  })()
+  return closing
 }
 
-let stopping = false
+/** The signal that stops the launcher before its server runs, if one came. */
+let stopSignal: NodeJS.Signals | undefined
+const exitCodeOf = (signal: NodeJS.Signals) => 128 + (os.constants.signals[signal] ?? 0)
+
 function stop(signal: NodeJS.Signals) {
-  if (stopping) return
-  stopping = true
-  // Before the server runs (migrations, first-start setup), the database is closed here.
-  if (child) child.kill(signal)
-  else void closeEmbedded().finally(() => process.exit(128 + (os.constants.signals[signal] ?? 0)))
+  if (stopSignal || child?.killed) return
+  // Once the server runs, it stops itself and its exit ends this process (below).
+  if (child) return void child.kill(signal)
+  // Before that (migrations, first-start setup): main sees the signal at its next step; a
+  // database still opening is closed as soon as it is open.
+  stopSignal = signal
+  void closeEmbedded().finally(() => process.exit(exitCodeOf(signal)))
+}
+
+/** Asked before the server is spawned: a signal that came meanwhile ends the start there. */
+function stopRequested(): boolean {
+  return stopSignal !== undefined
 }
 process.on('SIGINT', () => stop('SIGINT'))
 process.on('SIGTERM', () => stop('SIGTERM'))
@@ -61,6 +77,7 @@ async function main() {
   if (config.MIGRATION_DATABASE_URL && !config.DATABASE_URL) {
     throw new Error('MIGRATION_DATABASE_URL is set without DATABASE_URL: set both (the app role and the schema owner), or neither for the embedded database.')
   }
+  let embedded: EmbeddedDatabase | undefined
   let databaseUrl = config.DATABASE_URL
   let authSecret = config.AUTH_SECRET
 
@@ -68,7 +85,8 @@ async function main() {
     const dataDir = path.resolve(config.DATA_DIR)
     await mkdir(dataDir, { recursive: true })
     console.log(`[start] no DATABASE_URL: embedded PostgreSQL in ${path.join(dataDir, 'pg')}`)
-    embedded = await startEmbeddedDatabase(path.join(dataDir, 'pg'))
+    embeddedOpening = startEmbeddedDatabase(path.join(dataDir, 'pg'))
+    embedded = await embeddedOpening
     databaseUrl = embedded.url
     authSecret ??= await readOrCreateSecret(path.join(dataDir, 'auth-secret'))
   } else if (!authSecret) {
@@ -93,6 +111,7 @@ async function main() {
   if (smsNotice) console.log(smsNotice)
   await setup.close()
 
+  if (stopRequested()) return
   const server = path.join(path.dirname(fileURLToPath(import.meta.url)), 'next-server.mjs')
   // The running app never needs the schema owner's credentials.
   const { MIGRATION_DATABASE_URL: _owner, ...inherited } = processEnvironment()
@@ -114,6 +133,8 @@ async function main() {
       PORT: String(config.PORT),
       LISTEN_HOST: config.LISTEN_HOST,
       DATABASE_URL: databaseUrl,
+      // Empty rather than left out: Next.js's own .env reading (a dev reload) could bring it back.
+      MIGRATION_DATABASE_URL: '',
       AUTH_SECRET: authSecret,
       ...(embedded ? { RUN_WORKER_IN_WEB: inherited.RUN_WORKER_IN_WEB ?? 'true', EMBEDDED_DATABASE: 'true' } : {}),
     },
@@ -128,7 +149,8 @@ async function main() {
 }
 
 main().catch(async (error) => {
-  console.error(`[start] ${error instanceof Error ? error.message : error}`)
+  // Stopping by a signal: what failed was cut off by the database closing; the signal's exit stands.
+  if (!stopRequested()) console.error(`[start] ${error instanceof Error ? error.message : error}`)
   await closeEmbedded()
-  process.exit(1)
+  process.exit(stopSignal ? exitCodeOf(stopSignal) : 1)
 })

@@ -18,7 +18,9 @@ type Started = { child: ChildProcess; output: () => string }
 
 function startSite(dataDir: string, port = PORT): Started {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LISTEN_HOST: '127.0.0.1', WORKER_DRAIN_SECONDS: '2' }
-  for (const name of ['DATABASE_URL', 'AUTH_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'RUN_WORKER_IN_WEB', 'EMBEDDED_DATABASE']) delete env[name]
+  for (const name of ['RUN_WORKER_IN_WEB', 'EMBEDDED_DATABASE']) delete env[name]
+  // Empty rather than deleted: a developer's .env must not fill them in (an empty variable is unset to the site).
+  for (const name of ['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'AUTH_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD']) env[name] = ''
   // Its own process group, so "Ctrl-C" reaches the launcher and the web server as in a terminal.
   // As `npm start` runs it: node with tsx's loader, not the tsx CLI, whose signal relay SIGKILLs a
   // busy child that does not acknowledge Ctrl-C within 30 ms (and exits 130).

@@ -22,6 +22,8 @@ const paymentFakes = await startPaymentFakes()
 const env = {
   ...process.env,
   DATABASE_URL: database.url,
+  // Set, so that a developer's .env cannot point the launcher's migrations elsewhere.
+  MIGRATION_DATABASE_URL: '',
   AUTH_SECRET: 'e2e-secret-0123456789abcdefghijklmnopqrstuvwxyz',
   ADMIN_USERNAME: E2E_ADMIN.username,
   ADMIN_PASSWORD: E2E_ADMIN.password,

@@ -44,6 +44,8 @@ export async function startOwnSite({ port, databaseUrl, env = {} }: { port: numb
   const childEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
+    // Set, so that a developer's .env cannot point the launcher's migrations elsewhere.
+    MIGRATION_DATABASE_URL: '',
     AUTH_SECRET: 'own-site-secret-0123456789abcdefghijklmnopqrstuvwxyz',
     ADMIN_USERNAME: OWN_ADMIN.username,
     ADMIN_PASSWORD: OWN_ADMIN.password,
