@@ -150,11 +150,18 @@ async function endedAndAnnounced(ending: Promise<Ended | null>): Promise<Ended |
   return ended
 }
 
-/** FAIL with a refund. `workerId` limits it to the worker holding the lease. */
-export function failTask(taskId: string, ending: Omit<Ending, 'status'>, workerId?: string) {
-  return endedAndAnnounced(
-    db().$transaction((tx) => endAndRefund(tx, { id: taskId, ...(workerId ? { leaseOwner: workerId } : {}) }, { ...ending, status: 'FAIL' })),
-  )
+/**
+ * FAIL with a refund. `workerId` limits it to the worker holding the lease; `leaseOverBy`
+ * (the sweeper's) also to a lease that ran out before then, checked under the row lock, so a
+ * heartbeat that renewed it meanwhile keeps the task running.
+ */
+export function failTask(taskId: string, ending: Omit<Ending, 'status'>, workerId?: string, leaseOverBy?: Date) {
+  const where: Prisma.TaskWhereInput = {
+    id: taskId,
+    ...(workerId ? { leaseOwner: workerId } : {}),
+    ...(leaseOverBy ? { leaseExpiresAt: { lt: leaseOverBy } } : {}),
+  }
+  return endedAndAnnounced(db().$transaction((tx) => endAndRefund(tx, where, { ...ending, status: 'FAIL' })))
 }
 
 /**

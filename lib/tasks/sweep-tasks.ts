@@ -50,7 +50,7 @@ export async function sweepTasks(): Promise<boolean> {
         })
       ).count
     } else if (task.leaseOwner) {
-      await failTask(task.id, { errorCode: 'BACKEND_LOST', errorMessage: TASK_ERROR_MESSAGES.BACKEND_LOST }, task.leaseOwner)
+      await failTask(task.id, { errorCode: 'BACKEND_LOST', errorMessage: TASK_ERROR_MESSAGES.BACKEND_LOST }, task.leaseOwner, now)
     }
   })
   if (requeued) {

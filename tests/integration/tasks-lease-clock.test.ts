@@ -1,6 +1,7 @@
 // Leases are kept on the database's clock: the claim, the heartbeat and the sweeper all use
 // PostgreSQL's now(), so a worker machine whose clock is minutes off neither loses its live
 // tasks to another worker nor keeps a dead worker's tasks from being taken over.
+import pg from 'pg'
 import { afterEach, expect, it, vi } from 'vitest'
 import { db } from '@/lib/db'
 import { holdLease } from '@/lib/tasks/run-lease'
@@ -50,4 +51,33 @@ it('a worker whose clock runs 5 minutes behind renews its lease from the databas
   }
   const { leaseExpiresAt } = await db().task.findUniqueOrThrow({ where: { id: task.id } })
   expect(leaseExpiresAt!.getTime()).toBeGreaterThan((await databaseNow()).getTime() + 30_000)
+})
+
+it('a heartbeat that renews a lease while the sweeper is failing the task keeps it running', async () => {
+  const user = await createUser({ points: 10 })
+  const task = await createTaskRow(user.id, {
+    status: 'PENDING',
+    stage: 'SUBMITTING',
+    leaseOwner: 'worker-late-beat',
+    leaseExpiresAt: new Date((await databaseNow()).getTime() - 1_000),
+    attempts: 1,
+    maxAttempts: 1,
+    chargedPoints: 10,
+    deadlineAt: new Date((await databaseNow()).getTime() + 30 * MINUTES),
+  })
+  const beat = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await beat.connect()
+  try {
+    // The worker's heartbeat takes the row first and renews the lease, not yet committed.
+    await beat.query('BEGIN')
+    await beat.query(`UPDATE "Task" SET "leaseExpiresAt" = now() + interval '1 minute' WHERE "id" = $1`, [task.id])
+    const sweeping = sweepTasks()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await beat.query('COMMIT')
+    await sweeping
+  } finally {
+    await beat.end()
+  }
+  expect(await db().task.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({ status: 'PENDING', leaseOwner: 'worker-late-beat' })
+  expect(await db().ledgerEntry.count({ where: { reference: `task:${task.id}:refund` } })).toBe(0)
 })
