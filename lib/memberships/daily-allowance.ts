@@ -1,5 +1,6 @@
 import 'server-only'
 import { db } from '@/lib/db'
+import { AppError } from '@/lib/http/app-error'
 import { AlreadyBookedError, postMovement } from '@/lib/ledger/post-movement'
 import { activeMembership } from './active-membership'
 import { membershipDailyReference } from './active-membership-sql'
@@ -24,6 +25,7 @@ export async function grantDailyAllowance(userId: string, now = new Date()): Pro
       }),
     )
   } catch (error) {
-    if (!(error instanceof AlreadyBookedError)) throw error
+    // Booked already today; or refused (points at the most a balance can hold): the day's gift is skipped, the submit or wallet read goes on.
+    if (!(error instanceof AlreadyBookedError || error instanceof AppError)) throw error
   }
 }

@@ -171,6 +171,13 @@ describe('the wallet', () => {
     expect(await ledgerMatchesColumns()).toBe(true)
   })
 
+  it("a member whose points are at the most a balance can hold still opens the wallet: the day's gift is skipped", async () => {
+    const user = await createUser({ points: 2_147_483_640 })
+    await db().membership.create({ data: { userId: user.id, kind: 'IMAGE', planName: '月卡', expiresAt: new Date(Date.now() + 3_600_000), dailyPoints: 20 } })
+    expect(expectOk(await callRoute(walletRoute.GET, { token: user.token }))).toMatchObject({ points: 2_147_483_640 })
+    expect(await db().ledgerEntry.count({ where: { userId: user.id, kind: 'MEMBERSHIP_DAILY' } })).toBe(0)
+  })
+
   it('an unknown user is a 404', async () => {
     const { getWallet } = await import('@/lib/payments/wallet')
     await expect(getWallet('no-such-user')).rejects.toThrow('用户不存在')
