@@ -43,7 +43,9 @@ export async function adjustByAdmin(actor: SessionUser, ip: string, userId: stri
 
   try {
     return await db().$transaction(async (tx) => {
-      const before = await tx.user.findUnique({ where: { id: userId }, select: { points: true, balance: true } })
+      // Locked first, so the audit's before and after differ by exactly this adjustment (a spend cannot land between).
+      const [before] = await tx.$queryRaw<{ points: number; balance: number }[]>`
+        SELECT "points", "balance" FROM "User" WHERE "id" = ${userId} FOR UPDATE`
       if (!before) throw new AppError('NOT_FOUND', '用户不存在')
       if (points) await postMovement(tx, { userId, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: points, reference: refs.points, note, actorId: actor.id })
       if (balance)

@@ -72,6 +72,24 @@ describe('POST /api/admin/user/{id}/adjust', () => {
     })
   })
 
+  it("the audit's before and after differ by exactly the adjustment, even when the user spends at that moment", async () => {
+    const user = await quickUser({ points: 100 })
+    let adjusting: ReturnType<typeof adjust> | undefined
+    // The user's spend holds the row (a task's charge, not yet committed) when the adjustment starts.
+    await db().$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE "User" SET "points" = "points" - 30 WHERE "id" = ${user.id}`
+      await tx.ledgerEntry.create({
+        data: { userId: user.id, account: 'POINTS', kind: 'TASK_CHARGE', amount: -30, balanceAfter: 70, reference: `spend:${user.id}` },
+      })
+      adjusting = adjust(admin, user.id, { points: 50, reason: '活动奖励' })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    })
+    expect(expectOk(await adjusting!)).toEqual({ points: 120, balance: 0 })
+    const [audit] = await auditsOf(user.id)
+    expect(audit).toMatchObject({ before: { points: 70, balance: 0 }, after: { points: 120, points_delta: 50 } })
+    await expectLedgerInvariants()
+  })
+
   it('moves points and balance at once, in either direction, down to exactly zero', async () => {
     const user = await quickUser({ points: 30, balance: 500 })
     expect(expectOk(await adjust(admin, user.id, { points: -30, balance: 250, reason: '换算' }))).toEqual({ points: 0, balance: 750 })
