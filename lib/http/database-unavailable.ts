@@ -41,3 +41,20 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof originalCode === 'string' && SQLSTATE.test(originalCode)) return true
   return isDatabaseUnavailable(cause, depth + 1) || isDatabaseUnavailable(meta?.driverAdapterError, depth + 1)
 }
+
+/** SQLSTATE of a transaction PostgreSQL broke off to let another through: a deadlock, a serialization failure. */
+const CONFLICT_SQLSTATE = /^(40P01|40001)$/
+
+/**
+ * Whether an error is PostgreSQL ending this transaction for another's sake (Prisma's P2034,
+ * or the SQLSTATE through the driver adapter): nothing was written, and the same request
+ * sent again would most likely pass.
+ */
+export function isTransactionConflict(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false
+  const { code, cause, meta } = error as Inspectable
+  if (code === 'P2034' || (typeof code === 'string' && CONFLICT_SQLSTATE.test(code))) return true
+  const originalCode = (cause as { originalCode?: unknown } | undefined)?.originalCode
+  if (typeof originalCode === 'string' && CONFLICT_SQLSTATE.test(originalCode)) return true
+  return isTransactionConflict(cause, depth + 1) || isTransactionConflict(meta?.driverAdapterError, depth + 1)
+}

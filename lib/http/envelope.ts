@@ -1,6 +1,6 @@
 import { z } from '@/lib/zod'
 import { AppError, ERROR_STATUS } from './app-error'
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable'
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, isTransactionConflict } from './database-unavailable'
 import { fieldLabel } from './field-labels'
 import { JsonList, JsonText } from './json-list'
 
@@ -90,6 +90,11 @@ export function errorToResponse(error: unknown): Response {
   if (code === 'P2003') return fail(ERROR_STATUS.CONFLICT, 'CONFLICT', '记录仍被其他数据引用，无法删除')
   // No database connection came free in time: the server is overloaded, not broken.
   if (code === 'P2028') return fail(ERROR_STATUS.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', '系统繁忙，请稍后再试')
+  // Ended by PostgreSQL for another transaction's sake (a deadlock): nothing written, worth another try.
+  if (isTransactionConflict(error)) {
+    console.warn(`[api] transaction conflict: ${firstLine(error)}`)
+    return fail(ERROR_STATUS.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', '系统繁忙，请稍后再试')
+  }
   if (isDatabaseUnavailable(error)) {
     // One line, not the stack: during an outage every request ends here.
     console.error(`[api] database unavailable: ${firstLine(error)}`)

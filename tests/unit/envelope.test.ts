@@ -183,10 +183,24 @@ describe('a row still referenced (Prisma P2003)', () => {
   })
 })
 
+describe('transaction conflicts', () => {
+  it.each([
+    ["Prisma's write conflict or deadlock", { code: 'P2034', message: 'write conflict' }],
+    ['a deadlock through the driver adapter', { code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '40P01' } } } }],
+    ['a serialization failure', { cause: { originalCode: '40001' } }],
+  ])('%s → 503 系统繁忙 (nothing was written: try again)', async (_name, error) => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const res = await read(errorToResponse(error))
+    expect(res.status).toBe(503)
+    expect(res.body).toEqual({ success: false, data: null, errMessage: '系统繁忙，请稍后再试', code: 'SERVICE_UNAVAILABLE' })
+    expect(warn).toHaveBeenCalled()
+  })
+})
+
 describe('unknown errors', () => {
   it.each([
     ['an Error', new Error('connection reset: secret details')],
-    ['another Prisma code', { code: 'P2034', message: 'write conflict' }],
+    ['another Prisma code', { code: 'P2036', message: 'external error' }],
     ['a string', 'boom'],
     ['null', null],
     ['undefined', undefined],
