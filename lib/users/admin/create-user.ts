@@ -12,6 +12,12 @@ import type { TAdminUserCreate } from '../schemas'
 export async function createUserByAdmin(actor: SessionUser, ip: string, input: TAdminUserCreate): Promise<AdminUserRow> {
   if (!assignableRoles(actor.role).includes(input.role)) throw forbidden('没有权限创建该角色的用户')
   if (isTooCommon(input.password, input.username)) throw badRequest('密码太常见，请换一个更难猜的密码')
+  // Asked before the slow hash too (the insert still decides, by its unique keys).
+  const taken = await db().user.findFirst({
+    where: { OR: [{ username: input.username }, ...(input.mobile ? [{ mobile: input.mobile }] : [])] },
+    select: { id: true },
+  })
+  if (taken) throw conflict('用户名或手机号已被占用')
   const passwordHash = await hashPassword(input.password)
   try {
     return await db().$transaction(async (tx) => {

@@ -18,6 +18,7 @@ import { assertNotLastAdmin, lockTargetAndAdmins } from './last-admin-guard'
  * move only through the ledger.
  */
 export async function updateUserByAdmin(actor: SessionUser, ip: string, id: string, input: TAdminUserUpdate): Promise<AdminUserRow> {
+  if (input.password) await refuseBeforeHashing(actor, id, input.password)
   const passwordHash = input.password ? await hashPassword(input.password) : undefined
   try {
     const updated = await db().$transaction(async (tx) => {
@@ -60,4 +61,16 @@ export async function updateUserByAdmin(actor: SessionUser, ip: string, id: stri
     if ((error as { code?: string }).code === 'P2002') throw conflict('手机号已被其他用户绑定')
     throw error
   }
+}
+
+/**
+ * What would refuse a password reset, asked before the slow hash (the hash slots are shared
+ * with every sign-in): a made-up id or a user above the caller must not cost one. The
+ * transaction asks again under its lock.
+ */
+async function refuseBeforeHashing(actor: SessionUser, id: string, password: string): Promise<void> {
+  const target = await db().user.findUnique({ where: { id }, select: { role: true, username: true } })
+  if (!target) throw notFound('用户不存在')
+  if (!canManageUser(actor.role, target.role)) throw forbidden('没有权限修改该用户')
+  if (isTooCommon(password, target.username)) throw badRequest('密码太常见，请换一个更难猜的密码')
 }
