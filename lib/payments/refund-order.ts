@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto'
 import { db, type Tx } from '@/lib/db'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
-import { AppError, badRequest, notFound, serviceUnavailable } from '@/lib/http/app-error'
+import { AppError, badRequest, conflict, notFound, serviceUnavailable } from '@/lib/http/app-error'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { takeBackMembership, undoTakeBack, type MembershipPeriod, type MembershipUndo } from '@/lib/memberships/extend-membership'
@@ -36,33 +36,69 @@ export type Refunding = {
  * refusal gives the credit back, so the user never loses what they still paid for. An answer
  * that says neither (a timeout, a 5xx, WeChat's PROCESSING) leaves the order claimed: the
  * worker asks again with the same refund number (retryRefunds), as does an admin's second press.
+ * One asking at a time (REFUND_ASKING_LEASE): a press while another is under way is refused,
+ * since a provider may refuse a number it is still working on, which would give back a
+ * refund it then makes.
  */
 export async function refundOrder(actor: SessionUser, ip: string, orderId: string, reason: string) {
-  const waiting = await awaitingAnswer(orderId)
+  const waiting = await takeAskingTurn(orderId)
   const order = waiting ?? (await claimAndTakeBack(actor, ip, orderId, reason))
-  const answer = await askProvider(order, { askedBefore: waiting !== null })
-  if (answer.outcome === 'refused') {
-    await giveBack(order, { audit: { actor, ip, message: answer.message } })
-    throw answer.badConfig ? badRequest(answer.message) : serviceUnavailable(answer.message)
+  try {
+    const answer = await askProvider(order, { askedBefore: waiting !== null })
+    if (answer.outcome === 'refused') {
+      await giveBack(order, { audit: { actor, ip, message: answer.message } })
+      throw answer.badConfig ? badRequest(answer.message) : serviceUnavailable(answer.message)
+    }
+    if (answer.outcome === 'done') await markRefunded(order)
+  } finally {
+    await endAskingTurn(order)
   }
-  if (answer.outcome === 'done') await markRefunded(order)
   return getOrderForAdmin(orderId)
 }
 
 export const REFUNDING_COLUMNS = Prisma.sql`"id", "userId", "outTradeNo", "channel"::text AS "channel", "amount", "grant", "membershipPeriod", "refundNo", "refundReason"`
 
-/** An order whose refund was claimed but not yet answered: pressing 退款 again asks again. */
-async function awaitingAnswer(orderId: string): Promise<Refunding | null> {
+/**
+ * How long one asking may hold a refund: past the provider clients' timeouts (10 s a call, two
+ * calls at most), so that only an asker that died still holds it when it runs out.
+ */
+const REFUND_ASKING_LEASE = Prisma.sql`now() + interval '2 minutes'`
+export const ASKING_FREE = Prisma.sql`("refundAskingUntil" IS NULL OR "refundAskingUntil" <= now())`
+
+/**
+ * An order whose refund was claimed but not yet answered, its asking turn taken: pressing 退款
+ * again asks again. Null when the order has no refund awaiting an answer; refused while
+ * another asking holds the turn.
+ */
+async function takeAskingTurn(orderId: string): Promise<Refunding | null> {
   const [row] = await db().$queryRaw<Refunding[]>`
-    SELECT ${REFUNDING_COLUMNS} FROM "Order" WHERE "id" = ${orderId} AND "status" = 'SUCCESS' AND "refundNo" IS NOT NULL AND "refundedAt" IS NULL`
-  return row ?? null
+    UPDATE "Order" SET "refundAskingUntil" = ${REFUND_ASKING_LEASE}
+    WHERE "id" = ${orderId} AND "status" = 'SUCCESS' AND "refundNo" IS NOT NULL AND "refundedAt" IS NULL AND ${ASKING_FREE}
+    RETURNING ${REFUNDING_COLUMNS}`
+  if (row) return row
+  const held = await db().order.count({ where: { id: orderId, status: 'SUCCESS', refundNo: { not: null }, refundedAt: null } })
+  if (held) throw conflict('该订单的退款正在向支付平台确认，请稍后刷新查看结果')
+  return null
+}
+
+/** The worker's turn to ask about a refund awaiting its answer: false while another asking holds it. */
+export async function takeAskingTurnOf(order: Pick<Refunding, 'id' | 'refundNo'>): Promise<boolean> {
+  const taken = await db().$executeRaw`
+    UPDATE "Order" SET "refundAskingUntil" = ${REFUND_ASKING_LEASE}
+    WHERE "id" = ${order.id} AND "refundNo" = ${order.refundNo} AND "refundedAt" IS NULL AND ${ASKING_FREE}`
+  return taken === 1
+}
+
+/** The asking has its answer (or gave up): the next press or retry may ask. */
+export async function endAskingTurn(order: Pick<Refunding, 'id' | 'refundNo'>): Promise<void> {
+  await db().order.updateMany({ where: { id: order.id, refundNo: order.refundNo }, data: { refundAskingUntil: null } })
 }
 
 async function claimAndTakeBack(actor: SessionUser, ip: string, orderId: string, reason: string): Promise<Refunding> {
   return db().$transaction(async (tx) => {
     const refundNo = `R${Date.now()}${String(randomInt(1e9)).padStart(9, '0')}`
     const [claimed] = await tx.$queryRaw<Refunding[]>`
-      UPDATE "Order" SET "refundNo" = ${refundNo}, "refundReason" = ${reason}, "updatedAt" = now()
+      UPDATE "Order" SET "refundNo" = ${refundNo}, "refundReason" = ${reason}, "refundAskingUntil" = ${REFUND_ASKING_LEASE}, "updatedAt" = now()
       WHERE "id" = ${orderId} AND "status" = 'SUCCESS' AND "refundNo" IS NULL
       RETURNING ${REFUNDING_COLUMNS}`
     if (!claimed) {
@@ -140,7 +176,10 @@ export async function giveBack(order: Refunding, options: { flag?: string; audit
     const [held] = await tx.$queryRaw<{ refundUndo: MembershipUndo | null }[]>`
       SELECT "refundUndo" FROM "Order" WHERE "id" = ${order.id} AND "refundNo" = ${order.refundNo} AND "refundedAt" IS NULL FOR UPDATE`
     if (!held) return
-    await tx.order.update({ where: { id: order.id }, data: { refundNo: null, refundReason: null, refundUndo: Prisma.DbNull, ...(flag ? { flag } : {}) } })
+    await tx.order.update({
+      where: { id: order.id },
+      data: { refundNo: null, refundReason: null, refundUndo: Prisma.DbNull, refundAskingUntil: null, ...(flag ? { flag } : {}) },
+    })
     await postGrant(tx, order.userId, g, { sign: 1, kind: 'ORDER_REFUND', prefix: `order:${order.id}:refund-undo:${order.refundNo}`, note: '退款失败，退回' })
     if (held.refundUndo) await undoTakeBack(tx, order.userId, held.refundUndo)
     if (g.videoIds?.length) await grantVideos(tx, order.userId, order.id, g.videoIds, g.videoPrices)

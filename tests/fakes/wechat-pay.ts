@@ -146,6 +146,8 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
     refundAnswer: 'made' as 'made' | 'processing' | 'lost',
     /** Asking for a refund answers this error, whatever was refunded before (the refund query still answers). */
     refundRefusal: null as { status: number; code: string; message: string } | null,
+    /** The next refund request waits for this before WeChat takes it (a slow answer); one request only. */
+    refundHeld: null as Promise<void> | null,
   }
   /** Answer every request with this error instead (an outage). */
   let failWith: { status: number; code: string; message: string } | null = null
@@ -422,6 +424,9 @@ export async function startFakeWechatPay(options: FakeWechatPayOptions) {
       return answer(res, 204, null)
     }
     if (path === '/v3/refund/domestic/refunds' && req.method === 'POST') {
+      const held = settings.refundHeld
+      settings.refundHeld = null
+      if (held) await held
       const refusal = settings.refundRefusal
       if (refusal) return error(res, refusal.status, refusal.code, refusal.message)
       const order = orders.get(String(body?.out_trade_no ?? ''))

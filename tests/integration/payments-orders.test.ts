@@ -465,6 +465,34 @@ describe('refunds', () => {
     expect(await retryRefunds(new Date(Date.now() + 10 * REFUND_RETRY_AFTER_MS))).toBe(0)
   })
 
+  it('one asking at a time: a second press, or the worker, while WeChat has not yet answered the first is refused and asks nothing', async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(order.outTradeNo)
+    let answer = () => {}
+    world.wechat.settings.refundHeld = new Promise<void>((resolve) => (answer = resolve))
+    const asked = () => world.wechat.calls.filter((call) => call.method === 'POST' && call.path === '/v3/refund/domestic/refunds').length
+    const before = asked()
+    const first = callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '用户申请退款' } })
+    try {
+      await expect.poll(asked).toBe(before + 1)
+      expectFail(
+        await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再按一次' } }),
+        409,
+        '该订单的退款正在向支付平台确认，请稍后刷新查看结果',
+      )
+      expect(await retryRefunds(new Date(Date.now() + REFUND_RETRY_AFTER_MS + 1_000))).toBe(0)
+      expect(asked()).toBe(before + 1)
+    } finally {
+      answer()
+    }
+    expect(expectOk(await first).refundedAt).not.toBeNull()
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundAskingUntil: true } })).toEqual({ refundAskingUntil: null })
+    expect(world.wechat.orders.get(order.outTradeNo)!.refunds).toHaveLength(1)
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
+    expect(await db().ledgerEntry.count({ where: { reference: { startsWith: `order:${order.id}:refund` } } })).toBe(1)
+  })
+
   it("WeChat's PROCESSING waits; the admin's second press asks again with the same number and finishes it", async () => {
     const user = await createUser()
     const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
