@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net'
-import { env } from '@/lib/env'
+import { env, type TEnv } from '@/lib/env'
 
 /**
  * The caller's address, for rate limits and the audit log: the TCP peer address that
@@ -55,6 +55,15 @@ function warnUntrustedProxy(peer: string, headers: Headers): void {
   console.warn(
     `[client-ip] forwarded headers from ${peer}, which is not where the proxy connects from (TRUST_PROXY_FROM): they are ignored and the peer is the client address`,
   )
+}
+
+/**
+ * Whether the request came through the site's declared proxy: TRUST_PROXY on, and the peer is
+ * where that proxy connects from. Only then are its X-Forwarded-* headers the proxy's word.
+ */
+export function viaTrustedProxy(headers: Headers, settings: Pick<TEnv, 'TRUST_PROXY' | 'TRUST_PROXY_FROM'> = env()): boolean {
+  const peer = headers.get('x-client-ip')?.trim() ?? ''
+  return settings.TRUST_PROXY && connectsFrom(peer, proxyNetworks(settings.TRUST_PROXY_FROM))
 }
 
 function connectsFrom(peer: string, networks: BlockList): boolean {

@@ -1,4 +1,5 @@
 import type { TEnv } from '@/lib/env'
+import { viaTrustedProxy } from './client-ip'
 
 /**
  * The security headers of every HTML page, set by proxy.ts (next.config.mjs adds the static
@@ -69,16 +70,16 @@ export function pageSecurityHeaders(page: PageSecurity): {
   }
 }
 
-type Settings = Pick<TEnv, 'PUBLIC_URL' | 'TRUST_PROXY' | 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_PUBLIC_URL' | 'S3_FORCE_PATH_STYLE'>
+type Settings = Pick<TEnv, 'PUBLIC_URL' | 'TRUST_PROXY' | 'TRUST_PROXY_FROM' | 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_PUBLIC_URL' | 'S3_FORCE_PATH_STYLE'>
 
 /**
  * Whether the site is served over https: its public address says so, or the request came
- * over https to a reverse proxy we trust to tell (TRUST_PROXY and X-Forwarded-Proto).
+ * over https to a reverse proxy we trust to tell (X-Forwarded-Proto from where TRUST_PROXY_FROM says it connects).
  */
 export function servedOverHttps(settings: Settings, headers: Headers): boolean {
   if (settings.PUBLIC_URL?.startsWith('https:')) return true
   const forwarded = headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()
-  return settings.TRUST_PROXY && forwarded === 'https'
+  return forwarded === 'https' && viaTrustedProxy(headers, settings)
 }
 
 /** Where browsers read stored files from when they are not on the site (as lib/storage/s3-files.ts builds the URLs). */

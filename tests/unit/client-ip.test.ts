@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clientIpOf, limitAddress, proxyNetworks } from '@/lib/http/client-ip'
+import { clientIpOf, limitAddress, proxyNetworks, viaTrustedProxy } from '@/lib/http/client-ip'
 
 const headers = (h: Record<string, string>) => new Headers({ 'x-client-ip': '10.9.9.9', ...h })
 
@@ -61,5 +61,16 @@ describe('the address a rate limit counts by', () => {
     expect(limitAddress('fe80::1:2:3:4')).toBe('fe80:0:0:0::/64')
     expect(limitAddress('2001:db8::')).toBe('2001:db8:0:0::/64')
     expect(limitAddress('64:ff9b::192.0.2.33')).toBe('64:ff9b:0:0::/64')
+  })
+})
+
+describe('a request through the declared proxy (whose X-Forwarded-Proto/Host are believed)', () => {
+  const from = (peer: string) => new Headers({ 'x-client-ip': peer, 'x-forwarded-host': 'ai.example.com', 'x-forwarded-proto': 'https' })
+  it('only with TRUST_PROXY on and a peer where the proxy connects from', () => {
+    expect(viaTrustedProxy(from('172.17.0.1'), { TRUST_PROXY: true, TRUST_PROXY_FROM: undefined })).toBe(true)
+    expect(viaTrustedProxy(from('172.17.0.1'), { TRUST_PROXY: false, TRUST_PROXY_FROM: undefined })).toBe(false)
+    expect(viaTrustedProxy(from('198.51.100.20'), { TRUST_PROXY: true, TRUST_PROXY_FROM: undefined })).toBe(false)
+    expect(viaTrustedProxy(from('198.51.100.20'), { TRUST_PROXY: true, TRUST_PROXY_FROM: '198.51.100.0/24' })).toBe(true)
+    expect(viaTrustedProxy(new Headers(), { TRUST_PROXY: true, TRUST_PROXY_FROM: undefined })).toBe(false)
   })
 })

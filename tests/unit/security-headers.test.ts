@@ -1,10 +1,18 @@
 // The page security headers proxy.ts sends: a nonce CSP (eval only under next dev), images
 // from the site, data:/blob:, https and the bucket, Permissions-Policy, and HSTS exactly when
-// the site is served over https (PUBLIC_URL, or X-Forwarded-Proto from a trusted proxy).
+// the site is served over https (PUBLIC_URL, or X-Forwarded-Proto from a trusted proxy's address).
 import { describe, expect, it } from 'vitest'
 import { HSTS, contentSecurityPolicy, pageSecurityHeaders, servedOverHttps, storedFileOrigins } from '@/lib/http/security-headers'
 
-const plain = { PUBLIC_URL: undefined, TRUST_PROXY: false, S3_BUCKET: undefined, S3_ENDPOINT: undefined, S3_PUBLIC_URL: undefined, S3_FORCE_PATH_STYLE: false }
+const plain = {
+  PUBLIC_URL: undefined,
+  TRUST_PROXY: false,
+  TRUST_PROXY_FROM: undefined,
+  S3_BUCKET: undefined,
+  S3_ENDPOINT: undefined,
+  S3_PUBLIC_URL: undefined,
+  S3_FORCE_PATH_STYLE: false,
+}
 const page = { nonce: 'bm9uY2U=', isDev: false, isHttps: false, fileOrigins: [] as string[] }
 const directives = (csp: string) => Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]))
 
@@ -44,7 +52,7 @@ describe('headers', () => {
 })
 
 describe('servedOverHttps', () => {
-  const xfp = (value: string) => new Headers({ 'x-forwarded-proto': value })
+  const xfp = (value: string, peer = '10.0.0.2') => new Headers({ 'x-forwarded-proto': value, 'x-client-ip': peer })
   it('is true for an https PUBLIC_URL, whatever the request says', () => {
     expect(servedOverHttps({ ...plain, PUBLIC_URL: 'https://ai.example.com' }, new Headers())).toBe(true)
   })
@@ -53,6 +61,11 @@ describe('servedOverHttps', () => {
     expect(servedOverHttps({ ...plain, TRUST_PROXY: true }, xfp('https, http'))).toBe(true)
     expect(servedOverHttps({ ...plain, TRUST_PROXY: false }, xfp('https'))).toBe(false)
     expect(servedOverHttps({ ...plain, TRUST_PROXY: true }, xfp('http'))).toBe(false)
+  })
+  it('ignores X-Forwarded-Proto from a peer that is not where the proxy connects from', () => {
+    expect(servedOverHttps({ ...plain, TRUST_PROXY: true }, xfp('https', '203.0.113.9'))).toBe(false)
+    expect(servedOverHttps({ ...plain, TRUST_PROXY: true, TRUST_PROXY_FROM: '203.0.113.9' }, xfp('https', '203.0.113.9'))).toBe(true)
+    expect(servedOverHttps({ ...plain, TRUST_PROXY: true, TRUST_PROXY_FROM: '203.0.113.9' }, xfp('https'))).toBe(false)
   })
   it('is false for an http PUBLIC_URL or none', () => {
     expect(servedOverHttps({ ...plain, PUBLIC_URL: 'http://192.168.1.5:3000' }, new Headers())).toBe(false)
