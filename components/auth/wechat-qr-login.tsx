@@ -51,7 +51,7 @@ export function WechatQrLogin({ openPlatform }: { openPlatform: boolean }) {
     return () => clearTimeout(timer)
   }, [ticket])
 
-  const poll = useLoginTicketPoll(ticket?.id ?? null, !hasTimedOut, POLL_MS)
+  const poll = useLoginTicketPoll(ticket, !hasTimedOut, POLL_MS)
   const status = poll.data?.status
   const token = poll.data?.token ?? null
   const refused = isRefusal(poll.error) ? poll.error : null

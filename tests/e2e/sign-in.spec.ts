@@ -174,6 +174,9 @@ test('the desktop QR login completes from a phone in WeChat, once', async ({ bro
   await expect(page.getByText('已扫码，请在手机上确认登录')).toBeVisible()
   // Identified is not confirmed: the desktop is still waiting.
   await expect(page).toHaveURL(/\/login_by_wechat/)
+  // Someone who read the QR code off the screen cannot poll for the token: only the desktop page has the key.
+  const onlooker = await request.get(`/api/auth/wechat/ticket/${new URL(scanUrl).searchParams.get('ticket')}`)
+  expect(onlooker.status()).toBe(403)
   await confirm.click()
   await expect(handset.getByRole('heading', { name: '已确认登录' })).toBeVisible()
 

@@ -10,6 +10,7 @@ import * as ticketConfirm from '@/app/api/auth/wechat/ticket/[id]/confirm/route'
 import * as ticketScan from '@/app/api/auth/wechat/ticket/[id]/scan/route'
 import * as profile from '@/app/api/users/profile/route'
 import { ticketConfirmKey } from '@/lib/auth/wechat/confirm-ticket'
+import { ticketPollKey } from '@/lib/auth/wechat/login-ticket'
 import { db } from '@/lib/db'
 import { startFakeWechat, type FakeWechat, type WechatPerson } from '../fakes/wechat'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -29,11 +30,13 @@ const person = (over: Partial<WechatPerson> = {}): WechatPerson => ({ openid: `o
 const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const SITE = { origin: 'http://localhost' }
 
-type Ticket = { id: string; scanUrl: string; expiresAt: string; expiresInSeconds: number; qrSvg: string }
+type Ticket = { id: string; pollKey: string; scanUrl: string; expiresAt: string; expiresInSeconds: number; qrSvg: string }
 let ipCounter = 0
 const newTicket = async (): Promise<Ticket> =>
   expectOk(await callRoute(ticket.POST, { body: {}, ip: `198.51.100.${++ipCounter}`, headers: { 'user-agent': DESKTOP_UA } }))
-const poll = (id: string) => callRoute(ticketPoll.GET, { params: { id } })
+/** The desktop's poll, with the poll key its page was given when the ticket was created. */
+const poll = (id: string, key: string | null = ticketPollKey(id)) =>
+  callRoute(ticketPoll.GET, { params: { id }, headers: key === null ? {} : { 'x-ticket-key': key } })
 const scan = (id: string) => callRoute(ticketScan.POST, { params: { id }, body: {} })
 /** The QR link's query: the ticket and its sealed desktop details. */
 const linkOf = (t: Ticket) => ({ purpose: 'ticket', ticket: t.id, from: new URL(t.scanUrl).searchParams.get('from')! })
@@ -112,6 +115,22 @@ describe('desktop QR login ticket', () => {
     expect(me).toMatchObject({ id: row.userId, name: who.nickname, oauth: { hasOpenId: true } })
     expect(expectOk(await poll(id))).toEqual({ status: 'CONSUMED' })
     expect((await db().loginTicket.findUniqueOrThrow({ where: { id } })).consumedAt).not.toBeNull()
+  })
+
+  it('someone who only read the QR code (its ticket id) cannot take the token: the poll needs the key only the desktop page was given', async () => {
+    const t = await newTicket()
+    expect(t.pollKey).toMatch(/^[0-9a-f]{64}$/)
+    expect(t.scanUrl).not.toContain(t.pollKey)
+    expect(t.qrSvg).not.toContain(t.pollKey)
+    const other = await newTicket()
+    expectOk(await confirmOnPhone(t))
+    const NOT_YOURS = '只有生成该二维码的页面可以查询登录结果，请刷新二维码'
+    expectFail(await poll(t.id, null), 403, NOT_YOURS)
+    expectFail(await poll(t.id, other.pollKey), 403, NOT_YOURS)
+    expectFail(await poll(t.id, 'x'.repeat(64)), 403, NOT_YOURS)
+    expect((await db().loginTicket.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('CONFIRMED')
+    const desktop = expectOk(await poll(t.id, t.pollKey))
+    expect(desktop).toMatchObject({ status: 'CONSUMED', token: expect.any(String) })
   })
 
   it('confirms for an existing WeChat user without creating another account', async () => {

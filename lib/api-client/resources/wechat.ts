@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import type { OAuthPurpose } from '@/lib/auth/wechat/oauth-state'
 import type { WechatOutcome } from '@/lib/auth/wechat/complete-authorization'
 import type { NewTicket, PolledStatus } from '@/lib/auth/wechat/login-ticket'
+import { TICKET_POLL_KEY_HEADER } from '@/lib/auth/wechat/ticket-poll'
 import type { Json } from '../hooks'
 import { api, isRefusal } from '../request'
 
@@ -63,12 +64,12 @@ export function useCreateLoginTicket(invite?: string) {
   return useMutation({ mutationFn: () => api.post<LoginTicket>(url, {}, { silent: true }) })
 }
 
-/** The desktop's poll of its ticket, every `intervalMs` while `enabled`. */
-export function useLoginTicketPoll(id: string | null, enabled: boolean, intervalMs: number) {
+/** The desktop's poll of its ticket (with the poll key only its creation answered), every `intervalMs` while `enabled`. */
+export function useLoginTicketPoll(ticket: Pick<LoginTicket, 'id' | 'pollKey'> | null, enabled: boolean, intervalMs: number) {
   return useQuery({
-    queryKey: wechatKeys.ticket(id ?? ''),
-    queryFn: () => api.get<TicketPoll>(wechatUrls.ticket(id!), undefined, { silent: true }),
-    enabled: Boolean(id) && enabled,
+    queryKey: wechatKeys.ticket(ticket?.id ?? ''),
+    queryFn: () => api.get<TicketPoll>(wechatUrls.ticket(ticket!.id), undefined, { silent: true, headers: { [TICKET_POLL_KEY_HEADER]: ticket!.pollKey } }),
+    enabled: Boolean(ticket) && enabled,
     // A ticket that gave its token, expired or was used up answers the same from now on, and
     // so does a refusal (a 4xx); a lost poll or a server error is asked again.
     refetchInterval: (q) =>

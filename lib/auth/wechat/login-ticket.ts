@@ -1,5 +1,7 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
+import { createKeyedHash } from '@/lib/crypto/secret-box'
+import { isSameHash } from '@/lib/auth/sms/sms-code'
 import QRCode from 'qrcode'
 import { db, type Tx } from '@/lib/db'
 import { takeAttempt } from '@/lib/auth/rate-limit'
@@ -21,7 +23,9 @@ import { limitAddress } from '@/lib/http/client-ip'
  * from that same browser (CONFIRMED, confirm-ticket.ts), and the desktop's next poll
  * takes the token exactly once (CONSUMED). OAuth alone never confirms: a link that
  * runs it in someone's WeChat must not hand their account to whoever made the ticket.
- * A ticket lives 5 minutes; its id is unguessable, since whoever holds it receives the token.
+ * A ticket lives 5 minutes. Its id is in the QR code, which anyone who sees the screen can
+ * read, so the poll also needs the ticket's poll key (ticketPollKey), given only to the
+ * page that created the ticket: whoever holds that receives the token.
  */
 export const TICKET_TTL_SECONDS = 5 * 60
 export const TICKET_CREATE_LIMIT = { max: 20, windowSeconds: 10 * 60 }
@@ -37,7 +41,15 @@ const TICKET_UNKNOWN = WECHAT_MESSAGES['ticket-unknown']
 const LIVE_STATUSES = ['PENDING', 'SCANNED', 'IDENTIFIED', 'CONFIRMED']
 
 /** expiresInSeconds lets the page keep time by its own clock, whatever its offset from ours. */
-export type NewTicket = { id: string; expiresAt: Date; expiresInSeconds: number; scanUrl: string; qrSvg: string }
+export type NewTicket = { id: string; pollKey: string; expiresAt: Date; expiresInSeconds: number; scanUrl: string; qrSvg: string }
+
+const TICKET_NOT_YOURS = WECHAT_MESSAGES['ticket-not-yours']
+const pollKeyHash = createKeyedHash('wechat-ticket-poll')
+
+/** Derived from the id with the server's secret: no one who only saw the QR code can make it. */
+export function ticketPollKey(ticketId: string): string {
+  return pollKeyHash(ticketId)
+}
 
 export async function createLoginTicket(input: { origin: string; ip: string; userAgent: string | null; invite?: string }): Promise<NewTicket> {
   await wechatMpApp()
@@ -50,7 +62,7 @@ export async function createLoginTicket(input: { origin: string; ip: string; use
   const invite = input.invite ? normalizeInviteCode(input.invite) : ''
   const scanUrl = `${input.origin}${WX_CALLBACK_PATH}?ticket=${id}&from=${from}${/^[0-9A-Z]{1,32}$/.test(invite) ? `&invite=${invite}` : ''}`
   const qrSvg = await QRCode.toString(scanUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } })
-  return { id, expiresAt, expiresInSeconds: TICKET_TTL_SECONDS, scanUrl, qrSvg }
+  return { id, pollKey: ticketPollKey(id), expiresAt, expiresInSeconds: TICKET_TTL_SECONDS, scanUrl, qrSvg }
 }
 
 /** Ends tickets whose time is up, so every reader sees EXPIRED. */
@@ -105,10 +117,12 @@ export async function identifyLoginTicket(
 }
 
 /**
- * The desktop's poll. A confirmed ticket is consumed by the one poll whose conditional
- * update succeeds, which alone receives the token; every later poll sees CONSUMED.
+ * The desktop's poll, with the ticket's poll key. A confirmed ticket is consumed by the one
+ * poll whose conditional update succeeds, which alone receives the token; every later poll
+ * sees CONSUMED.
  */
-export async function pollLoginTicket(id: string): Promise<{ status: PolledStatus; token?: string }> {
+export async function pollLoginTicket(id: string, pollKey: string | null): Promise<{ status: PolledStatus; token?: string }> {
+  if (!pollKey || !isSameHash(pollKey, ticketPollKey(id))) throw forbidden(TICKET_NOT_YOURS)
   await expireIfDue(db(), id)
   const ticket = await db().loginTicket.findUnique({ where: { id }, select: { status: true, userId: true } })
   if (!ticket) throw notFound(TICKET_UNKNOWN)
@@ -120,7 +134,7 @@ export async function pollLoginTicket(id: string): Promise<{ status: PolledStatu
     where: { id, status: 'CONFIRMED', expiresAt: { gt: new Date() } },
     data: { status: 'CONSUMED', consumedAt: new Date() },
   })
-  if (count === 0) return pollLoginTicket(id)
+  if (count === 0) return pollLoginTicket(id, pollKey)
   const user = await db().user.findUnique({ where: { id: ticket.userId }, select: { tokenVersion: true, bannedAt: true } })
   if (!user) throw notFound('用户不存在')
   if (user.bannedAt) throw forbidden('账号已被禁用，请联系管理员')

@@ -12,6 +12,7 @@ export const WECHAT_MESSAGES = {
   'ticket-used': '二维码已使用，请在电脑上刷新二维码后重新扫描',
   'ticket-unknown': '二维码不存在，请在电脑上刷新二维码后重新扫描',
   'ticket-invalid': '二维码链接不完整，请用微信扫一扫重新扫描电脑上的二维码',
+  'ticket-not-yours': '只有生成该二维码的页面可以查询登录结果，请刷新二维码',
   bound: '你的账号已绑定微信',
   throttled: '微信授权请求过于频繁，请稍后再试',
   failed: '暂时无法发起微信授权，请稍后再试',
