@@ -6,7 +6,7 @@ import { requestHash } from '@/lib/http/request-hash'
 import { postMovement } from '@/lib/ledger/post-movement'
 import { safeRedirectPath } from '@/lib/safe-redirect'
 import { getConfigValue } from '@/lib/site-config/store'
-import { priceVideos, refuseBoughtMeanwhile } from '@/lib/videos/video-purchases'
+import { priceVideos, refuseUngiven } from '@/lib/videos/video-purchases'
 import { fulfilOrder } from './fulfil-order'
 import { alipayMerchant, siteUrl, wechatMerchant } from './merchants'
 import { purchaseOfCustomRecharge, purchaseOfProduct, type Purchase } from './order-grant'
@@ -112,8 +112,8 @@ async function payFromBalance(tx: Tx, userId: string, orderId: string, purchase:
     reference: `order:${orderId}:pay`,
     note: purchase.subject,
   })
-  await refuseBoughtMeanwhile(tx, userId, purchase.grant.videoIds ?? [])
   await fulfilOrder(tx, orderId, { by: 'balance' })
+  await refuseUngiven(tx, userId, orderId, purchase.grant.videoIds ?? [])
 }
 
 async function resolvePurchase(userId: string, input: TCreateOrder): Promise<Purchase> {

@@ -5,6 +5,9 @@ import { badRequest, conflict } from '@/lib/http/app-error'
 
 export type PricedVideos = { videoIds: string[]; prices: number[]; total: number; subject: string }
 
+/** What one order can hold: Order.amount is a 4-byte integer of cents. */
+const MAX_ORDER_CENTS = 2_147_483_647
+
 /**
  * What an order for these paid items costs the user (docs/PRODUCT.md §18): one item already
  * bought is a 409 已购买; a batch leaves bought ones out of the total; nothing left is a 400.
@@ -21,18 +24,24 @@ export async function priceVideos(userId: string, videoIds: string[], batch: boo
   if (left.length === 0) throw badRequest('所选视频都已购买')
   const total = left.reduce((sum, v) => sum + v.price, 0)
   if (total <= 0) throw badRequest('所选视频价格为 0，无需购买')
+  if (total > MAX_ORDER_CENTS) throw badRequest('所选视频总价过高，请分批购买')
   const subject = left.length === 1 ? `视频素材：${left[0]!.title}`.slice(0, 100) : `视频素材 ${left.length} 个`
   return { videoIds: left.map((v) => v.id), prices: left.map((v) => v.price), total, subject }
 }
 
 /**
- * A balance payment, after the payment locked the user's row: an item bought meanwhile (the
- * same video from another tab, priced before that order committed) is 409 已购买, so the
- * payment is rolled back instead of charging twice for one purchase.
+ * A balance payment, after its order's grant: every item must now be this order's purchase.
+ * An item bought meanwhile (the same video from another tab, or a WeChat or Alipay order of
+ * it settling at that moment, priced before either committed) is 409 已购买, and one the
+ * console deleted meanwhile 400, so the payment is rolled back instead of charging for what
+ * was not given. The grant's insert waited on the purchases' unique index for any such order
+ * still settling, so its outcome is known here.
  */
-export async function refuseBoughtMeanwhile(tx: Tx, userId: string, videoIds: string[]): Promise<void> {
+export async function refuseUngiven(tx: Tx, userId: string, orderId: string, videoIds: string[]): Promise<void> {
   if (videoIds.length === 0) return
-  if (await tx.videoPurchase.findFirst({ where: { userId, videoId: { in: videoIds } }, select: { id: true } })) throw conflict('已购买')
+  if ((await tx.videoPurchase.count({ where: { orderId } })) === videoIds.length) return
+  const elsewhere = await tx.videoPurchase.count({ where: { userId, videoId: { in: videoIds }, orderId: { not: orderId } } })
+  throw elsewhere > 0 ? conflict('已购买') : badRequest('所选视频已下架，请刷新后重试')
 }
 
 /**

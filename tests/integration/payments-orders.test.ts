@@ -422,6 +422,41 @@ describe('video material with the balance', () => {
     expect(await db().order.count({ where: { userId: user.id } })).toBe(1)
     expect(await ledgerMatchesColumns()).toBe(true)
   })
+
+  it('bought with the balance while a WeChat order of the same item settles: 409 已购买 and the balance untouched', async () => {
+    const video = await db().video.create({
+      data: {
+        title: '并发结算',
+        kind: 'PAID',
+        price: 300,
+        durationSec: 2,
+        width: 320,
+        height: 240,
+        size: 1,
+        fileKey: 'private/race2.mp4',
+        posterKey: 'race2.jpg',
+        published: true,
+      },
+    })
+    const user = await createUser({ balance: 2000 })
+    const { order: wechatOrder } = await placeOrder(user.token, { type: 'BUY_VIDEO_MATERIAL', videoIds: [video.id], channel: 'WECHAT' })
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    // The WeChat order's fulfilment has written its purchase and not yet committed.
+    const settling = db().$transaction(async (tx) => {
+      await tx.videoPurchase.create({ data: { userId: user.id, videoId: video.id, orderId: wechatOrder.id, price: 300 } })
+      await held
+    })
+    await new Promise((r) => setTimeout(r, 100))
+    const balance = callRoute(orders.POST, { token: user.token, body: { type: 'BUY_VIDEO_MATERIAL', videoIds: [video.id], channel: 'BALANCE' } })
+    await new Promise((r) => setTimeout(r, 300))
+    release()
+    await settling
+    expectFail(await balance, 409, '已购买')
+    expect(await wallet(user.id)).toEqual({ points: 0, balance: 2000 })
+    expect(await db().order.count({ where: { userId: user.id, channel: 'BALANCE' } })).toBe(0)
+    expect(await ledgerMatchesColumns()).toBe(true)
+  })
 })
 
 describe('refunds', () => {

@@ -244,6 +244,37 @@ describe('buying', () => {
     expect(await balance(user.id)).toBe(2000)
   })
 
+  it('a batch whose total is more than one order can hold is refused with a clear message, not a database error', async () => {
+    const dear = await Promise.all(
+      [1, 2, 3].map((i) =>
+        db().video.create({
+          data: {
+            title: `高价素材${i}`,
+            kind: 'PAID',
+            price: 100_000_000 * 8,
+            durationSec: 2,
+            width: 320,
+            height: 240,
+            size: 1,
+            fileKey: `private/dear${i}.mp4`,
+            posterKey: `dear${i}.jpg`,
+            published: true,
+          },
+        }),
+      ),
+    )
+    const user = await createUser()
+    expectFail(
+      await callRoute(orders.POST, {
+        token: user.token,
+        body: { type: 'BATCH_BUY_VIDEO_MATERIAL', videoIds: dear.map((v) => v.id), channel: 'WECHAT', tradeType: 'NATIVE' },
+      }),
+      400,
+      '所选视频总价过高，请分批购买',
+    )
+    expect(await db().order.count({ where: { userId: user.id } })).toBe(0)
+  })
+
   it('a WeChat notification replayed 20 times at once grants the batch once', async () => {
     const user = await createUser()
     const { order } = await placeOrder(user.token, { type: 'BATCH_BUY_VIDEO_MATERIAL', videoIds: [ids.b, ids.c], channel: 'WECHAT', tradeType: 'NATIVE' })
