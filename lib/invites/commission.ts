@@ -54,6 +54,7 @@ export async function creditCommission(tx: Tx, order: PaidOrder): Promise<void> 
 
 const TAKEN_BACK = '订单退款，佣金已收回'
 const KEPT = '订单已退款，但邀请人已使用该佣金，未能收回'
+const NOT_RETURNED = '退款失败，但邀请人的余额或积分已达上限，佣金未能退回'
 
 /**
  * A refund (lib/payments/refund-order.ts takeBack) takes the order's commission back when
@@ -79,19 +80,29 @@ export async function takeBackCommission(tx: Tx, orderId: string, refundNo: stri
   await tx.commissionRecord.update({ where: { orderId }, data: { status: 'CANCELED', note: TAKEN_BACK } })
 }
 
-/** The provider refused the refund (giveBack): a commission taken back by that refund returns. */
+/**
+ * The provider refused the refund (giveBack): a commission taken back by that refund returns,
+ * unless the inviter's column reached its ceiling meanwhile: then the record says so, and the
+ * buyer's give-back is not held up for it.
+ */
 export async function giveBackCommission(tx: Tx, orderId: string, refundNo: string): Promise<void> {
   const record = await tx.commissionRecord.findUnique({ where: { orderId } })
   if (!record) return
   if (record.status === 'CANCELED') {
-    await postMovement(tx, {
-      userId: record.inviterId,
-      account: record.account,
-      kind: 'COMMISSION_REVERSAL',
-      amount: record.amount,
-      reference: `order:${orderId}:refund-undo:${refundNo}:commission`,
-      note: '退款失败，退回佣金',
-    })
+    try {
+      await postMovement(tx, {
+        userId: record.inviterId,
+        account: record.account,
+        kind: 'COMMISSION_REVERSAL',
+        amount: record.amount,
+        reference: `order:${orderId}:refund-undo:${refundNo}:commission`,
+        note: '退款失败，退回佣金',
+      })
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error
+      await tx.commissionRecord.update({ where: { orderId }, data: { note: NOT_RETURNED } })
+      return
+    }
   }
   if (record.status === 'CANCELED' || record.note === KEPT) await tx.commissionRecord.update({ where: { orderId }, data: { status: 'SUCCESS', note: null } })
 }

@@ -14,7 +14,7 @@ import * as myRecords from '@/app/api/users/my/invite/records/route'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { maskName, type TCommissionRecordQuery, type TInviteRelationQuery } from '@/lib/invites/schemas'
-import { postMovement } from '@/lib/ledger/post-movement'
+import { MAX_STORED, postMovement } from '@/lib/ledger/post-movement'
 import { reconcileOrders } from '@/lib/payments/reconcile-orders'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
@@ -208,6 +208,39 @@ describe('refunds', () => {
     }
     expect(await wallet(inviter.id)).toEqual({ points: 0, balance: 99 })
     expect(await db().commissionRecord.findUniqueOrThrow({ where: { orderId: order.id } })).toMatchObject({ status: 'SUCCESS', note: null })
+  })
+})
+
+describe('a refused refund when the inviter is at the ceiling', () => {
+  it('the buyer still gets back what the refund took; the commission stays taken back, and the record says why', async () => {
+    const inviter = await quickUser()
+    const [buyer] = await invitedBy(inviter, 1)
+    const order = await paidOrder(buyer!)
+    const before = await wallet(buyer!.id)
+    // WeChat's answer says nothing (a 5xx): the refund waits, the commission taken back with it.
+    world.wechat.failAll({ status: 500, code: 'SYSTEM_ERROR', message: '系统繁忙' })
+    try {
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } })).refundedAt).toBeNull()
+    } finally {
+      world.wechat.failAll(null)
+    }
+    expect(await wallet(inviter.id)).toEqual({ points: 0, balance: 0 })
+    await postMovementFor(inviter.id, MAX_STORED)
+    // Asked again, WeChat refuses, and its refund query shows no refund: the credit goes back.
+    world.wechat.settings.refundRefusal = { status: 403, code: 'NOT_ENOUGH', message: '基本账户余额不足' }
+    try {
+      expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再按一次' } }), 503, /基本账户余额不足/)
+    } finally {
+      world.wechat.settings.refundRefusal = null
+    }
+    expect(await wallet(buyer!.id)).toEqual(before)
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundNo: true } })).toEqual({ refundNo: null })
+    expect(await wallet(inviter.id)).toEqual({ points: 0, balance: MAX_STORED })
+    expect(await db().commissionRecord.findUniqueOrThrow({ where: { orderId: order.id } })).toMatchObject({
+      status: 'CANCELED',
+      note: '退款失败，但邀请人的余额或积分已达上限，佣金未能退回',
+    })
+    expect(await ledgerMatchesColumns()).toBe(true)
   })
 })
 
