@@ -51,7 +51,7 @@ export async function refundOrder(actor: SessionUser, ip: string, orderId: strin
     }
     if (answer.outcome === 'done') await markRefunded(order)
   } finally {
-    await endAskingTurn(order)
+    await endAskingTurn(order, order.askingUntil)
   }
   return getOrderForAdmin(orderId)
 }
@@ -59,48 +59,62 @@ export async function refundOrder(actor: SessionUser, ip: string, orderId: strin
 export const REFUNDING_COLUMNS = Prisma.sql`"id", "userId", "outTradeNo", "channel"::text AS "channel", "amount", "grant", "membershipPeriod", "refundNo", "refundReason"`
 
 /**
- * How long one asking may hold a refund: past the provider clients' timeouts (10 s a call, two
- * calls at most), so that only an asker that died still holds it when it runs out.
+ * How long one asking may hold a refund: well past the provider clients' timeouts (10 s a
+ * call; a refund, a query and a platform certificate download at most), so that only an
+ * asker that died still holds it when it runs out.
  */
 const REFUND_ASKING_LEASE = Prisma.sql`now() + interval '2 minutes'`
 export const ASKING_FREE = Prisma.sql`("refundAskingUntil" IS NULL OR "refundAskingUntil" <= now())`
+
+/** A refund with its asking turn: `askingUntil` is the lease this asker wrote, and ends only that one. */
+type AskingTurn = Refunding & { askingUntil: Date }
+const TURN_COLUMNS = Prisma.sql`${REFUNDING_COLUMNS}, "refundAskingUntil" AS "askingUntil"`
 
 /**
  * An order whose refund was claimed but not yet answered, its asking turn taken: pressing 退款
  * again asks again. Null when the order has no refund awaiting an answer; refused while
  * another asking holds the turn.
  */
-async function takeAskingTurn(orderId: string): Promise<Refunding | null> {
-  const [row] = await db().$queryRaw<Refunding[]>`
+async function takeAskingTurn(orderId: string): Promise<AskingTurn | null> {
+  const [row] = await db().$queryRaw<AskingTurn[]>`
     UPDATE "Order" SET "refundAskingUntil" = ${REFUND_ASKING_LEASE}
     WHERE "id" = ${orderId} AND "status" = 'SUCCESS' AND "refundNo" IS NOT NULL AND "refundedAt" IS NULL AND ${ASKING_FREE}
-    RETURNING ${REFUNDING_COLUMNS}`
+    RETURNING ${TURN_COLUMNS}`
   if (row) return row
   const held = await db().order.count({ where: { id: orderId, status: 'SUCCESS', refundNo: { not: null }, refundedAt: null } })
   if (held) throw conflict('该订单的退款正在向支付平台确认，请稍后刷新查看结果')
   return null
 }
 
-/** The worker's turn to ask about a refund awaiting its answer: false while another asking holds it. */
-export async function takeAskingTurnOf(order: Pick<Refunding, 'id' | 'refundNo'>): Promise<boolean> {
-  const taken = await db().$executeRaw`
+/** The worker's turn to ask about a refund awaiting its answer (its lease), or null while another asking holds it. */
+export async function takeAskingTurnOf(order: Pick<Refunding, 'id' | 'refundNo'>): Promise<Date | null> {
+  const [taken] = await db().$queryRaw<{ askingUntil: Date }[]>`
     UPDATE "Order" SET "refundAskingUntil" = ${REFUND_ASKING_LEASE}
-    WHERE "id" = ${order.id} AND "refundNo" = ${order.refundNo} AND "refundedAt" IS NULL AND ${ASKING_FREE}`
-  return taken === 1
+    WHERE "id" = ${order.id} AND "refundNo" = ${order.refundNo} AND "refundedAt" IS NULL AND ${ASKING_FREE}
+    RETURNING "refundAskingUntil" AS "askingUntil"`
+  return taken?.askingUntil ?? null
 }
 
-/** The asking has its answer (or gave up): the next press or retry may ask. */
-export async function endAskingTurn(order: Pick<Refunding, 'id' | 'refundNo'>): Promise<void> {
-  await db().order.updateMany({ where: { id: order.id, refundNo: order.refundNo }, data: { refundAskingUntil: null } })
+/**
+ * The asking has its answer (or gave up): the next press or retry may ask. Only the lease this
+ * asker wrote is ended: one that outlived it has been taken by another asking meanwhile. Not
+ * ended (the database unreachable), it runs out by itself.
+ */
+export async function endAskingTurn(order: Pick<Refunding, 'id' | 'refundNo'>, askingUntil: Date): Promise<void> {
+  try {
+    await db().order.updateMany({ where: { id: order.id, refundNo: order.refundNo, refundAskingUntil: askingUntil }, data: { refundAskingUntil: null } })
+  } catch (error) {
+    console.error(`[payments] the refund asking turn of ${order.id} is left to run out:`, (error as Error).message)
+  }
 }
 
-async function claimAndTakeBack(actor: SessionUser, ip: string, orderId: string, reason: string): Promise<Refunding> {
+async function claimAndTakeBack(actor: SessionUser, ip: string, orderId: string, reason: string): Promise<AskingTurn> {
   return db().$transaction(async (tx) => {
     const refundNo = `R${Date.now()}${String(randomInt(1e9)).padStart(9, '0')}`
-    const [claimed] = await tx.$queryRaw<Refunding[]>`
+    const [claimed] = await tx.$queryRaw<AskingTurn[]>`
       UPDATE "Order" SET "refundNo" = ${refundNo}, "refundReason" = ${reason}, "refundAskingUntil" = ${REFUND_ASKING_LEASE}, "updatedAt" = now()
       WHERE "id" = ${orderId} AND "status" = 'SUCCESS' AND "refundNo" IS NULL
-      RETURNING ${REFUNDING_COLUMNS}`
+      RETURNING ${TURN_COLUMNS}`
     if (!claimed) {
       const existing = await tx.order.findUnique({ where: { id: orderId }, select: { status: true, refundNo: true } })
       if (!existing) throw notFound('订单不存在')

@@ -28,7 +28,8 @@ export async function retryRefunds(now = new Date()): Promise<number> {
   let asked = 0
   for (const order of due) {
     // Taken just before asking: an admin's press since the claim may hold it.
-    if (!(await takeAskingTurnOf(order))) continue
+    const askingUntil = await takeAskingTurnOf(order)
+    if (!askingUntil) continue
     asked++
     try {
       const answer = await askProvider(order, { askedBefore: true })
@@ -37,7 +38,7 @@ export async function retryRefunds(now = new Date()): Promise<number> {
     } catch (error) {
       console.error(`[payments] asking again for the refund of ${order.outTradeNo} failed:`, (error as Error).message)
     } finally {
-      await endAskingTurn(order).catch(() => undefined)
+      await endAskingTurn(order, askingUntil)
     }
   }
   return asked

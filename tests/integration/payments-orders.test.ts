@@ -21,6 +21,7 @@ import { getMyOrder, listMyOrders } from '@/lib/payments/my-orders'
 import { ADMIN_ORDER_SELECT, adminOrderView, ORDER_SELECT } from '@/lib/payments/order-views'
 import { queryProvider } from '@/lib/payments/provider-status'
 import { reconcileOrders } from '@/lib/payments/reconcile-orders'
+import { endAskingTurn, takeAskingTurnOf } from '@/lib/payments/refund-order'
 import { REFUND_RETRY_AFTER_MS, RETRY_REFUNDS_JOB, retryRefunds } from '@/lib/payments/retry-refunds'
 import { backgroundJobs } from '@/lib/worker/jobs'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -460,6 +461,20 @@ describe('video material with the balance', () => {
 })
 
 describe('refunds', () => {
+  /** A paid WeChat order whose refund WeChat answered PROCESSING: claimed, its points taken back, waiting for the answer. */
+  async function refundUnderWay() {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    await world.wechat.pay(order.outTradeNo)
+    world.wechat.settings.refundAnswer = 'processing'
+    try {
+      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } })).refundedAt).toBeNull()
+    } finally {
+      world.wechat.settings.refundAnswer = 'made'
+    }
+    return { user, order }
+  }
+
   it('a paid WeChat order is refunded at WeChat and its points are taken back; a second refund is refused', async () => {
     const user = await createUser()
     const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
@@ -528,17 +543,26 @@ describe('refunds', () => {
     expect(await db().ledgerEntry.count({ where: { reference: { startsWith: `order:${order.id}:refund` } } })).toBe(1)
   })
 
+  it('an asking that outlived its lease does not end the turn another asking has taken since', async () => {
+    const { order } = await refundUnderWay()
+    // A slow asker whose lease ran out; the worker takes the turn, then the slow one finishes.
+    const stale = new Date(Date.now() - 1_000)
+    await db().order.update({ where: { id: order.id }, data: { refundAskingUntil: stale } })
+    const { refundNo } = await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundNo: true } })
+    const claimed = { id: order.id, refundNo: refundNo! }
+    const taken = await takeAskingTurnOf(claimed)
+    expect(taken).toEqual(expect.any(Date))
+    await endAskingTurn(claimed, stale)
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id }, select: { refundAskingUntil: true } })).toEqual({ refundAskingUntil: taken })
+    expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再按一次' } }), 409, /正在向支付平台确认/)
+    await endAskingTurn(claimed, taken!)
+    expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再按一次' } })).refundedAt).not.toBeNull()
+    expect(world.wechat.orders.get(order.outTradeNo)!.refunds).toHaveLength(1)
+  })
+
   it("WeChat's PROCESSING waits; the admin's second press asks again with the same number and finishes it", async () => {
-    const user = await createUser()
-    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
-    await world.wechat.pay(order.outTradeNo)
-    world.wechat.settings.refundAnswer = 'processing'
-    try {
-      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '退款' } })).refundedAt).toBeNull()
-      expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再按一次' } })).refundedAt).not.toBeNull()
-    } finally {
-      world.wechat.settings.refundAnswer = 'made'
-    }
+    const { user, order } = await refundUnderWay()
+    expect(expectOk(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '再按一次' } })).refundedAt).not.toBeNull()
     expect(world.wechat.orders.get(order.outTradeNo)!.refunds).toHaveLength(1)
     expect(await wallet(user.id)).toEqual({ points: 0, balance: 0 })
     expect(await db().ledgerEntry.count({ where: { reference: { startsWith: `order:${order.id}:refund` } } })).toBe(1)
