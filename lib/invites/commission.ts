@@ -54,7 +54,8 @@ export async function creditCommission(tx: Tx, order: PaidOrder): Promise<void> 
 
 const TAKEN_BACK = '订单退款，佣金已收回'
 const KEPT = '订单已退款，但邀请人已使用该佣金，未能收回'
-const NOT_RETURNED = '退款失败，但邀请人的余额或积分已达上限，佣金未能退回'
+/** True whatever a later refund of the order does: that one finds nothing to take back. */
+const NOT_RETURNED = '一次退款被拒后，因邀请人的余额或积分已达上限，收回的佣金未能退回'
 
 /**
  * A refund (lib/payments/refund-order.ts takeBack) takes the order's commission back when
@@ -81,14 +82,15 @@ export async function takeBackCommission(tx: Tx, orderId: string, refundNo: stri
 }
 
 /**
- * The provider refused the refund (giveBack): a commission taken back by that refund returns,
- * unless the inviter's column reached its ceiling meanwhile: then the record says so, and the
- * buyer's give-back is not held up for it.
+ * The provider refused the refund (giveBack): a commission taken back by that refund (its
+ * ledger entry says so) returns, unless the inviter's column reached its ceiling meanwhile:
+ * then the record says so, and the buyer's give-back is not held up for it.
  */
 export async function giveBackCommission(tx: Tx, orderId: string, refundNo: string): Promise<void> {
   const record = await tx.commissionRecord.findUnique({ where: { orderId } })
   if (!record) return
-  if (record.status === 'CANCELED') {
+  const takenBack = await tx.ledgerEntry.findUnique({ where: { reference: `order:${orderId}:refund:${refundNo}:commission` }, select: { id: true } })
+  if (record.status === 'CANCELED' && takenBack) {
     try {
       await postMovement(tx, {
         userId: record.inviterId,
@@ -104,5 +106,6 @@ export async function giveBackCommission(tx: Tx, orderId: string, refundNo: stri
       return
     }
   }
-  if (record.status === 'CANCELED' || record.note === KEPT) await tx.commissionRecord.update({ where: { orderId }, data: { status: 'SUCCESS', note: null } })
+  if ((record.status === 'CANCELED' && takenBack) || record.note === KEPT)
+    await tx.commissionRecord.update({ where: { orderId }, data: { status: 'SUCCESS', note: null } })
 }

@@ -238,8 +238,19 @@ describe('a refused refund when the inviter is at the ceiling', () => {
     expect(await wallet(inviter.id)).toEqual({ points: 0, balance: MAX_STORED })
     expect(await db().commissionRecord.findUniqueOrThrow({ where: { orderId: order.id } })).toMatchObject({
       status: 'CANCELED',
-      note: '退款失败，但邀请人的余额或积分已达上限，佣金未能退回',
+      note: '一次退款被拒后，因邀请人的余额或积分已达上限，收回的佣金未能退回',
     })
+    // A later refund refused again gives back nothing of a commission it did not take.
+    world.wechat.settings.refundRefusal = { status: 403, code: 'NOT_ENOUGH', message: '基本账户余额不足' }
+    try {
+      expectFail(await callRoute(refund.POST, { token: admin.token, params: { id: order.id }, body: { reason: '第三次' } }), 503, /基本账户余额不足/)
+    } finally {
+      world.wechat.settings.refundRefusal = null
+    }
+    await postMovementFor(inviter.id, -MAX_STORED)
+    expect(await wallet(inviter.id)).toEqual({ points: 0, balance: 0 })
+    expect(await db().commissionRecord.findUniqueOrThrow({ where: { orderId: order.id } })).toMatchObject({ status: 'CANCELED' })
+    expect(await wallet(buyer!.id)).toEqual(before)
     expect(await ledgerMatchesColumns()).toBe(true)
   })
 })
