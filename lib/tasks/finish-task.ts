@@ -152,14 +152,17 @@ async function endedAndAnnounced(ending: Promise<Ended | null>): Promise<Ended |
 
 /**
  * FAIL with a refund. `workerId` limits it to the worker holding the lease; `leaseOverBy`
- * (the sweeper's) also to a lease that ran out before then, checked under the row lock, so a
- * heartbeat that renewed it meanwhile keeps the task running.
+ * (the sweeper's) also to a lease that ran out before then, and `stillQueued` to a task no
+ * worker has claimed: each checked under the row lock, so a heartbeat that renewed the lease,
+ * or a claim, meanwhile keeps the task running.
  */
-export function failTask(taskId: string, ending: Omit<Ending, 'status'>, workerId?: string, leaseOverBy?: Date) {
+export function failTask(taskId: string, ending: Omit<Ending, 'status'>, only: { workerId?: string; leaseOverBy?: Date; stillQueued?: boolean } = {}) {
+  const { workerId, leaseOverBy, stillQueued } = only
   const where: Prisma.TaskWhereInput = {
     id: taskId,
     ...(workerId ? { leaseOwner: workerId } : {}),
     ...(leaseOverBy ? { leaseExpiresAt: { lt: leaseOverBy } } : {}),
+    ...(stillQueued ? { stage: 'QUEUED' } : {}),
   }
   return endedAndAnnounced(db().$transaction((tx) => endAndRefund(tx, where, { ...ending, status: 'FAIL' })))
 }

@@ -106,7 +106,7 @@ export async function settleFailure(error: unknown, run: FailedRun): Promise<voi
     return void console.error(`[worker] task ${taskId}: database unavailable, left to the sweeper`)
   if (error instanceof BackendError && error.code === 'BUSY' && !run.accepted) return askAgainWhenBusy(error, run)
   if (run.stopReason === 'deadline') {
-    if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, workerId))
+    if (await failTask(taskId, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT, log: describe(error) }, { workerId }))
       await recordAttempt(modelId, taskId, false, 'TIMEOUT: deadline passed')
     return
   }
@@ -145,7 +145,7 @@ export async function settleFailure(error: unknown, run: FailedRun): Promise<voi
   }
   if (!(error instanceof BackendError || error instanceof MissingInputError || error instanceof StorageError))
     console.error(`[worker] task ${taskId} failed unexpectedly`, error)
-  await failTask(taskId, { errorCode: code, errorMessage: userMessageOf(error, code), log: describe(error) }, workerId)
+  await failTask(taskId, { errorCode: code, errorMessage: userMessageOf(error, code), log: describe(error) }, { workerId })
 }
 
 /**

@@ -50,7 +50,7 @@ export async function sweepTasks(): Promise<boolean> {
         })
       ).count
     } else if (task.leaseOwner) {
-      await failTask(task.id, { errorCode: 'BACKEND_LOST', errorMessage: TASK_ERROR_MESSAGES.BACKEND_LOST }, task.leaseOwner, now)
+      await failTask(task.id, { errorCode: 'BACKEND_LOST', errorMessage: TASK_ERROR_MESSAGES.BACKEND_LOST }, { workerId: task.leaseOwner, leaseOverBy: now })
     }
   })
   if (requeued) {
@@ -86,7 +86,10 @@ async function failStrandedTasks(): Promise<number> {
   const limitMs = (await getConfigValue<number>('BACKEND_OUTAGE_REFUND_SECONDS')) * 1000
   const cutoff = Date.now() - Math.max(0, limitMs - sweepIntervalMs())
   const due = rows.filter((row) => row.waitingSince.getTime() <= cutoff)
-  return eachTask(due, (row) => failTask(row.id, { errorCode: 'BACKEND_DOWN', errorMessage: `模型「${row.modelName}」暂时不可用，任务已取消，积分已退还` }))
+  // Still queued under the row lock: a worker may have claimed it since (its backend back meanwhile).
+  return eachTask(due, (row) =>
+    failTask(row.id, { errorCode: 'BACKEND_DOWN', errorMessage: `模型「${row.modelName}」暂时不可用，任务已取消，积分已退还` }, { stillQueued: true }),
+  )
 }
 
 /**

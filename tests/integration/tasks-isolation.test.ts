@@ -188,6 +188,36 @@ describe('a lone backend that is down', () => {
     await expectLedgerInvariants()
   })
 
+  it('a stranded task a worker claims while the sweep is failing it runs on: not failed, not refunded', async () => {
+    await setOutageLimit(60)
+    const model = await createModel({ name: 'back-again', backend: 'sd-webui', endpoint: sd.url, concurrency: 1 })
+    const alice = await createUser({ points: 50 })
+    const queued = (await submit(alice.token, model.id, 'a heron')).body.data.id as string
+    await db().task.update({ where: { id: queued }, data: { createdAt: new Date(Date.now() - 10 * 60_000) } })
+    await db().aiModel.update({ where: { id: model.id }, data: { healthy: false, outSince: new Date(Date.now() - 10 * 60_000) } })
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    // The backend came back and a worker claims the task, its transaction holding the row while the sweep runs.
+    const claiming = db().$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM "Task" WHERE "id" = ${queued} FOR UPDATE`
+      await held
+      await tx.task.update({ where: { id: queued }, data: { stage: 'RUNNING', leaseOwner: 'worker-x', leaseExpiresAt: new Date(Date.now() + 60_000) } })
+    })
+    await new Promise((r) => setTimeout(r, 100))
+    const sweeping = sweepTasks()
+    await new Promise((r) => setTimeout(r, 300))
+    release()
+    await claiming
+    await sweeping
+    expect(await task(queued)).toMatchObject({ status: 'PENDING', stage: 'RUNNING', leaseOwner: 'worker-x' })
+    expect(await refunds(queued)).toBe(0)
+    await db().task.update({ where: { id: queued }, data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null } })
+    await db().aiModel.update({ where: { id: model.id }, data: { healthy: true, outSince: null } })
+    await drainQueue()
+    expect(await task(queued)).toMatchObject({ status: 'SUCCESS' })
+    await expectLedgerInvariants()
+  })
+
   it('a task pinned to one pool instance that failed there once is tried there again, though the pool has another instance', async () => {
     const [a, b] = await Promise.all([startFakeSdWebui(), startFakeSdWebui()])
     const first = await createModel({ name: 'retry-a', backend: 'sd-webui', endpoint: a.url, concurrency: 1, pool: 'retry-pool' })
