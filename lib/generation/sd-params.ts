@@ -9,6 +9,14 @@ const side = z
   .max(2048, '尺寸最多 2048')
   .refine((v) => v % 8 === 0, '尺寸必须是 8 的倍数')
 
+/** -1 (random) or a seed SD accepts: an unsigned 32-bit integer. */
+const zSeed = () =>
+  z
+    .number()
+    .int()
+    .min(-1)
+    .max(2 ** 32 - 1)
+
 export const ZBaseSdParamsSchema = z.object({
   prompt: z.string().trim().min(1, '请输入提示词').max(2000, '提示词最多 2000 个字符'),
   negativePrompt: z.string().trim().max(2000, '反向提示词最多 2000 个字符').default(''),
@@ -16,12 +24,7 @@ export const ZBaseSdParamsSchema = z.object({
   height: side.default(512),
   steps: z.number().int().min(1).max(150).default(20),
   cfgScale: z.number().min(1).max(30).default(7),
-  seed: z
-    .number()
-    .int()
-    .min(-1)
-    .max(2 ** 32 - 1)
-    .default(-1),
+  seed: zSeed().default(-1),
   sampler: z.string().trim().max(64).nullable().default(null),
   count: z.number().int().min(1, '数量至少为 1').max(4, '一次最多生成 4 张').default(1),
 })
@@ -48,7 +51,7 @@ export const TASK_PARAM_SCHEMAS = {
     controlWeight: z.number().min(0).max(2).default(1),
   }).strict(),
   SD_XIAOLIMAO: ZBaseSdParamsSchema.partial({ prompt: true }).extend({ customModelId: zSerialIdNumber() }).strict(),
-  MAKE_SAME: z.object({ sourceTaskId: z.string().min(1).max(64), seed: z.number().int().min(-1).optional() }).strict(),
+  MAKE_SAME: z.object({ sourceTaskId: z.string().min(1).max(64), seed: zSeed().optional() }).strict(),
 } as const
 
 export type SdTaskType = keyof typeof TASK_PARAM_SCHEMAS

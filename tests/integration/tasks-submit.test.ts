@@ -83,6 +83,11 @@ describe('做同款 and 小狸猫', () => {
     expect(await points(fan.id)).toBe(100)
     await db().task.update({ where: { id: source.id }, data: { isRecommended: true } })
 
+    // A seed is what SD accepts, as for any other task: nothing charged for one beyond it.
+    const pointsBefore = (await db().user.findUniqueOrThrow({ where: { id: fan.id } })).points
+    const huge = await submit(fan.token, { type: 'MAKE_SAME', params: { sourceTaskId: source.id, seed: Number.MAX_SAFE_INTEGER } })
+    expect(huge.status).toBe(400)
+    expect((await db().user.findUniqueOrThrow({ where: { id: fan.id } })).points).toBe(pointsBefore)
     const res = await submit(fan.token, { type: 'MAKE_SAME', params: { sourceTaskId: source.id, seed: 7 } })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ type: 'MAKE_SAME', chargedPoints: 12, parentId: source.id, model: { id: model.id } })
