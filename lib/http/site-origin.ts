@@ -1,4 +1,4 @@
-import { env } from '@/lib/env'
+import { env, type TEnv } from '@/lib/env'
 import { viaTrustedProxy } from './client-ip'
 
 /**
@@ -6,8 +6,7 @@ import { viaTrustedProxy } from './client-ip'
  * PUBLIC_URL when set; through the declared proxy (lib/http/client-ip.ts) its
  * X-Forwarded-Proto/Host; otherwise the origin the request came to.
  */
-export function siteOrigin(req: Request): string {
-  const settings = env()
+export function siteOrigin(req: Request, settings: Pick<TEnv, 'PUBLIC_URL' | 'TRUST_PROXY' | 'TRUST_PROXY_FROM'> = env()): string {
   if (settings.PUBLIC_URL) return new URL(settings.PUBLIC_URL).origin
   const url = new URL(req.url)
   if (viaTrustedProxy(req.headers, settings)) {
