@@ -89,8 +89,10 @@ export async function takeBackCommission(tx: Tx, orderId: string, refundNo: stri
 export async function giveBackCommission(tx: Tx, orderId: string, refundNo: string): Promise<void> {
   const record = await tx.commissionRecord.findUnique({ where: { orderId } })
   if (!record) return
-  const takenBack = await tx.ledgerEntry.findUnique({ where: { reference: `order:${orderId}:refund:${refundNo}:commission` }, select: { id: true } })
-  if (record.status === 'CANCELED' && takenBack) {
+  const takenBack =
+    record.status === 'CANCELED' &&
+    (await tx.ledgerEntry.findUnique({ where: { reference: `order:${orderId}:refund:${refundNo}:commission` }, select: { id: true } })) !== null
+  if (takenBack) {
     try {
       await postMovement(tx, {
         userId: record.inviterId,
@@ -106,6 +108,5 @@ export async function giveBackCommission(tx: Tx, orderId: string, refundNo: stri
       return
     }
   }
-  if ((record.status === 'CANCELED' && takenBack) || record.note === KEPT)
-    await tx.commissionRecord.update({ where: { orderId }, data: { status: 'SUCCESS', note: null } })
+  if (takenBack || record.note === KEPT) await tx.commissionRecord.update({ where: { orderId }, data: { status: 'SUCCESS', note: null } })
 }

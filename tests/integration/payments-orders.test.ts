@@ -392,21 +392,25 @@ describe('memberships settled at once', () => {
 })
 
 describe('video material with the balance', () => {
-  it('the same item bought from five tabs at once is charged once; the others are 409 已购买', async () => {
-    const video = await db().video.create({
+  /** A published paid item at 300 cents, its files named by `key`. */
+  const paidVideo = (title: string, key: string) =>
+    db().video.create({
       data: {
-        title: '并发购买',
+        title,
         kind: 'PAID',
         price: 300,
         durationSec: 2,
         width: 320,
         height: 240,
         size: 1,
-        fileKey: 'private/race.mp4',
-        posterKey: 'race.jpg',
+        fileKey: `private/${key}.mp4`,
+        posterKey: `${key}.jpg`,
         published: true,
       },
     })
+
+  it('the same item bought from five tabs at once is charged once; the others are 409 已购买', async () => {
+    const video = await paidVideo('并发购买', 'race')
     const user = await createUser({ balance: 2000 })
     const answers = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
@@ -425,20 +429,7 @@ describe('video material with the balance', () => {
   })
 
   it('bought with the balance while a WeChat order of the same item settles: 409 已购买 and the balance untouched', async () => {
-    const video = await db().video.create({
-      data: {
-        title: '并发结算',
-        kind: 'PAID',
-        price: 300,
-        durationSec: 2,
-        width: 320,
-        height: 240,
-        size: 1,
-        fileKey: 'private/race2.mp4',
-        posterKey: 'race2.jpg',
-        published: true,
-      },
-    })
+    const video = await paidVideo('并发结算', 'race2')
     const user = await createUser({ balance: 2000 })
     const { order: wechatOrder } = await placeOrder(user.token, { type: 'BUY_VIDEO_MATERIAL', videoIds: [video.id], channel: 'WECHAT' })
     let release!: () => void
