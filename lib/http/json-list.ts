@@ -6,24 +6,28 @@
  */
 export class JsonList<Row> {
   readonly #rows: string
+  readonly #restFirst: boolean
   #parsed: Row[] | undefined
 
-  constructor(rowsJson: string) {
+  /** `restFirst`: the rest of the answer before `list` (`{"total":…,"list":[…]}`), for lists that always answered so. */
+  constructor(rowsJson: string, { restFirst = false } = {}) {
     this.#rows = rowsJson
+    this.#restFirst = restFirst
   }
 
   get list(): Row[] {
     return (this.#parsed ??= JSON.parse(this.#rows) as Row[])
   }
 
-  /** `{"list":[…],…the rest}`: the same value JSON.stringify gives, without parsing the rows. */
+  /** `{"list":[…],…the rest}` (or the rest first): the same text JSON.stringify gives, without parsing the rows. */
   toJsonText(): string {
     const rest = JSON.stringify({ ...this })
-    return rest === '{}' ? `{"list":${this.#rows}}` : `{"list":${this.#rows},${rest.slice(1)}`
+    if (rest === '{}') return `{"list":${this.#rows}}`
+    return this.#restFirst ? `${rest.slice(0, -1)},"list":${this.#rows}}` : `{"list":${this.#rows},${rest.slice(1)}`
   }
 
   toJSON(): { list: Row[] } {
-    return Object.assign({ list: this.list }, this)
+    return this.#restFirst ? { ...this, list: this.list } : Object.assign({ list: this.list }, this)
   }
 }
 
@@ -52,17 +56,22 @@ export class JsonText<T> {
 }
 
 /** The rows' JSON texts (one per row) with the rest of the answer. */
-export function jsonList<Row, Rest extends object = { total: number }>(rowTexts: string[], rest: Rest): JsonList<Row> & Rest {
-  return Object.assign(new JsonList<Row>(`[${rowTexts.join(',')}]`), rest)
+export function jsonList<Row, Rest extends object = { total: number }>(
+  rowTexts: string[],
+  rest: Rest,
+  order: { restFirst?: boolean } = {},
+): JsonList<Row> & Rest {
+  return Object.assign(new JsonList<Row>(`[${rowTexts.join(',')}]`, order), rest)
 }
 
 /** A list statement's rows: each its page row's JSON, with the total (the empty page: one row, `row` null). */
 export type JsonPageRow = { total: number; row: string | null }
 
 /** The page those rows make, with its total. */
-export function jsonPage<Row>(rows: JsonPageRow[]): JsonList<Row> & { total: number } {
+export function jsonPage<Row>(rows: JsonPageRow[], order: { restFirst?: boolean } = {}): JsonList<Row> & { total: number } {
   return jsonList<Row>(
     rows.flatMap((r) => r.row ?? []),
     { total: rows[0]?.total ?? 0 },
+    order,
   )
 }

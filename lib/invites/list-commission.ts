@@ -1,9 +1,10 @@
 import 'server-only'
 import { dbPool } from '@/lib/db'
-import { isoText, jsonObject, jsonObjectOrNull } from '@/lib/db/json-rows'
+import { isoText, jsonObject, jsonRowText } from '@/lib/db/json-rows'
 import { escapeLike } from '@/lib/db/like'
 import { pageLimit, readRows } from '@/lib/db/read-rows'
 import { Prisma } from '@/lib/generated/prisma/client'
+import { jsonPage, type JsonList, type JsonPageRow } from '@/lib/http/json-list'
 import { pageArgs, type Page, type TPageQuery } from '@/lib/http/pagination'
 import { maskName, type TCommissionRecordQuery, type TInviteRelationQuery } from './schemas'
 
@@ -71,8 +72,6 @@ export type AdminCommissionRecord = Omit<MyCommissionRecord, 'invitee'> & {
   invitee: Person
 }
 
-type AdminCommissionRow = { total: number; row: AdminCommissionRecord | null }
-
 /**
  * /admin/invite_mana: every commission record, filtered by a person (either side), order type
  * and status, newest first, and how many there are, in one statement: the people the keyword
@@ -80,7 +79,7 @@ type AdminCommissionRow = { total: number; row: AdminCommissionRecord | null }
  * and the page are cut on the records, and each row's order and both people are looked up by
  * key, the row written as JSON. An empty page is one row: the total.
  */
-export async function listCommissionRecords(query: TCommissionRecordQuery): Promise<Page<AdminCommissionRecord>> {
+export async function listCommissionRecords(query: TCommissionRecordQuery): Promise<JsonList<AdminCommissionRecord> & { total: number }> {
   const like = query.keyword ? `%${escapeLike(query.keyword)}%` : ''
   // `::text[]`: without it PostgreSQL reads `= ANY ((SELECT …))` as a comparison with each row of the subquery.
   const conditions = [
@@ -98,7 +97,7 @@ export async function listCommissionRecords(query: TCommissionRecordQuery): Prom
     ? Prisma.sql`SELECT count(*)::int AS "total" FROM "CommissionRecord" ${where}`
     : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "CommissionRecordCount" ${where}`
   const { skip, take } = pageArgs(query)
-  const rows = await readRows<AdminCommissionRow[]>(
+  const rows = await readRows<JsonPageRow[]>(
     Prisma.sql`
     ${named}
     SELECT k."total", ${commissionRowJson} AS "row"
@@ -110,11 +109,11 @@ export async function listCommissionRecords(query: TCommissionRecordQuery): Prom
     ORDER BY r."id" DESC`,
     dbPool('generic'),
   )
-  return { total: rows[0]?.total ?? 0, list: rows.flatMap((r) => r.row ?? []) }
+  return jsonPage(rows, { restFirst: true })
 }
 
-/** Key by key as the console's list had them; JSON (not text): the answer keeps `total` first, so its rows are parsed. */
-const commissionRowJson = jsonObjectOrNull<AdminCommissionRecord>(Prisma.sql`r."id" IS NOT NULL`, {
+/** Key by key as the console's list had them; the answer keeps `total` before `list`, as it always did. */
+const commissionRowJson = jsonRowText<AdminCommissionRecord>(Prisma.sql`r."id" IS NOT NULL`, {
   id: Prisma.sql`r."id"`,
   orderId: Prisma.sql`r."orderId"`,
   outTradeNo: Prisma.sql`o."outTradeNo"`,
@@ -141,8 +140,6 @@ export type InviteRelation = {
   commission: { balance: number; points: number }
 }
 
-type InviteRelationRow = { total: number; row: InviteRelation | null }
-
 /**
  * /admin/invite_mana: who invited whom, newest binding first, with the invitee's orders and
  * the commission, in one statement: the people the keyword names are found once (either
@@ -154,7 +151,7 @@ type InviteRelationRow = { total: number; row: InviteRelation | null }
  * ("inviteeId", "status", "account", "amount") index and looked up by key. An empty page is
  * one row: the total.
  */
-export async function listInviteRelations(query: TInviteRelationQuery): Promise<Page<InviteRelation>> {
+export async function listInviteRelations(query: TInviteRelationQuery): Promise<JsonList<InviteRelation> & { total: number }> {
   const like = query.keyword ? `%${escapeLike(query.keyword)}%` : ''
   const where = query.keyword
     ? Prisma.sql`"inviterId" IS NOT NULL AND ("id" = ANY ((SELECT "ids" FROM "named")::text[]) OR "inviterId" = ANY ((SELECT "ids" FROM "named")::text[]))`
@@ -168,7 +165,7 @@ export async function listInviteRelations(query: TInviteRelationQuery): Promise<
     ? Prisma.sql`SELECT count(*)::int AS "total" FROM "User" WHERE ${where}`
     : Prisma.sql`SELECT coalesce(sum("n"), 0)::int AS "total" FROM "UserCount" WHERE "invited"`
   const { skip, take } = pageArgs(query)
-  const rows = await readRows<InviteRelationRow[]>(
+  const rows = await readRows<JsonPageRow[]>(
     Prisma.sql`
     WITH ${named}
     "page" AS MATERIALIZED (
@@ -187,11 +184,11 @@ export async function listInviteRelations(query: TInviteRelationQuery): Promise<
     ORDER BY u."invitedAt" DESC, u."id" DESC`,
     dbPool('generic'),
   )
-  return { total: rows[0]?.total ?? 0, list: rows.flatMap((r) => r.row ?? []) }
+  return jsonPage(rows, { restFirst: true })
 }
 
-/** Key by key as the console's list had them; JSON (not text): the answer keeps `total` first, so its rows are parsed. */
-const relationRowJson = jsonObjectOrNull<InviteRelation>(Prisma.sql`u."id" IS NOT NULL`, {
+/** Key by key as the console's list had them; the answer keeps `total` before `list`, as it always did. */
+const relationRowJson = jsonRowText<InviteRelation>(Prisma.sql`u."id" IS NOT NULL`, {
   inviter: jsonObject({ id: Prisma.sql`i."id"`, name: Prisma.sql`i."name"`, username: Prisma.sql`i."username"` }),
   invitee: jsonObject({ id: Prisma.sql`u."id"`, name: Prisma.sql`u."name"`, username: Prisma.sql`u."username"` }),
   invitedAt: isoText(Prisma.sql`coalesce(u."invitedAt", '1970-01-01 00:00:00'::timestamp)`),

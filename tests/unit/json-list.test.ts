@@ -18,6 +18,15 @@ describe('a list whose rows come as JSON text', () => {
     }
   })
 
+  it('can put the rest of the answer before the list, as JSON.stringify of such an object would', async () => {
+    for (const rest of [{ total: 42 }, { total: 1, nextCursor: 'eyJr' }, {}]) {
+      const list = jsonList(texts, rest, { restFirst: true })
+      const expected = await Response.json({ success: true, data: { ...rest, list: rows } }).text()
+      expect(await ok(list).text()).toBe(expected)
+      expect(JSON.stringify({ success: true, data: list })).toBe(expected)
+    }
+  })
+
   it('an empty page is an empty list', async () => {
     const list = jsonList([], { total: 0 })
     expect(list.list).toEqual([])
