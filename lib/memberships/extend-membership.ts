@@ -51,6 +51,10 @@ export type MembershipUndo = {
 }
 
 const DAY_MS = 86_400_000
+/** The latest end a membership can have (9999-12-31): stacked 永久 plans stop there instead of making a date no one can store. */
+const LAST_END_MS = Date.UTC(9999, 11, 31)
+
+const endAfter = (fromMs: number, days: number) => new Date(Math.min(fromMs + Math.round(days * DAY_MS), LAST_END_MS))
 const BENEFITS = { productId: true, planName: true, dailyPoints: true, discountPercent: true, dailyMessages: true } as const
 
 /**
@@ -72,7 +76,7 @@ export async function extendMembership(tx: Tx, userId: string, grant: Membership
   const current = await tx.membership.findUnique({ where, select: { expiresAt: true, ...BENEFITS } })
   if (current && current.expiresAt > now && losesBenefits(grant.kind, current, grant)) return addAtRunningPrice(tx, userId, grant, current)
   const from = current && current.expiresAt > now ? current.expiresAt : now
-  const expiresAt = new Date(from.getTime() + grant.days * DAY_MS)
+  const expiresAt = endAfter(from.getTime(), grant.days)
   const benefits: Benefits = {
     productId: grant.productId,
     planName: grant.planName,
@@ -100,7 +104,7 @@ async function addAtRunningPrice(tx: Tx, userId: string, grant: MembershipGrant,
     ORDER BY "paidAt" DESC LIMIT 1`
   const centsPerDay = last?.days && last.amount > 0 ? last.amount / last.days : null
   const days = centsPerDay && grant.paid ? grant.paid.amount / centsPerDay : grant.days
-  const expiresAt = new Date(running.expiresAt.getTime() + Math.round(days * DAY_MS))
+  const expiresAt = endAfter(running.expiresAt.getTime(), days)
   await tx.membership.update({ where: { userId_kind: { userId, kind: grant.kind } }, data: { expiresAt } })
   return {
     from: running.expiresAt.toISOString(),

@@ -4,6 +4,8 @@ export const PRODUCT_TYPES = ['BALANCE', 'POINTS', 'MEMBERSHIP', 'CHAT_MEMBERSHI
 
 const positive = (label: string) => z.number().int(`${label}须为整数`).positive(`${label}必须大于 0`).max(100_000_000, `${label}过大`)
 const optional = (label: string) => positive(label).nullable().optional()
+/** A plan's days: a hundred years at most (永久 is written as 36500), so that its end stays a storable date. */
+const MAX_PLAN_DAYS = 36_500
 
 const fields = {
   type: z.enum(PRODUCT_TYPES, { error: '商品类型只能是 BALANCE、POINTS、MEMBERSHIP 或 CHAT_MEMBERSHIP' }),
@@ -12,7 +14,7 @@ const fields = {
   price: positive('价格（分）'),
   points: optional('积分'),
   balance: optional('到账余额（分）'),
-  days: optional('天数'),
+  days: positive('天数').max(MAX_PLAN_DAYS, `天数最多 ${MAX_PLAN_DAYS} 天`).nullable().optional(),
   dailyPoints: optional('每日赠送积分'),
   discountPercent: z.number().int('折扣须为整数').min(1, '折扣为 1-99').max(99, '折扣为 1-99').nullable().optional(),
   dailyMessages: optional('每日对话次数'),

@@ -391,6 +391,26 @@ describe('memberships settled at once', () => {
   })
 })
 
+describe('a plan of many days', () => {
+  it('is refused over 36500 days, and plans stacked past the year 9999 end on its last day', async () => {
+    const { extendMembership } = await import('@/lib/memberships/extend-membership')
+    const forever = await createProductRow({ type: 'MEMBERSHIP', price: 100, days: 30, name: '永久卡' })
+    const patch = (days: number) => callRoute(adminProduct.PATCH, { method: 'PATCH', token: admin.token, params: { id: String(forever.id) }, body: { days } })
+    expectFail(await patch(99_999_999), 400, '天数最多 36500 天')
+    expectOk(await patch(36_500))
+    const user = await createUser({ balance: 1_000 })
+    await db().membership.create({ data: { userId: user.id, kind: 'IMAGE', expiresAt: new Date('9990-01-01T00:00:00Z'), planName: '永久卡' } })
+    const grant = { kind: 'IMAGE' as const, productId: forever.id, planName: '永久卡', days: 36_500 }
+    const period = await db().$transaction((tx) => extendMembership(tx, user.id, grant))
+    expect(period.to).toBe('9999-12-31T00:00:00.000Z')
+    // Bought once more with the balance: paid, and the membership stays on that last day.
+    await placeOrder(user.token, { productId: forever.id, type: 'MEMBERSHIP', channel: 'BALANCE' })
+    const row = await db().membership.findUniqueOrThrow({ where: { userId_kind: { userId: user.id, kind: 'IMAGE' } } })
+    expect(row.expiresAt.toISOString()).toBe('9999-12-31T00:00:00.000Z')
+    expect(await ledgerMatchesColumns()).toBe(true)
+  })
+})
+
 describe('video material with the balance', () => {
   /** A published paid item at 300 cents, its files named by `key`. */
   const paidVideo = (title: string, key: string) =>
