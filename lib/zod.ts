@@ -16,4 +16,17 @@ export function updateSchemaOf<Shape extends z.ZodRawShape>(create: z.ZodObject<
     .strict()
 }
 
+/**
+ * The address of an outside service an operator types (a backend, a chat API): http(s), one
+ * that URL can read, and no user:password@, which would be stored in clear and shown to every
+ * console user (it belongs in the key). '' passes: each schema says whether it may be empty.
+ */
+export const serviceAddress = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/.test(v), '接口地址需以 http:// 或 https:// 开头')
+  .refine((v) => v === '' || URL.canParse(v), '接口地址格式不正确')
+  .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), '接口地址不能包含用户名和密码，请把“用户名:密码”填在密钥里')
+
 export { z }

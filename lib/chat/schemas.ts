@@ -1,12 +1,7 @@
-import { z } from '@/lib/zod'
+import { serviceAddress, z } from '@/lib/zod'
 
 /** Shared by the console form and the API: what an operator types for a chat model. */
-const endpoint = z
-  .string()
-  .trim()
-  .min(1, '请填写接口地址')
-  .max(500)
-  .refine((v) => /^https?:\/\/[^\s]+$/.test(v), '接口地址需以 http:// 或 https:// 开头')
+const endpoint = z.string().trim().min(1, '请填写接口地址').pipe(serviceAddress)
 
 const fields = {
   name: z.string().trim().min(1, '请填写名称').max(40, '名称最多 40 个字'),

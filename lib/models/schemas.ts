@@ -1,15 +1,6 @@
-import { z } from '@/lib/zod'
+import { serviceAddress, z } from '@/lib/zod'
 import { BACKEND_KINDS } from '@/lib/generation/backends/types'
 import { modelSetupProblem, PRICE_KEYS } from './rules'
-
-const endpoint = z
-  .string()
-  .trim()
-  .max(500)
-  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/.test(v), '接口地址需以 http:// 或 https:// 开头')
-  .refine((v) => v === '' || URL.canParse(v), '接口地址格式不正确')
-  // A user:password@ in the address would be stored in clear and shown to every console user: it belongs in the key.
-  .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), '接口地址不能包含用户名和密码，请把“用户名:密码”填在密钥里')
 
 /** Points per image by task type; a type that is absent is not offered by this model. */
 export const ZPricesSchema = z.partialRecord(z.enum(PRICE_KEYS), z.number().int('价格必须是整数').min(0).max(1_000_000))
@@ -19,7 +10,7 @@ export const ZModelInputSchema = z
     name: z.string().trim().min(1, '请填写名称').max(40),
     type: z.enum(['STABLE_DIFFUSION', 'MID_JOURNEY', 'VIDEO']).default('STABLE_DIFFUSION'),
     backend: z.enum(BACKEND_KINDS),
-    endpoint: endpoint.default(''),
+    endpoint: serviceAddress.default(''),
     /** Write-only: absent keeps the stored secret, '' removes it. */
     secret: z.string().max(500).optional(),
     checkpoint: z.string().trim().max(200).nullable().default(null),
@@ -49,7 +40,7 @@ export const ZModelUpdateSchema = z
     name: z.string().trim().min(1).max(40),
     type: z.enum(['STABLE_DIFFUSION', 'MID_JOURNEY', 'VIDEO']),
     backend: z.enum(BACKEND_KINDS),
-    endpoint,
+    endpoint: serviceAddress,
     secret: z.string().max(500),
     checkpoint: z.string().trim().max(200).nullable(),
     prices: ZPricesSchema,

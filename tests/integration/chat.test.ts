@@ -127,6 +127,10 @@ describe('chat models in the console', () => {
       await callRoute(chatModelsAdminRoute.POST, { token: admin.token, body: { name: '', endpoint: 'ftp://x', model: 'm', pricePerMessage: -1 } }),
       400,
     )
+    const endpoint = (address: string) =>
+      callRoute(chatModelsAdminRoute.POST, { token: admin.token, body: { name: 'x', endpoint: address, model: 'm', pricePerMessage: 1 } })
+    expectFail(await endpoint('http://host:port'), 400, '接口地址格式不正确')
+    expectFail(await endpoint('https://user:key@relay.example/v1'), 400, '接口地址不能包含用户名和密码，请把“用户名:密码”填在密钥里')
   })
 })
 
