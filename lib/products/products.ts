@@ -50,6 +50,8 @@ export async function createProduct(actor: SessionUser, ip: string, input: TProd
 /** A change is checked as a whole product (a pack cannot lose its points); orders already made keep what they were sold. */
 export async function updateProduct(actor: SessionUser, ip: string, id: number, patch: TProductPatch) {
   return db().$transaction(async (tx) => {
+    // Edits of one product take turns, so the whole is checked against what it will be.
+    await tx.$queryRaw`SELECT 1 FROM "Product" WHERE "id" = ${id} FOR UPDATE`
     const before = await tx.product.findUnique({ where: { id }, select: ADMIN_SELECT })
     if (!before) throw notFound('商品不存在')
     const merged = ZProductSchema.safeParse({ ...before, ...patch })

@@ -144,6 +144,9 @@ export async function createVideo(actor: SessionUser, ip: string, req: Request):
 
 export async function updateVideo(actor: SessionUser, ip: string, id: string, patch: TVideoPatch): Promise<AdminVideo> {
   return db().$transaction(async (tx) => {
+    // Edits of one item take turns: the 上架 switch writes the kind and price it read, so it
+    // must read them after an edit to 付费 in another tab has committed, not before.
+    await tx.$queryRaw`SELECT 1 FROM "Video" WHERE "id" = ${id} FOR UPDATE`
     const before = await tx.video.findUnique({ where: { id }, select: VIDEO_ROW })
     if (!before) throw notFound('视频不存在')
     const kind = patch.kind ? (patch.kind === 'paid' ? 'PAID' : 'FREE') : before.kind

@@ -474,6 +474,24 @@ describe('the operator edits items', () => {
     expect(expectOk(await patch({ tags: '日落，海边，日落' }))).toMatchObject({ price: 400 })
     expect((await db().video.findUniqueOrThrow({ where: { id: made.id } })).tags).toEqual(['日落', '海边'])
   })
+
+  it('上架 sent while another edit makes the item paid keeps that price: edits of one item take turns', async () => {
+    const made = expectOk(await createVideo(formOf({ title: '免费草稿', kind: 'free', published: 'false' }, clip)))
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    // Another tab's edit to 付费 990, committed only after the switch has been sent.
+    const pricing = db().$transaction(async (tx) => {
+      await tx.video.update({ where: { id: made.id }, data: { kind: 'PAID', price: 990 } })
+      await held
+    })
+    await new Promise((r) => setTimeout(r, 100))
+    const publishing = callRoute(adminVideo.PATCH, { method: 'PATCH', token: admin.token, params: { id: made.id }, body: { published: true } })
+    await new Promise((r) => setTimeout(r, 200))
+    release()
+    await pricing
+    expect(expectOk(await publishing)).toMatchObject({ published: true, kind: 'paid', price: 990 })
+    expect(await db().video.findUniqueOrThrow({ where: { id: made.id }, select: { kind: true, price: true } })).toEqual({ kind: 'PAID', price: 990 })
+  })
 })
 
 describe('stored files', () => {
