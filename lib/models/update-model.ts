@@ -22,7 +22,7 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
   const row = await db().$transaction(async (tx) => {
     const before = await tx.aiModel.findUnique({ where: { id }, select: MODEL_SELECT })
     if (!before) throw notFound('模型不存在')
-    assertChangesAllowed(actor, before, data.endpoint, secret)
+    assertChangesAllowed(actor, before, { ...data, secret })
     const backend = data.backend ?? before.backend
     if (backend !== 'demo' && (data.endpoint ?? before.endpoint) === '') throw badRequest('请填写接口地址')
     const pairProblem = modelSetupProblem(data.type ?? before.type, backend, data.options ?? before.options)

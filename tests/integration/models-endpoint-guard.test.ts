@@ -90,6 +90,26 @@ describe('only an ADMIN sets or changes a model endpoint', () => {
   })
 })
 
+describe("a connected model's backend, kind, callback address and workflows", () => {
+  it('are ADMIN-only too: a MANAGER gets 403 and nothing changes; sending them unchanged is fine', async () => {
+    const id = await adminModel({ name: 'SD 回调' })
+    const refusal = [403, '只有管理员可以修改已接入服务的模型的后端、类型、回调地址和工作流']
+    for (const body of [{ backend: 'demo' }, { type: 'VIDEO' }, { options: { notifyBaseUrl: 'https://collector.example' } }, { options: { workflows: {} } }]) {
+      const res = await patch(manager.token, id, body)
+      expect([res.status, res.body.errMessage], JSON.stringify(body)).toEqual(refusal)
+    }
+    expect(await db().aiModel.findUniqueOrThrow({ where: { id } })).toMatchObject({ backend: 'sd-webui', type: 'STABLE_DIFFUSION', options: {} })
+    const same = await patch(manager.token, id, { backend: 'sd-webui', type: 'STABLE_DIFFUSION', options: { steps: 20 }, name: 'SD 回调二' })
+    expect(same.status, same.body.errMessage).toBe(200)
+    const byAdmin = await patch(admin.token, id, { options: { notifyBaseUrl: 'https://site.example' } })
+    expect(byAdmin.status, byAdmin.body.errMessage).toBe(200)
+    // A demo model (no endpoint, no key) stays the MANAGER's to change.
+    const demo = await create(manager.token, { name: '演示二', backend: 'demo', prices: { SD_TEXT2IMG: 1 } })
+    const switched = await patch(manager.token, demo.body.data.id, { options: { stepMs: 5 } })
+    expect(switched.status, switched.body.errMessage).toBe(200)
+  })
+})
+
 describe('link-local and cloud metadata endpoints', () => {
   const refused = [
     'http://169.254.169.254/latest/meta-data',
