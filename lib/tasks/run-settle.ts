@@ -1,7 +1,7 @@
 import 'server-only'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { BackendError, type WaitOutcome } from '@/lib/generation/backends/types'
+import { BackendError, UnreadAcceptanceError, type WaitOutcome } from '@/lib/generation/backends/types'
 import { isDatabaseUnavailable } from '@/lib/http/database-unavailable'
 import { storeResults } from '@/lib/generation/store-results'
 import { storeVideos } from '@/lib/generation/store-videos'
@@ -135,10 +135,11 @@ export async function settleFailure(error: unknown, run: FailedRun): Promise<voi
           : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (run.attempts - 1))
         : (TASK_RETRY_DELAYS_MS[run.attempts - 1] ?? TASK_RETRY_DELAYS_MS.at(-1)!)
     // An answer (5xx, garbage) means the backend dealt with the submit: the retry submits
-    // again. No answer in time leaves it unknown, so the retry asks the backend first.
+    // again. No answer in time, or an unreadable acceptance, leaves it unknown, so the retry
+    // asks the backend first.
     await requeue(taskId, workerId, {
       runAfter: new Date(Date.now() + delay),
-      probeBeforeSubmit: retryable.code === 'TIMEOUT' || error instanceof ProbeFailedError,
+      probeBeforeSubmit: retryable.code === 'TIMEOUT' || error instanceof ProbeFailedError || error instanceof UnreadAcceptanceError,
       backendLog: [describe(error)] as Prisma.InputJsonValue,
     })
     return

@@ -14,7 +14,7 @@ export type ComfyBehaviour =
   | 'slow' // stepMs per sampling step (100 ms unless set)
   | 'failing' // POST /prompt answers 500
   | 'hanging' // POST /prompt never answers
-  | 'malformed' // POST /prompt answers 200 without a prompt_id
+  | 'malformed' // POST /prompt queues the workflow but answers 200 without a prompt_id (a relay that mangles the answer)
   | 'reject' // no checkpoint is known: every workflow fails validation with node_errors
   | 'execution-error' // the sampler fails half way (execution_error, history status error)
   | 'socket-drop' // websockets are cut after the second progress frame; history still finishes
@@ -153,7 +153,7 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
     send('executing', { node: null, prompt_id })
   }
 
-  function submit(body: unknown, res: http.ServerResponse) {
+  function submit(body: unknown, res: http.ServerResponse, { withoutId = false } = {}) {
     const graph = (body as { prompt?: unknown } | null)?.prompt
     if (typeof graph !== 'object' || graph === null)
       return sendJson(res, 400, { error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} }, node_errors: [] })
@@ -170,7 +170,7 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
     pending.push({ id, number, graph: graph as Graph, clientId: typeof client_id === 'string' ? client_id : null, interrupted: false })
     broadcastStatus()
     void drain()
-    sendJson(res, 200, { prompt_id: id, number, node_errors: {} })
+    sendJson(res, 200, withoutId ? { number, node_errors: {} } : { prompt_id: id, number, node_errors: {} })
   }
 
   function upload(form: Multipart, res: http.ServerResponse) {
@@ -195,8 +195,7 @@ export async function startFakeComfyui(initial: Partial<FakeComfyOptions> = {}) 
     if (route === 'POST /prompt') {
       if (options.behaviour === 'hanging') return
       if (options.behaviour === 'failing') return sendText(res, 500, '500 Internal Server Error\n\nServer got itself in trouble', 'text/plain')
-      if (options.behaviour === 'malformed') return sendJson(res, 200, { number: promptNumber++, node_errors: {} })
-      return submit(body, res)
+      return submit(body, res, { withoutId: options.behaviour === 'malformed' })
     }
     if (route === 'GET /prompt') return sendJson(res, 200, { exec_info: { queue_remaining: pending.length + (running ? 1 : 0) } })
     if (route === 'POST /upload/image') return upload(body as Multipart, res)

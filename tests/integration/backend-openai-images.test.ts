@@ -142,7 +142,8 @@ describe('errors', () => {
     ['failing', 'UPSTREAM_FAILED', true, /server had an error/],
     ['rate-limited', 'BUSY', true, /Rate limit/],
     ['no-quota', 'REJECTED', false, /额度不足/],
-    ['malformed', 'BAD_RESPONSE', true, /b64_json/],
+    // A 2xx was billed: an answer without readable images fails the task rather than generating again.
+    ['malformed', 'BAD_RESPONSE', false, /b64_json/],
   ] as const)('%s → %s (retryable %s)', async (behaviour, code, retryable, message) => {
     fake.set(behaviour)
     await expectFailure(run(testJob()), code, retryable, message)

@@ -209,6 +209,15 @@ describe('mj-proxy adapter', () => {
     )
   })
 
+  it('a 2xx submit answer that is not a submit result fails the task (not retried): the job may already be on Discord', async () => {
+    const garbled = await startServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>网关</html>'))
+    try {
+      await expectFailure(adapterFor({ endpoint: garbled.url }).submit(mjJob({}), recordingContext().ctx), 'BAD_RESPONSE', false)
+    } finally {
+      await garbled.close()
+    }
+  })
+
   it('the niji option (--niji in the prompt) goes to the Niji bot; everything else to Midjourney', async () => {
     const adapter = adapterFor()
     await adapter.submit(mjJob({ prompt: 'a fox spirit --ar 2:3 --niji 6' }), recordingContext().ctx)

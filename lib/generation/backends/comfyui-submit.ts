@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto'
 import { clientIdOf, loraFile, rejection, upload, type ComfyConnection } from './comfyui-api'
 import { DEFAULT_WORKFLOWS, fillWorkflow, withLoraLoader, type Workflow, type WorkflowValues } from './comfyui-workflows'
-import { isRecord, okJson, send } from './http'
-import { BackendError, type GenerationJob, type RunContext, type SubmitOutcome, type VideoJob } from './types'
+import { isRecord, send, statusError } from './http'
+import { BackendError, UnreadAcceptanceError, type GenerationJob, type RunContext, type SubmitOutcome, type VideoJob } from './types'
 import { ratioOfFrame, sizeFor } from './video-follow'
 import { VIDEO_RATIOS } from '../clip-ratios'
 
@@ -91,7 +91,13 @@ async function queuePrompt(comfy: ComfyConnection, job: GenerationJob, template:
     timeoutMs: 60_000,
   })
   if (reply.status === 400) throw rejection(reply)
-  const answer = okJson(reply)
-  if (!isRecord(answer) || typeof answer.prompt_id !== 'string') throw new BackendError('BAD_RESPONSE', 'ComfyUI 接受任务的应答里没有 prompt_id', true)
+  if (reply.status < 200 || reply.status >= 300) throw statusError(reply)
+  let answer: unknown = null
+  try {
+    answer = JSON.parse(reply.bytes.toString('utf8'))
+  } catch {
+    // read as an answer without prompt_id
+  }
+  if (!isRecord(answer) || typeof answer.prompt_id !== 'string') throw new UnreadAcceptanceError('ComfyUI 接受任务的应答里没有 prompt_id', reply.status)
   return { kind: 'accepted', upstreamId: answer.prompt_id, log: { promptId: answer.prompt_id, number: answer.number, seed: values.seed } }
 }

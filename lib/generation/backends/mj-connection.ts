@@ -1,5 +1,5 @@
 import { sniffImageType } from '@/lib/uploads/image-upload'
-import { baseUrl, numberOption, okJson, parseJson, send, type HttpReply } from './http'
+import { baseUrl, numberOption, okJson, parseJson, send, statusError, type HttpReply } from './http'
 import { TaskPoller } from './mj-poller'
 import { parseSubmitResult, parseTask, type MjTask, type SubmitResult } from './mj-task'
 import { BackendError, type BackendConfig } from './types'
@@ -36,8 +36,10 @@ export async function postIfExists(mj: MjAddress, path: string, json: unknown, s
   const reply = await send(`${mj.base}${path}`, { json, headers: mj.headers, signal, timeoutMs: 60_000 })
   // trueai answers "parent not found" with HTTP 404 and a code-3 body.
   if (reply.status === 404) return parseSubmitResult(tryJson(reply))
-  const answer = parseSubmitResult(okJson(reply))
-  if (!answer) throw new BackendError('BAD_RESPONSE', `Midjourney Proxy 的应答不是提交结果（${path}）`, true)
+  if (reply.status < 200 || reply.status >= 300) throw statusError(reply)
+  // A 2xx may mean the job went to Discord: an answer we cannot read fails the task rather than submitting it again.
+  const answer = parseSubmitResult(parseJson(reply, false))
+  if (!answer) throw new BackendError('BAD_RESPONSE', `Midjourney Proxy 的应答不是提交结果（${path}）`, false)
   return answer
 }
 

@@ -38,11 +38,12 @@ export function createOpenaiImagesAdapter(config: BackendConfig): BackendAdapter
         reply = await send(`${api}/images/edits`, { form, headers, signal: ctx.signal })
       }
       if (reply.status < 200 || reply.status >= 300) throw failure(reply)
-      const answer = parseJson(reply)
+      // A 2xx means the images were made and billed: nothing wrong with the answer may send the call again.
+      const answer = parseJson(reply, false)
       const data = isRecord(answer) && Array.isArray(answer.data) ? answer.data : []
-      if (data.length === 0) throw new BackendError('BAD_RESPONSE', 'OpenAI 的应答里没有图片', true)
+      if (data.length === 0) throw new BackendError('BAD_RESPONSE', 'OpenAI 的应答里没有图片', false)
       const images: BackendImage[] = []
-      for (const [i, item] of data.slice(0, job.count).entries()) images.push({ bytes: await imageBytes(item, i, host, ctx.signal), seed: null })
+      for (const [i, item] of data.slice(0, job.count).entries()) images.push({ bytes: await billedImage(item, i, host, ctx.signal), seed: null })
       ctx.onProgress(100)
       const revisedPrompts = data.map((d) => (isRecord(d) ? d.revised_prompt : undefined)).filter(Boolean)
       return { kind: 'completed', images, log: { model, size, usage: isRecord(answer) ? answer.usage : undefined, revisedPrompts } }
@@ -95,6 +96,16 @@ async function transparentMask(mask: Buffer, image: Buffer): Promise<Buffer> {
   return sharp(rgba, { raw: { width, height, channels: 4 } })
     .png()
     .toBuffer()
+}
+
+/** An image of a billed answer: a failure to read it fails the task (with its refund) rather than generating again. */
+async function billedImage(item: unknown, index: number, trustedHost: string, signal: AbortSignal): Promise<Buffer> {
+  try {
+    return await imageBytes(item, index, trustedHost, signal)
+  } catch (err) {
+    if (err instanceof BackendError && err.retryable) throw new BackendError(err.code, err.message, false, err.detail, err.userMessage)
+    throw err
+  }
 }
 
 async function imageBytes(item: unknown, index: number, trustedHost: string, signal: AbortSignal): Promise<Buffer> {

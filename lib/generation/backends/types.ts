@@ -165,6 +165,16 @@ export class BackendError extends Error {
   }
 }
 
+/**
+ * A submit answered 2xx in a form we cannot read: the backend may have queued the job, so the
+ * retry asks it first (its probe) instead of queueing a second copy.
+ */
+export class UnreadAcceptanceError extends BackendError {
+  constructor(message: string, status: number) {
+    super('BAD_RESPONSE', message, true, { status })
+  }
+}
+
 /** Whether the backend has a job, and its id when it can be followed (null: it ran but cannot be fetched). */
 export type ProbeResult = { known: false } | { known: true; upstreamId: string | null }
 
