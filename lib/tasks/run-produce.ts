@@ -1,7 +1,9 @@
 import 'server-only'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { db } from '@/lib/db'
+import { isDatabaseUnavailable } from '@/lib/http/database-unavailable'
 import { BackendError, type BackendAdapter, type GenerationJob, type RunContext, type WaitOutcome } from '@/lib/generation/backends/types'
-import type { ClaimedTask } from './claim-task'
+import { leaseMs, type ClaimedTask } from './claim-task'
 
 /**
  * The backend ran an earlier attempt whose images went to a worker that died (SD WebUI
@@ -59,7 +61,31 @@ export async function produce(
   return adapter.wait(upstreamId, job, ctx)
 }
 
-/** The backend accepted the job: its id is kept (a later attempt resumes it) and the task is RUNNING. */
-export async function markAccepted(taskId: string, workerId: string, upstreamId: string): Promise<void> {
-  await db().task.updateMany({ where: { id: taskId, leaseOwner: workerId }, data: { upstreamId, stage: 'RUNNING' } })
+/**
+ * The backend accepted the job: its id is kept (a later attempt resumes it) and the task is
+ * RUNNING. Without the id, whoever takes the task over submits it again, and a provider that
+ * bills per job bills twice: so a database that is away is asked again for half a lease
+ * (the lease still holds meanwhile), and an id that could not be kept is logged.
+ */
+export async function markAccepted(taskId: string, workerId: string, upstreamId: string, signal: AbortSignal, write = keepUpstreamId): Promise<void> {
+  const giveUpAt = Date.now() + leaseMs() / 2
+  for (let wait = 500; ; wait = Math.min(wait * 2, 4_000)) {
+    try {
+      const kept = await write(taskId, workerId, upstreamId)
+      if (!kept) console.error(`[worker] task ${taskId} was handed on as backend job ${upstreamId} was accepted; this worker stops following that job`)
+      return
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || signal.aborted || Date.now() + wait > giveUpAt) {
+        console.error(`[worker] task ${taskId}: backend job ${upstreamId} was accepted but could not be recorded`)
+        throw error
+      }
+      await sleep(wait, undefined, { signal }).catch(() => undefined)
+    }
+  }
+}
+
+/** Whether the id was written: false when the task is no longer this worker's. */
+async function keepUpstreamId(taskId: string, workerId: string, upstreamId: string): Promise<boolean> {
+  const { count } = await db().task.updateMany({ where: { id: taskId, leaseOwner: workerId }, data: { upstreamId, stage: 'RUNNING' } })
+  return count === 1
 }

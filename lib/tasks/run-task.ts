@@ -44,7 +44,7 @@ export async function runTask(claimed: ClaimedTask, workerId: string, shutdown: 
     job = await buildJob(task)
     const outcome = await produce(adapter, job, claimed, lease.ctx, async (id) => {
       upstreamId = id
-      await markAccepted(task.id, workerId, id)
+      await markAccepted(task.id, workerId, id, lease.ctx.signal)
     })
     await settleSuccess(task, workerId, outcome)
   } catch (error) {

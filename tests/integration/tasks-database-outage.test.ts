@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
 import { db } from '@/lib/db'
 import { claimTask } from '@/lib/tasks/claim-task'
+import { failTask } from '@/lib/tasks/finish-task'
+import { markAccepted } from '@/lib/tasks/run-produce'
 import { settleFailure } from '@/lib/tasks/run-settle'
 import { sweepTasks } from '@/lib/tasks/sweep-tasks'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -54,5 +56,37 @@ describe('the database away while a task settles', () => {
     expect(await db().task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ status: 'SUCCESS' })
     expect(await ledger(taskId)).toEqual([['charge', -10]])
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(40)
+  })
+})
+
+describe('the database away as the backend accepts a job', () => {
+  it("the job's id is written once the database is back, so a later attempt resumes the job instead of submitting it again", async () => {
+    const model = await createModel({ name: 'db-away-accepted' })
+    const user = await createUser({ points: 50 })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'a heron', width: 64, height: 64, count: 1 } },
+    })
+    const taskId = res.body.data.id as string
+    expect((await claimTask('w-db-accepting'))!.id).toBe(taskId)
+    let calls = 0
+    const blinking = async (id: string, worker: string, upstreamId: string) => {
+      if (++calls <= 2) throw new Error('Connection terminated unexpectedly')
+      const { count } = await db().task.updateMany({ where: { id, leaseOwner: worker }, data: { upstreamId, stage: 'RUNNING' } })
+      return count === 1
+    }
+    await markAccepted(taskId, 'w-db-accepting', 'job-7', new AbortController().signal, blinking)
+    expect(calls).toBe(3)
+    expect(await db().task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ upstreamId: 'job-7', stage: 'RUNNING' })
+
+    // A refusal that is not the database being away is not asked again.
+    const refused = async () => {
+      calls++
+      throw new Error('violates check constraint')
+    }
+    calls = 0
+    await expect(markAccepted(taskId, 'w-db-accepting', 'job-8', new AbortController().signal, refused)).rejects.toThrow('violates check constraint')
+    expect(calls).toBe(1)
+    expect(await failTask(taskId, { errorCode: 'UPSTREAM_FAILED', errorMessage: '测试结束', log: null }, { workerId: 'w-db-accepting' })).not.toBeNull()
   })
 })
