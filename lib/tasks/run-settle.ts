@@ -9,6 +9,7 @@ import type { ModelConnection } from '@/lib/models/backend-config'
 import { backendStillAnswers, failsMostTasks, recordAttempt, recordBackendFailure, takeOutOfRouting } from '@/lib/models/backend-health'
 import { announceQueueChangeNow } from '@/lib/signals/queue-signal'
 import { getConfigValue } from '@/lib/site-config/store'
+import { removeFile, storedKeyOf } from '@/lib/storage/storage'
 import { MissingInputError } from './build-job'
 import { completeTask, failTask, type Shortfall } from './finish-task'
 import { LostWithWorkerError, ProbeFailedError } from './run-produce'
@@ -34,13 +35,16 @@ export async function settleSuccess(task: TaskForSettle, workerId: string, outco
   const stored = await storeResults(task.id, outcome.images, { siteName, visibleMark }).catch((error) => {
     throw new StorageError(String(error))
   })
+  const images = stored.flatMap((image) => [image.url, image.thumbUrl])
   if (outcome.videos) {
     // A clip is one unit, paid as such: adapters deliver it or fail, so there is no shortfall.
-    const videos = await storeVideos(task.id, outcome.videos, { siteName, visibleMark }).catch((error) => {
+    const videos = await storeVideos(task.id, outcome.videos, { siteName, visibleMark }).catch(async (error) => {
+      await removeUnclaimed(images)
       throw new StorageError(String(error))
     })
     if (videos.length === 0) throw new BackendError('BAD_RESPONSE', 'the backend finished without a clip', false)
     if (await completeTask(task.id, workerId, stored, outcome.log, { videos })) await recordAttempt(task.model.id, task.id, true)
+    else await removeUnclaimed([...images, ...videos.flatMap((video) => [video.url, video.posterUrl])])
     return
   }
   const completed = await completeTask(
@@ -56,6 +60,17 @@ export async function settleSuccess(task: TaskForSettle, workerId: string, outco
     outcome.prompts ? undefined : shortfallOf(task, stored.length),
   )
   if (completed) await recordAttempt(task.model.id, task.id, true)
+  else await removeUnclaimed(images)
+}
+
+/**
+ * Files stored for an ending this worker did not get (the user cancelled meanwhile, or the
+ * task was handed to another worker): no row names them, and their names are unguessable and
+ * this attempt's own, so nothing else can.
+ */
+async function removeUnclaimed(urls: string[]): Promise<void> {
+  const keys = urls.map((url) => storedKeyOf(url, 'results')).filter((key) => key !== null)
+  await Promise.all(keys.map((key) => removeFile(key).catch((error: unknown) => console.warn(`[tasks] could not remove the unclaimed ${key}:`, error))))
 }
 
 /**

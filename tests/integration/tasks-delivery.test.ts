@@ -1,9 +1,15 @@
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as tasksRoute from '@/app/api/tasks/route'
 import * as adminTaskRoute from '@/app/api/admin/tasks/[id]/route'
 import { db } from '@/lib/db'
+import { env } from '@/lib/env'
 import { DEFAULT_WORKFLOWS } from '@/lib/generation/backends/comfyui-workflows'
-import { completeTask } from '@/lib/tasks/finish-task'
+import { claimTask } from '@/lib/tasks/claim-task'
+import { completeTask, failTask } from '@/lib/tasks/finish-task'
+import { settleSuccess } from '@/lib/tasks/run-settle'
+import { fakePng } from '../fakes/common'
 import { startFakeComfyui, type FakeComfy } from '../fakes/comfyui'
 import { nodeOf } from '../fakes/comfyui-nodes'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -111,3 +117,33 @@ describe('fewer images than paid for', () => {
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(80)
   })
 })
+
+describe('images stored for an ending the worker does not get', () => {
+  it('are removed: the user cancelled while they were being stored, so no row names them', async () => {
+    const model = await createModel({ name: 'cancelled-while-storing' })
+    const user = await createUser({ points: 50 })
+    const res = await callRoute(tasksRoute.POST, {
+      token: user.token,
+      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'a heron', width: 64, height: 64, count: 1 } },
+    })
+    const taskId = res.body.data.id as string
+    expect((await claimTask('w-storing'))!.id).toBe(taskId)
+    const task = await db().task.findUniqueOrThrow({ where: { id: taskId }, include: { model: true } })
+    // The cancel has already ended the task when the worker comes to complete it.
+    await db().task.update({ where: { id: taskId }, data: { leaseOwner: 'the-canceller' } })
+    const before = await storedResults()
+    await settleSuccess(task, 'w-storing', { kind: 'completed', images: [{ bytes: await fakePng(3, 64), seed: 1 }], log: null })
+    expect(await db().task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ status: 'PENDING', results: [] })
+    expect(await storedResults()).toEqual(before)
+    await db().task.update({ where: { id: taskId }, data: { leaseOwner: 'w-storing' } })
+    await failTask(taskId, { errorCode: 'CANCELED', errorMessage: '已取消', log: null }, { workerId: 'w-storing' })
+    await expectLedgerInvariants()
+  })
+})
+
+/** The names under the local store's results/ folder. */
+async function storedResults(): Promise<string[]> {
+  const root = path.join(env().DATA_DIR, 'files', 'results')
+  const names = await readdir(root, { recursive: true }).catch(() => [] as string[])
+  return names.filter((name) => name.endsWith('.png') || name.endsWith('.webp')).sort()
+}
