@@ -28,7 +28,7 @@ export function createArkVideoAdapter(config: BackendConfig): BackendAdapter {
         return_last_frame: true,
         watermark: false,
       }
-      const reply = await send(`${api}/contents/generations/tasks`, { json: body, headers, signal: ctx.signal })
+      const reply = await send(`${api}/contents/generations/tasks`, { json: body, headers, signal: ctx.signal, createsBilledJob: true })
       if (reply.status < 200 || reply.status >= 300) throw failure(reply)
       const answer = parseJson(reply, false)
       const taskId = acceptedId(isRecord(answer) && answer.id, '方舟的应答里没有任务 id')

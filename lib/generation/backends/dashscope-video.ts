@@ -39,6 +39,7 @@ export function createDashscopeVideoAdapter(config: BackendConfig): BackendAdapt
         json: { model, input, parameters },
         headers: { ...headers, 'X-DashScope-Async': 'enable' },
         signal: ctx.signal,
+        createsBilledJob: true,
       })
       if (reply.status < 200 || reply.status >= 300) throw failure(reply)
       const answer = parseJson(reply, false)

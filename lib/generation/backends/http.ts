@@ -21,6 +21,12 @@ export type HttpRequest = {
   signal?: AbortSignal
   /** A limit of our own, for short calls (progress, uploads, health checks). */
   timeoutMs?: number
+  /**
+   * The call makes a job the provider bills (a clip, OpenAI images, a Midjourney submit): a
+   * 2xx cut off before its body ended was accepted, so it fails the task rather than being
+   * sent again.
+   */
+  createsBilledJob?: boolean
 }
 
 export type HttpReply = { status: number; bytes: Buffer; contentType: string | null }
@@ -59,9 +65,18 @@ export async function send(url: string, request: HttpRequest = {}, resolve: Reso
       throw new BackendError('UNREACHABLE', `后端地址指向链路本地或云服务器元数据地址，已拒绝连接：${target.host}`, false)
     if (timeout?.aborted) throw new BackendError('TIMEOUT', `后端 ${target.host} 在 ${request.timeoutMs! / 1000} 秒内没有应答`, true)
     if (err instanceof BackendError) throw err
+    if (err instanceof CutReply && request.createsBilledJob && err.status >= 200 && err.status < 300)
+      throw new BackendError('BAD_RESPONSE', `后端接受了任务，但应答在中途断开（HTTP ${err.status}）`, false, { status: err.status })
     // Refused, DNS, TLS, reset: the code says which (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED ...).
     const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message
     throw new BackendError('UNREACHABLE', `无法连接后端 ${target.host}（${why}）`, true)
+  }
+}
+
+/** The connection ended after the status line, before the body did. */
+class CutReply extends Error {
+  constructor(readonly status: number) {
+    super('连接在应答中途断开')
   }
 }
 
@@ -90,9 +105,9 @@ function roundTrip(
         else chunks.push(chunk)
       })
       res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks), contentType: res.headers['content-type'] ?? null }))
-      res.on('error', reject)
+      res.on('error', (err) => reject(err instanceof BackendError ? err : new CutReply(res.statusCode ?? 0)))
       res.on('close', () => {
-        if (!res.complete) reject(new Error('连接在应答中途断开'))
+        if (!res.complete) reject(new CutReply(res.statusCode ?? 0))
       })
     })
     req.on('error', reject)

@@ -33,7 +33,7 @@ export function connectMjProxy(config: BackendConfig): MjConnection {
 
 /** A submit call; null when the proxy has no such endpoint (a 404 that is not a submit result). */
 export async function postIfExists(mj: MjAddress, path: string, json: unknown, signal?: AbortSignal): Promise<SubmitResult | null> {
-  const reply = await send(`${mj.base}${path}`, { json, headers: mj.headers, signal, timeoutMs: 60_000 })
+  const reply = await send(`${mj.base}${path}`, { json, headers: mj.headers, signal, timeoutMs: 60_000, createsBilledJob: true })
   // trueai answers "parent not found" with HTTP 404 and a code-3 body.
   if (reply.status === 404) return parseSubmitResult(tryJson(reply))
   if (reply.status < 200 || reply.status >= 300) throw statusError(reply)

@@ -24,7 +24,12 @@ export function createOpenaiImagesAdapter(config: BackendConfig): BackendAdapter
       const size = nearestSize(job.width, job.height)
       let reply: HttpReply
       if (job.mode === 'txt2img') {
-        reply = await send(`${api}/images/generations`, { json: { model, prompt, n: job.count, size, output_format: 'png' }, headers, signal: ctx.signal })
+        reply = await send(`${api}/images/generations`, {
+          json: { model, prompt, n: job.count, size, output_format: 'png' },
+          headers,
+          signal: ctx.signal,
+          createsBilledJob: true,
+        })
       } else {
         const form = new FormData()
         const image = job.mode === 'lineart' ? job.controlImage : job.initImage
@@ -35,7 +40,7 @@ export function createOpenaiImagesAdapter(config: BackendConfig): BackendAdapter
           form.append('mask', pngBlob(await transparentMask(job.maskImage, image)), 'mask.png')
         }
         for (const [name, value] of Object.entries({ prompt, model, n: String(job.count), size, output_format: 'png' })) form.append(name, value)
-        reply = await send(`${api}/images/edits`, { form, headers, signal: ctx.signal })
+        reply = await send(`${api}/images/edits`, { form, headers, signal: ctx.signal, createsBilledJob: true })
       }
       if (reply.status < 200 || reply.status >= 300) throw failure(reply)
       // A 2xx means the images were made and billed: nothing wrong with the answer may send the call again.

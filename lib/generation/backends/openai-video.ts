@@ -57,7 +57,7 @@ export function createOpenaiVideoAdapter(config: BackendConfig): BackendAdapter 
         })
         form.append('input_reference', new Blob([new Uint8Array(frame)], { type: 'image/png' }), 'first-frame.png')
       }
-      const reply = await send(`${api}/videos`, { form, headers, signal: ctx.signal })
+      const reply = await send(`${api}/videos`, { form, headers, signal: ctx.signal, createsBilledJob: true })
       if (reply.status < 200 || reply.status >= 300) throw failure(reply)
       const answer = parseJson(reply, false)
       const videoId = acceptedId(isRecord(answer) && answer.id, '视频接口的应答里没有 id')
