@@ -5,7 +5,7 @@ import { AppError, badRequest, forbidden, unauthorized } from './app-error'
 import { JSON_BODY_LIMIT, assertDeclaredLength, jsonTooDeep, readTextWithin } from './body-limit'
 import { clientIp } from './client-ip'
 import { errorToResponse, ok } from './envelope'
-import { refuseNul, withoutNul } from './no-nul'
+import { mayHoldUnstorable, unstorable, withoutNul } from './no-nul'
 
 /** Who may call: anyone, any signed-in user, the admin console (ADMIN/MANAGER), or ADMIN only. */
 export type Access = 'public' | 'user' | 'console' | 'admin'
@@ -82,8 +82,7 @@ async function readJson(req: Request, limit: number): Promise<unknown> {
   } catch {
     throw badRequest('请求体不是合法的 JSON')
   }
-  // Only a body whose text spells the escape can hold U+0000 (JSON refuses it raw).
-  if (text.includes('\\u0000')) JSON.parse(text, refuseNul)
+  if (mayHoldUnstorable(text)) JSON.parse(text, unstorable)
   return parsed
 }
 

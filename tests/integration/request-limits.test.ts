@@ -222,6 +222,25 @@ describe('U+0000, which PostgreSQL text cannot hold', () => {
     )
   })
 
+  it('half of a surrogate pair (half an emoji), which a JSON column cannot hold, is a clear 400 too; a whole one, escaped or not, is stored', async () => {
+    const tasksBefore = await db().task.count()
+    const halfEmoji = '请求中含有无效字符（不完整的 Unicode 字符）'
+    const halfSaved = await callRoute(siteConfigItem.PATCH, {
+      method: 'PATCH',
+      token: adminToken,
+      params: { name: 'description' },
+      body: '{"value":"笑\\ud83d"}',
+    })
+    expectFail(halfSaved, 400, halfEmoji)
+    expectFail(await callRoute(tasksRoute.POST, { token: userToken, body: { type: 'SD_TEXT2IMG', params: { prompt: '猫\ud83d' } } }), 400, halfEmoji)
+    expectFail(await callRoute(tasksRoute.POST, { token: userToken, body: { type: 'SD_TEXT2IMG', params: { ['\udc00']: 1, prompt: '猫' } } }), 400, halfEmoji)
+    expect(await db().task.count()).toBe(tasksBefore)
+    for (const body of ['{"value":"笑\\ud83d\\ude00"}', '{"value":"笑😀"}']) {
+      expectOk(await callRoute(siteConfigItem.PATCH, { method: 'PATCH', token: adminToken, params: { name: 'description' }, body }))
+      expect(JSON.parse((await db().siteConfig.findUniqueOrThrow({ where: { name: 'description' } })).value)).toBe('笑😀')
+    }
+  })
+
   it('a backslash followed by u0000 is ordinary text', async () => {
     const value = '\\u0000 是六个字符'
     expectOk(await callRoute(siteConfigItem.PATCH, { method: 'PATCH', token: adminToken, params: { name: 'description' }, body: JSON.stringify({ value }) }))
