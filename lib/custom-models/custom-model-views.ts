@@ -13,3 +13,6 @@ export const CUSTOM_MODEL_SELECT = {
   sort: true,
   model: { select: { name: true } },
 } as const
+
+/** What a user sees of a preset: its recipe (checkpoint, LoRA, default parameters, backend) is the operator's. */
+export const PUBLIC_CUSTOM_MODEL_SELECT = { id: true, name: true, triggerWords: true, cover: true, price: true } as const

@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as customModelsRoute from '@/app/api/admin/custom-models/route'
 import * as customModelRoute from '@/app/api/admin/custom-models/[id]/route'
+import * as publicPresetsRoute from '@/app/api/custom-models/route'
 import * as promptsRoute from '@/app/api/admin/prompts/route'
 import * as promptRoute from '@/app/api/admin/prompts/[id]/route'
 import { callRoute, createUser } from '../helpers/call-route'
@@ -61,5 +62,27 @@ describe('PATCH keeps what it does not name', () => {
     })
     expect(patched.status).toBe(200)
     expect(patched.body.data).toMatchObject({ title: '小猫', negativePrompt: 'blurry', sort: 3, enabled: false })
+  })
+})
+
+describe('what users see of a preset', () => {
+  it("is its name, cover, trigger words and price: never the operator's checkpoint, LoRA, default parameters or backend", async () => {
+    const model = await createModel({ name: 'sd-offered', backend: 'sd-webui', endpoint: 'http://127.0.0.1:9', concurrency: 1 })
+    const created = await callRoute(customModelsRoute.POST, {
+      token: adminToken,
+      body: {
+        name: '水彩风',
+        modelId: model.id,
+        checkpoint: 'secret-mix.safetensors',
+        lora: 'watercolor_v3',
+        triggerWords: 'watercolor',
+        defaultParams: { steps: 28 },
+        price: 4,
+      },
+    })
+    expect(created.status, created.body.errMessage).toBe(200)
+    const offered = await callRoute(publicPresetsRoute.GET, {})
+    const shown = (offered.body.data as Array<{ id: number }>).find((p) => p.id === created.body.data.id)
+    expect(shown).toEqual({ id: created.body.data.id, name: '水彩风', triggerWords: 'watercolor', cover: null, price: 4 })
   })
 })

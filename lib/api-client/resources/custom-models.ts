@@ -1,13 +1,13 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import type { listCustomModels } from '@/lib/custom-models/list-custom-models'
+import type { listOfferedCustomModels } from '@/lib/custom-models/list-custom-models'
 import type { Json } from '../hooks'
 import { api } from '../request'
 import { CATALOG_CACHE } from './models'
 
-/** A style preset (小狸猫) as users see it; its default params are a JSON object. */
-export type CustomModelOption = Omit<Json<Awaited<ReturnType<typeof listCustomModels>>[number]>, 'defaultParams'> & { defaultParams: Record<string, unknown> }
+/** A style preset (小狸猫) as users see it. */
+export type CustomModelOption = Json<Awaited<ReturnType<typeof listOfferedCustomModels>>[number]>
 
 export const customModelUrls = { customModels: '/api/custom-models' } as const
 

@@ -4,6 +4,6 @@ import { createCustomModel } from '@/lib/custom-models/create-custom-model'
 import { listCustomModels } from '@/lib/custom-models/list-custom-models'
 import { ZCustomModelInputSchema } from '@/lib/custom-models/schemas'
 
-export const GET = route({ access: 'console' }, () => listCustomModels(false))
+export const GET = route({ access: 'console' }, () => listCustomModels())
 
 export const POST = route({ access: 'console', body: ZCustomModelInputSchema }, ({ user, ip, body }) => createCustomModel(user, ip, body))
