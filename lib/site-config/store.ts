@@ -12,17 +12,20 @@ export type ConfigValue = string | number | boolean
  * Next.js bundles pages and route handlers separately, each with its own module state.
  */
 const CACHE_MS = 5000
-const shared = globalThis as unknown as { aiimgConfigCache?: { at: number; values: Map<string, ConfigValue> } }
+const shared = globalThis as unknown as { aiimgConfigCache?: { at: number; values: Map<string, ConfigValue> }; aiimgConfigGeneration?: number }
 
 export function invalidateConfigCache(): void {
   shared.aiimgConfigCache = undefined
+  shared.aiimgConfigGeneration = (shared.aiimgConfigGeneration ?? 0) + 1
 }
 
 async function loadAll(): Promise<Map<string, ConfigValue>> {
   const cached = shared.aiimgConfigCache
   if (cached && Date.now() - cached.at < CACHE_MS) return cached.values
+  const generation = shared.aiimgConfigGeneration
   const values = decodeAll(await db().siteConfig.findMany())
-  shared.aiimgConfigCache = { at: Date.now(), values }
+  // A read that began before a write here was cleared by it: its values are not kept (the next read loads again).
+  if (generation === shared.aiimgConfigGeneration) shared.aiimgConfigCache = { at: Date.now(), values }
   return values
 }
 

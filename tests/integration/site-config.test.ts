@@ -1,11 +1,12 @@
 // Site config: the public GET /api/site-config/site-info, the console's GET /api/site-config,
 // PATCH /api/site-config/{name} with validation, secrets (encrypted, masked) and the audit log.
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import * as siteInfo from '@/app/api/site-config/site-info/route'
 import * as siteConfig from '@/app/api/site-config/route'
 import * as siteConfigItem from '@/app/api/site-config/[name]/route'
 import { db } from '@/lib/db'
 import { CONFIG_REGISTRY } from '@/lib/site-config/registry'
+import { getConfigValue, invalidateConfigCache } from '@/lib/site-config/store'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectFail, expectOk } from '../helpers/expect-response'
 import { only } from '../helpers/present'
@@ -261,5 +262,27 @@ describe('AdminAuditLog is append-only', () => {
     await expect(db().adminAuditLog.updateMany({ data: { reason: 'tampered' } })).rejects.toThrow()
     await expect(db().adminAuditLog.deleteMany({})).rejects.toThrow()
     expect(await db().adminAuditLog.findMany({ orderBy: { id: 'asc' } })).toEqual(before)
+  })
+})
+
+describe('the kept copy of the settings', () => {
+  it('a read that began before a save does not keep its older values once the save has cleared the copy', async () => {
+    invalidateConfigCache()
+    const delegate = db().siteConfig
+    const read = delegate.findMany.bind(delegate)
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const slowRead = vi.spyOn(delegate, 'findMany').mockImplementationOnce((async () => {
+      const rows = await read()
+      await held
+      return rows
+    }) as never)
+    const early = getConfigValue<string>('description')
+    await vi.waitFor(() => expect(slowRead).toHaveBeenCalled())
+    expectOk(await callRoute(siteConfigItem.PATCH, { method: 'PATCH', token: admin.token, params: { name: 'description' }, body: { value: '保存后的说明' } }))
+    release()
+    expect(await early).not.toBe('保存后的说明')
+    expect(await getConfigValue<string>('description')).toBe('保存后的说明')
+    slowRead.mockRestore()
   })
 })
