@@ -29,4 +29,17 @@ export const serviceAddress = z
   .refine((v) => v === '' || URL.canParse(v), '接口地址格式不正确')
   .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), '接口地址不能包含用户名和密码，请把“用户名:密码”填在密钥里')
 
+/**
+ * A picture's address: a path on this site or an http(s) URL ('' passes). `//host` and
+ * `/\host` are other sites to a browser (and whitespace inside is dropped by it), so a path
+ * must be a plain one: the logo also becomes the favicon redirect and the page icon.
+ */
+export function isImageAddress(value: string): boolean {
+  if (value === '') return true
+  if (/[\s\\]/.test(value.replace(/^https?:\/\//, ''))) return false
+  if (value.startsWith('/')) return !value.startsWith('//')
+  return /^https?:\/\/[^/]/.test(value)
+}
+export const imageAddress = z.string().trim().max(500).refine(isImageAddress, '请输入以 / 开头的本站路径或 http(s):// 开头的地址')
+
 export { z }

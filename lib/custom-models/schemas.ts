@@ -1,5 +1,5 @@
 import { TASK_PARAM_SCHEMAS } from '@/lib/generation/sd-params'
-import { updateSchemaOf, z } from '@/lib/zod'
+import { imageAddress, updateSchemaOf, z } from '@/lib/zod'
 
 /** Branded presets bound to a backend model (/admin/custom_model_mana; 小狸猫 uses them). */
 export const ZCustomModelInputSchema = z
@@ -17,7 +17,7 @@ export const ZCustomModelInputSchema = z
         if (!checked.success) ctx.addIssue({ code: 'custom', message: `默认参数不正确：${checked.error.issues[0]?.message ?? ''}` })
       })
       .default({}),
-    cover: z.string().trim().max(500).nullable().default(null),
+    cover: imageAddress.nullable().default(null),
     price: z.number().int('价格必须是整数').min(0).max(1_000_000),
     enabled: z.boolean().default(true),
     sort: z.number().int().min(-10000).max(10000).default(0),

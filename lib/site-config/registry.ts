@@ -1,4 +1,4 @@
-import { z } from '@/lib/zod'
+import { imageAddress, z } from '@/lib/zod'
 import { isKeyText } from '@/lib/crypto/rsa-keys'
 import { DEFAULT_PRIVACY_POLICY, DEFAULT_USER_AGREEMENT, LEGAL_HELP } from './legal-defaults'
 
@@ -22,18 +22,6 @@ export type ConfigDefinition = {
 }
 
 const text = (max: number) => z.string().trim().max(max, `最多 ${max} 个字符`)
-/**
- * A picture's address: a path on this site or an http(s) URL. `//host` and `/\host` are
- * other sites to a browser (and whitespace inside is dropped by it), so a path must be
- * a plain one: the logo also becomes the favicon redirect and the page icon.
- */
-export function isImageAddress(value: string): boolean {
-  if (value === '') return true
-  if (/[\s\\]/.test(value.replace(/^https?:\/\//, ''))) return false
-  if (value.startsWith('/')) return !value.startsWith('//')
-  return /^https?:\/\/[^/]/.test(value)
-}
-const imageUrl = z.string().trim().max(500).refine(isImageAddress, '请输入以 / 开头的本站路径或 http(s):// 开头的地址')
 const integer = (min: number, max: number) => z.number().int('请输入整数').min(min).max(max)
 
 /** A WeChat AppID (公众号 or 开放平台), or empty while not set. */
@@ -46,7 +34,7 @@ function define(entry: Omit<ConfigDefinition, 'schema'> & { schema?: z.ZodType }
   const schemaByType: Record<ConfigType, z.ZodType> = {
     string: text(200),
     text: text(2000),
-    url: imageUrl,
+    url: imageAddress,
     boolean: z.boolean(),
     integer: integer(0, 1_000_000_000),
   }

@@ -7,6 +7,7 @@ import * as publicPresetsRoute from '@/app/api/custom-models/route'
 import * as promptsRoute from '@/app/api/admin/prompts/route'
 import * as promptRoute from '@/app/api/admin/prompts/[id]/route'
 import { callRoute, createUser } from '../helpers/call-route'
+import { expectFail } from '../helpers/expect-response'
 import { createModel } from '../helpers/tasks'
 
 let adminToken: string
@@ -84,5 +85,23 @@ describe('what users see of a preset', () => {
     const offered = await callRoute(publicPresetsRoute.GET, {})
     const shown = (offered.body.data as Array<{ id: number }>).find((p) => p.id === created.body.data.id)
     expect(shown).toEqual({ id: created.body.data.id, name: '水彩风', triggerWords: 'watercolor', cover: null, price: 4 })
+  })
+})
+
+describe('covers', () => {
+  it('are a path on this site or an http(s) address, as the logo is', async () => {
+    const model = await createModel({ name: 'sd-covers', backend: 'sd-webui', endpoint: 'http://127.0.0.1:9', concurrency: 1 })
+    const refusal = '请输入以 / 开头的本站路径或 http(s):// 开头的地址'
+    for (const cover of ['javascript:alert(1)', '//tracker.example/p.gif', 'data:image/svg+xml,<svg/>']) {
+      const preset = await callRoute(customModelsRoute.POST, { token: adminToken, body: { name: '封面', modelId: model.id, price: 1, cover } })
+      expectFail(preset, 400, refusal)
+      const prompt = await callRoute(promptsRoute.POST, { token: adminToken, body: { category: '人像', title: '封面', prompt: 'a cat', cover } })
+      expectFail(prompt, 400, refusal)
+    }
+    const fine = await callRoute(promptsRoute.POST, {
+      token: adminToken,
+      body: { category: '人像', title: '封面', prompt: 'a cat', cover: '/files/prompts/cat.png' },
+    })
+    expect(fine.status, fine.body.errMessage).toBe(200)
   })
 })
