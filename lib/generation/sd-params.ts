@@ -17,8 +17,11 @@ const zSeed = () =>
     .min(-1)
     .max(2 ** 32 - 1)
 
+/** The longest prompt a picture task takes (a preset's trigger words count towards it). */
+export const PROMPT_MAX = 2000
+
 export const ZBaseSdParamsSchema = z.object({
-  prompt: z.string().trim().min(1, '请输入提示词').max(2000, '提示词最多 2000 个字符'),
+  prompt: z.string().trim().min(1, '请输入提示词').max(PROMPT_MAX, `提示词最多 ${PROMPT_MAX} 个字符`),
   negativePrompt: z.string().trim().max(2000, '反向提示词最多 2000 个字符').default(''),
   width: side.default(512),
   height: side.default(512),

@@ -2,7 +2,7 @@ import 'server-only'
 import { db } from '@/lib/db'
 import type { TaskType } from '@/lib/generated/prisma/enums'
 import { badRequest, notFound } from '@/lib/http/app-error'
-import { parseTaskParams, type SdTaskType } from '@/lib/generation/sd-params'
+import { parseTaskParams, PROMPT_MAX, type SdTaskType } from '@/lib/generation/sd-params'
 import { resolveMjRequest } from './resolve-mj-request'
 import type { ResolvedRequest } from './resolved-request'
 import { resolveVideoRequest } from './resolve-video-request'
@@ -24,10 +24,14 @@ export async function resolveRequest(userId: string, type: TaskType, rawParams: 
     const { customModelId, prompt, ...rest } = input
     // Only what the user sent overrides the preset: the schema's own defaults must not.
     const sent = new Set(typeof rawParams === 'object' && rawParams !== null ? Object.keys(rawParams) : [])
+    const words = preset.triggerWords.trim()
+    const joined = [words, prompt?.trim() ?? ''].filter(Boolean).join(', ')
+    if (joined.length > PROMPT_MAX)
+      throw badRequest(`加上风格词后提示词超过 ${PROMPT_MAX} 个字符，请把补充描述缩短到 ${Math.max(0, PROMPT_MAX - words.length - 2)} 个字符以内`)
     const merged = parseTaskParams('SD_TEXT2IMG', {
       ...defaults,
       ...Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && sent.has(k))),
-      prompt: [preset.triggerWords.trim(), prompt?.trim() ?? ''].filter(Boolean).join(', ') || preset.name,
+      prompt: joined || preset.name,
     })
     // userPrompt keeps what the user typed, so a retry does not add the trigger words twice.
     return {

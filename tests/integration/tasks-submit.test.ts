@@ -167,6 +167,11 @@ describe('做同款 and 小狸猫', () => {
       postMovement(tx, { userId: user.id, account: 'POINTS', kind: 'ADMIN_ADJUST', amount: 14, reference: `test:${again.body.data.id}` }),
     )
 
+    // A description that fits on its own but not after the trigger words: a 400 that says how long it may be.
+    const long = await submit(user.token, { type: 'SD_XIAOLIMAO', params: { customModelId: preset.id, prompt: '猫'.repeat(1990) } })
+    expect([long.status, long.body.errMessage]).toEqual([400, '加上风格词后提示词超过 2000 个字符，请把补充描述缩短到 1984 个字符以内'])
+    expect(await points(user.id)).toBe(16)
+
     // A disabled preset is refused before anything is charged, and so is 做同款 of its works.
     await db().customModel.update({ where: { id: preset.id }, data: { enabled: false } })
     const refused = await submit(user.token, { type: 'SD_XIAOLIMAO', params: { customModelId: preset.id, prompt: '一只猫' } })
