@@ -7,6 +7,7 @@ import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input, Select, SwitchRow, Textarea } from '@/components/ui/field'
 import { FormDialog } from '@/components/ui/form-dialog'
+import { changedFromRow } from '@/components/admin/shared/changed-from-row'
 import { CoverField } from '@/components/admin/shared/cover-field'
 import { formatJsonObject, parseIntegerInput, parseJsonObject } from '@/components/admin/shared/json-object'
 import { backendLabel } from '@/components/admin/models/model-labels'
@@ -57,7 +58,7 @@ export function CustomModelFormDialog({ preset, onClose, onSaved }: { preset: Cu
     }
     await run(async () => {
       if (isNew) await createPreset.mutateAsync(body)
-      else await updatePreset.mutateAsync({ id: preset.id, body })
+      else await updatePreset.mutateAsync({ id: preset.id, body: changedFromRow(preset, body) })
       toast.success(isNew ? '风格模型已创建' : '已保存')
       onSaved()
     })

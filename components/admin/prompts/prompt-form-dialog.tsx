@@ -6,6 +6,7 @@ import { toast } from '@/lib/ui/toast-store'
 import { useAction } from '@/lib/ui/use-action'
 import { Field, Input, SwitchRow, Textarea } from '@/components/ui/field'
 import { FormDialog } from '@/components/ui/form-dialog'
+import { changedFromRow } from '@/components/admin/shared/changed-from-row'
 import { CoverField } from '@/components/admin/shared/cover-field'
 import { parseIntegerInput } from '@/components/admin/shared/json-object'
 
@@ -55,7 +56,7 @@ export function PromptFormDialog({
     }
     await run(async () => {
       if (isNew) await createPrompt.mutateAsync(body)
-      else await updatePrompt.mutateAsync({ id: template.id, body })
+      else await updatePrompt.mutateAsync({ id: template.id, body: changedFromRow(template, body) })
       toast.success(isNew ? '提示词已创建' : '已保存')
       onSaved()
     })
