@@ -12,6 +12,7 @@ import { jsonPage, type JsonPageRow } from '@/lib/http/json-list'
 import type { Page } from '@/lib/http/pagination'
 import { beijingRange } from '@/lib/beijing-time'
 import { fulfilOrder } from './fulfil-order'
+import { closeAtProvider } from './provider-status'
 import { refundedAtProvider } from './settle-paid'
 import { keptFilters } from './kept-filters'
 import { ORDER_VIEW_FIELDS } from './order-json'
@@ -107,6 +108,11 @@ export async function getOrderForAdmin(orderId: string): Promise<AdminOrderDetai
  * audited with the reason.
  */
 export async function markOrderPaid(actor: SessionUser, ip: string, orderId: string, reason: string) {
+  const pending = await db().order.findFirst({ where: { id: orderId, status: 'PENDING' }, select: { id: true, outTradeNo: true, channel: true } })
+  // Its payment code is closed first, so the buyer cannot pay it as well once it is marked paid
+  // (best effort: a provider out of reach must not stop the confirmation). A payment that beat
+  // the close is settled as the provider's, and the marking below then finds it paid.
+  if (pending && pending.channel !== 'BALANCE') await closeAtProvider(pending).catch(() => false)
   await db().$transaction(async (tx) => {
     // Locked, so the reconciler cannot cancel it as refunded at WeChat between this read and the fulfilment.
     const [order] = await tx.$queryRaw<{ status: string; flag: string | null }[]>`

@@ -163,6 +163,22 @@ describe('one credit, whoever gets there first', () => {
     }
   })
 
+  it('标记已支付 closes the payment code first, so it cannot be paid as well; a payment that beat it is credited as the payment', async () => {
+    const user = await createUser()
+    const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
+    expectOk(await callRoute(markPaid.POST, { token: admin.token, params: { id: order.id }, body: { reason: '银行转账已核对' } }))
+    expect(world.wechat.orders.get(order.outTradeNo)?.state).toBe('CLOSED')
+    expect(await wallet(user.id)).toEqual({ points: 120, balance: 0 })
+
+    const payer = await createUser()
+    const paid = (await placeOrder(payer.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })).order
+    await world.wechat.pay(paid.outTradeNo, { notify: false })
+    expectFail(await callRoute(markPaid.POST, { token: admin.token, params: { id: paid.id }, body: { reason: '用户说付过了' } }), 400, '订单已经支付成功')
+    expect(await db().order.findUniqueOrThrow({ where: { id: paid.id } })).toMatchObject({ status: 'SUCCESS', providerTxnId: expect.any(String) })
+    expect(await wallet(payer.id)).toEqual({ points: 120, balance: 0 })
+    expect(await ledgerMatchesColumns()).toBe(true)
+  })
+
   it('a cancelled order cannot be cancelled twice; cancelling closes the trade at WeChat', async () => {
     const user = await createUser()
     const { order } = await placeOrder(user.token, { productId: pack.id, type: 'POINTS', channel: 'WECHAT' })
