@@ -10,6 +10,8 @@ import type { TCustomModelInput } from './schemas'
 
 export async function updateCustomModel(actor: SessionUser, ip: string, id: number, input: Partial<TCustomModelInput>) {
   return db().$transaction(async (tx) => {
+    // Edits of one preset take turns: the check below is of the preset as it will be.
+    await tx.$queryRaw`SELECT 1 FROM "CustomModel" WHERE "id" = ${id} FOR UPDATE`
     const current = await tx.customModel.findUnique({ where: { id }, select: { modelId: true, lora: true } })
     if (!current) throw notFound('风格模型不存在')
     await assertBoundModel(tx, input.modelId ?? current.modelId, input.lora !== undefined ? input.lora : current.lora)

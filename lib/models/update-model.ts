@@ -4,6 +4,7 @@ import { recordAudit } from '@/lib/audit/record-audit'
 import { isAdmin } from '@/lib/auth/permissions'
 import type { SessionUser } from '@/lib/auth/session'
 import type { Prisma } from '@/lib/generated/prisma/client'
+import { LORA_BACKENDS } from '@/lib/generation/backends/types'
 import { badRequest, notFound } from '@/lib/http/app-error'
 import { announceQueueChange, wakeLocalRunner } from '@/lib/signals/queue-signal'
 import { auditedModel, MODEL_SELECT, toAdminModelRow, type AdminModelRow } from './admin-model-views'
@@ -20,6 +21,8 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
   // only be the stored one, which the transaction checks.
   if (data.endpoint && isAdmin(actor.role)) await assertEndpointAllowed(data.endpoint)
   const row = await db().$transaction(async (tx) => {
+    // Locked first: a preset being bound to it meanwhile (FOR SHARE) is then seen by the check below.
+    await tx.$queryRaw`SELECT 1 FROM "AiModel" WHERE "id" = ${id} FOR UPDATE`
     const before = await tx.aiModel.findUnique({ where: { id }, select: MODEL_SELECT })
     if (!before) throw notFound('模型不存在')
     assertChangesAllowed(actor, before, { ...data, secret })
@@ -27,6 +30,8 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
     if (backend !== 'demo' && (data.endpoint ?? before.endpoint) === '') throw badRequest('请填写接口地址')
     const pairProblem = modelSetupProblem(data.type ?? before.type, backend, data.options ?? before.options)
     if (pairProblem) throw badRequest(pairProblem)
+    if (!LORA_BACKENDS.includes(backend) && (await tx.customModel.count({ where: { modelId: id, lora: { not: null } } })) > 0)
+      throw badRequest('有带 LoRA 的风格模型绑定在这个模型上，而所选后端不能加载 LoRA：请先清空它们的 LoRA 或改绑其他模型')
     // Only a change of pool, kind or speeds can make a pool mixed: switching a member off or re-sorting it always goes.
     if (data.pool !== undefined || data.type !== undefined || data.backend !== undefined || data.options !== undefined)
       await assertPoolFits(tx, {

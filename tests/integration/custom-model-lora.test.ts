@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as customModelsRoute from '@/app/api/admin/custom-models/route'
 import * as customModelRoute from '@/app/api/admin/custom-models/[id]/route'
+import * as modelRoute from '@/app/api/admin/models/[id]/route'
 import * as tasksRoute from '@/app/api/tasks/route'
 import { db } from '@/lib/db'
 import { startFakeComfyui, type FakeComfy } from '../fakes/comfyui'
@@ -106,6 +107,22 @@ describe('小狸猫 LoRA per backend', () => {
     })
     expect(moveToOpenai.status).toBe(400)
     expect(await db().customModel.findUniqueOrThrow({ where: { id: withLora.body.data.id } })).toMatchObject({ modelId: sdModel.id, lora: 'xiaolimao_v2' })
+  })
+
+  it('the console refuses to switch a model to a backend that cannot load the LoRA of a preset bound to it', async () => {
+    const model = await createModel({ name: 'sd-keeps-lora', backend: 'sd-webui', endpoint: sd.url })
+    await preset(model.id)
+    const switched = await callRoute(modelRoute.PATCH, {
+      token: adminToken,
+      method: 'PATCH',
+      params: { id: model.id },
+      body: { backend: 'openai-images', endpoint: 'https://api.openai.example/v1', secret: 'sk-test' },
+    })
+    expect([switched.status, switched.body.errMessage]).toEqual([
+      400,
+      '有带 LoRA 的风格模型绑定在这个模型上，而所选后端不能加载 LoRA：请先清空它们的 LoRA 或改绑其他模型',
+    ])
+    expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({ backend: 'sd-webui' })
   })
 
   it('a preset whose model was switched to OpenAI images later fails clearly, with its points refunded', async () => {
