@@ -77,6 +77,8 @@ try {
       token: adminToken,
     },
     { name: 'GET /api/admin/charge-records page 1', path: '/api/admin/charge-records?page=1&pageSize=20', token: adminToken },
+    { name: 'GET /api/admin/commission/records page 1', path: '/api/admin/commission/records?page=1&pageSize=20', token: adminToken },
+    { name: 'GET /api/admin/invites page 1', path: '/api/admin/invites?page=1&pageSize=20', token: adminToken },
     { name: 'GET /api/tasks (500 tasks of the caller)', path: '/api/tasks?page=1&pageSize=20', token: owner },
     { name: 'GET /api/wall (signed in)', path: '/api/wall?limit=30', token: owner },
     { name: 'GET /api/chat/conversations/{id}/messages (40)', path: `/api/chat/conversations/${reader!.conversation}/messages`, token: owner },
