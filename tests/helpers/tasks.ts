@@ -1,7 +1,10 @@
+import { expect } from 'vitest'
+import * as tasksRoute from '@/app/api/tasks/route'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { claimNext } from '@/lib/tasks/claim-task'
+import { claimNext, claimTask } from '@/lib/tasks/claim-task'
 import { runTask } from '@/lib/tasks/run-task'
+import { callRoute, createUser } from './call-route'
 
 /** A model row for tests; the demo renderer at full speed unless told otherwise. */
 export async function createModel(data: Partial<Prisma.AiModelUncheckedCreateInput> = {}) {
@@ -15,6 +18,20 @@ export async function createModel(data: Partial<Prisma.AiModelUncheckedCreateInp
       ...data,
     },
   })
+}
+
+/** A 10-point picture task submitted by a new user with 50 points on a new demo model, and claimed by `workerId`. */
+export async function submitAndClaim(modelName: string, workerId: string) {
+  const model = await createModel({ name: modelName })
+  const user = await createUser({ points: 50 })
+  const res = await callRoute(tasksRoute.POST, {
+    token: user.token,
+    body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'a heron', width: 64, height: 64, count: 1 } },
+  })
+  expect(res.status, res.body.errMessage).toBe(200)
+  const claimed = (await claimTask(workerId))!
+  expect(claimed.id).toBe(res.body.data.id)
+  return { model, user, taskId: claimed.id, claimed }
 }
 
 /** A task row written straight into the database, finished unless `data` says otherwise (a new model unless it names one). */

@@ -2,15 +2,12 @@
 // it is neither failed nor refunded on the spot, since its result may be done; its lease runs
 // out and the sweeper brings it back, and it ends charged once.
 import { describe, expect, it } from 'vitest'
-import * as tasksRoute from '@/app/api/tasks/route'
 import { db } from '@/lib/db'
-import { claimTask } from '@/lib/tasks/claim-task'
 import { failTask } from '@/lib/tasks/finish-task'
 import { markAccepted } from '@/lib/tasks/run-produce'
 import { settleFailure } from '@/lib/tasks/run-settle'
 import { sweepTasks } from '@/lib/tasks/sweep-tasks'
-import { callRoute, createUser } from '../helpers/call-route'
-import { createModel, drainQueue } from '../helpers/tasks'
+import { drainQueue, submitAndClaim } from '../helpers/tasks'
 
 const ledger = async (taskId: string) =>
   (await db().ledgerEntry.findMany({ where: { reference: { startsWith: `task:${taskId}:` } }, orderBy: { id: 'asc' } })).map((r) => [
@@ -20,16 +17,7 @@ const ledger = async (taskId: string) =>
 
 describe('the database away while a task settles', () => {
   it('the task stays leased and unrefunded; after its lease the sweeper requeues it and it succeeds, charged once', async () => {
-    const model = await createModel({ name: 'db-away' })
-    const user = await createUser({ points: 50 })
-    const res = await callRoute(tasksRoute.POST, {
-      token: user.token,
-      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'a heron', width: 64, height: 64, count: 1 } },
-    })
-    expect(res.status).toBe(200)
-    const taskId = res.body.data.id as string
-    const claimed = (await claimTask('w-db-away'))!
-    expect(claimed.id).toBe(taskId)
+    const { model, user, taskId, claimed } = await submitAndClaim('db-away', 'w-db-away')
     const row = await db().task.findUniqueOrThrow({ where: { id: taskId } })
 
     // Storing the images failed: the connection dropped. The database is back by the time the failure is settled.
@@ -61,14 +49,7 @@ describe('the database away while a task settles', () => {
 
 describe('the database away as the backend accepts a job', () => {
   it("the job's id is written once the database is back, so a later attempt resumes the job instead of submitting it again", async () => {
-    const model = await createModel({ name: 'db-away-accepted' })
-    const user = await createUser({ points: 50 })
-    const res = await callRoute(tasksRoute.POST, {
-      token: user.token,
-      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'a heron', width: 64, height: 64, count: 1 } },
-    })
-    const taskId = res.body.data.id as string
-    expect((await claimTask('w-db-accepting'))!.id).toBe(taskId)
+    const { taskId } = await submitAndClaim('db-away-accepted', 'w-db-accepting')
     let calls = 0
     const blinking = async (id: string, worker: string, upstreamId: string) => {
       if (++calls <= 2) throw new Error('Connection terminated unexpectedly')

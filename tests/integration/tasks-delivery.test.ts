@@ -6,7 +6,6 @@ import * as adminTaskRoute from '@/app/api/admin/tasks/[id]/route'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { DEFAULT_WORKFLOWS } from '@/lib/generation/backends/comfyui-workflows'
-import { claimTask } from '@/lib/tasks/claim-task'
 import { completeTask, failTask } from '@/lib/tasks/finish-task'
 import { settleSuccess } from '@/lib/tasks/run-settle'
 import { fakePng } from '../fakes/common'
@@ -14,7 +13,7 @@ import { startFakeComfyui, type FakeComfy } from '../fakes/comfyui'
 import { nodeOf } from '../fakes/comfyui-nodes'
 import { callRoute, createUser } from '../helpers/call-route'
 import { expectLedgerInvariants } from '../helpers/ledger-fixtures'
-import { createModel, drainQueue } from '../helpers/tasks'
+import { createModel, drainQueue, submitAndClaim } from '../helpers/tasks'
 
 let comfy: FakeComfy
 beforeAll(async () => {
@@ -120,14 +119,7 @@ describe('fewer images than paid for', () => {
 
 describe('images stored for an ending the worker does not get', () => {
   it('are removed: the user cancelled while they were being stored, so no row names them', async () => {
-    const model = await createModel({ name: 'cancelled-while-storing' })
-    const user = await createUser({ points: 50 })
-    const res = await callRoute(tasksRoute.POST, {
-      token: user.token,
-      body: { type: 'SD_TEXT2IMG', modelId: model.id, params: { prompt: 'a heron', width: 64, height: 64, count: 1 } },
-    })
-    const taskId = res.body.data.id as string
-    expect((await claimTask('w-storing'))!.id).toBe(taskId)
+    const { taskId } = await submitAndClaim('cancelled-while-storing', 'w-storing')
     const task = await db().task.findUniqueOrThrow({ where: { id: taskId }, include: { model: true } })
     // The cancel has already ended the task when the worker comes to complete it.
     await db().task.update({ where: { id: taskId }, data: { leaseOwner: 'the-canceller' } })
