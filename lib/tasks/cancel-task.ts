@@ -4,17 +4,20 @@ import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { conflict, notFound } from '@/lib/http/app-error'
 import { announceTaskCanceled } from '@/lib/signals/task-cancel'
-import { cancelPendingTask } from './finish-task'
+import { cancelPendingTask, type Ended } from './finish-task'
+import { interruptUnfollowed } from './interrupt-unfollowed'
 import { TASK_ERROR_MESSAGES, TASK_VIEW_SELECT, toTaskView, type TaskView } from './task-views'
 
 /** After a cancel: 409 or 404 when it ended nothing, else the task (interrupted on its backend if it was running). */
-async function afterCancel(taskId: string, ended: { stage: string } | null, userId?: string): Promise<TaskView> {
+async function afterCancel(taskId: string, ended: Ended | null, userId?: string): Promise<TaskView> {
   if (!ended) {
     const exists = await db().task.count({ where: { id: taskId, ...(userId ? { userId } : {}) } })
     throw exists ? conflict('任务已结束，无法取消') : notFound('任务不存在')
   }
-  // A queued task simply never starts; a running one is interrupted on its backend.
+  // A queued task simply never starts; a running one is interrupted on its backend, by its
+  // worker, or here when no worker was following it.
   if (ended.stage !== 'QUEUED') await announceTaskCanceled(taskId)
+  await interruptUnfollowed(ended)
   return toTaskView(await db().task.findUniqueOrThrow({ where: { id: taskId }, select: TASK_VIEW_SELECT }))
 }
 

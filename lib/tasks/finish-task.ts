@@ -33,7 +33,7 @@ export type Shortfall = { userId: string; ordered: number; delivered: number; po
  */
 async function lockPending(tx: Tx, taskId: string, workerId?: string): Promise<Omit<Ended, 'id'> | undefined> {
   const rows = await tx.$queryRaw<Omit<Ended, 'id'>[]>`
-    SELECT "stage"::text AS "stage", "upstreamId", "previewUrl" FROM "Task"
+    SELECT "stage"::text AS "stage", "upstreamId", "previewUrl", coalesce("leaseExpiresAt" > now(), false) AS "followed" FROM "Task"
     WHERE id = ${taskId} AND status = 'PENDING' AND (${workerId ?? null}::text IS NULL OR "leaseOwner" = ${workerId ?? null})
     FOR UPDATE`
   return rows[0]
@@ -98,7 +98,8 @@ export async function removePreview(url: string): Promise<void> {
 
 type Ending = { status: 'FAIL' | 'CANCELED'; errorCode: string | null; errorMessage: string | null; log?: unknown }
 
-type Ended = { id: string; stage: string; upstreamId: string | null; previewUrl: string | null }
+/** A task just ended, as it was: `followed`, a worker held it under a lease still running (it stops its own job). */
+export type Ended = { id: string; stage: string; upstreamId: string | null; previewUrl: string | null; followed: boolean }
 
 async function endAndRefund(tx: Tx, where: Prisma.TaskWhereInput, ending: Ending): Promise<Ended | null> {
   const [task] = await tx.task.findMany({

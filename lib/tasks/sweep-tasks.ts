@@ -4,6 +4,7 @@ import { env } from '@/lib/env'
 import { announceQueueChange, wakeLocalRunner } from '@/lib/signals/queue-signal'
 import { getConfigValue } from '@/lib/site-config/store'
 import { failTask } from './finish-task'
+import { interruptUnfollowed } from './interrupt-unfollowed'
 import { TASK_ERROR_MESSAGES } from './task-views'
 
 export const SWEEP_TASKS_JOB = 'sweep-tasks'
@@ -30,7 +31,10 @@ export async function sweepTasks(): Promise<boolean> {
   const [{ now }] = await db().$queryRaw<[{ now: Date }]>`SELECT now() AS "now"`
   const stranded = await failStrandedTasks()
   const overdue = await db().task.findMany({ where: { status: 'PENDING', deadlineAt: { lt: now } }, select: { id: true }, take: BATCH })
-  const timedOut = await eachTask(overdue, ({ id }) => failTask(id, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT }))
+  const timedOut = await eachTask(overdue, async ({ id }) => {
+    const ended = await failTask(id, { errorCode: 'TIMEOUT', errorMessage: TASK_ERROR_MESSAGES.TIMEOUT })
+    if (ended) await interruptUnfollowed(ended)
+  })
 
   const orphans = await db().task.findMany({
     where: { status: 'PENDING', stage: { in: ['SUBMITTING', 'RUNNING'] }, leaseExpiresAt: { lt: now } },

@@ -186,6 +186,31 @@ describe('video tasks', () => {
     }
   })
 
+  it('a clip no worker follows (its worker died, the others are busy): the cancel, or the deadline, still reaches the provider', async () => {
+    const { sealModelSecret } = await import('@/lib/models/model-secret')
+    const model = await videoModel('ark-unfollowed', 'ark-video', ark.url, sealModelSecret('ark-test'))
+    const user = await createUser({ points: 100 })
+    // Accepted by Ark; its worker died and the sweeper left the job for the next free worker.
+    const accepted = async (upstreamId: string, lease: object) => {
+      const id = ((await submit(user.token, model.id, {})).body.data as { id: string }).id
+      await db().task.update({ where: { id }, data: { stage: 'RUNNING', upstreamId, attempts: 1, ...lease } })
+      return id
+    }
+    const deleted = (upstreamId: string) => ark.requests(`/api/v3/contents/generations/tasks/${upstreamId}`, 'DELETE').length
+
+    const cancelled = await accepted('cgt-unfollowed-1', { leaseOwner: null, leaseExpiresAt: null })
+    expect((await callRoute(cancelRoute.POST, { token: user.token, params: { id: cancelled } })).status).toBe(200)
+    expect(deleted('cgt-unfollowed-1')).toBe(1)
+
+    const overdue = await accepted('cgt-unfollowed-2', { leaseOwner: 'gone', leaseExpiresAt: new Date(Date.now() - 1_000) })
+    await db().task.update({ where: { id: overdue }, data: { deadlineAt: new Date(Date.now() - 1) } })
+    await sweepTasks()
+    expect(await task(overdue)).toMatchObject({ status: 'FAIL', errorCode: 'TIMEOUT' })
+    expect(deleted('cgt-unfollowed-2')).toBe(1)
+    expect([await refunds(cancelled), await refunds(overdue), await points(user.id)]).toEqual([1, 1, 100])
+    await expectLedgerInvariants()
+  })
+
   it('image to video from an upload or one of the user’s results; the frame reaches the provider inline', async () => {
     dashscope.set({ behaviour: 'normal' })
     const { sealModelSecret } = await import('@/lib/models/model-secret')
