@@ -118,24 +118,31 @@ describe('send() and an answer cut off after its status line', () => {
   let url: string
   beforeAll(async () => {
     cutting = http.createServer((req, res) => {
-      const status = Number(new URL(req.url!, 'http://x').searchParams.get('status'))
-      res.writeHead(status, { 'content-type': 'application/json', 'content-length': '100' })
+      const query = new URL(req.url!, 'http://x').searchParams
+      res.writeHead(Number(query.get('status')), { 'content-type': 'application/json', 'content-length': '100' })
       res.write('{"id":"cgt-2026')
-      setTimeout(() => res.socket?.destroy(), 10)
+      // A close (FIN), a reset (RST, as a load balancer may send), or nothing more until the caller's timeout.
+      const how = query.get('how') ?? 'close'
+      if (how === 'close') setTimeout(() => res.socket?.destroy(), 10)
+      if (how === 'reset') setTimeout(() => res.socket?.resetAndDestroy(), 10)
     })
     await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve))
     url = `http://127.0.0.1:${(cutting.address() as AddressInfo).port}/tasks`
   })
   afterAll(() => new Promise<void>((resolve) => cutting.close(() => resolve())))
 
-  it('a call that makes a billed job: a 2xx was accepted, so the failure is final', async () => {
-    const error = await refusal(send(`${url}?status=200`, { json: {}, createsBilledJob: true }))
-    expect(error).toMatchObject({ code: 'BAD_RESPONSE', retryable: false, detail: { status: 200 } })
-    expect(error.message).toBe('后端接受了任务，但应答在中途断开（HTTP 200）')
+  it('a call that makes a billed job: a 2xx was accepted, so the failure is final, however the body ended', async () => {
+    for (const how of ['close', 'reset', 'hang']) {
+      const error = await refusal(send(`${url}?status=200&how=${how}`, { json: {}, createsBilledJob: true, timeoutMs: 300 }))
+      expect(error, how).toMatchObject({ code: 'BAD_RESPONSE', retryable: false, detail: { status: 200 } })
+      expect(error.message).toBe('后端接受了任务，但应答在中途断开（HTTP 200）')
+    }
   })
 
   it('any other call, or a status that is not 2xx, may be tried again', async () => {
     expect(await refusal(send(`${url}?status=200`, { json: {} }))).toMatchObject({ code: 'UNREACHABLE', retryable: true })
+    expect(await refusal(send(`${url}?status=200&how=reset`, { json: {} }))).toMatchObject({ code: 'UNREACHABLE', retryable: true })
+    expect(await refusal(send(`${url}?status=200&how=hang`, { json: {}, timeoutMs: 300 }))).toMatchObject({ code: 'TIMEOUT', retryable: true })
     expect(await refusal(send(`${url}?status=502`, { json: {}, createsBilledJob: true }))).toMatchObject({ code: 'UNREACHABLE', retryable: true })
   })
 })

@@ -63,10 +63,11 @@ export async function send(url: string, request: HttpRequest = {}, resolve: Reso
     if (request.signal?.aborted) throw abortError(request.signal)
     if (err instanceof MetadataAddressError)
       throw new BackendError('UNREACHABLE', `后端地址指向链路本地或云服务器元数据地址，已拒绝连接：${target.host}`, false)
-    if (timeout?.aborted) throw new BackendError('TIMEOUT', `后端 ${target.host} 在 ${request.timeoutMs! / 1000} 秒内没有应答`, true)
-    if (err instanceof BackendError) throw err
+    // Before our own timeout: a 2xx status line came, so the job was made, however the body ended.
     if (err instanceof CutReply && request.createsBilledJob && err.status >= 200 && err.status < 300)
       throw new BackendError('BAD_RESPONSE', `后端接受了任务，但应答在中途断开（HTTP ${err.status}）`, false, { status: err.status })
+    if (timeout?.aborted) throw new BackendError('TIMEOUT', `后端 ${target.host} 在 ${request.timeoutMs! / 1000} 秒内没有应答`, true)
+    if (err instanceof BackendError) throw err
     // Refused, DNS, TLS, reset: the code says which (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED ...).
     const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message
     throw new BackendError('UNREACHABLE', `无法连接后端 ${target.host}（${why}）`, true)
@@ -89,6 +90,9 @@ function roundTrip(
   signal: AbortSignal | undefined,
 ): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
+    // Once the status line came, whatever ends the exchange early (a close, a reset, our timeout) cut the reply.
+    let status: number | null = null
+    const cut = (err: unknown) => reject(err instanceof BackendError || status === null ? err : new CutReply(status))
     const client = url.protocol === 'https:' ? https : http
     const options = {
       method,
@@ -97,6 +101,7 @@ function roundTrip(
       lookup: pinnedLookup(addresses) as unknown as net.LookupFunction,
     }
     const req = client.request(url, options, (res) => {
+      status = res.statusCode ?? 0
       const chunks: Buffer[] = []
       let size = 0
       res.on('data', (chunk: Buffer) => {
@@ -105,12 +110,12 @@ function roundTrip(
         else chunks.push(chunk)
       })
       res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks), contentType: res.headers['content-type'] ?? null }))
-      res.on('error', (err) => reject(err instanceof BackendError ? err : new CutReply(res.statusCode ?? 0)))
+      res.on('error', cut)
       res.on('close', () => {
-        if (!res.complete) reject(new CutReply(res.statusCode ?? 0))
+        if (!res.complete) cut(new Error('closed'))
       })
     })
-    req.on('error', reject)
+    req.on('error', cut)
     req.end(body)
   })
 }
