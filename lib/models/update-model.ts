@@ -30,7 +30,8 @@ export async function updateModel(actor: SessionUser, ip: string, id: string, in
     if (backend !== 'demo' && (data.endpoint ?? before.endpoint) === '') throw badRequest('请填写接口地址')
     const pairProblem = modelSetupProblem(data.type ?? before.type, backend, data.options ?? before.options)
     if (pairProblem) throw badRequest(pairProblem)
-    if (!LORA_BACKENDS.includes(backend) && (await tx.customModel.count({ where: { modelId: id, lora: { not: null } } })) > 0)
+    const loraLost = backend !== before.backend && !LORA_BACKENDS.includes(backend)
+    if (loraLost && (await tx.customModel.count({ where: { modelId: id, lora: { not: null } } })) > 0)
       throw badRequest('有带 LoRA 的风格模型绑定在这个模型上，而所选后端不能加载 LoRA：请先清空它们的 LoRA 或改绑其他模型')
     // Only a change of pool, kind or speeds can make a pool mixed: switching a member off or re-sorting it always goes.
     if (data.pool !== undefined || data.type !== undefined || data.backend !== undefined || data.options !== undefined)

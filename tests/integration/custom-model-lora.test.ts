@@ -123,6 +123,10 @@ describe('小狸猫 LoRA per backend', () => {
       '有带 LoRA 的风格模型绑定在这个模型上，而所选后端不能加载 LoRA：请先清空它们的 LoRA 或改绑其他模型',
     ])
     expect(await db().aiModel.findUniqueOrThrow({ where: { id: model.id } })).toMatchObject({ backend: 'sd-webui' })
+    // A model already on such a backend (switched before this check) can still be switched off.
+    await db().aiModel.update({ where: { id: model.id }, data: { backend: 'openai-images', endpoint: 'https://api.openai.example/v1' } })
+    const off = await callRoute(modelRoute.PATCH, { token: adminToken, method: 'PATCH', params: { id: model.id }, body: { enabled: false } })
+    expect(off.status, off.body.errMessage).toBe(200)
   })
 
   it('a preset whose model was switched to OpenAI images later fails clearly, with its points refunded', async () => {
