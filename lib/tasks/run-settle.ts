@@ -113,7 +113,7 @@ export async function settleFailure(error: unknown, run: FailedRun): Promise<voi
   const { taskId, workerId } = run
   const modelId = run.model.id
   if (run.stopReason === 'ended-elsewhere') return // the canceller or the sweeper already ended it
-  if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId, run.accepted)
+  if (run.stopReason === 'shutdown') return releaseForLater(taskId, workerId)
   // The database went away (storing the result, renewing the lease): neither the task's fault
   // nor the backend's, and failing it would refund a result that may be done. The lease stays;
   // when it expires the sweeper resumes or requeues the task (docs/DECISIONS.md "Database timeouts").
@@ -218,17 +218,22 @@ async function askAgainWhenBusy(error: BackendError, run: FailedRun): Promise<vo
 }
 
 /**
- * When a draining worker runs out of time: a job the backend accepted keeps running
- * there and another worker resumes waiting for it; any other goes back to the queue,
- * where the next attempt first probes whether the backend got it after all. Either way
- * the workers are told, so one that is idle takes it over now.
+ * When a draining worker runs out of time: a job whose id the task keeps goes on running
+ * there and another worker resumes waiting for it; any other (never sent, or accepted but
+ * its id not written: markAccepted) goes back to the queue, where the next attempt first
+ * probes whether the backend got it after all. Either way the workers are told, so one that
+ * is idle takes it over now.
  */
-async function releaseForLater(taskId: string, workerId: string, accepted: boolean): Promise<void> {
-  const { count } = await db().task.updateMany({
-    where: { id: taskId, leaseOwner: workerId, status: 'PENDING' },
-    data: accepted ? { leaseOwner: null, leaseExpiresAt: null } : { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, probeBeforeSubmit: true },
-  })
-  if (count > 0) await announceQueueChangeNow()
+async function releaseForLater(taskId: string, workerId: string): Promise<void> {
+  const mine = { id: taskId, leaseOwner: workerId, status: 'PENDING' as const }
+  const { count: kept } = await db().task.updateMany({ where: { ...mine, upstreamId: { not: null } }, data: { leaseOwner: null, leaseExpiresAt: null } })
+  const { count: requeued } = kept
+    ? { count: 0 }
+    : await db().task.updateMany({
+        where: { ...mine, upstreamId: null },
+        data: { stage: 'QUEUED', leaseOwner: null, leaseExpiresAt: null, probeBeforeSubmit: true },
+      })
+  if (kept + requeued > 0) await announceQueueChangeNow()
 }
 
 function describe(error: unknown) {

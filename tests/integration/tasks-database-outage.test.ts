@@ -71,3 +71,32 @@ describe('the database away as the backend accepts a job', () => {
     expect(await failTask(taskId, { errorCode: 'UPSTREAM_FAILED', errorMessage: '测试结束', log: null }, { workerId: 'w-db-accepting' })).not.toBeNull()
   })
 })
+
+describe('a worker shutting down whose accepted job id could not be written', () => {
+  it('puts the task back in the queue to be asked about, not left submitting with no lease for no one to take', async () => {
+    const { model, taskId, claimed } = await submitAndClaim('db-away-draining', 'w-draining')
+    const row = await db().task.findUniqueOrThrow({ where: { id: taskId } })
+    // The backend accepted the job, the write of its id failed, and then the drain ran out of time.
+    await settleFailure(new Error('drained'), {
+      taskId,
+      model,
+      poolKey: null,
+      workerId: 'w-draining',
+      attempts: claimed.attempts,
+      maxAttempts: row.maxAttempts,
+      accepted: true,
+      stopReason: 'shutdown',
+      deadlineAt: row.deadlineAt,
+      previousLog: row.backendLog,
+    })
+    expect(await db().task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({
+      status: 'PENDING',
+      stage: 'QUEUED',
+      leaseOwner: null,
+      probeBeforeSubmit: true,
+    })
+    await db().task.update({ where: { id: taskId }, data: { runAfter: new Date() } })
+    await drainQueue('w-after-drain')
+    expect(await db().task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ status: 'SUCCESS' })
+  })
+})
