@@ -17,7 +17,7 @@ async function afterCancel(taskId: string, ended: Ended | null, userId?: string)
   // A queued task simply never starts; a running one is interrupted on its backend, by its
   // worker, or here when no worker was following it.
   if (ended.stage !== 'QUEUED') await announceTaskCanceled(taskId)
-  await interruptUnfollowed(ended)
+  void interruptUnfollowed(ended) // best effort, after the answer: a backend may take seconds to answer
   return toTaskView(await db().task.findUniqueOrThrow({ where: { id: taskId }, select: TASK_VIEW_SELECT }))
 }
 

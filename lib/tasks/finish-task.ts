@@ -33,7 +33,7 @@ export type Shortfall = { userId: string; ordered: number; delivered: number; po
  */
 async function lockPending(tx: Tx, taskId: string, workerId?: string): Promise<Omit<Ended, 'id'> | undefined> {
   const rows = await tx.$queryRaw<Omit<Ended, 'id'>[]>`
-    SELECT "stage"::text AS "stage", "upstreamId", "previewUrl", coalesce("leaseExpiresAt" > now(), false) AS "followed" FROM "Task"
+    SELECT "stage"::text AS "stage", "upstreamId", "previewUrl", coalesce("leaseExpiresAt" > clock_timestamp(), false) AS "followed" FROM "Task"
     WHERE id = ${taskId} AND status = 'PENDING' AND (${workerId ?? null}::text IS NULL OR "leaseOwner" = ${workerId ?? null})
     FOR UPDATE`
   return rows[0]

@@ -2,7 +2,6 @@ import 'server-only'
 import { db } from '@/lib/db'
 import { createAdapter } from '@/lib/generation/backends/registry'
 import { backendConfig } from '@/lib/models/backend-config'
-import { buildJob } from './build-job'
 import type { Ended } from './finish-task'
 
 /**
@@ -14,12 +13,8 @@ import type { Ended } from './finish-task'
 export async function interruptUnfollowed(ended: Ended): Promise<void> {
   if (!ended.upstreamId || ended.followed) return
   try {
-    const task = await db().task.findUniqueOrThrow({
-      where: { id: ended.id },
-      select: { id: true, params: true, priceSnapshot: true, model: true, customModel: { select: { checkpoint: true, lora: true } } },
-    })
-    const adapter = createAdapter(task.model.backend, backendConfig(task.model))
-    if (adapter.interrupt) await adapter.interrupt(ended.upstreamId, await buildJob(task))
+    const { model } = await db().task.findUniqueOrThrow({ where: { id: ended.id }, select: { model: true } })
+    await createAdapter(model.backend, backendConfig(model)).interrupt?.(ended.upstreamId, { taskId: ended.id })
   } catch (error) {
     console.warn(`[tasks] could not stop the backend job ${ended.upstreamId} of the ended task ${ended.id}:`, error)
   }

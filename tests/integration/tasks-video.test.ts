@@ -200,7 +200,7 @@ describe('video tasks', () => {
 
     const cancelled = await accepted('cgt-unfollowed-1', { leaseOwner: null, leaseExpiresAt: null })
     expect((await callRoute(cancelRoute.POST, { token: user.token, params: { id: cancelled } })).status).toBe(200)
-    expect(deleted('cgt-unfollowed-1')).toBe(1)
+    await expect.poll(() => deleted('cgt-unfollowed-1'), { timeout: 5_000 }).toBe(1)
 
     const overdue = await accepted('cgt-unfollowed-2', { leaseOwner: 'gone', leaseExpiresAt: new Date(Date.now() - 1_000) })
     await db().task.update({ where: { id: overdue }, data: { deadlineAt: new Date(Date.now() - 1) } })

@@ -43,7 +43,7 @@ async function probeComfyJob(comfy: ComfyConnection, job: GenerationJob): Promis
   return found ? { known: true, upstreamId: found.promptId } : { known: false }
 }
 
-async function interruptComfyJob(comfy: ComfyConnection, upstreamId: string | null, job: GenerationJob): Promise<void> {
+async function interruptComfyJob(comfy: ComfyConnection, upstreamId: string | null, job: Pick<GenerationJob, 'taskId'>): Promise<void> {
   const promptId = upstreamId ?? job.taskId
   const post = (path: string, json: unknown) => send(`${comfy.base}${path}`, { json, headers: comfy.headers, timeoutMs: 10_000 }).catch(() => undefined)
   const queue = await readQueue(comfy).catch(() => null)

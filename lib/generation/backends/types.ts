@@ -189,8 +189,8 @@ export interface BackendAdapter {
    * worker resume an accepted job instead of submitting it twice.
    */
   probe?(job: GenerationJob): Promise<ProbeResult>
-  /** Best-effort stop of a running job (cancel, deadline). Never throws. */
-  interrupt?(upstreamId: string | null, job: GenerationJob): Promise<void>
+  /** Best-effort stop of a running job (cancel, deadline), known by its id or our task's. Never throws. */
+  interrupt?(upstreamId: string | null, job: Pick<GenerationJob, 'taskId'>): Promise<void>
   /** 测试连接: calls a health or model-list endpoint and says what it found. Never throws. */
   test(): Promise<TestResult>
 }
