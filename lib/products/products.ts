@@ -4,7 +4,7 @@ import type { Prisma } from '@/lib/generated/prisma/client'
 import { recordAudit } from '@/lib/audit/record-audit'
 import type { SessionUser } from '@/lib/auth/session'
 import { badRequest, notFound } from '@/lib/http/app-error'
-import { ZProductSchema, type TProduct, type TProductPatch } from './schemas'
+import { MAX_PLAN_DAYS, ZProductSchema, type TProduct, type TProductPatch } from './schemas'
 
 const PUBLIC_SELECT = {
   id: true,
@@ -54,7 +54,9 @@ export async function updateProduct(actor: SessionUser, ip: string, id: number, 
     await tx.$queryRaw`SELECT 1 FROM "Product" WHERE "id" = ${id} FOR UPDATE`
     const before = await tx.product.findUnique({ where: { id }, select: ADMIN_SELECT })
     if (!before) throw notFound('商品不存在')
-    const merged = ZProductSchema.safeParse({ ...before, ...patch })
+    // A plan saved with more days than now allowed can still be switched off or re-priced: only days sent are held to the limit.
+    const keptDays = before.days === null ? null : Math.min(before.days, MAX_PLAN_DAYS)
+    const merged = ZProductSchema.safeParse({ ...before, days: keptDays, ...patch })
     if (!merged.success) throw badRequest(merged.error.issues[0]?.message ?? '商品信息不完整')
     const row = await tx.product.update({ where: { id }, data: patch, select: ADMIN_SELECT })
     await recordAudit(tx, actor, ip, { action: 'product.update', targetType: 'Product', targetId: String(id), before, after: row })

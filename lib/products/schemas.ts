@@ -5,7 +5,7 @@ export const PRODUCT_TYPES = ['BALANCE', 'POINTS', 'MEMBERSHIP', 'CHAT_MEMBERSHI
 const positive = (label: string) => z.number().int(`${label}须为整数`).positive(`${label}必须大于 0`).max(100_000_000, `${label}过大`)
 const optional = (label: string) => positive(label).nullable().optional()
 /** A plan's days: a hundred years at most (永久 is written as 36500), so that its end stays a storable date. */
-const MAX_PLAN_DAYS = 36_500
+export const MAX_PLAN_DAYS = 36_500
 
 const fields = {
   type: z.enum(PRODUCT_TYPES, { error: '商品类型只能是 BALANCE、POINTS、MEMBERSHIP 或 CHAT_MEMBERSHIP' }),

@@ -413,7 +413,13 @@ describe('a plan of many days', () => {
     const forever = await createProductRow({ type: 'MEMBERSHIP', price: 100, days: 30, name: '永久卡' })
     const patch = (days: number) => callRoute(adminProduct.PATCH, { method: 'PATCH', token: admin.token, params: { id: String(forever.id) }, body: { days } })
     expectFail(await patch(99_999_999), 400, '天数最多 36500 天')
-    expectOk(await patch(36_500))
+    // One saved before the limit can still be taken off sale.
+    await db().product.update({ where: { id: forever.id }, data: { days: 99_999_999 } })
+    const off = callRoute(adminProduct.PATCH, { method: 'PATCH', token: admin.token, params: { id: String(forever.id) }, body: { enabled: false } })
+    expect(expectOk(await off)).toMatchObject({ enabled: false, days: 99_999_999 })
+    expectOk(
+      await callRoute(adminProduct.PATCH, { method: 'PATCH', token: admin.token, params: { id: String(forever.id) }, body: { days: 36_500, enabled: true } }),
+    )
     const user = await createUser({ balance: 1_000 })
     await db().membership.create({ data: { userId: user.id, kind: 'IMAGE', expiresAt: new Date('9990-01-01T00:00:00Z'), planName: '永久卡' } })
     const grant = { kind: 'IMAGE' as const, productId: forever.id, planName: '永久卡', days: 36_500 }
