@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { db } from '@/lib/db'
 import { failTask } from '@/lib/tasks/finish-task'
 import { markAccepted } from '@/lib/tasks/run-produce'
-import { settleFailure } from '@/lib/tasks/run-settle'
+import { settleFailure, type FailedRun } from '@/lib/tasks/run-settle'
 import { sweepTasks } from '@/lib/tasks/sweep-tasks'
 import { drainQueue, submitAndClaim } from '../helpers/tasks'
 
@@ -15,24 +15,34 @@ const ledger = async (taskId: string) =>
     r.amount,
   ])
 
+/** Settles the claimed task's attempt as its worker would, with how the attempt ended. */
+async function settleAttempt(
+  { model, taskId, claimed }: Awaited<ReturnType<typeof submitAndClaim>>,
+  workerId: string,
+  error: Error,
+  ended: Pick<FailedRun, 'accepted' | 'stopReason'>,
+) {
+  const row = await db().task.findUniqueOrThrow({ where: { id: taskId } })
+  await settleFailure(error, {
+    taskId,
+    model,
+    poolKey: null,
+    workerId,
+    attempts: claimed.attempts,
+    maxAttempts: row.maxAttempts,
+    deadlineAt: row.deadlineAt,
+    previousLog: row.backendLog,
+    ...ended,
+  })
+}
+
 describe('the database away while a task settles', () => {
   it('the task stays leased and unrefunded; after its lease the sweeper requeues it and it succeeds, charged once', async () => {
-    const { model, user, taskId, claimed } = await submitAndClaim('db-away', 'w-db-away')
-    const row = await db().task.findUniqueOrThrow({ where: { id: taskId } })
+    const claim = await submitAndClaim('db-away', 'w-db-away')
+    const { user, taskId } = claim
 
     // Storing the images failed: the connection dropped. The database is back by the time the failure is settled.
-    await settleFailure(new Error('Connection terminated unexpectedly'), {
-      taskId,
-      model,
-      poolKey: null,
-      workerId: 'w-db-away',
-      attempts: claimed.attempts,
-      maxAttempts: row.maxAttempts,
-      accepted: false,
-      stopReason: null,
-      deadlineAt: row.deadlineAt,
-      previousLog: row.backendLog,
-    })
+    await settleAttempt(claim, 'w-db-away', new Error('Connection terminated unexpectedly'), { accepted: false, stopReason: null })
     expect(await db().task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ status: 'PENDING', leaseOwner: 'w-db-away' })
     expect(await ledger(taskId)).toEqual([['charge', -10]])
 
@@ -74,21 +84,10 @@ describe('the database away as the backend accepts a job', () => {
 
 describe('a worker shutting down whose accepted job id could not be written', () => {
   it('puts the task back in the queue to be asked about, not left submitting with no lease for no one to take', async () => {
-    const { model, taskId, claimed } = await submitAndClaim('db-away-draining', 'w-draining')
-    const row = await db().task.findUniqueOrThrow({ where: { id: taskId } })
+    const claim = await submitAndClaim('db-away-draining', 'w-draining')
+    const { taskId } = claim
     // The backend accepted the job, the write of its id failed, and then the drain ran out of time.
-    await settleFailure(new Error('drained'), {
-      taskId,
-      model,
-      poolKey: null,
-      workerId: 'w-draining',
-      attempts: claimed.attempts,
-      maxAttempts: row.maxAttempts,
-      accepted: true,
-      stopReason: 'shutdown',
-      deadlineAt: row.deadlineAt,
-      previousLog: row.backendLog,
-    })
+    await settleAttempt(claim, 'w-draining', new Error('drained'), { accepted: true, stopReason: 'shutdown' })
     expect(await db().task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({
       status: 'PENDING',
       stage: 'QUEUED',
