@@ -1,10 +1,13 @@
-// User A on 1,000 ids aimed at user B's rows: B's real ids on every route that takes one (tasks,
+// User A on 1,000 ids of user B's rows: B's real ids on every route that takes one (tasks,
 // orders, conversations, card keys and card ids, uploads given as task, video-frame, Midjourney
-// and chat inputs, result images of B's tasks), B's private video file under /files, then random
-// ids and file keys: each answers 404. Signed links to a paid video B bought, with A's id put in,
-// the expiry pushed out or A's own download, answer 403 (the link is the permission, docs/PRODUCT.md
-// §18). Afterwards B's rows read back unchanged and A holds nothing of B's.
+// and chat inputs, result images of B's tasks), B's private video file under /files, then
+// hundreds more of B's tasks, orders, conversations and uploads, and a few cards (copies of the
+// rows above under new ids, written straight into the database), read and written by A: each
+// answers 404. Signed links to a paid video B bought, with A's id put in, the expiry pushed out
+// or A's own download, answer 403 (the link is the permission, docs/PRODUCT.md §18). Afterwards
+// B's rows read back unchanged, column by column, and A holds nothing of B's.
 import type { APIRequestContext } from '@playwright/test'
+import type pg from 'pg'
 import { asAdmin, registerViaApi, uniqueName } from '../e2e/support/session'
 import { at } from '../helpers/present'
 import { withDatabase } from './support/database'
@@ -120,9 +123,19 @@ test('user A on 1,000 ids of user B: 404 each, nothing of B changed', async ({ r
     cards: await json(request, '/api/my-cards', b.token),
     video: Boolean((await json(request, `/api/videos/${videoId}`, b.token)).playUrl),
   })
+  // More of each of B's rows, so A's probes below aim at 1,000 real ids of B's.
+  const mine = await withDatabase(async (db) => ({
+    tasks: await copiesOf(db, 'Task', taskId, 300, { idempotencyKey: null }),
+    orders: await copiesOf(db, 'Order', orderId, 250, { outTradeNo: 'id', idempotencyKey: null, refundNo: null, providerTxnId: null }),
+    conversations: await copiesOf(db, 'ChatConversation', bConversation, 250, {}),
+    uploads: await copiesOf(db, 'UploadedImage', uploadId, 200, {}),
+    // A user's failed redemptions stop at 10 an hour (429): the two below and these.
+    cards: (await copiesOf(db, 'Card', cardId, FAILED_REDEMPTIONS_PER_HOUR - 2, { cardNo: 'id', keyHash: 'id' })).map(Number),
+  }))
   const before = await bState()
+  const rowsBefore = await withDatabase((db) => rowsOf(db, bId))
 
-  // Every route that takes B's id, with B's real ids; then random ids on the reads until 1,000.
+  // Every route that takes B’s id, with B’s real ids; then the 1,000 copies, read and written.
   const sd = (params: Record<string, unknown>) => ({ type: 'SD_IMG2IMG', params: { prompt: 'x', count: 1, ...params } })
   const aimed: Probe[] = [
     { method: 'GET', url: `/api/tasks/${taskId}` },
@@ -160,41 +173,113 @@ test('user A on 1,000 ids of user B: 404 each, nothing of B changed', async ({ r
     { method: 'GET', url: linkWith({ s: 'x'.repeat(String(new URLSearchParams(bLink.search).get('s')).length) }), expect: 403 },
     { method: 'GET', url: `/api/videos/${videoId}/download`, expect: 403 },
   ]
-  const real = aimed.length
-  const guess = () => `c${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`
-  const reads = [(id: string) => `/api/tasks/${id}`, (id: string) => `/api/orders/${id}`, (id: string) => `/api/chat/conversations/${id}/messages`]
-  const files = [(id: string) => `/files/uploads/${id}.png`, (id: string) => `/files/results/${id}.webp`]
-  for (const all = [...reads, ...files]; aimed.length < PROBES;) aimed.push({ method: 'GET', url: at(all, aimed.length % all.length)(guess()) })
+  const onTask = (id: string, i: number): Probe =>
+    at<Probe>(
+      [
+        { method: 'GET', url: `/api/tasks/${id}` },
+        { method: 'DELETE', url: `/api/tasks/${id}` },
+        { method: 'POST', url: `/api/tasks/${id}/publish`, data: { index: 0 } },
+        { method: 'POST', url: `/api/tasks/${id}/unpublish` },
+        { method: 'POST', url: `/api/tasks/${id}/cancel` },
+      ],
+      i % 5,
+    )
+  const onConversation = (id: string, i: number): Probe =>
+    at<Probe>(
+      [
+        { method: 'GET', url: `/api/chat/conversations/${id}/messages` },
+        { method: 'GET', url: `/api/chat/conversations/${id}` },
+        { method: 'PATCH', url: `/api/chat/conversations/${id}`, data: { title: 'x' } },
+        { method: 'DELETE', url: `/api/chat/conversations/${id}` },
+        { method: 'POST', url: `/api/chat/conversations/${id}/messages`, data: { content: '你好' } },
+      ],
+      i % 5,
+    )
+  aimed.push(
+    ...mine.tasks.map(onTask),
+    ...mine.orders.map((id, i): Probe => (i % 2 ? { method: 'POST', url: `/api/orders/${id}/cancel` } : { method: 'GET', url: `/api/orders/${id}` })),
+    ...mine.conversations.map(onConversation),
+    ...mine.uploads.map((id, i): Probe =>
+      i % 2
+        ? { method: 'POST', url: `/api/chat/conversations/${aConversation}/messages`, data: { content: '这是什么', images: [id] } }
+        : { method: 'POST', url: '/api/tasks', data: sd({ initImageId: id }) },
+    ),
+    ...mine.cards.map((id): Probe => ({ method: 'POST', url: '/api/my-cards/redeem', data: { cardId: id } })),
+  )
+  expect(aimed.length).toBeGreaterThanOrEqual(PROBES)
 
   const wrong: string[] = []
   const answered = { 404: 0, 403: 0 }
-  for (let i = 0; i < aimed.length; i += 20) {
-    await Promise.all(
-      aimed.slice(i, i + 20).map(async ({ method, url, data, expect: wanted = 404 }) => {
-        // A valid body for each write, so the answer is about whose row it is, not about the input.
-        const body = data ?? (method === 'POST' || method === 'PATCH' ? { title: 'x' } : undefined)
-        const res = await request.fetch(url, {
-          method,
-          headers: { ...aAuth, 'Idempotency-Key': crypto.randomUUID() },
-          maxRedirects: 0,
-          ...(body ? { data: body } : {}),
-        })
-        if (res.status() !== wanted) wrong.push(`${method} ${url}: ${res.status()}, not ${wanted}: ${(await res.text()).slice(0, 120)}`)
-        else answered[wanted as 404 | 403]++
-      }),
-    )
+  const probe = async ({ method, url, data, expect: wanted = 404 }: Probe) => {
+    // A valid body for each write, so the answer is about whose row it is, not about the input.
+    const body = data ?? (method === 'POST' || method === 'PATCH' ? { title: 'x' } : undefined)
+    const res = await request.fetch(url, {
+      method,
+      headers: { ...aAuth, 'Idempotency-Key': crypto.randomUUID() },
+      maxRedirects: 0,
+      ...(body ? { data: body } : {}),
+    })
+    if (res.status() !== wanted) wrong.push(`${method} ${url}: ${res.status()}, not ${wanted}: ${(await res.text()).slice(0, 120)}`)
+    else answered[wanted as 404 | 403]++
   }
-  figure('ownership probes by user A (B’s real ids / random)', `${aimed.length} (${real} / ${aimed.length - real})`)
+  // A chat question holds one of the user's 3 answer places while it is checked (429 beyond), so those go one at a time.
+  const asks = (p: Probe) => p.method === 'POST' && p.url.endsWith('/messages')
+  const together = aimed.filter((p) => !asks(p))
+  for (let i = 0; i < together.length; i += 20) await Promise.all(together.slice(i, i + 20).map(probe))
+  for (const p of aimed.filter(asks)) await probe(p)
+  figure('ownership probes by user A on B’s real ids', aimed.length)
   figure('ownership probes answered 404 / 403 (signed video links)', `${answered[404]} / ${answered[403]}`)
   figure('ownership probes answered otherwise', wrong.length)
   expect(wrong).toEqual([])
 
   // B's rows are as they were; A holds none of B's cards and got no image of B's into a task.
   expect(await bState()).toEqual(before)
+  expect(await withDatabase((db) => rowsOf(db, bId))).toEqual(rowsBefore)
   const aCards = await json(request, '/api/my-cards', a.token)
   expect(Array.isArray(aCards) ? aCards : aCards.list).toEqual([])
   expect((await json(request, '/api/tasks', a.token)).total).toBe(0)
   expect((await json(request, `/api/chat/conversations/${aConversation}/messages`, a.token)).total).toBe(0)
-  // The model never answered anyone: out of the way of the specs that follow.
+  // The copies and the model, which never answered anyone, out of the way of the specs that follow.
+  await withDatabase(async (db) => {
+    for (const [table, ids] of [
+      ['Task', mine.tasks],
+      ['Order', mine.orders],
+      ['ChatConversation', mine.conversations],
+      ['UploadedImage', mine.uploads],
+    ] as const) {
+      await db.query(`DELETE FROM "${table}" WHERE "id" = ANY ($1::text[])`, [ids])
+    }
+    await db.query('DELETE FROM "Card" WHERE "id" = ANY ($1::int[])', [mine.cards])
+  })
   expect((await request.patch(`/api/admin/chat-models/${vision.id}`, { headers: admin, data: { enabled: false } })).ok()).toBeTruthy()
 })
+
+/** Failed card redemptions one user may make in an hour before the site answers 429 (lib/cards/redeem-card.ts). */
+const FAILED_REDEMPTIONS_PER_HOUR = 10
+
+/**
+ * Copies of one row under new ids, the columns in `change` set to null, or made unique
+ * like the id when given as 'id'. Answers the new ids.
+ */
+async function copiesOf(db: pg.Client, table: string, id: string | number, copies: number, change: Record<string, 'id' | null>): Promise<string[]> {
+  const newId = typeof id === 'number' ? `nextval(pg_get_serial_sequence('"${table}"', 'id'))` : `'c' || left(md5($2 || g), 24)`
+  const unique = Object.entries(change).map(([column, to]) => `, '${column}', ${to === 'id' ? `'own-' || left(md5($2 || g), 20)` : 'NULL'}`)
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO "${table}" SELECT (jsonb_populate_record(NULL::"${table}", to_jsonb(t) || jsonb_build_object('id', ${newId}${unique.join('')}))).*
+     FROM "${table}" t, generate_series(1, ${copies}) g WHERE t."id" = $1 RETURNING "id"::text`,
+    [id, `${table}-${crypto.randomUUID()}`],
+  )
+  return rows.map((r) => r.id)
+}
+
+/** Every row of B's in the tables A aimed at, as text: what "nothing changed" compares. */
+async function rowsOf(db: pg.Client, userId: string) {
+  const of = async (sql: string) => (await db.query<{ rows: string | null }>(sql, [userId])).rows[0]?.rows
+  return {
+    tasks: await of(`SELECT string_agg(to_jsonb(t)::text, ',' ORDER BY "id") AS "rows" FROM "Task" t WHERE "userId" = $1`),
+    orders: await of(`SELECT string_agg(to_jsonb(o)::text, ',' ORDER BY "id") AS "rows" FROM "Order" o WHERE "userId" = $1`),
+    conversations: await of(`SELECT string_agg(to_jsonb(c)::text, ',' ORDER BY "id") AS "rows" FROM "ChatConversation" c WHERE "userId" = $1`),
+    uploads: await of(`SELECT string_agg(to_jsonb(u)::text, ',' ORDER BY "id") AS "rows" FROM "UploadedImage" u WHERE "userId" = $1`),
+    cards: await of(`SELECT string_agg(to_jsonb(k)::text, ',' ORDER BY "id") AS "rows" FROM "Card" k WHERE "holderId" = $1 OR "usedById" = $1`),
+  }
+}
