@@ -12,7 +12,7 @@ import { asAdmin, registerViaApi, signInWithToken, adminToken, uniqueName } from
 
 const APP_DIR = path.resolve(import.meta.dirname, '../../app')
 type Who = 'visitor' | 'user' | 'admin'
-type Item = { free?: string; paid?: string }
+type Item = { free?: string; paid?: string; preset?: string; prompt?: string }
 type Route = {
   as: Who
   /** The page file that serves it (relative to app/), to say which routes are missing today. */
@@ -80,13 +80,27 @@ const ROUTES: Record<string, Route> = {
   },
   '/img_inpaint': { as: 'user', file: '(main)/img_inpaint/page.tsx', shows: sees('局部重绘', upload) },
   '/img_controlnet': { as: 'user', file: '(main)/img_controlnet/page.tsx', shows: sees('线稿上色', upload) },
-  '/mj': { as: 'user', file: '(main)/mj/page.tsx', shows: sees(/Midjourney/) },
+  // The form once the site's Midjourney models are known, or (none enabled) where an admin adds one.
+  '/mj': {
+    as: 'user',
+    file: '(main)/mj/page.tsx',
+    shows: sees(/Midjourney/, (p) => button('开始生成')(p).or(p.getByText('还没有可用的 Midjourney 模型'))),
+  },
   '/account': { as: 'user', file: '(main)/account/page.tsx', shows: sees('我的账户', (p) => p.getByTestId('account-points')) },
-  '/showcase': { as: 'visitor', file: '(main)/showcase/page.tsx', shows: sees('精选合集') },
+  // The collections once they arrived (another spec's, with their works), or the empty note.
+  '/showcase': { as: 'visitor', file: '(main)/showcase/page.tsx', shows: sees('精选合集', (p) => p.getByText(/^\d+ 个作品$|^还没有精选合集$/)) },
   '/ai_chat': { as: 'user', file: '(main)/ai_chat/page.tsx', shows: sees('新对话', (p) => p.getByRole('combobox', { name: '模型' })) },
   '/profile': { as: 'user', file: '(main)/profile/page.tsx', shows: sees('个人资料', (p) => p.getByText(/用户名：/)) },
   '/my/invite': { as: 'user', file: '(main)/my/invite/page.tsx', shows: sees('邀请好友', (p) => p.getByTestId('invite-code')) },
-  '/my/invite_charge_record': { as: 'user', file: '(main)/my/invite_charge_record/page.tsx', shows: sees('佣金记录') },
+  '/my/invite_charge_record': {
+    as: 'user',
+    file: '(main)/my/invite_charge_record/page.tsx',
+    shows: sees(
+      '佣金记录',
+      (p) => p.getByText('还没有佣金记录，快去邀请好友吧'),
+      (p) => p.getByRole('link', { name: /返回邀请好友/ }),
+    ),
+  },
   '/my_cards': { as: 'user', file: '(main)/my_cards/page.tsx', shows: sees('我的卡密', button('兑换'), (p) => p.getByText('还没有卡密')) },
   // Added beyond the product's original 41
   '/ai_video': { as: 'user', file: '(main)/ai_video/page.tsx', shows: sees('AI 视频', button('生成视频')) },
@@ -137,8 +151,16 @@ const ROUTES: Record<string, Route> = {
     shows: sees('视频素材', button('上传视频'), (p) => p.getByText(/every-route-paid/)),
   },
   '/admin/video_buy_mana': { as: 'admin', file: '(admin)/admin/video_buy_mana/page.tsx', shows: sees('素材购买', total) },
-  '/admin/custom_model_mana': { as: 'admin', file: '(admin)/admin/custom_model_mana/page.tsx', shows: sees('风格模型') },
-  '/admin/prompt_mana': { as: 'admin', file: '(admin)/admin/prompt_mana/page.tsx', shows: sees('提示词管理') },
+  '/admin/custom_model_mana': {
+    as: 'admin',
+    file: '(admin)/admin/custom_model_mana/page.tsx',
+    shows: sees('风格模型', button('新建风格模型'), (p) => p.getByText(item.preset!, { exact: true })),
+  },
+  '/admin/prompt_mana': {
+    as: 'admin',
+    file: '(admin)/admin/prompt_mana/page.tsx',
+    shows: sees('提示词管理', button('新建提示词'), (p) => p.getByText(item.prompt!, { exact: true }), total),
+  },
   '/admin/image_wall_mana': {
     as: 'admin',
     file: '(admin)/admin/image_wall_mana/page.tsx',
@@ -183,7 +205,8 @@ test('every route of docs/PRODUCT.md §2 has its page', () => {
   expect(missing, 'product routes without a page').toEqual([])
 })
 
-// One signed-in USER and the admin for the whole file, and one free and one paid video.
+// One signed-in USER and the admin for the whole file, one free and one paid video, and a
+// switched-off preset and prompt for the console's lists (off: no other page offers them).
 let userToken = ''
 let adminTok = ''
 const item: Item = {}
@@ -219,6 +242,19 @@ test.beforeAll(async ({ request }) => {
   userToken = user.token
   item.free = await uploadVideo(request, 'free')
   item.paid = await uploadVideo(request, 'paid')
+  const admin = { authorization: `Bearer ${adminTok}` }
+  const models = (await (await request.get('/api/admin/models', { headers: admin })).json()).data as { id: string; backend: string; type: string }[]
+  const demo = models.find((m) => m.backend === 'demo' && m.type === 'STABLE_DIFFUSION')
+  expect(demo, 'the demo renderer').toBeTruthy()
+  item.preset = uniqueName('every-route-preset-')
+  item.prompt = uniqueName('every-route-prompt-')
+  for (const [url, data] of [
+    ['/api/admin/custom-models', { name: item.preset, modelId: demo!.id, price: 1, enabled: false }],
+    ['/api/admin/prompts', { category: '测试', title: item.prompt, prompt: 'a quiet lake', enabled: false }],
+  ] as const) {
+    const res = await request.post(url, { headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() }, data })
+    expect(res.ok(), `${url}: ${await res.text()}`).toBeTruthy()
+  }
 })
 
 /** Everything that went wrong on the page: console errors, page errors, failed requests, answers >= 400. */
