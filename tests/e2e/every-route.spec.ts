@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
+import { expectPageSecurityHeaders } from './support/security-headers'
 import { asAdmin, registerViaApi, signInWithToken, adminToken, uniqueName } from './support/session'
 
 const APP_DIR = path.resolve(import.meta.dirname, '../../app')
@@ -283,8 +284,8 @@ for (const [path_, route] of Object.entries(ROUTES)) {
     const problems = watch(page, route.allow)
     const res = await page.goto(route.url?.(item) ?? path_)
     expect(res!.status(), path_).toBeLessThan(400)
-    // The page CSP with a nonce (tests/e2e/security-headers.spec.ts checks the rest for pages without an id).
-    expect(res!.headers()['content-security-policy'], path_).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{20,}' 'strict-dynamic'/)
+    // The nonce CSP and the other headers (tests/e2e/security-headers.spec.ts also checks each page runs under them).
+    expectPageSecurityHeaders(res!.headers(), path_)
     await route.shows(page)
     await page.waitForLoadState('networkidle')
     expect(problems, path_).toEqual([])
