@@ -8,6 +8,7 @@
 import net, { type AddressInfo } from 'node:net'
 import { sendJson, startServer } from '../fakes/common'
 import { asAdmin, registerViaApi, uniqueName } from '../e2e/support/session'
+import { withDatabase } from './support/database'
 import { expect, figure, test } from './support/fixtures'
 
 const TARGETS = [
@@ -53,13 +54,13 @@ test('model backends at metadata and link-local addresses are refused', async ({
 })
 
 /** Counts every TCP connection to it, whatever the protocol: an internal service that must never be reached. */
-async function startTrap() {
+async function startTrap(host = '127.0.0.1') {
   let connections = 0
   const server = net.createServer((socket) => {
     connections++
     socket.destroy()
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(0, host, resolve))
   return { port: (server.address() as AddressInfo).port, connections: () => connections, close: () => new Promise((resolve) => server.close(resolve)) }
 }
 
@@ -181,4 +182,81 @@ test('a backend that redirects to an internal host is not followed there', async
   expect(reached).toBe(0)
   await backend.close()
   await trap.close()
+})
+
+test('image URLs a backend answers with are not fetched from this machine or the metadata service', async ({ request }) => {
+  test.setTimeout(240_000)
+  const admin = await asAdmin(request)
+  const v4 = await startTrap()
+  const v6 = await startTrap('::1')
+  // This machine in every spelling (the URL parser turns decimal, hex and short forms into 127.0.0.1), then the metadata services.
+  const targets = [
+    `https://127.0.0.1:${v4.port}/image.png`,
+    `https://2130706433:${v4.port}/image.png`,
+    `https://0x7f000001:${v4.port}/image.png`,
+    `https://127.1:${v4.port}/image.png`,
+    `https://localhost:${v4.port}/image.png`,
+    `https://[::1]:${v6.port}/image.png`,
+    `https://[::ffff:127.0.0.1]:${v4.port}/image.png`,
+    `http://127.0.0.1:${v4.port}/image.png`,
+    'https://169.254.169.254/latest/meta-data/',
+    'https://100.100.100.200/latest/meta-data/',
+  ]
+  // An OpenAI-compatible backend at an allowed address whose generation answers with targets[n] as the image.
+  const backend = await startServer((req, res, url) => {
+    const n = Number(/^\/t(\d+)\//.exec(url.pathname)?.[1])
+    if (req.method === 'POST' && url.pathname.endsWith('/images/generations')) return sendJson(res, 200, { created: 1, data: [{ url: targets[n] }] })
+    sendJson(res, 404, { error: { message: 'not found' } })
+  })
+  const user = await registerViaApi(request)
+  const auth = { authorization: `Bearer ${user.token}` }
+  const me = (await (await request.get('/api/users/profile', { headers: auth })).json()).data
+  const adjusted = await request.post(`/api/admin/user/${me.id}/adjust`, {
+    headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() },
+    data: { points: 100, reason: 'ssrf' },
+  })
+  expect(adjusted.ok(), await adjusted.text()).toBeTruthy()
+  const pointsBefore = (await (await request.get('/api/users/profile', { headers: auth })).json()).data.points
+
+  const outcomes: string[] = []
+  for (const [n, target] of targets.entries()) {
+    const model = await request.post('/api/admin/models', {
+      headers: admin,
+      data: {
+        name: uniqueName('图址'),
+        backend: 'openai-images',
+        endpoint: `${backend.url}/t${n}`,
+        secret: 'sk-ssrf',
+        prices: { SD_TEXT2IMG: 1 },
+        sort: 10_000,
+      },
+    })
+    expect(model.ok(), await model.text()).toBeTruthy()
+    const modelId = (await model.json()).data.id
+    const submitted = await request.post('/api/tasks', {
+      headers: auth,
+      data: { type: 'SD_TEXT2IMG', modelId, params: { prompt: 'ssrf image url', count: 1 } },
+    })
+    expect(submitted.ok(), await submitted.text()).toBeTruthy()
+    const taskId = (await submitted.json()).data.id
+    await expect.poll(async () => (await (await request.get(`/api/tasks/${taskId}`, { headers: auth })).json()).data.status, { timeout: 60_000 }).toBe('FAIL')
+    // What the backend call ended with, as the console's per-instance error rate keeps it (the user sees a plain refund note).
+    const why = await withDatabase(async (db) =>
+      (await db.query<{ error: string | null }>('SELECT "error" FROM "BackendAttempt" WHERE "taskId" = $1', [taskId])).rows.map((r) => r.error).join(' | '),
+    )
+    expect(why, target).toMatch(/拒绝访问内网或保留地址|只允许 https 地址|元数据/)
+    outcomes.push(`${target}: FAIL, ${why.slice(0, 160)}`)
+    await request.patch(`/api/admin/models/${modelId}`, { headers: admin, data: { enabled: false } })
+  }
+  console.log(outcomes.join('\n'))
+  const points = (await (await request.get('/api/users/profile', { headers: auth })).json()).data.points
+  figure(
+    'SSRF image URLs given by a backend: refused / connections reaching this machine',
+    `${outcomes.length} / ${targets.length}; ${v4.connections() + v6.connections()}`,
+  )
+  expect(v4.connections() + v6.connections()).toBe(0)
+  expect(points, 'every failed task refunded').toBe(pointsBefore)
+  await backend.close()
+  await v4.close()
+  await v6.close()
 })
