@@ -22,6 +22,13 @@ test('50 XSS payloads as prompts and names run nowhere they are shown', async ({
     names++
     if (!owner.id) owner = { id: (await created.json()).data.id, token: await loginViaApi(request, username, 'xss-password-1') }
   }
+  // The longer ones cannot be a name: refused as too long, no account made.
+  let tooLong = 0
+  for (const payload of PAYLOADS.filter((p) => p.length > 32)) {
+    const created = await request.post('/api/admin/user', { headers: admin, data: { username: uniqueName('xss'), name: payload, password: 'xss-password-1' } })
+    expect(created.status(), `${payload}: ${await created.text()}`).toBe(400)
+    tooLong++
+  }
   // Prompts: every payload as a task prompt of one user (the demo renderer, 1 point each).
   const adjusted = await request.post(`/api/admin/user/${owner.id}/adjust`, {
     headers: { ...admin, 'Idempotency-Key': crypto.randomUUID() },
@@ -53,7 +60,6 @@ test('50 XSS payloads as prompts and names run nowhere they are shown', async ({
   // The owner sees their prompts (history) and their name (menu, profile).
   await visit('/text2img', owner.token)
   await visit('/profile', owner.token)
-  // The console lists every name and prompt, a page of 20 at a time.
   // The console lists every name and prompt, 20 a page: all three pages of each.
   for (const url of ['/admin/user_mana', '/admin/task_mana']) {
     await visit(url, adminToken)
@@ -68,7 +74,7 @@ test('50 XSS payloads as prompts and names run nowhere they are shown', async ({
     }
   }
   const ran = await executions()
-  figure('XSS payloads stored as names / prompts', `${names} / ${prompts}`)
+  figure('XSS payloads stored as names (refused as too long) / prompts', `${names} (${tooLong}) / ${prompts}`)
   figure('XSS pages watched', seen.length)
   figure('XSS payloads that ran', ran)
   expect(ran).toBe(0)
