@@ -135,7 +135,7 @@ test('user A on 1,000 ids of user B: 404 each, nothing of B changed', async ({ r
   const before = await bState()
   const rowsBefore = await withDatabase((db) => rowsOf(db, bId))
 
-  // Every route that takes B’s id, with B’s real ids; then the 1,000 copies, read and written.
+  // Every route that takes B’s id, with B’s real ids; then the copies, read and written.
   const sd = (params: Record<string, unknown>) => ({ type: 'SD_IMG2IMG', params: { prompt: 'x', count: 1, ...params } })
   const aimed: Probe[] = [
     { method: 'GET', url: `/api/tasks/${taskId}` },
@@ -273,13 +273,18 @@ async function copiesOf(db: pg.Client, table: string, id: string | number, copie
 }
 
 /** Every row of B's in the tables A aimed at, as text: what "nothing changed" compares. */
-async function rowsOf(db: pg.Client, userId: string) {
-  const of = async (sql: string) => (await db.query<{ rows: string | null }>(sql, [userId])).rows[0]?.rows
-  return {
-    tasks: await of(`SELECT string_agg(to_jsonb(t)::text, ',' ORDER BY "id") AS "rows" FROM "Task" t WHERE "userId" = $1`),
-    orders: await of(`SELECT string_agg(to_jsonb(o)::text, ',' ORDER BY "id") AS "rows" FROM "Order" o WHERE "userId" = $1`),
-    conversations: await of(`SELECT string_agg(to_jsonb(c)::text, ',' ORDER BY "id") AS "rows" FROM "ChatConversation" c WHERE "userId" = $1`),
-    uploads: await of(`SELECT string_agg(to_jsonb(u)::text, ',' ORDER BY "id") AS "rows" FROM "UploadedImage" u WHERE "userId" = $1`),
-    cards: await of(`SELECT string_agg(to_jsonb(k)::text, ',' ORDER BY "id") AS "rows" FROM "Card" k WHERE "holderId" = $1 OR "usedById" = $1`),
+async function rowsOf(db: pg.Client, userId: string): Promise<Record<string, string | null>> {
+  const owned = {
+    Task: '"userId" = $1',
+    Order: '"userId" = $1',
+    ChatConversation: '"userId" = $1',
+    UploadedImage: '"userId" = $1',
+    Card: '"holderId" = $1 OR "usedById" = $1',
   }
+  const rows: Record<string, string | null> = {}
+  for (const [table, where] of Object.entries(owned)) {
+    const sql = `SELECT string_agg(to_jsonb(r)::text, ',' ORDER BY "id") AS "rows" FROM "${table}" r WHERE ${where}`
+    rows[table] = (await db.query<{ rows: string | null }>(sql, [userId])).rows[0]?.rows ?? null
+  }
+  return rows
 }
